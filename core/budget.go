@@ -1,0 +1,236 @@
+package core
+
+import (
+	"fmt"
+	"math"
+)
+
+// Lanes of the merge-gate policy, chosen by the reruns a flake needs.
+const (
+	LaneGate        = "gate"         // k <= 10: rerun to budget inside the merge gate
+	LaneNightly     = "nightly"      // 11..60: rerun on a nightly lane, block only on nightlies
+	LaneRefuseGreen = "refuse-green" // 61..300: beyond gate resolution; refuse the green, convert the test
+	LaneQuarantine  = "quarantine"   // > 300: not a rerun problem; quarantine with an expiry
+	LaneUnreachable = "unreachable"  // p = 0: no number of reruns ever sees a failure
+)
+
+// LaneAction says, in a line, what the gate does for a lane.
+func LaneAction(lane string) string {
+	switch lane {
+	case LaneGate:
+		return "rerun to the budget inside the merge gate"
+	case LaneNightly:
+		return "rerun on the nightly lane; block only on nightly results"
+	case LaneRefuseGreen:
+		return "refuse the green and open a task to make the test deterministic"
+	case LaneQuarantine:
+		return "quarantine with an owner and an expiry; replace with a property check or delete"
+	case LaneUnreachable:
+		return "nothing to catch: a zero failure rate is never seen by reruns"
+	}
+	return ""
+}
+
+// BudgetInput describes a rerun budget question. The zero value is not
+// valid; start from DefaultBudgetInput.
+type BudgetInput struct {
+	Target      float64   // detection power wanted, in (0,1)
+	CostSeconds *float64  // runner seconds per run, >= 0; nil when unknown
+	Cap         int64     // reruns the gate allows today, >= 0
+	Rates       []float64 // per-run failure rates, each in [0,1]
+	Observed    *Count    // an observed history: Passed counts failures here
+	Confidence  float64   // of the observed rate's Wilson interval, in (0,1)
+}
+
+// DefaultBudgetInput is 95% power, a cap of 3 reruns and 95% intervals.
+var DefaultBudgetInput = BudgetInput{Target: 0.95, Cap: 3, Confidence: DefaultConfidence}
+
+// Observed is a failure history and its Wilson interval. The budget plans
+// against Upper, the conservative end.
+type Observed struct {
+	Fails int64   `json:"fails"`
+	Runs  int64   `json:"runs"`
+	Rate  float64 `json:"rate"`  // Fails/Runs in [0,1]
+	Lower float64 `json:"lower"` // Wilson lower bound in [0,1]
+	Upper float64 `json:"upper"` // Wilson upper bound in [0,1]
+}
+
+// BudgetRow is the plan for one failure rate.
+type BudgetRow struct {
+	Rate   float64 `json:"rate"`   // per-run failure rate in [0,1]
+	Source string  `json:"source"` // "observed_upper" or "given"
+	// Reruns is the smallest k with power(k) >= target; null when the rate is
+	// 0 (unreachable) or when k exceeds the int64 range (RerunsOverflow).
+	Reruns         *int64 `json:"reruns"`
+	RerunsOverflow bool   `json:"reruns_overflow"` // k is finite but beyond int64
+	// Power is the detection power at Reruns, >= target; null when unreachable.
+	Power *float64 `json:"power"`
+	// PowerOneShort is the power at Reruns-1, < target; null when unreachable.
+	PowerOneShort *float64 `json:"power_one_short"`
+	// Gain is target - PowerOneShort: the shortfall the last rerun closes
+	// (seed 003's definition); null when unreachable.
+	Gain       *float64 `json:"gain"`
+	PowerAtCap float64  `json:"power_at_cap"` // detection power at the cap, in [0,1]
+	// Seconds is Reruns times the cost per run; null without a cost or when
+	// unreachable.
+	Seconds *float64 `json:"seconds"`
+	Lane    string   `json:"lane"`
+	Action  string   `json:"action"`
+	OverCap bool     `json:"over_cap"` // Reruns > Cap: the gate cannot see this flake
+}
+
+// BudgetResult is the answer to a BudgetInput.
+type BudgetResult struct {
+	Target      float64     `json:"target"`
+	Cap         int64       `json:"cap"`
+	CostSeconds *float64    `json:"cost_seconds"`
+	Confidence  float64     `json:"confidence"`
+	Observed    *Observed   `json:"observed"`
+	Rows        []BudgetRow `json:"rows"`
+	Warnings    []string    `json:"warnings"`
+}
+
+// Blocks reports whether any row needs more reruns than the cap allows.
+func (r *BudgetResult) Blocks() bool {
+	for _, row := range r.Rows {
+		if row.OverCap {
+			return true
+		}
+	}
+	return false
+}
+
+// Power is the probability that k independent runs of a test that fails with
+// probability p show at least one failure: 1-(1-p)^k. It is computed as
+// -expm1(k·log1p(-p)) so that tiny rates keep their digits.
+func Power(p, k float64) float64 {
+	if p <= 0 || k <= 0 {
+		return 0
+	}
+	if p >= 1 {
+		return 1
+	}
+	return -math.Expm1(k * math.Log1p(-p))
+}
+
+// RerunsFor returns the smallest k >= 1 with Power(p, k) >= target, as a
+// float64 so that budgets beyond the int64 range are still reported. It is
+// +Inf when p = 0 and 1 when p = 1. target must be in (0,1).
+func RerunsFor(p, target float64) float64 {
+	if p <= 0 {
+		return math.Inf(1)
+	}
+	if p >= 1 {
+		return 1
+	}
+	k := math.Ceil(math.Log1p(-target) / math.Log1p(-p))
+	if k < 1 {
+		k = 1
+	}
+	if k > 1<<52 {
+		return k // beyond exact integers; the ratio is all we have
+	}
+	// The ratio of logarithms can land a hair off an integer; settle k so
+	// that it is minimal under Power itself.
+	for Power(p, k) < target {
+		k++
+	}
+	for k > 1 && Power(p, k-1) >= target {
+		k--
+	}
+	return k
+}
+
+// Lane returns the merge-gate lane for a budget of k reruns.
+func Lane(k float64) string {
+	switch {
+	case math.IsInf(k, 1):
+		return LaneUnreachable
+	case k <= 10:
+		return LaneGate
+	case k <= 60:
+		return LaneNightly
+	case k <= 300:
+		return LaneRefuseGreen
+	}
+	return LaneQuarantine
+}
+
+// Budget plans reruns for each rate in in.Rates, and first for the upper
+// Wilson bound of in.Observed when it is set.
+func Budget(in BudgetInput) (*BudgetResult, error) {
+	if !(in.Target > 0 && in.Target < 1) {
+		return nil, fieldErr("target", "must be in (0,1), got %v", in.Target)
+	}
+	if in.Cap < 0 {
+		return nil, fieldErr("cap", "must not be negative, got %d", in.Cap)
+	}
+	if c := in.CostSeconds; c != nil && !(*c >= 0 && !math.IsInf(*c, 1)) {
+		return nil, fieldErr("cost", "must be a finite number of seconds >= 0, got %v", *c)
+	}
+	if err := checkConfidence(in.Confidence); err != nil {
+		return nil, err
+	}
+	for i, p := range in.Rates {
+		if !(p >= 0 && p <= 1) {
+			return nil, fieldErr("rates", "rate %d must be in [0,1], got %v", i+1, p)
+		}
+	}
+	res := &BudgetResult{Target: in.Target, Cap: in.Cap, CostSeconds: in.CostSeconds,
+		Confidence: in.Confidence, Rows: []BudgetRow{}, Warnings: []string{}}
+	if o := in.Observed; o != nil {
+		if o.Trials <= 0 {
+			return nil, fieldErr("observe", "needs at least one run, got %d/%d", o.Passed, o.Trials)
+		}
+		if o.Passed < 0 || o.Passed > o.Trials {
+			return nil, fieldErr("observe", "failures must be in [0, %d], got %d", o.Trials, o.Passed)
+		}
+		lo, hi := Wilson(float64(o.Passed), float64(o.Trials), Z(in.Confidence))
+		res.Observed = &Observed{Fails: o.Passed, Runs: o.Trials,
+			Rate: float64(o.Passed) / float64(o.Trials), Lower: lo, Upper: hi}
+		res.Rows = append(res.Rows, budgetRow(hi, "observed_upper", in))
+		if o.Trials < 50 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"only %d observed runs: the interval is wide, so the budget is a rough guide; collect more history", o.Trials))
+		}
+	}
+	for _, p := range in.Rates {
+		res.Rows = append(res.Rows, budgetRow(p, "given", in))
+	}
+	if len(res.Rows) == 0 {
+		return nil, fieldErr("rates", "give at least one rate or an observed fails/runs")
+	}
+	for _, row := range res.Rows {
+		if row.RerunsOverflow {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"rate %v needs more reruns than an int64 holds: no rerun budget can see it", row.Rate))
+		}
+	}
+	res.Warnings = append(res.Warnings,
+		"powers assume independent runs; flakes tied to seed, order, clock or network make them an upper bound")
+	return res, nil
+}
+
+func budgetRow(p float64, source string, in BudgetInput) BudgetRow {
+	row := BudgetRow{Rate: p, Source: source, PowerAtCap: Power(p, float64(in.Cap))}
+	k := RerunsFor(p, in.Target)
+	row.Lane = Lane(k)
+	row.Action = LaneAction(row.Lane)
+	if math.IsInf(k, 1) {
+		return row
+	}
+	if k >= 1<<63 {
+		row.RerunsOverflow = true
+	} else {
+		row.Reruns = ptr(int64(k))
+	}
+	row.OverCap = k > float64(in.Cap)
+	row.Power = ptr(Power(p, k))
+	short := Power(p, k-1)
+	row.PowerOneShort = ptr(short)
+	row.Gain = ptr(in.Target - short)
+	if in.CostSeconds != nil {
+		row.Seconds = ptr(k * *in.CostSeconds)
+	}
+	return row
+}
