@@ -1,7 +1,5 @@
 package core
 
-import "io"
-
 // Constants of the A/A check (seed 004): one-sided 5% false alarms and 80%
 // detection, as the seed fixes them.
 const (
@@ -106,10 +104,3 @@ type AAResult struct {
 	Candidate  *Candidate   `json:"candidate"`
 	Warnings   []string     `json:"warnings"`
 }
-
-// ReadAA reads a scenario,run,passed CSV in one streaming pass into its
-// sufficient statistics. Memory grows with scenarios and runs, not rows.
-func ReadAA(r io.Reader) (*AASide, error) { panic("implemented in aa_csv.go") }
-
-// AA computes the A/A check of base and, when cand is not nil, compares it.
-func AA(base, cand *AASide, opt AAOptions) (*AAResult, error) { panic("implemented in aa_stats.go") }

@@ -1,0 +1,36 @@
+# flakegate: `make run` to try it, `make test` to check everything.
+# Each mk/*.mk adds its targets and appends what the tests need to TEST_DEPS.
+SHELL := /bin/bash
+GO ?= go
+export GOTOOLCHAIN := local
+export GOFLAGS := -mod=mod
+TEST_DEPS :=
+
+include $(sort $(wildcard mk/*.mk))
+
+.PHONY: test vet gotest wasmtest fmtcheck cli
+
+## test: vet, every Go test natively, and the core's tests again in WebAssembly
+test: $(TEST_DEPS)
+	$(MAKE) fmtcheck vet
+	$(MAKE) gotest
+	$(MAKE) wasmtest
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+gotest:
+	$(GO) test -count=1 ./...
+
+# The same core tests under GOOS=js GOARCH=wasm with Node, so the numbers are
+# proven identical in WebAssembly.
+wasmtest:
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/...
+
+## cli: build the command-line gate into bin/
+cli:
+	$(GO) build -trimpath -o bin/flakegate ./cmd/flakegate
