@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+func runAA(e *env, args []string) (bool, error) {
+	opt := core.DefaultAAOptions
+	fs := newFlags(e, "aa", "[flags] baseline.csv [candidate.csv]")
+	ks := fs.String("k", "", "runs per side to list thresholds for, comma-separated (default 1,2,4,8)")
+	drops := fs.String("drops", "", "drops to size runs per side for, comma-separated fractions (default 0.02,0.03,0.05)")
+	asJSON := fs.Bool("json", false, "print the JSON result")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return false, usagef("give a baseline CSV and optionally a candidate CSV (- reads standard input)")
+	}
+	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
+		return false, usagef("only one input can be standard input")
+	}
+	if *ks != "" {
+		vs, err := core.ParseRates("k", *ks)
+		if err != nil {
+			return false, err
+		}
+		opt.Ks = opt.Ks[:0:0]
+		for _, v := range vs {
+			if v != float64(int(v)) || v < 1 {
+				return false, usagef("-k: runs per side must be whole numbers >= 1, got %v", v)
+			}
+			opt.Ks = append(opt.Ks, int(v))
+		}
+	}
+	if *drops != "" {
+		if opt.Drops, err = core.ParseRates("drops", *drops); err != nil {
+			return false, err
+		}
+	}
+	sides := make([]*core.AASide, 2)
+	for i, name := range pos {
+		if sides[i], err = readAA(e, name); err != nil {
+			return false, err
+		}
+	}
+	res, err := core.AA(sides[0], sides[1], opt)
+	if err != nil {
+		return false, core.WithFile(err, displayName(pos[0]))
+	}
+	blocks := res.Candidate != nil && res.Candidate.Blocks
+	if *asJSON {
+		return blocks, core.WriteJSON(e.stdout, res)
+	}
+	writeAA(e, res)
+	return blocks, nil
+}
+
+func readAA(e *env, name string) (*core.AASide, error) {
+	f, err := e.open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	side, err := core.ReadAA(f)
+	if err != nil {
+		return nil, core.WithFile(err, displayName(name))
+	}
+	return side, nil
+}
+
+func writeAA(e *env, res *core.AAResult) {
+	w := e.stdout
+	fmt.Fprintf(w, "%d scenarios, %d runs (%d rows), %d scenarios both passed and failed, v = %.4f\n",
+		res.Scenarios, res.Runs, res.Rows, res.Mixed, res.V)
+	measured := "- (needs 3 or more runs)"
+	if res.Noise.Measured != nil {
+		measured = points(*res.Noise.Measured)
+	}
+	fmt.Fprintf(w, "noise of a one-run comparison: formula %s, measured %s, s = %s\n",
+		points(res.Noise.Formula), measured, points(res.Noise.S))
+	if len(res.Thresholds) > 0 {
+		fmt.Fprintln(w, "\nflag only drops larger than:")
+		t := newTable(w)
+		for _, th := range res.Thresholds {
+			t.row(plural(th.RunsPerSide, "run")+" per side", points(th.Drop))
+		}
+		t.flush()
+	}
+	if len(res.RunsNeeded) > 0 {
+		fmt.Fprintln(w, "\nruns per side to catch a drop 80% of the time:")
+		t := newTable(w)
+		for _, rn := range res.RunsNeeded {
+			t.row("drop of "+points(rn.Drop), strconv.FormatInt(rn.RunsPerSide, 10))
+		}
+		t.flush()
+	}
+	if tr := res.Trend; tr != nil {
+		fmt.Fprintf(w, "\ntrend: the one-run threshold fired on %d of %d pairs with the earlier run as baseline, %d with the later\n",
+			tr.FiredEarlierBaseline, tr.Pairs, tr.FiredLaterBaseline)
+		if tr.FiredEarlierBaseline != tr.FiredLaterBaseline {
+			fmt.Fprintln(w, "  lopsided counts point to a trend in run order; look at the run rates below")
+		}
+	}
+	if len(res.RunRates) > 0 {
+		rates := make([]string, len(res.RunRates))
+		for i, r := range res.RunRates {
+			rates[i] = r.Run + " " + pct(r.Rate, 1)
+		}
+		fmt.Fprintf(w, "\nrun pass rates in run order: %s\n", strings.Join(rates, ", "))
+	}
+	if c := res.Candidate; c != nil {
+		fmt.Fprintf(w, "\ncandidate (%s) against baseline (%s), %d scenarios in common:\n",
+			plural(c.Runs, "run"), plural(res.Runs, "run"), c.Scenarios)
+		fmt.Fprintf(w, "  mean change %s, threshold %s: %s\n", signedPoints(c.Diff), points(c.Threshold), c.Verdict)
+		if len(c.LargestDrops) > 0 {
+			ds := make([]string, len(c.LargestDrops))
+			for i, d := range c.LargestDrops {
+				ds[i] = d.Scenario + " (" + signedPoints(d.Diff) + ")"
+			}
+			fmt.Fprintf(w, "  largest drops: %s\n", strings.Join(ds, ", "))
+		}
+		if c.Blocks {
+			fmt.Fprintln(w, "gate: BLOCK — the candidate dropped by more than the noise allows")
+		} else {
+			fmt.Fprintln(w, "gate: pass — no drop beyond the noise")
+		}
+	}
+	writeWarnings(w, res.Warnings)
+}
+
+func signedPoints(x float64) string {
+	s := points(x)
+	if x >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+func runBudget(e *env, args []string) (bool, error) {
+	in := core.DefaultBudgetInput
+	fs := newFlags(e, "budget", "[flags] [rate ...]")
+	fs.Float64Var(&in.Target, "target", in.Target, "detection power wanted, in (0,1)")
+	cost := fs.String("cost", "", "runner `seconds` per run")
+	fs.Int64Var(&in.Cap, "cap", in.Cap, "reruns the gate allows today")
+	observe := fs.String("observe", "", "observed history as `fails/runs`; planned against its upper Wilson bound")
+	rates := fs.String("rates", "", "comma-separated per-run failure rates (also accepted as arguments)")
+	fs.Float64Var(&in.Confidence, "confidence", in.Confidence, "confidence of the observed rate's interval")
+	asJSON := fs.Bool("json", false, "print the JSON result")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	if *cost != "" {
+		c, err := strconv.ParseFloat(*cost, 64)
+		if err != nil {
+			return false, usagef("-cost: want seconds per run, got %q", *cost)
+		}
+		in.CostSeconds = &c
+	}
+	if *observe != "" {
+		c, err := core.ParseCount("observe", *observe)
+		if err != nil {
+			return false, err
+		}
+		in.Observed = &c
+	}
+	if *rates != "" {
+		rs, err := core.ParseRates("rates", *rates)
+		if err != nil {
+			return false, err
+		}
+		in.Rates = append(in.Rates, rs...)
+	}
+	for i, a := range pos {
+		p, err := strconv.ParseFloat(a, 64)
+		if err != nil {
+			return false, usagef("argument %d: want a failure rate such as 0.02, got %q", i+1, a)
+		}
+		in.Rates = append(in.Rates, p)
+	}
+	res, err := core.Budget(in)
+	if err != nil {
+		return false, err
+	}
+	if *asJSON {
+		return res.Blocks(), core.WriteJSON(e.stdout, res)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "target detection power %s, rerun cap %d", pct(res.Target, 1), res.Cap)
+	if res.CostSeconds != nil {
+		fmt.Fprintf(w, ", %s per run", duration(*res.CostSeconds))
+	}
+	fmt.Fprintln(w)
+	if o := res.Observed; o != nil {
+		fmt.Fprintf(w, "observed %d failures in %d runs: rate %s, %s Wilson [%s, %s]; planning against %s\n",
+			o.Fails, o.Runs, ratePct(o.Rate), pct(res.Confidence, 0), ratePct(o.Lower), ratePct(o.Upper), ratePct(o.Upper))
+	}
+	fmt.Fprintln(w)
+	t := newTable(w)
+	t.row("rate", "reruns", "power", "one short", "gain", "at cap "+strconv.FormatInt(res.Cap, 10), "runner time", "lane")
+	for _, r := range res.Rows {
+		reruns := "never"
+		switch {
+		case r.Reruns != nil:
+			reruns = strconv.FormatInt(*r.Reruns, 10)
+		case r.RerunsOverflow:
+			reruns = "> int64"
+		}
+		secs := "-"
+		if r.Seconds != nil {
+			secs = duration(*r.Seconds)
+		}
+		t.row(ratePct(r.Rate), reruns, pctp(r.Power, 1), pctp(r.PowerOneShort, 1), pctp(r.Gain, 1),
+			pct(r.PowerAtCap, 1), secs, r.Lane)
+	}
+	t.flush()
+	fmt.Fprintln(w)
+	seen := map[string]bool{}
+	for _, r := range res.Rows {
+		if !seen[r.Lane] {
+			seen[r.Lane] = true
+			fmt.Fprintf(w, "  %-12s %s\n", r.Lane, r.Action)
+		}
+	}
+	fmt.Fprintln(w)
+	over := 0
+	for _, r := range res.Rows {
+		if r.OverCap {
+			over++
+		}
+	}
+	if over > 0 {
+		fmt.Fprintf(w, "gate: BLOCK — %d of %d rates need more reruns than the cap of %d; a green run does not rule them out\n",
+			over, len(res.Rows), res.Cap)
+	} else {
+		fmt.Fprintf(w, "gate: pass — every rate is caught within the cap of %d\n", res.Cap)
+	}
+	writeWarnings(w, res.Warnings)
+	return res.Blocks(), nil
+}

@@ -1,0 +1,179 @@
+// Command flakegate gates merges on flaky tests and noisy evals.
+//
+//	flakegate budget -target 0.95 -cost 8 -cap 3 -observe 1/120 0.05 0.02
+//	flakegate decide -baseline 10/20 -patched 17/20
+//	flakegate size 0.50 0.85
+//	flakegate ledger flake.jsonl
+//	flakegate aa baseline.csv candidate.csv
+//	flakegate freeze -claim 57/60 -date 2026-11-30 -newer 41/60
+//
+// Output is an aligned text report, or with -json the JSON contract that the
+// API serves. The exit status is 0 when the gate passes or the command only
+// informs, 1 when the gate blocks, and 2 for usage or input errors.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitBlock = 1
+	exitUsage = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// env is what a subcommand may touch.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) (blocks bool, err error)
+}
+
+var commands = []command{
+	{"budget", "reruns needed to catch a flake, their cost and the gate lane", runBudget},
+	{"decide", "two-arm verdict from baseline and patched pass counts", runDecide},
+	{"size", "trials per arm at which two pass rates separate", runSize},
+	{"ledger", "per-test verdicts from a trial ledger", runLedger},
+	{"aa", "A/A noise of an eval suite, and a candidate's regression check", runAA},
+	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
+}
+
+// usageError is a mistake in the command line; it prints the usage.
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		printUsage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		blocks, err := c.run(e, args[1:])
+		var ue *usageError
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			return exitOK
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "flakegate %s: %v\nrun 'flakegate %s -h' for usage\n", c.name, err, c.name)
+			return exitUsage
+		case err != nil:
+			fmt.Fprintf(stderr, "flakegate %s: %v\n", c.name, err)
+			return exitUsage
+		case blocks:
+			return exitBlock
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "flakegate: unknown command %q\n", args[0])
+	printUsage(stderr)
+	return exitUsage
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: flakegate <command> [flags] [args]\n\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nexit status: 0 the gate passes, 1 the gate blocks, 2 usage or input error")
+	fmt.Fprintln(w, "run 'flakegate <command> -h' for a command's flags")
+}
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(e *env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: flakegate %s %s\n\nflags:\n", name, synopsis)
+		fs.SetOutput(e.stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parse parses flags that may come before, between or after positional
+// arguments, as people type them, and returns the positional ones. "--"
+// ends flag parsing.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
+				return nil, err
+			}
+			return nil, usagef("%v", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// open opens a named input; "-" is standard input.
+func (e *env) open(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(e.stdin), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, unwrapPathError(err))
+	}
+	return f, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// displayName is how an input is named in messages.
+func displayName(name string) string {
+	if name == "-" {
+		return "<stdin>"
+	}
+	return name
+}
+
+func joinWords(ws []string) string { return strings.Join(ws, ", ") }
