@@ -206,8 +206,6 @@ func Budget(in BudgetInput) (*BudgetResult, error) {
 				"rate %v needs more reruns than an int64 holds: no rerun budget can see it", row.Rate))
 		}
 	}
-	res.Warnings = append(res.Warnings,
-		"powers assume independent runs; flakes tied to seed, order, clock or network make them an upper bound")
 	return res, nil
 }
 
