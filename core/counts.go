@@ -1,8 +1,149 @@
 package core
 
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
 // ParseCount reads "passed/trials" (for a budget: "fails/runs"), such as
-// "17/20". Errors name the field and the column of the fault.
-func ParseCount(field, s string) (Count, error) { panic("todo") }
+// "17/20". Spaces and tabs around either number are allowed. Both numbers
+// are decimal integers >= 0 without a sign, and passed <= trials. Errors are
+// *Error values of Kind Invalid naming field and the 1-based column (in
+// characters) of the fault in s.
+func ParseCount(field, s string) (Count, error) {
+	slash := strings.IndexByte(s, '/')
+	if slash < 0 {
+		col := firstNonBlank(s, 0)
+		return Count{}, countErr(field, s, col, "want passed/trials such as 17/20, got %q", s)
+	}
+	if j := strings.IndexByte(s[slash+1:], '/'); j >= 0 {
+		return Count{}, countErr(field, s, slash+1+j, "want one slash in passed/trials, got %q", s)
+	}
+	passed, err := parseCountPart(field, s, 0, slash, "passed")
+	if err != nil {
+		return Count{}, err
+	}
+	trials, err := parseCountPart(field, s, slash+1, len(s), "trials")
+	if err != nil {
+		return Count{}, err
+	}
+	if passed > trials {
+		return Count{}, countErr(field, s, firstNonBlank(s, 0), "%d is more than the %d trials", passed, trials)
+	}
+	return Count{Passed: passed, Trials: trials}, nil
+}
+
+// parseCountPart reads the integer in s[from:to], blanks allowed around it.
+func parseCountPart(field, s string, from, to int, what string) (int64, error) {
+	start := from
+	for start < to && isBlank(s[start]) {
+		start++
+	}
+	end := to
+	for end > start && isBlank(s[end-1]) {
+		end--
+	}
+	if start == end {
+		return 0, countErr(field, s, start, "missing the number of %s in %q", what, s)
+	}
+	for i := start; i < end; i++ {
+		if c := s[i]; c < '0' || c > '9' {
+			return 0, countErr(field, s, i, "the number of %s must be a whole number >= 0, found %q", what, nextRune(s[i:]))
+		}
+	}
+	n, err := strconv.ParseInt(s[start:end], 10, 64)
+	if err != nil { // only out of range is left
+		return 0, countErr(field, s, start, "the number of %s %s is too large", what, s[start:end])
+	}
+	return n, nil
+}
 
 // ParseRates reads a comma-separated list of numbers, such as "0.05,0.02".
-func ParseRates(field, s string) ([]float64, error) { panic("todo") }
+// Spaces and tabs around each number are allowed; an empty or blank s is an
+// empty list. Each number must be finite; whether it is in range is for the
+// calculator that uses it to say. Errors are *Error values of Kind Invalid
+// naming field and the 1-based column of the fault in s.
+func ParseRates(field, s string) ([]float64, error) {
+	out := []float64{}
+	if strings.TrimLeft(s, " \t") == "" {
+		return out, nil
+	}
+	from := 0
+	for {
+		to := strings.IndexByte(s[from:], ',')
+		last := to < 0
+		if last {
+			to = len(s)
+		} else {
+			to += from
+		}
+		start, end := from, to
+		for start < end && isBlank(s[start]) {
+			start++
+		}
+		for end > start && isBlank(s[end-1]) {
+			end--
+		}
+		if start == end {
+			return nil, countErr(field, s, start, "empty item %d in the list %q", len(out)+1, s)
+		}
+		item := s[start:end]
+		v, err := strconv.ParseFloat(item, 64)
+		switch {
+		case strings.HasSuffix(item, "%"):
+			return nil, countErr(field, s, end-1, "%q: give a fraction (0.05), not a percentage", item)
+		case errors.Is(err, strconv.ErrRange):
+			return nil, countErr(field, s, start, "%q is out of the range of a float64", item)
+		case err != nil || strings.ContainsRune(item, '_'):
+			return nil, countErr(field, s, start, "%q is not a number", item)
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return nil, countErr(field, s, start, "%q is not a finite number", item)
+		case v == 0 && nonZeroMantissa(item):
+			return nil, countErr(field, s, start, "%q is out of the range of a float64", item)
+		}
+		out = append(out, v)
+		if last {
+			return out, nil
+		}
+		from = to + 1
+	}
+}
+
+// nonZeroMantissa reports whether the number in s has a digit other than 0
+// before its exponent: then a parsed zero is an underflow, not a zero.
+func nonZeroMantissa(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	digits, exp := "123456789", "eE"
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s, digits, exp = s[2:], "123456789abcdefABCDEF", "pP"
+	}
+	if i := strings.IndexAny(s, exp); i >= 0 {
+		s = s[:i]
+	}
+	return strings.ContainsAny(s, digits)
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func firstNonBlank(s string, from int) int {
+	for from < len(s) && isBlank(s[from]) {
+		from++
+	}
+	return from
+}
+
+func nextRune(s string) string {
+	r, _ := utf8.DecodeRuneInString(s)
+	return string(r)
+}
+
+// countErr builds a field error whose column is the 1-based character
+// position of byte offset off in s.
+func countErr(field, s string, off int, format string, args ...any) *Error {
+	e := fieldErr(field, format, args...)
+	e.Column = utf8.RuneCountInString(s[:min(off, len(s))]) + 1
+	return e
+}

@@ -1,6 +1,11 @@
 package core
 
-import "io"
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
 
 // Arms of a two-arm ledger.
 const (
@@ -9,32 +14,187 @@ const (
 )
 
 // Ledger accumulates trials of tests in runs of two arms. Within one run of
-// one arm, the last outcome recorded for a test stands. Readers of every
-// report format (the seed's JSONL ledger, go test -json, JUnit XML) feed it.
+// one arm, the last outcome recorded for a test with Add stands. Readers of
+// every report format (the seed's JSONL ledger, go test -json, JUnit XML)
+// feed it.
+//
+// A ledger keeps, per arm, the runs in order of first appearance and, per
+// (run, test), the outcome that stands, any extra independent trials (from
+// AddTrial) and every execution for the retry history (Flakes). Memory grows
+// with runs times tests, not with the number of rows read.
 type Ledger struct {
-	// implementation in ledger_*.go
+	arms     map[string]*ledgerArm
+	armOrder []string
+	sides    map[sideKey]*SideFailures
+	notes    []string
+	noted    map[string]bool
+	// skippedCalls counts seed-ledger call rows whose outcome was skipped:
+	// counted as failed trials, as the reference analyzer does.
+	skippedCalls int64
+}
+
+type ledgerArm struct {
+	runs    []string       // in order of first trial
+	runIdx  map[string]int // run id -> index in runs
+	tests   []string       // in order of first trial
+	testIdx map[string]int
+	cells   map[cellKey]*cell
+}
+
+type cellKey struct {
+	run  int
+	test int
+}
+
+// cell is one test in one run of one arm.
+type cell struct {
+	set         bool  // Add was called
+	passed      bool  // the last outcome given to Add
+	extraPassed int64 // passes among AddTrial trials
+	extraTrials int64 // AddTrial trials
+	execs       int64 // every execution, Add and AddTrial alike
+	fails       int64 // failed executions
+	sawFail     bool
+	recovered   bool // a failed execution was followed by a passing one
+}
+
+func (c *cell) trials() (passed, trials int64) {
+	passed, trials = c.extraPassed, c.extraTrials
+	if c.set {
+		trials++
+		if c.passed {
+			passed++
+		}
+	}
+	return passed, trials
+}
+
+type sideKey struct{ arm, test string }
+
+// SideFailures counts failures outside a test's body in one arm. They are
+// not trials: a test whose setup failed never ran.
+type SideFailures struct {
+	Setup    int64 `json:"setup"`    // >= 0
+	Teardown int64 `json:"teardown"` // >= 0
 }
 
 // NewLedger returns an empty ledger.
-func NewLedger() *Ledger { panic("todo") }
+func NewLedger() *Ledger {
+	return &Ledger{arms: map[string]*ledgerArm{}, sides: map[sideKey]*SideFailures{}, noted: map[string]bool{}}
+}
+
+func (l *Ledger) arm(name string) *ledgerArm {
+	a := l.arms[name]
+	if a == nil {
+		a = &ledgerArm{runIdx: map[string]int{}, testIdx: map[string]int{}, cells: map[cellKey]*cell{}}
+		l.arms[name] = a
+		l.armOrder = append(l.armOrder, name)
+	}
+	return a
+}
+
+func (l *Ledger) cell(arm, run, test string) *cell {
+	a := l.arm(arm)
+	ri, ok := a.runIdx[run]
+	if !ok {
+		ri = len(a.runs)
+		a.runIdx[run] = ri
+		a.runs = append(a.runs, run)
+	}
+	ti, ok := a.testIdx[test]
+	if !ok {
+		ti = len(a.tests)
+		a.testIdx[test] = ti
+		a.tests = append(a.tests, test)
+	}
+	k := cellKey{ri, ti}
+	c := a.cells[k]
+	if c == nil {
+		c = &cell{}
+		a.cells[k] = c
+	}
+	return c
+}
+
+func (c *cell) exec(passed bool) {
+	c.execs++
+	if passed {
+		if c.sawFail {
+			c.recovered = true
+		}
+	} else {
+		c.fails++
+		c.sawFail = true
+	}
+}
 
 // Add records a trial of test in run of arm; a later Add for the same
-// (arm, run, test) replaces it.
-func (l *Ledger) Add(arm, run, test string, passed bool) { panic("todo") }
+// (arm, run, test) replaces it. This is the seed ledger's rule: a test
+// retried within one run counts once, with its last outcome. Every call is
+// still kept in the retry history that Flakes reports.
+func (l *Ledger) Add(arm, run, test string, passed bool) {
+	c := l.cell(arm, run, test)
+	c.set, c.passed = true, passed
+	c.exec(passed)
+}
+
+// AddTrial records one more independent trial of test in run of arm, beside
+// any others: each execution in a go test -count=N stream, and each attempt
+// of a JUnit test that was rerun after failing, is its own trial.
+func (l *Ledger) AddTrial(arm, run, test string, passed bool) {
+	c := l.cell(arm, run, test)
+	c.extraTrials++
+	if passed {
+		c.extraPassed++
+	}
+	c.exec(passed)
+}
 
 // AddSideFailure records a failure outside the test body (when is "setup" or
-// "teardown"); these are counted apart from trials.
-func (l *Ledger) AddSideFailure(arm, run, test, when string) { panic("todo") }
+// "teardown"); these are counted apart from trials, per test and arm. Other
+// values of when are counted as setup failures.
+func (l *Ledger) AddSideFailure(arm, run, test, when string) {
+	k := sideKey{arm, test}
+	s := l.sides[k]
+	if s == nil {
+		s = &SideFailures{}
+		l.sides[k] = s
+	}
+	if when == "teardown" {
+		s.Teardown++
+	} else {
+		s.Setup++
+	}
+}
+
+// Warn adds a caveat that Result reports; a repeated message is kept once.
+// Readers use it for what they noticed but could still count.
+func (l *Ledger) Warn(msg string) {
+	if !l.noted[msg] {
+		l.noted[msg] = true
+		l.notes = append(l.notes, msg)
+	}
+}
+
+// Runs returns the runs of arm with at least one trial, in order of first
+// appearance.
+func (l *Ledger) Runs(arm string) []string {
+	a := l.arms[arm]
+	if a == nil {
+		return []string{}
+	}
+	return append([]string{}, a.runs...)
+}
 
 // ReadLedger reads the seed's per-trial JSONL (fields run, arm, nodeid, when,
 // outcome) into l. Errors carry line and column.
-func ReadLedger(r io.Reader, l *Ledger) error { panic("todo") }
+func ReadLedger(r io.Reader, l *Ledger) error { return readLedgerJSONL(r, l) }
 
 // LedgerOptions are the settings of each test's two-arm verdict.
 type LedgerOptions struct {
-	MinTrials  int64
-	Confidence float64
-	Property   string
+	MinTrials  int64   // fewest trials an arm needs for a verdict, >= 1
+	Confidence float64 // of the Wilson intervals, in (0,1)
+	Property   string  // PropertyPassed, PropertyFailed or PropertyUnknown, for every test
 }
 
 // DefaultLedgerOptions match DefaultDecideInput.
@@ -42,14 +202,25 @@ var DefaultLedgerOptions = LedgerOptions{MinTrials: 20, Confidence: DefaultConfi
 
 // LedgerTest is one test's two arms and verdict.
 type LedgerTest struct {
-	NodeID           string `json:"nodeid"`
-	Verdict          string `json:"verdict"`
-	Gate             string `json:"gate"`
-	Blocks           bool   `json:"blocks"`
-	Baseline         Arm    `json:"baseline"`
-	Patched          Arm    `json:"patched"`
-	SetupFailures    int64  `json:"setup_failures"`
-	TeardownFailures int64  `json:"teardown_failures"`
+	NodeID   string `json:"nodeid"`
+	Verdict  string `json:"verdict"`
+	Gate     string `json:"gate"`
+	Action   string `json:"action"`
+	Blocks   bool   `json:"blocks"`
+	Baseline Arm    `json:"baseline"`
+	Patched  Arm    `json:"patched"`
+	// SetupFailures and TeardownFailures are totals over both arms;
+	// SideFailures splits them by arm.
+	SetupFailures    int64    `json:"setup_failures"`
+	TeardownFailures int64    `json:"teardown_failures"`
+	SideFailures     ArmSides `json:"side_failures"`
+	Warnings         []string `json:"warnings"` // this test's caveats, from Decide and the ledger
+}
+
+// ArmSides is a test's side failures in each arm.
+type ArmSides struct {
+	Baseline SideFailures `json:"baseline"`
+	Patched  SideFailures `json:"patched"`
 }
 
 // LedgerRuns counts the runs of each arm.
@@ -60,11 +231,158 @@ type LedgerRuns struct {
 
 // LedgerResult is every test's verdict, sorted by nodeid.
 type LedgerResult struct {
-	Runs     LedgerRuns   `json:"runs"`
-	Tests    []LedgerTest `json:"tests"`
-	Blocks   bool         `json:"blocks"` // some test's gate blocks
-	Warnings []string     `json:"warnings"`
+	Runs       LedgerRuns   `json:"runs"`
+	MinTrials  int64        `json:"min_trials"`
+	Confidence float64      `json:"confidence"`
+	Property   string       `json:"property"`
+	Tests      []LedgerTest `json:"tests"`
+	Blocks     bool         `json:"blocks"` // some test's gate blocks
+	Warnings   []string     `json:"warnings"`
 }
 
-// Result computes each test's verdict.
-func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) { panic("todo") }
+// listNames shows up to four names and how many more there are.
+func listNames(names []string) string {
+	const show = 4
+	if len(names) <= show {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:show], ", "), len(names)-show)
+}
+
+// counts sums each test's trials in arm.
+func (l *Ledger) counts(arm string) map[string]*Count {
+	out := map[string]*Count{}
+	a := l.arms[arm]
+	if a == nil {
+		return out
+	}
+	for k, c := range a.cells {
+		p, n := c.trials()
+		name := a.tests[k.test]
+		t := out[name]
+		if t == nil {
+			t = &Count{}
+			out[name] = t
+		}
+		t.Passed += p
+		t.Trials += n
+	}
+	return out
+}
+
+// Result computes each test's verdict with Decide. Tests are sorted by nodeid
+// (byte order); a test seen in one arm only, or only in setup or teardown
+// failures, has zero trials in the other arm and so is underpowered. A
+// ledger without any test is Unusable.
+func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
+	// Check the options once, before any test, so that an empty ledger
+	// with bad options reports the options.
+	if _, err := Decide(DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property}); err != nil {
+		return nil, err
+	}
+	base, patch := l.counts(ArmBaseline), l.counts(ArmPatched)
+	names := map[string]bool{}
+	for n := range base {
+		names[n] = true
+	}
+	for n := range patch {
+		names[n] = true
+	}
+	for k := range l.sides {
+		if k.arm == ArmBaseline || k.arm == ArmPatched {
+			names[k.test] = true
+		}
+	}
+	if len(names) == 0 {
+		return nil, &Error{Kind: Unusable, Msg: "no trials of any test in the baseline or patched arm"}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+
+	res := &LedgerResult{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property,
+		Tests: make([]LedgerTest, 0, len(sorted)), Warnings: []string{}}
+	if a := l.arms[ArmBaseline]; a != nil {
+		res.Runs.Baseline = len(a.runs)
+	}
+	if a := l.arms[ArmPatched]; a != nil {
+		res.Runs.Patched = len(a.runs)
+	}
+	var oneArm, sideTests, underpowered []string
+	var setups, teardowns int64
+	for _, name := range sorted {
+		in := DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property}
+		if c := base[name]; c != nil {
+			in.Baseline = *c
+		}
+		if c := patch[name]; c != nil {
+			in.Patched = *c
+		}
+		d, err := Decide(in)
+		if err != nil {
+			return nil, err
+		}
+		t := LedgerTest{NodeID: name, Verdict: d.Verdict, Gate: d.Gate, Action: d.Action, Blocks: d.Blocks,
+			Baseline: d.Baseline, Patched: d.Patched, Warnings: d.Warnings}
+		if s := l.sides[sideKey{ArmBaseline, name}]; s != nil {
+			t.SideFailures.Baseline = *s
+		}
+		if s := l.sides[sideKey{ArmPatched, name}]; s != nil {
+			t.SideFailures.Patched = *s
+		}
+		t.SetupFailures = t.SideFailures.Baseline.Setup + t.SideFailures.Patched.Setup
+		t.TeardownFailures = t.SideFailures.Baseline.Teardown + t.SideFailures.Patched.Teardown
+		if t.SetupFailures+t.TeardownFailures > 0 {
+			sideTests = append(sideTests, name)
+			setups += t.SetupFailures
+			teardowns += t.TeardownFailures
+			t.Warnings = append(t.Warnings, fmt.Sprintf(
+				"failures outside the test body, not counted as trials: setup %d baseline, %d patched; teardown %d baseline, %d patched",
+				t.SideFailures.Baseline.Setup, t.SideFailures.Patched.Setup,
+				t.SideFailures.Baseline.Teardown, t.SideFailures.Patched.Teardown))
+		}
+		switch {
+		case in.Baseline.Trials == 0 && in.Patched.Trials > 0:
+			oneArm = append(oneArm, name)
+			t.Warnings = append(t.Warnings, "seen in the patched arm only")
+		case in.Patched.Trials == 0 && in.Baseline.Trials > 0:
+			oneArm = append(oneArm, name)
+			t.Warnings = append(t.Warnings, "seen in the baseline arm only")
+		}
+		if d.Verdict == VerdictUnderpowered {
+			underpowered = append(underpowered, name)
+		}
+		res.Blocks = res.Blocks || t.Blocks
+		res.Tests = append(res.Tests, t)
+	}
+	if len(sideTests) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d setup and %d teardown failures in %d tests were counted apart from trials (%s): a failing fixture hides trials",
+			setups, teardowns, len(sideTests), listNames(sideTests)))
+	}
+	if len(oneArm) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d tests seen in one arm only (%s): renamed or new tests split the ledger", len(oneArm), listNames(oneArm)))
+	}
+	if len(underpowered) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d of %d tests have an arm with fewer than %d trials (%s)", len(underpowered), len(sorted), opt.MinTrials, listNames(underpowered)))
+	}
+	if l.skippedCalls > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d call rows with outcome skipped were counted as failed trials (only passed counts as a pass)", l.skippedCalls))
+	}
+	var others []string
+	for _, a := range l.armOrder {
+		if a != ArmBaseline && a != ArmPatched {
+			others = append(others, fmt.Sprintf("%q", a))
+		}
+	}
+	if len(others) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("trials of arms other than baseline and patched were left out: %s", listNames(others)))
+	}
+	res.Warnings = append(res.Warnings, l.notes...)
+	return res, nil
+}

@@ -1,0 +1,162 @@
+package core
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseCount(t *testing.T) {
+	// Expected values are the text's own numbers.
+	ok := []struct {
+		in   string
+		want Count
+	}{
+		{"17/20", Count{17, 20}},
+		{" 17 / 20 ", Count{17, 20}},
+		{"\t0/0", Count{0, 0}},
+		{"0/5", Count{0, 5}},
+		{"5/5", Count{5, 5}},
+		{"007/010", Count{7, 10}},
+		{"9223372036854775807/9223372036854775807", Count{1<<63 - 1, 1<<63 - 1}},
+	}
+	for _, c := range ok {
+		got, err := ParseCount("baseline", c.in)
+		if err != nil || got != c.want {
+			t.Errorf("ParseCount(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+	// Column is the 1-based character position of the fault.
+	bad := []struct {
+		in   string
+		col  int
+		frag string
+	}{
+		{"", 1, "want passed/trials"},
+		{"17", 1, "want passed/trials"},
+		{"  17", 3, "want passed/trials"},
+		{"/20", 1, "missing the number of passed"},
+		{"17/", 4, "missing the number of trials"},
+		{"17/ ", 5, "missing the number of trials"},
+		{"-1/20", 1, "whole number"},
+		{"1/-20", 3, "whole number"},
+		{"+1/20", 1, "whole number"},
+		{"1.5/20", 2, "whole number"},
+		{"1/2/3", 4, "one slash"},
+		{"21/20", 1, "more than the 20 trials"},
+		{" 21/20", 2, "more than"},
+		{"1/9223372036854775808", 3, "too large"},
+		{"99999999999999999999/1", 1, "too large"},
+		{"é1/2", 1, "whole number"},
+		{"1 2/3", 2, "whole number"},
+		{"éé/x", 1, "whole number"},
+		{"1/éx", 3, "whole number"},
+	}
+	for _, c := range bad {
+		_, err := ParseCount("baseline", c.in)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("ParseCount(%q): want *Error, got %v", c.in, err)
+			continue
+		}
+		if e.Kind != Invalid || e.Field != "baseline" || e.Column != c.col || !strings.Contains(e.Msg, c.frag) {
+			t.Errorf("ParseCount(%q) = %+v; want column %d and %q", c.in, e, c.col, c.frag)
+		}
+	}
+}
+
+func TestParseRates(t *testing.T) {
+	ok := []struct {
+		in   string
+		want []float64
+	}{
+		{"", []float64{}},
+		{"  ", []float64{}},
+		{"0.05", []float64{0.05}},
+		{"0.05,0.02", []float64{0.05, 0.02}},
+		{" 0.05 , 0.02\t,1e-3 ", []float64{0.05, 0.02, 0.001}},
+		{"-1,2", []float64{-1, 2}}, // range checks belong to the calculators
+		{"0,0.0,0e5,-0", []float64{0, 0, 0, 0}},
+		{"1,2,4,8", []float64{1, 2, 4, 8}},
+	}
+	for _, c := range ok {
+		got, err := ParseRates("rates", c.in)
+		if err != nil || len(got) != len(c.want) || got == nil {
+			t.Errorf("ParseRates(%q) = %v, %v; want %v", c.in, got, err, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("ParseRates(%q)[%d] = %v; want %v", c.in, i, got[i], c.want[i])
+			}
+		}
+	}
+	bad := []struct {
+		in   string
+		col  int
+		frag string
+	}{
+		{",", 1, "empty item 1"},
+		{"0.05,", 6, "empty item 2"},
+		{"0.05,,0.1", 6, "empty item 2"},
+		{"0.05, x", 7, "not a number"},
+		{"NaN", 1, "not a finite"},
+		{"0.1,inf", 5, "not a finite"},
+		{"1e400", 1, "out of the range"},
+		{"1e-400", 1, "out of the range"},
+		{"5%", 2, "not a percentage"},
+		{"1_000", 1, "not a number"},
+		{"é,x", 1, "not a number"},
+		{"0.1,x", 5, "not a number"},
+		{"0x1p-2000", 1, "out of the range"},
+	}
+	for _, c := range bad {
+		_, err := ParseRates("rates", c.in)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("ParseRates(%q): want *Error, got %v", c.in, err)
+			continue
+		}
+		if e.Kind != Invalid || e.Field != "rates" || e.Column != c.col || !strings.Contains(e.Msg, c.frag) {
+			t.Errorf("ParseRates(%q) = %+v; want column %d and %q", c.in, e, c.col, c.frag)
+		}
+	}
+}
+
+func FuzzParseCount(f *testing.F) {
+	for _, s := range []string{"17/20", " 1 / 2 ", "", "/", "21/20", "1/9223372036854775808", "é/1", "0/0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCount("f", s)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != Invalid || e.Column < 1 || e.Column > len([]rune(s))+1 || e.Field != "f" {
+				t.Fatalf("ParseCount(%q): error without a position: %#v", s, err)
+			}
+			return
+		}
+		if c.Passed < 0 || c.Passed > c.Trials {
+			t.Fatalf("ParseCount(%q) = %v: out of range", s, c)
+		}
+	})
+}
+
+func FuzzParseRates(f *testing.F) {
+	for _, s := range []string{"0.05,0.02", "", ",", "NaN", "1e400", "5%", " 1 , 2 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rs, err := ParseRates("f", s)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != Invalid || e.Column < 1 || e.Column > len([]rune(s))+1 {
+				t.Fatalf("ParseRates(%q): error without a position: %#v", s, err)
+			}
+			return
+		}
+		if want := strings.Count(s, ",") + 1; strings.TrimLeft(s, " \t") != "" && len(rs) != want {
+			t.Fatalf("ParseRates(%q) gave %d numbers, want %d", s, len(rs), want)
+		}
+	})
+}
