@@ -1,0 +1,237 @@
+package api
+
+import (
+	"fmt"
+	"log"
+	"net/http"
+	"runtime/debug"
+	"sort"
+	"strings"
+)
+
+// Prefix is the path every route lives under.
+const Prefix = "/v1/"
+
+// Body limits.
+const (
+	// DefaultMaxBodyBytes is the body limit of the local server and the
+	// Worker: 32 MiB.
+	DefaultMaxBodyBytes = 32 << 20
+	// LambdaMaxBodyBytes is AWS Lambda's request payload limit, 6 MB. A
+	// Function URL delivers binary and multipart bodies base64-encoded, which
+	// leaves about 4.5 MB of raw data.
+	LambdaMaxBodyBytes = 6_000_000
+	// maxParamBodyBytes caps the JSON parameter objects of budget, decide,
+	// size and freeze, which are a few hundred bytes when sane.
+	maxParamBodyBytes = 1 << 20
+)
+
+// Options configure a Handler. The zero value is usable: it means the
+// defaults below.
+type Options struct {
+	// MaxBodyBytes is the most a request body may hold, in bytes, > 0;
+	// 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// LimitNote is appended to the detail of a 413, to say what the limit
+	// means on this platform. May be empty.
+	LimitNote string
+	// Log receives one line per panic and per failed response write; nil
+	// means the standard logger.
+	Log *log.Logger
+}
+
+// LambdaOptions are the options of the Lambda deployment: its 6 MB payload
+// limit, explained in every 413.
+func LambdaOptions() Options {
+	return Options{
+		MaxBodyBytes: LambdaMaxBodyBytes,
+		LimitNote:    "Lambda's payload limit; a Function URL base64-encodes uploads, which leaves about 4.5 MB of raw data",
+	}
+}
+
+func (o Options) maxBody() int64 {
+	if o.MaxBodyBytes > 0 {
+		return o.MaxBodyBytes
+	}
+	return DefaultMaxBodyBytes
+}
+
+func (o Options) logf(format string, args ...any) {
+	if o.Log != nil {
+		o.Log.Printf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
+}
+
+// route is one path and what each method does there.
+type route struct {
+	path    string // below Prefix, such as "budget"
+	summary string
+	get     handlerFunc
+	post    handlerFunc
+	params  []param // query parameters, and the JSON object of a params POST
+	// body describes what a POST reads; empty for the params routes.
+	body    []bodyKind
+	results string // name of the result schema in the OpenAPI document
+}
+
+// handlerFunc answers one request; a returned error becomes problem+json.
+type handlerFunc func(h *handler, w http.ResponseWriter, r *http.Request) error
+
+func (rt *route) methods() []string {
+	var m []string
+	if rt.get != nil {
+		m = append(m, http.MethodGet, http.MethodHead)
+	}
+	if rt.post != nil {
+		m = append(m, http.MethodPost)
+	}
+	return append(m, http.MethodOptions)
+}
+
+// handler is the API. It holds only its options and the route table, both
+// fixed at construction.
+type handler struct {
+	opt    Options
+	routes map[string]*route
+}
+
+// New returns the API handler. It expects the full request path, /v1/...;
+// mount it at Prefix.
+func New(opt Options) http.Handler {
+	h := &handler{opt: opt, routes: map[string]*route{}}
+	for _, rt := range routes() {
+		h.routes[rt.path] = rt
+	}
+	return recoverer(opt, h)
+}
+
+// Routes lists the served paths, such as "/v1/budget", with their methods
+// other than HEAD and OPTIONS (which every GET route, and every route,
+// answers). The OpenAPI test holds the document to it.
+func Routes() map[string][]string {
+	out := map[string][]string{}
+	for _, rt := range routes() {
+		var m []string
+		if rt.get != nil {
+			m = append(m, http.MethodGet)
+		}
+		if rt.post != nil {
+			m = append(m, http.MethodPost)
+		}
+		out[Prefix+rt.path] = m
+	}
+	return out
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("Access-Control-Allow-Origin", "*")
+	name, ok := strings.CutPrefix(r.URL.Path, Prefix)
+	rt := h.routes[name]
+	if !ok || rt == nil {
+		h.problem(w, r, &httpError{status: http.StatusNotFound,
+			detail: fmt.Sprintf("no route %s; the routes are listed at %sopenapi.json", r.URL.Path, Prefix)})
+		return
+	}
+	allow := strings.Join(rt.methods(), ", ")
+	var fn handlerFunc
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		fn = rt.get
+	case http.MethodPost:
+		fn = rt.post
+	case http.MethodOptions:
+		hdr.Set("Allow", allow)
+		if r.Header.Get("Access-Control-Request-Method") != "" {
+			hdr.Set("Access-Control-Allow-Methods", allow)
+			if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
+				hdr.Set("Access-Control-Allow-Headers", req)
+				hdr.Add("Vary", "Access-Control-Request-Headers")
+			}
+			hdr.Set("Access-Control-Max-Age", "86400")
+		}
+		hdr.Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if fn == nil {
+		hdr.Set("Allow", allow)
+		h.problem(w, r, &httpError{status: http.StatusMethodNotAllowed,
+			detail: fmt.Sprintf("%s does not answer %s; it answers %s", r.URL.Path, r.Method, allow)})
+		return
+	}
+	if r.Method == http.MethodHead {
+		w = headWriter{w}
+	}
+	if err := fn(h, w, r); err != nil {
+		h.problem(w, r, err)
+	}
+}
+
+// headWriter answers HEAD with GET's status and headers and no body.
+type headWriter struct{ http.ResponseWriter }
+
+func (headWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// recoverer turns a panic below it into a 500 problem+json and one log line.
+// Neither lambdaurl nor syumai/workers recovers a panic, and on Workers an
+// unrecovered panic kills the instance mid-response.
+func recoverer(opt Options, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tw := &trackingWriter{ResponseWriter: w}
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			stack := strings.ReplaceAll(strings.TrimSpace(string(debug.Stack())), "\n", " | ")
+			opt.logf("flakegate api: panic serving %s %s: %v; stack: %s", r.Method, r.URL.Path, v, stack)
+			if tw.wrote {
+				return // the status is gone; the client sees a truncated body
+			}
+			hdr := w.Header()
+			for k := range hdr {
+				delete(hdr, k)
+			}
+			hdr.Set("Access-Control-Allow-Origin", "*")
+			writeProblem(opt, w, problem{Type: "about:blank", Title: http.StatusText(http.StatusInternalServerError),
+				Status: http.StatusInternalServerError,
+				Detail: "the server failed while answering this request; the failure is logged"})
+		}()
+		next.ServeHTTP(tw, r)
+	})
+}
+
+// trackingWriter remembers whether the status line has been sent.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackingWriter) WriteHeader(code int) {
+	t.wrote = true
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *trackingWriter) Write(p []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the platform's writer.
+func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,482 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+var update = flag.Bool("update", false, "rewrite openapi.json and the golden responses in testdata/")
+
+// obj is a JSON object that keeps its members in insertion order, so the
+// generated document reads top-down and is byte-stable.
+type obj []kv
+
+type kv struct {
+	k string
+	v any
+}
+
+func (o obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, e := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(e.k)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(e.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func (o obj) with(k string, v any) obj { return append(o, kv{k, v}) }
+
+// goTypes are the struct declarations of the packages the API exposes,
+// with their doc comments, read from source so the document carries them.
+type goTypes map[string]*ast.StructType
+
+type goDocs map[string]string // type name (and Type.Field) → doc
+
+func parseTypes(t *testing.T, dirs ...string) (goTypes, goDocs) {
+	types, docs := goTypes{}, goDocs{}
+	for _, dir := range dirs {
+		fset := token.NewFileSet()
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, s := range gd.Specs {
+					ts := s.(*ast.TypeSpec)
+					st, ok := ts.Type.(*ast.StructType)
+					if !ok {
+						continue
+					}
+					types[ts.Name.Name] = st
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					docs[ts.Name.Name] = clean(doc)
+					for _, fld := range st.Fields.List {
+						text := clean(fld.Doc)
+						if c := clean(fld.Comment); c != "" {
+							text = strings.TrimSpace(text + " " + c)
+						}
+						for _, n := range fld.Names {
+							docs[ts.Name.Name+"."+n.Name] = text
+						}
+					}
+				}
+			}
+		}
+	}
+	return types, docs
+}
+
+func clean(cg *ast.CommentGroup) string {
+	if cg == nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(cg.Text()), " ")
+}
+
+// schemaName is the OpenAPI name of a Go struct type.
+func schemaName(goName string) string {
+	r := []rune(goName)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+type schemaGen struct {
+	t      *testing.T
+	types  goTypes
+	docs   goDocs
+	out    map[string]any
+	queued []string
+}
+
+func ref(name string) obj { return obj{{"$ref", "#/components/schemas/" + name}} }
+
+// typeSchema converts a Go type expression to a JSON Schema.
+func (g *schemaGen) typeSchema(e ast.Expr) obj {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		inner := g.typeSchema(x.X)
+		if len(inner) > 0 && inner[0].k == "type" {
+			if s, ok := inner[0].v.(string); ok {
+				inner[0].v = []string{s, "null"}
+				return inner
+			}
+		}
+		return obj{{"anyOf", []any{inner, obj{{"type", "null"}}}}}
+	case *ast.ArrayType:
+		return obj{{"type", "array"}, {"items", g.typeSchema(x.Elt)}}
+	case *ast.SelectorExpr:
+		return g.typeSchema(x.Sel)
+	case *ast.Ident:
+		switch x.Name {
+		case "string", "Kind":
+			return obj{{"type", "string"}}
+		case "bool":
+			return obj{{"type", "boolean"}}
+		case "int", "int64", "int32":
+			return obj{{"type", "integer"}}
+		case "float64":
+			return obj{{"type", "number"}}
+		}
+		if _, ok := g.types[x.Name]; ok {
+			g.queue(x.Name)
+			return ref(schemaName(x.Name))
+		}
+	}
+	g.t.Fatalf("openapi: no schema for Go type %T %v", e, e)
+	return nil
+}
+
+func (g *schemaGen) queue(goName string) {
+	if _, done := g.out[schemaName(goName)]; done {
+		return
+	}
+	g.out[schemaName(goName)] = nil // reserve
+	g.queued = append(g.queued, goName)
+}
+
+func (g *schemaGen) run() {
+	for len(g.queued) > 0 {
+		name := g.queued[0]
+		g.queued = g.queued[1:]
+		g.out[schemaName(name)] = g.structSchema(name)
+	}
+}
+
+func (g *schemaGen) structSchema(name string) obj {
+	st := g.types[name]
+	props := obj{}
+	var required []string
+	for _, f := range st.Fields.List {
+		if f.Tag == nil || len(f.Names) == 0 {
+			g.t.Fatalf("openapi: %s has an untagged or embedded field", name)
+		}
+		tag, _ := strconv.Unquote(f.Tag.Value)
+		js := reflect.StructTag(tag).Get("json")
+		parts := strings.Split(js, ",")
+		if parts[0] == "-" || parts[0] == "" {
+			continue
+		}
+		s := g.typeSchema(f.Type)
+		if d := g.docs[name+"."+f.Names[0].Name]; d != "" {
+			if s[0].k == "$ref" || s[0].k == "anyOf" {
+				s = obj{{"description", d}, {"allOf", []any{s}}}
+			} else {
+				s = s.with("description", d)
+			}
+		}
+		props = props.with(parts[0], s)
+		if !strings.Contains(js, ",omitempty") {
+			required = append(required, parts[0])
+		}
+	}
+	s := obj{{"type", "object"}}
+	if d := g.docs[name]; d != "" {
+		s = s.with("description", d)
+	}
+	s = s.with("properties", props)
+	if required != nil {
+		s = s.with("required", required)
+	}
+	return s.with("additionalProperties", false)
+}
+
+// paramSchema is a parameter's schema in a query string (text) or a JSON
+// body.
+func paramSchema(p param, inJSON bool) obj {
+	var s obj
+	switch p.kind {
+	case kNumber:
+		s = obj{{"type", "number"}}
+	case kInteger:
+		s = obj{{"type", "integer"}}
+	case kString:
+		s = obj{{"type", "string"}}
+		if p.enum != nil {
+			s = s.with("enum", p.enum)
+		}
+		if p.name == "date" {
+			s = s.with("format", "date")
+		}
+	case kCount:
+		text := obj{{"type", "string"}, {"pattern", `^\s*[0-9]+\s*/\s*[0-9]+\s*$`},
+			{"examples", []string{"17/20"}}}
+		if !inJSON {
+			return text.with("description", docOf(p))
+		}
+		s = obj{{"oneOf", []any{text, obj{{"type", "object"},
+			{"properties", obj{{p.keys[0], obj{{"type", "integer"}}}, {p.keys[1], obj{{"type", "integer"}}}}},
+			{"required", []string{p.keys[0], p.keys[1]}}, {"additionalProperties", false}}}}}
+	case kNumbers, kIntegers:
+		item, ex := "number", "0.05,0.02"
+		if p.kind == kIntegers {
+			item, ex = "integer", "1,2,4,8"
+		}
+		text := obj{{"type", "string"}, {"examples", []string{ex}}}
+		if !inJSON {
+			return text.with("description", docOf(p))
+		}
+		s = obj{{"oneOf", []any{obj{{"type", "array"}, {"items", obj{{"type", item}}}}, text}}}
+	}
+	return s.with("description", docOf(p))
+}
+
+func docOf(p param) string {
+	d := p.doc
+	if p.alias != "" {
+		d += "; also accepted as " + p.alias
+	}
+	if p.def != "" {
+		d += "; default " + p.def
+	}
+	if p.required {
+		d += "; required"
+	}
+	return d
+}
+
+func problemResponse(desc string) obj {
+	return obj{{"description", desc},
+		{"content", obj{{"application/problem+json", obj{{"schema", ref("Problem")}}}}}}
+}
+
+var problemStatuses = []struct {
+	code string
+	desc string
+}{
+	{"400", "malformed input: the problem names the field, or the file, line and column"},
+	{"404", "no such route"},
+	{"405", "method not allowed; the Allow header lists the methods"},
+	{"413", "the body is over this deployment's limit (stated in the detail)"},
+	{"415", "a media type this route does not read"},
+	{"422", "well-formed input the statistics cannot use"},
+	{"500", "the server failed; logged, never caused by input"},
+}
+
+func responses(result string, cache string, post bool) obj {
+	ok := obj{{"description", "the result, exactly as the CLI's -json prints it"},
+		{"headers", obj{{"Cache-Control", obj{{"schema", obj{{"type", "string"}, {"const", cache}}}}}}},
+		{"content", obj{{"application/json", obj{{"schema", ref(result)}}}}}}
+	rs := obj{{"200", ok}}
+	for _, p := range problemStatuses {
+		if !post && (p.code == "413" || p.code == "415") {
+			continue
+		}
+		rs = rs.with(p.code, obj{{"$ref", "#/components/responses/Problem" + p.code}})
+	}
+	return rs
+}
+
+func generateOpenAPI(t *testing.T) []byte {
+	types, docs := parseTypes(t, "../../core", ".")
+	g := &schemaGen{t: t, types: types, docs: docs, out: map[string]any{}}
+	g.queue("problem")
+	paths := obj{}
+	for _, rt := range routes() {
+		item := obj{}
+		id := strings.TrimSuffix(rt.path, ".json")
+		var query []any
+		for _, p := range rt.params {
+			query = append(query, obj{{"name", p.name}, {"in", "query"}, {"required", p.required},
+				{"schema", paramSchema(p, false)}})
+		}
+		result := rt.results
+		switch result {
+		case "OpenAPI":
+			g.out["OpenAPI"] = obj{{"type", "object"}, {"description", "an OpenAPI 3.1 document: this one"}}
+		default:
+			g.queue(result)
+		}
+		if rt.get != nil {
+			cache := cacheGET
+			switch rt.path {
+			case "health":
+				cache = cacheNone
+			case "openapi.json":
+				cache = cacheOpenAPI
+			}
+			op := obj{{"operationId", id + "Get"}, {"summary", rt.summary}}
+			if query != nil {
+				op = op.with("parameters", query)
+			}
+			item = item.with("get", op.with("responses", responses(result, cache, false)))
+		}
+		if rt.post != nil {
+			op := obj{{"operationId", id + "Post"}, {"summary", rt.summary}}
+			var content obj
+			if rt.body == nil {
+				name := schemaName(id) + "Params"
+				props := obj{}
+				var req []string
+				for _, p := range rt.params {
+					props = props.with(p.name, paramSchema(p, true))
+					if p.required {
+						req = append(req, p.name)
+					}
+				}
+				ps := obj{{"type", "object"}, {"description", "the parameters of GET " + Prefix + rt.path + " as a JSON object; null members mean not given"},
+					{"properties", props}}
+				if req != nil {
+					ps = ps.with("required", req)
+				}
+				g.out[name] = ps.with("additionalProperties", false)
+				content = obj{{"application/json", obj{{"schema", ref(name)}}},
+					{"application/x-www-form-urlencoded", obj{{"schema", ref(name)}}}}
+			} else {
+				op = op.with("parameters", query)
+				for _, b := range rt.body {
+					switch b {
+					case bodyCSV:
+						content = content.with("text/csv", obj{{"schema", obj{{"type", "string"},
+							{"description", "the baseline: a CSV with header scenario,run,passed (passed is 0 or 1), one row per scenario per run"}}}})
+					case bodyMultipartAA:
+						csv := obj{{"type", "string"}, {"contentMediaType", "text/csv"}}
+						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
+							{"properties", obj{{"baseline", csv.with("description", "runs of the unchanged configuration")},
+								{"candidate", csv.with("description", "runs of the candidate, compared against the baseline")}}},
+							{"required", []string{"baseline"}}, {"additionalProperties", false}}}})
+					case bodyJSONL:
+						content = content.with("application/x-ndjson", obj{{"schema", obj{{"type", "string"},
+							{"description", "one JSON object per line with run, arm (baseline or patched), nodeid, when and outcome; also read as application/jsonl, application/json and text/plain"}}}})
+					case bodyMultipartLedger:
+						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
+							{"properties", obj{{"ledger", obj{{"type", "array"}, {"items", obj{{"type", "string"}, {"contentMediaType", "application/x-ndjson"}}},
+								{"description", "one or more ledger files, all read into one ledger"}}}}},
+							{"required", []string{"ledger"}}, {"additionalProperties", false}}}})
+					}
+				}
+			}
+			op = op.with("requestBody", obj{{"required", true}, {"content", content}})
+			item = item.with("post", op.with("responses", responses(result, cacheNone, true)))
+		}
+		paths = paths.with(Prefix+rt.path, item)
+	}
+	g.run()
+	schemas := obj{}
+	for _, k := range sortedKeys(g.out) {
+		schemas = schemas.with(k, g.out[k])
+	}
+	resps := obj{}
+	for _, p := range problemStatuses {
+		resps = resps.with("Problem"+p.code, problemResponse(p.desc))
+	}
+	doc := obj{
+		{"openapi", "3.1.0"},
+		{"info", obj{{"title", "flakegate API"}, {"version", "1"},
+			{"description", "Rerun budgets for flaky tests, Wilson-interval verdicts and sizing, frozen rate claims, per-test ledgers and A/A noise checks of eval suites. " +
+				"Rates, powers and drops are fractions in [0,1]. Every path also answers OPTIONS (CORS preflight, any origin, no credentials), and every GET path answers HEAD. " +
+				"Errors are RFC 9457 problem details. Request bodies are streamed through a limit that /v1/health reports (32 MiB by default, 6 MB on AWS Lambda, where base64 leaves about 4.5 MB of raw upload)."}}},
+		{"servers", []any{obj{{"url", "http://127.0.0.1:8080"}, {"description", "the local server (make run)"}}}},
+		{"paths", paths},
+		{"components", obj{{"schemas", schemas}, {"responses", resps}}},
+	}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes()
+}
+
+// TestOpenAPIUpToDate regenerates the document from the route table and the
+// core's source and holds the embedded copy to it.
+func TestOpenAPIUpToDate(t *testing.T) {
+	got := generateOpenAPI(t)
+	if *update {
+		if err := os.WriteFile("openapi.json", got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if !bytes.Equal(got, openAPIDoc) {
+		t.Fatalf("openapi.json is stale: run go test ./functions/api -run TestOpenAPIUpToDate -update (%d bytes generated, %d embedded)",
+			len(got), len(openAPIDoc))
+	}
+}
+
+// TestOpenAPIRoutes checks that every served route is described, and every
+// described route is served with the methods described.
+func TestOpenAPIRoutes(t *testing.T) {
+	var doc struct {
+		OpenAPI string                                `json:"openapi"`
+		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(openAPIDoc, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.1.0" {
+		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
+	}
+	described := map[string][]string{}
+	for p, ops := range doc.Paths {
+		for m := range ops {
+			described[p] = append(described[p], strings.ToUpper(m))
+		}
+		sort.Strings(described[p])
+	}
+	served := Routes()
+	for p := range served {
+		sort.Strings(served[p])
+	}
+	if !reflect.DeepEqual(described, served) {
+		t.Errorf("described routes %v\nserved routes    %v", described, served)
+	}
+	// And the handler really answers each described operation with
+	// something other than 404 or 405.
+	h := New(Options{})
+	for p, ms := range described {
+		for _, m := range ms {
+			status := serve(h, m, p, "", "").Code
+			if status == 404 || status == 405 {
+				t.Errorf("%s %s: status %d, but the document describes it", m, p, status)
+			}
+		}
+	}
+	for _, p := range []string{"/v1/nope", "/v1/", "/v1/budget/"} {
+		if status := serve(h, "GET", p, "", "").Code; status != 404 {
+			t.Errorf("GET %s: status %d, want 404 for an undescribed path", p, status)
+		}
+	}
+}

@@ -1,0 +1,414 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// kind is the type of a parameter, as the query and the JSON body spell it.
+type kind int
+
+const (
+	kNumber   kind = iota // a finite number: 0.95
+	kInteger              // a whole number: 3
+	kCount                // "passed/trials" (JSON: also an object)
+	kNumbers              // "0.05,0.02" (JSON: also an array)
+	kIntegers             // "1,2,4" (JSON: also an array)
+	kString               // free text, or one of enum
+)
+
+// param is one input of a route: a query parameter for GET, and a member of
+// the JSON object for POST. The OpenAPI document is generated from these.
+type param struct {
+	name     string
+	alias    string // another accepted spelling, such as cost for cost_seconds
+	kind     kind
+	required bool
+	enum     []string
+	keys     [2]string // a count's object members: passed/trials, fails/runs
+	def      string    // the default, as text, for the docs
+	doc      string
+}
+
+// args are the parameters of one request, from a query string, a form or a
+// JSON object. The first error sticks; later reads are no-ops.
+type args struct {
+	params []param
+	query  map[string]string          // from a query string or form
+	json   map[string]json.RawMessage // from a JSON object
+	err    error
+}
+
+func invalid(field, format string, a ...any) *core.Error {
+	return &core.Error{Kind: core.Invalid, Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+func (a *args) lookup(name string) *param {
+	for i := range a.params {
+		if p := &a.params[i]; p.name == name || (p.alias != "" && p.alias == name) {
+			return p
+		}
+	}
+	return nil
+}
+
+func (a *args) names() string {
+	ns := make([]string, len(a.params))
+	for i, p := range a.params {
+		ns[i] = p.name
+	}
+	return strings.Join(ns, ", ")
+}
+
+// queryArgs reads a raw query string (or a urlencoded form).
+func queryArgs(params []param, raw string) *args {
+	a := &args{params: params, query: map[string]string{}}
+	vs, err := url.ParseQuery(raw)
+	if err != nil {
+		a.err = invalid("", "malformed query string: %v", err)
+		return a
+	}
+	for _, k := range sortedKeys(vs) {
+		p := a.lookup(k)
+		if p == nil {
+			a.err = a.unknown(k)
+			return a
+		}
+		if len(vs[k]) > 1 {
+			a.err = invalid(p.name, "given %d times; give it once", len(vs[k]))
+			return a
+		}
+		if _, dup := a.query[p.name]; dup {
+			a.err = invalid(p.name, "given twice, as %s and %s", p.name, p.alias)
+			return a
+		}
+		a.query[p.name] = vs[k][0]
+	}
+	return a.checkRequired()
+}
+
+func (a *args) unknown(k string) error {
+	if len(a.params) == 0 {
+		return invalid(k, "unknown parameter %q: this route takes none", k)
+	}
+	return invalid(k, "unknown parameter %q; this route reads %s", k, a.names())
+}
+
+// jsonArgs reads a JSON object. Syntax errors carry line and column.
+func jsonArgs(params []param, body []byte) *args {
+	a := &args{params: params, json: map[string]json.RawMessage{}}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var obj map[string]json.RawMessage
+	if err := dec.Decode(&obj); err != nil {
+		a.err = jsonError(body, err)
+		return a
+	}
+	if obj == nil {
+		a.err = &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the body must be a JSON object, not null"}
+		return a
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(body, dec.InputOffset())
+		a.err = &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "unexpected data after the JSON object"}
+		return a
+	}
+	for _, k := range sortedKeys(obj) {
+		p := a.lookup(k)
+		if p == nil {
+			a.err = a.unknown(k)
+			return a
+		}
+		if _, dup := a.json[p.name]; dup {
+			a.err = invalid(p.name, "given twice, as %s and %s", p.name, p.alias)
+			return a
+		}
+		if string(obj[k]) != "null" { // null means not given
+			a.json[p.name] = obj[k]
+		}
+	}
+	return a.checkRequired()
+}
+
+// jsonError turns a decoding error into a positioned *core.Error.
+func jsonError(body []byte, err error) error {
+	var (
+		se *json.SyntaxError
+		te *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &se):
+		line, col := position(body, se.Offset)
+		return &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "malformed JSON: " + se.Error()}
+	case errors.As(err, &te):
+		line, col := position(body, te.Offset)
+		return &core.Error{Kind: core.Invalid, Line: line, Column: col,
+			Msg: fmt.Sprintf("the body must be a JSON object, not %s", te.Value)}
+	case errors.Is(err, io.EOF):
+		return &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the body is empty; send a JSON object"}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		line, col := position(body, int64(len(body)))
+		return &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "malformed JSON: the body ends in the middle of a value"}
+	}
+	return &core.Error{Kind: core.Invalid, Msg: "malformed JSON: " + err.Error()}
+}
+
+// position converts a byte offset into a 1-based line and column. An offset
+// names the byte just read, so the column points at or just past the fault.
+func position(body []byte, off int64) (line, col int) {
+	if off > int64(len(body)) {
+		off = int64(len(body))
+	}
+	if off < 0 {
+		off = 0
+	}
+	before := body[:off]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1)
+	if col < 1 {
+		col = 1
+	}
+	return line, col
+}
+
+func (a *args) checkRequired() *args {
+	for _, p := range a.params {
+		if !p.required {
+			continue
+		}
+		_, q := a.query[p.name]
+		_, j := a.json[p.name]
+		if !q && !j {
+			a.err = invalid(p.name, "required%s", example(p))
+			return a
+		}
+	}
+	return a
+}
+
+func example(p param) string {
+	switch p.kind {
+	case kCount:
+		return fmt.Sprintf(", as %s/%s such as 17/20", p.keys[0], p.keys[1])
+	case kNumber:
+		return ", a number"
+	}
+	return ""
+}
+
+// raw returns the text (query) or JSON (body) of a parameter and whether it
+// was given.
+func (a *args) raw(name string) (text string, js json.RawMessage, ok bool) {
+	if a.err != nil {
+		return "", nil, false
+	}
+	if a.json != nil {
+		js, ok = a.json[name]
+		return "", js, ok
+	}
+	text, ok = a.query[name]
+	return text, nil, ok
+}
+
+func finite(field string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return invalid(field, "must be a finite number, got %v", v)
+	}
+	return nil
+}
+
+// parseNumber reads a finite decimal number from text.
+func parseNumber(field, s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, invalid(field, "want a number such as 0.95, got %q", s)
+	}
+	return v, finite(field, v)
+}
+
+func (a *args) number(name string, dst *float64) {
+	p := func(v float64) { *dst = v }
+	a.numberTo(name, p)
+}
+
+func (a *args) optNumber(name string, dst **float64) {
+	a.numberTo(name, func(v float64) { *dst = &v })
+}
+
+func (a *args) numberTo(name string, set func(float64)) {
+	text, js, ok := a.raw(name)
+	if !ok {
+		return
+	}
+	var v float64
+	if js != nil {
+		if err := json.Unmarshal(js, &v); err != nil {
+			a.err = invalid(name, "must be a JSON number, got %s", clip(js))
+			return
+		}
+		if a.err = finite(name, v); a.err != nil {
+			return
+		}
+	} else if v, a.err = parseNumber(name, text); a.err != nil {
+		return
+	}
+	set(v)
+}
+
+func (a *args) integer(name string, dst *int64) {
+	text, js, ok := a.raw(name)
+	if !ok {
+		return
+	}
+	if js != nil {
+		if !isJSONNumber(js) {
+			a.err = invalid(name, "must be a whole JSON number, got %s", clip(js))
+			return
+		}
+		text = string(js)
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+	if err != nil {
+		a.err = invalid(name, "want a whole number such as 3, got %q", text)
+		return
+	}
+	*dst = v
+}
+
+func (a *args) str(name string, dst *string) {
+	text, js, ok := a.raw(name)
+	if !ok {
+		return
+	}
+	if js != nil {
+		if err := json.Unmarshal(js, &text); err != nil {
+			a.err = invalid(name, "must be a JSON string, got %s", clip(js))
+			return
+		}
+	}
+	*dst = text
+}
+
+// count reads "passed/trials", or in JSON also an object with the param's
+// two keys.
+func (a *args) count(name string, dst **core.Count) {
+	text, js, ok := a.raw(name)
+	if !ok {
+		return
+	}
+	if js != nil {
+		if err := json.Unmarshal(js, &text); err != nil {
+			c, err := a.countObject(name, js)
+			if err != nil {
+				a.err = err
+				return
+			}
+			*dst = c
+			return
+		}
+	}
+	c, err := core.ParseCount(name, text)
+	if err != nil {
+		a.err = err
+		return
+	}
+	*dst = &c
+}
+
+func (a *args) countObject(name string, js json.RawMessage) (*core.Count, error) {
+	keys := a.lookup(name).keys
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(js, &obj); err != nil || obj == nil {
+		return nil, invalid(name, "want %q or {%q: n, %q: n}, got %s",
+			keys[0]+"/"+keys[1], keys[0], keys[1], clip(js))
+	}
+	var vals [2]int64
+	for i, k := range keys {
+		raw, ok := obj[k]
+		if !ok {
+			return nil, invalid(name, "the object needs %q and %q", keys[0], keys[1])
+		}
+		v, err := strconv.ParseInt(string(raw), 10, 64)
+		if !isJSONNumber(raw) || err != nil {
+			return nil, invalid(name, "%s must be a whole number, got %s", k, clip(raw))
+		}
+		vals[i] = v
+	}
+	for _, k := range sortedKeys(obj) {
+		if k != keys[0] && k != keys[1] {
+			return nil, invalid(name, "unknown member %q; the object has %q and %q", k, keys[0], keys[1])
+		}
+	}
+	return &core.Count{Passed: vals[0], Trials: vals[1]}, nil
+}
+
+// numbers reads "0.05,0.02", or in JSON also an array of numbers.
+func (a *args) numbers(name string, dst *[]float64) {
+	text, js, ok := a.raw(name)
+	if !ok {
+		return
+	}
+	if js != nil {
+		if err := json.Unmarshal(js, &text); err != nil {
+			var vs []float64
+			if err := json.Unmarshal(js, &vs); err != nil {
+				a.err = invalid(name, "want an array of numbers or \"0.05,0.02\", got %s", clip(js))
+				return
+			}
+			for i, v := range vs {
+				if a.err = finite(fmt.Sprintf("%s[%d]", name, i), v); a.err != nil {
+					return
+				}
+			}
+			*dst = vs
+			return
+		}
+	}
+	vs, err := core.ParseRates(name, text)
+	if err != nil {
+		a.err = err
+		return
+	}
+	*dst = vs
+}
+
+// integers reads "1,2,4", or in JSON also an array of whole numbers.
+func (a *args) integers(name string, dst *[]int) {
+	var fs []float64
+	a.numbers(name, &fs)
+	if a.err != nil || fs == nil {
+		return
+	}
+	out := make([]int, len(fs))
+	for i, f := range fs {
+		if f != math.Trunc(f) || f < 1 || f > 1<<30 {
+			a.err = invalid(name, "item %d must be a whole number from 1 to %d, got %v", i+1, 1<<30, f)
+			return
+		}
+		out[i] = int(f)
+	}
+	*dst = out
+}
+
+// isJSONNumber reports whether js is a JSON number (json.Number would also
+// take a string holding one).
+func isJSONNumber(js []byte) bool {
+	return len(js) > 0 && (js[0] == '-' || (js[0] >= '0' && js[0] <= '9'))
+}
+
+// clip shortens a JSON value for an error message.
+func clip(js []byte) string {
+	const max = 40
+	if len(js) > max {
+		return string(js[:max]) + "…"
+	}
+	return string(js)
+}

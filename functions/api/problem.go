@@ -1,0 +1,147 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// problem is an RFC 9457 problem detail. Type is always about:blank, so
+// Title is the status text; Kind, Field, File, Line and Column say what was
+// wrong and where when the error came from the input.
+type problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+	// Kind is the core's classification: invalid, unusable or too_large.
+	Kind   core.Kind `json:"kind,omitempty"`
+	Field  string    `json:"field,omitempty"`  // the parameter at fault
+	File   string    `json:"file,omitempty"`   // the upload at fault: baseline, candidate, ledger
+	Line   int       `json:"line,omitempty"`   // 1-based line in the upload or JSON body
+	Column int       `json:"column,omitempty"` // 1-based column (bytes) in that line
+}
+
+// httpError is a failure of the request itself rather than its content:
+// no such route, wrong method, unread media type.
+type httpError struct {
+	status int
+	detail string
+}
+
+func (e *httpError) Error() string { return e.detail }
+
+// tooLarge is a body over the byte limit.
+type tooLarge struct {
+	limit int64
+	what  string // "request body", or a part's name
+	note  string
+}
+
+func (e *tooLarge) Error() string {
+	s := fmt.Sprintf("the %s is over this server's limit of %s", e.what, byteSize(e.limit))
+	if e.note != "" {
+		s += " (" + e.note + ")"
+	}
+	return s + "; send less, or run the CLI on the file"
+}
+
+// byteSize names a limit the way people say it: 32 MiB, 6 MB, 1234 bytes.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return strconv.FormatInt(n/1_000_000, 10) + " MB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// statusOf is the one place that maps an error to an HTTP status and its
+// problem detail. Anything it does not recognise is the server's fault.
+func statusOf(err error) problem {
+	p := problem{Type: "about:blank", Detail: err.Error()}
+	var (
+		he *httpError
+		tl *tooLarge
+		ce *core.Error
+	)
+	switch {
+	case errors.As(err, &tl):
+		p.Status = http.StatusRequestEntityTooLarge
+		p.Kind = core.TooLarge
+	case errors.As(err, &he):
+		p.Status = he.status
+	case errors.As(err, &ce):
+		switch ce.Kind {
+		case core.Unusable:
+			p.Status = http.StatusUnprocessableEntity
+		case core.TooLarge:
+			p.Status = http.StatusRequestEntityTooLarge
+		default:
+			p.Status = http.StatusBadRequest
+		}
+		p.Kind = ce.Kind
+		p.Field, p.File, p.Line, p.Column = ce.Field, ce.File, ce.Line, ce.Column
+	default:
+		p.Status = http.StatusInternalServerError
+		p.Detail = "the server failed while answering this request; the failure is logged"
+	}
+	p.Title = http.StatusText(p.Status)
+	return p
+}
+
+func (h *handler) problem(w http.ResponseWriter, r *http.Request, err error) {
+	p := statusOf(err)
+	if p.Status == http.StatusInternalServerError {
+		h.opt.logf("flakegate api: %s %s: %v", r.Method, r.URL.Path, err)
+	}
+	writeProblem(h.opt, w, p)
+}
+
+func writeProblem(opt Options, w http.ResponseWriter, p problem) {
+	var buf bytes.Buffer
+	if err := core.WriteJSON(&buf, p); err != nil {
+		opt.logf("flakegate api: encoding a problem: %v", err)
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/problem+json")
+	hdr.Set("Cache-Control", "no-store")
+	hdr.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(p.Status)
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		opt.logf("flakegate api: writing a problem: %v", err)
+	}
+}
+
+// writeResult writes v as the core's JSON contract. cache is the
+// Cache-Control value.
+func (h *handler) writeResult(w http.ResponseWriter, v any, cache string) error {
+	var buf bytes.Buffer
+	if err := core.WriteJSON(&buf, v); err != nil {
+		return fmt.Errorf("encoding the result: %w", err) // a NaN in a result: our bug, a 500
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Cache-Control", cache)
+	hdr.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		h.opt.logf("flakegate api: writing a result: %v", err)
+	}
+	return nil
+}
+
+// Cache-Control values. GET results are a pure function of the URL; uploads
+// and errors are not kept.
+const (
+	cacheGET     = "public, max-age=86400"
+	cacheNone    = "no-store"
+	cacheOpenAPI = "public, max-age=3600"
+)

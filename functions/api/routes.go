@@ -1,0 +1,228 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+var confidenceParam = param{name: "confidence", kind: kNumber, def: "0.95",
+	doc: "confidence level of the Wilson intervals, in (0,1)"}
+
+// routes is the table every request is dispatched by, and the OpenAPI
+// document is generated from.
+func routes() []*route {
+	return []*route{
+		{
+			path:    "budget",
+			summary: "Reruns needed to catch a flake, their cost and the merge-gate lane",
+			params: []param{
+				{name: "target", kind: kNumber, def: "0.95", doc: "detection power wanted, in (0,1)"},
+				{name: "cost_seconds", alias: "cost", kind: kNumber, doc: "runner seconds per run, >= 0; omit when unknown"},
+				{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
+				{name: "observe", kind: kCount, keys: [2]string{"fails", "runs"},
+					doc: "an observed failure history as fails/runs; its upper Wilson bound is planned for first"},
+				{name: "rates", kind: kNumbers, doc: "per-run failure rates, each in [0,1]"},
+				confidenceParam,
+			},
+			get: paramsRoute(budget), post: paramsRoute(budget),
+			results: "BudgetResult",
+		},
+		{
+			path:    "decide",
+			summary: "Two-arm verdict on a patch from baseline and patched pass counts",
+			params: []param{
+				{name: "baseline", kind: kCount, required: true, keys: [2]string{"passed", "trials"},
+					doc: "the baseline arm as passed/trials"},
+				{name: "patched", kind: kCount, required: true, keys: [2]string{"passed", "trials"},
+					doc: "the patched arm as passed/trials"},
+				{name: "min_trials", kind: kInteger, def: "20", doc: "fewest trials an arm needs for a verdict, >= 1"},
+				confidenceParam,
+				{name: "property", kind: kString, def: core.PropertyUnknown,
+					enum: []string{core.PropertyPassed, core.PropertyFailed, core.PropertyUnknown},
+					doc:  "result of the deterministic property check"},
+			},
+			get: paramsRoute(decide), post: paramsRoute(decide),
+			results: "DecideResult",
+		},
+		{
+			path:    "size",
+			summary: "Trials per arm at which two pass rates' Wilson intervals separate",
+			params: []param{
+				{name: "baseline", kind: kNumber, required: true, doc: "baseline pass rate in [0,1]"},
+				{name: "patched", kind: kNumber, required: true, doc: "patched pass rate in [0,1]"},
+				confidenceParam,
+			},
+			get: paramsRoute(size), post: paramsRoute(size),
+			results: "SizeResult",
+		},
+		{
+			path:    "freeze",
+			summary: "Record a frozen pass-rate claim, or check it against a newer count",
+			params: []param{
+				{name: "claim", kind: kCount, required: true, keys: [2]string{"passed", "trials"},
+					doc: "the frozen claim as passed/trials"},
+				{name: "date", kind: kString, doc: "the claim's measurement date, YYYY-MM-DD"},
+				{name: "newer", kind: kCount, keys: [2]string{"passed", "trials"},
+					doc: "a newer count of the same test as passed/trials"},
+				confidenceParam,
+				{name: "comparable", kind: kNumber, def: "0.5",
+					doc: "least ratio of newer to claimed trials that can overturn the claim, in (0,1]"},
+			},
+			get: paramsRoute(freeze), post: paramsRoute(freeze),
+			results: "FreezeResult",
+		},
+		{
+			path:    "aa",
+			summary: "A/A noise of an eval suite, and a candidate's regression check",
+			params: []param{
+				{name: "k", kind: kIntegers, def: "1,2,4,8", doc: "runs per side to list alarm thresholds for"},
+				{name: "drops", kind: kNumbers, def: "0.02,0.03,0.05", doc: "drops, as fractions in (0,1], to size runs per side for"},
+			},
+			post:    aa,
+			body:    []bodyKind{bodyCSV, bodyMultipartAA},
+			results: "AAResult",
+		},
+		{
+			path:    "ledger",
+			summary: "Per-test two-arm verdicts from a per-trial ledger",
+			params: []param{
+				{name: "format", kind: kString, def: formatJSONL, enum: ledgerFormats(),
+					doc: "the upload's format"},
+				{name: "min_trials", kind: kInteger, def: "20", doc: "fewest trials an arm needs for a verdict, >= 1"},
+				confidenceParam,
+				{name: "property", kind: kString, def: core.PropertyUnknown,
+					enum: []string{core.PropertyPassed, core.PropertyFailed, core.PropertyUnknown},
+					doc:  "result of the deterministic property check, applied to every test"},
+			},
+			post:    ledger,
+			body:    []bodyKind{bodyJSONL, bodyMultipartLedger},
+			results: "LedgerResult",
+		},
+		{
+			path:    "openapi.json",
+			summary: "This API's OpenAPI 3.1 description",
+			get:     openapi,
+			results: "OpenAPI",
+		},
+		{
+			path:    "health",
+			summary: "Liveness probe and this deployment's body limit",
+			get:     health,
+			results: "Health",
+		},
+	}
+}
+
+// paramsRoute adapts a computation over args to GET (query) and POST (JSON
+// object, or a urlencoded form).
+func paramsRoute(compute func(a *args) (any, error)) handlerFunc {
+	return func(h *handler, w http.ResponseWriter, r *http.Request) error {
+		rt := h.routes[r.URL.Path[len(Prefix):]]
+		var a *args
+		cache := cacheGET
+		if r.Method == http.MethodPost {
+			cache = cacheNone
+			var err error
+			if a, err = h.postArgs(rt, r); err != nil {
+				return err
+			}
+		} else {
+			a = queryArgs(rt.params, r.URL.RawQuery)
+		}
+		if a.err != nil {
+			return a.err
+		}
+		res, err := compute(a)
+		if err != nil {
+			return err
+		}
+		return h.writeResult(w, res, cache)
+	}
+}
+
+func budget(a *args) (any, error) {
+	in := core.DefaultBudgetInput
+	a.number("target", &in.Target)
+	a.optNumber("cost_seconds", &in.CostSeconds)
+	a.integer("cap", &in.Cap)
+	a.count("observe", &in.Observed)
+	a.numbers("rates", &in.Rates)
+	a.number("confidence", &in.Confidence)
+	if a.err != nil {
+		return nil, a.err
+	}
+	return core.Budget(in)
+}
+
+func decide(a *args) (any, error) {
+	in := core.DefaultDecideInput
+	var b, p *core.Count
+	a.count("baseline", &b)
+	a.count("patched", &p)
+	a.integer("min_trials", &in.MinTrials)
+	a.number("confidence", &in.Confidence)
+	a.str("property", &in.Property)
+	if a.err != nil {
+		return nil, a.err
+	}
+	in.Baseline, in.Patched = *b, *p
+	return core.Decide(in)
+}
+
+func size(a *args) (any, error) {
+	in := core.SizeInput{Confidence: core.DefaultConfidence}
+	a.number("baseline", &in.Baseline)
+	a.number("patched", &in.Patched)
+	a.number("confidence", &in.Confidence)
+	if a.err != nil {
+		return nil, a.err
+	}
+	return core.Size(in)
+}
+
+func freeze(a *args) (any, error) {
+	in := core.DefaultFreezeInput
+	var c *core.Count
+	a.count("claim", &c)
+	a.str("date", &in.Date)
+	a.count("newer", &in.Newer)
+	a.number("confidence", &in.Confidence)
+	a.number("comparable", &in.Comparable)
+	if a.err != nil {
+		return nil, a.err
+	}
+	in.Claim = *c
+	return core.Freeze(in)
+}
+
+// Health is the answer of /v1/health.
+type Health struct {
+	Status       string `json:"status"`         // always "ok"
+	API          string `json:"api"`            // the path prefix's version, "v1"
+	MaxBodyBytes int64  `json:"max_body_bytes"` // this deployment's body limit
+}
+
+func health(h *handler, w http.ResponseWriter, r *http.Request) error {
+	if a := queryArgs(nil, r.URL.RawQuery); a.err != nil {
+		return a.err
+	}
+	return h.writeResult(w, Health{Status: "ok", API: "v1", MaxBodyBytes: h.opt.maxBody()}, cacheNone)
+}
+
+func openapi(h *handler, w http.ResponseWriter, r *http.Request) error {
+	if a := queryArgs(nil, r.URL.RawQuery); a.err != nil {
+		return a.err
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Cache-Control", cacheOpenAPI)
+	hdr.Set("Content-Length", fmt.Sprint(len(openAPIDoc)))
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(openAPIDoc)
+	if err != nil {
+		h.opt.logf("flakegate api: writing openapi.json: %v", err)
+	}
+	return nil
+}
