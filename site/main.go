@@ -1,0 +1,26 @@
+// Command site is flakegate's calculator entry point, built twice from the
+// same source:
+//
+//   - GOOS=js GOARCH=wasm: web/app.wasm, the go-app client that renders the
+//     calculators of package wasm in the browser;
+//
+//   - natively: the static-site generator, which pre-renders every page with
+//     go-app's app.Handler and writes the folder Workers serves as assets
+//     (and the local server serves beside the API):
+//
+//     go run ./site -out dist/site -wasm app.wasm -version "$(git rev-parse --short HEAD)"
+//
+// The server side (app.Handler, GenerateStaticWebsite) lives in gen.go behind
+// a !wasm build tag, so none of net/http's server is linked into app.wasm.
+package main
+
+import (
+	"github.com/flakegate/flakegate/wasm"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func main() {
+	wasm.Register()
+	app.RunWhenOnBrowser() // in the browser this serves the app and never returns
+	generate()
+}

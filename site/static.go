@@ -1,0 +1,170 @@
+//go:build !wasm
+
+package main
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/flakegate/flakegate/wasm"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+//go:embed web/flakegate.css
+var stylesheet []byte
+
+// CSP is the Content-Security-Policy of every page: scripts and workers
+// only from the site itself, plus 'wasm-unsafe-eval', which Go's
+// WebAssembly needs to compile app.wasm; no inline scripts or styles.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
+	"manifest-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// Headers is the _headers file (Cloudflare's static-assets format, also read
+// by the local server and the end-to-end tests): the CSP and hardening
+// headers on every path, and revalidation of the files whose names do not
+// change between builds.
+var Headers = "/*\n" +
+	"  Content-Security-Policy: " + CSP + "\n" +
+	"  X-Content-Type-Options: nosniff\n" +
+	"  Referrer-Policy: no-referrer\n" +
+	"  Permissions-Policy: camera=(), microphone=(), geolocation=()\n" +
+	"/web/app.wasm\n" +
+	"  Content-Type: application/wasm\n" +
+	"  Cache-Control: no-cache\n" +
+	"/app-worker.js\n" +
+	"  Cache-Control: no-cache\n"
+
+// Options says where the site goes and what it is built from.
+type Options struct {
+	Out     string // folder to write, created if missing
+	Wasm    string // path of the built app.wasm
+	Version string // build version, normally the git commit
+}
+
+// Handler is the go-app handler of the calculator; Generate pre-renders it.
+func Handler(version string) *app.Handler {
+	return &app.Handler{
+		Name:            "flakegate calculator",
+		ShortName:       "flakegate",
+		Title:           "flakegate",
+		Description:     "Rerun budgets for flaky tests, two-arm verdicts with Wilson intervals, and A/A noise checks of eval suites, computed in your browser.",
+		Lang:            "en",
+		Version:         version,
+		BackgroundColor: "#ffffff",
+		ThemeColor:      "#0b5cad",
+		LoadingLabel:    "Loading the calculator… {progress}%",
+		Icon: app.Icon{
+			Default:  "/web/icon-192.png",
+			Large:    "/web/icon-512.png",
+			Maskable: "/web/icon-512.png",
+			SVG:      "/web/icon.svg",
+		},
+		Styles:             []string{"/web/flakegate.css"},
+		CacheableResources: []string{"/decide", "/aa", "/web/icon.svg"},
+	}
+}
+
+// Generate writes the complete static site: every page pre-rendered, the
+// go-app scripts, manifest and service worker, app.wasm, the stylesheet,
+// local icons and _headers.
+func Generate(o Options) error {
+	if o.Out == "" || o.Version == "" {
+		return errors.New("generate: Out and Version are required")
+	}
+	wasmBytes, err := os.ReadFile(o.Wasm)
+	if err != nil {
+		return fmt.Errorf("generate: reading app.wasm: %w", err)
+	}
+	if !bytes.HasPrefix(wasmBytes, []byte("\x00asm")) {
+		return fmt.Errorf("generate: %s is not a WebAssembly module", o.Wasm)
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return err
+	}
+	if err := app.GenerateStaticWebsite(o.Out, Handler(o.Version), wasm.Pages...); err != nil {
+		return fmt.Errorf("generate: pre-rendering: %w", err)
+	}
+	files := map[string][]byte{
+		"web/app.wasm":      wasmBytes,
+		"web/flakegate.css": stylesheet,
+		"web/icon.svg":      []byte(iconSVG),
+		"web/icon-192.png":  iconPNG(192),
+		"web/icon-512.png":  iconPNG(512),
+		"_headers":          []byte(Headers),
+		"version.txt":       []byte(o.Version + "\n"),
+	}
+	for name, data := range files {
+		p := filepath.Join(o.Out, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	return checkSite(o.Out)
+}
+
+// remoteRef matches a reference the browser would load from another origin
+// (a src or href attribute, or a quoted URL in the manifest or the worker's
+// cache list); go-app's empty og: metadata ("https://") is not one.
+var remoteRef = regexp.MustCompile(`(src=|href=|"src":|"url":)"?(https?:)?//[A-Za-z0-9]`)
+
+// checkSite refuses a site that would load anything from another origin.
+func checkSite(dir string) error {
+	for _, name := range []string{"index.html", "decide.html", "aa.html", "manifest.webmanifest", "app-worker.js"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+		if m := remoteRef.Find(b); m != nil {
+			return fmt.Errorf("generate: %s refers to another origin: %s", name, m)
+		}
+	}
+	return nil
+}
+
+const iconSVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#0b5cad"/><path d="M14 46 L26 30 L36 38 L50 18" fill="none" stroke="#fff" stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/></svg>`
+
+// iconPNG draws the icon at n×n pixels: a blue square with a rising white
+// stroke, the same shape as iconSVG.
+func iconPNG(n int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, n, n))
+	blue := color.RGBA{0x0b, 0x5c, 0xad, 0xff}
+	white := color.RGBA{0xff, 0xff, 0xff, 0xff}
+	pts := [][2]float64{{14, 46}, {26, 30}, {36, 38}, {50, 18}}
+	s := float64(n) / 64
+	w := 3.0 * s
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			img.Set(x, y, blue)
+			px, py := (float64(x)+.5)/s, (float64(y)+.5)/s
+			for i := 0; i+1 < len(pts); i++ {
+				if segDist(px, py, pts[i], pts[i+1])*s <= w {
+					img.Set(x, y, white)
+				}
+			}
+		}
+	}
+	var b bytes.Buffer
+	png.Encode(&b, img)
+	return b.Bytes()
+}
+
+func segDist(px, py float64, a, b [2]float64) float64 {
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	t := ((px-a[0])*dx + (py-a[1])*dy) / (dx*dx + dy*dy)
+	t = max(0, min(1, t))
+	ex, ey := a[0]+t*dx-px, a[1]+t*dy-py
+	return math.Sqrt(ex*ex + ey*ey)
+}

@@ -1,0 +1,458 @@
+package wasm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// side is one CSV of the A/A view while it is read and once it is.
+type side struct {
+	name    string // file name, or "pasted text"
+	stats   *core.AASide
+	err     error
+	busy    bool
+	done    int64 // bytes read so far
+	total   int64
+	gen     int // bumped per new input; stale parses are dropped
+	elapsed time.Duration
+}
+
+var sideKeys = [2]string{"baseline", "candidate"}
+
+// AA is the A/A noise check at "/aa".
+type AA struct {
+	pageBase
+	sides    [2]side
+	res      *core.AAResult
+	err      error
+	share    string // encoded state, "" when none or too long
+	tooBig   bool
+	shareLen int
+	linkErr  error
+}
+
+func (c *AA) OnNav(ctx app.Context) {
+	ctx.Page().SetTitle("A/A noise check · flakegate")
+	v := fragmentOf(ctx.Page().URL())
+	q := applyFragment([]field{{Key: "aa"}}, v)
+	if q["aa"] == "" {
+		return
+	}
+	s, err := DecodeAAShare(q["aa"])
+	if err != nil {
+		c.linkErr = err
+		return
+	}
+	c.load(s, "share link")
+	c.share = q["aa"]
+}
+
+// load sets both sides from shared statistics and computes.
+func (c *AA) load(s AAShare, name string) {
+	c.sides[0] = side{name: name, stats: s.Baseline, gen: c.sides[0].gen + 1}
+	c.sides[1] = side{gen: c.sides[1].gen + 1}
+	if s.Candidate != nil {
+		c.sides[1] = side{name: name, stats: s.Candidate, gen: c.sides[1].gen}
+	}
+	c.compute()
+}
+
+// SetSide installs parsed statistics (or an error) for side i, recomputes
+// and rewrites the URL.
+func (c *AA) SetSide(ctx app.Context, i int, stats *core.AASide, err error) {
+	c.sides[i].stats, c.sides[i].err, c.sides[i].busy = stats, err, false
+	c.compute()
+	c.writeURL(ctx)
+}
+
+func (c *AA) compute() {
+	c.res, c.err = nil, nil
+	base, cand := c.sides[0].stats, c.sides[1].stats
+	if base == nil || c.sides[0].err != nil {
+		return
+	}
+	if c.sides[1].err != nil {
+		cand = nil
+	}
+	c.res, c.err = core.AA(base, cand, core.DefaultAAOptions)
+}
+
+func (c *AA) shareState() (AAShare, bool) {
+	if c.sides[0].stats == nil {
+		return AAShare{}, false
+	}
+	s := AAShare{Baseline: c.sides[0].stats}
+	if c.sides[1].err == nil {
+		s.Candidate = c.sides[1].stats
+	}
+	return s, true
+}
+
+func (c *AA) writeURL(ctx app.Context) {
+	c.share, c.tooBig, c.shareLen = "", false, 0
+	s, ok := c.shareState()
+	frag := ""
+	if ok {
+		enc, err := EncodeAAShare(s)
+		if err == nil {
+			c.shareLen = len(enc) + len("aa=")
+			if c.shareLen > MaxShareFragment {
+				c.tooBig = true
+			} else {
+				c.share, frag = enc, "aa="+enc
+			}
+		}
+	}
+	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), frag))
+}
+
+// Result is the current A/A result (nil until a baseline is read).
+func (c *AA) Result() *core.AAResult { return c.res }
+
+// ParseSide reads CSV (or a shared-statistics JSON) for side i, off the UI
+// goroutine, showing progress; r is read in chunks.
+func (c *AA) ParseSide(ctx app.Context, i int, name string, r io.Reader, size int64) {
+	c.sides[i].gen++
+	gen := c.sides[i].gen
+	c.sides[i] = side{name: name, busy: true, total: size, gen: gen}
+	start := time.Now()
+	progress := func(done, total int64) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.sides[i].gen == gen {
+				c.sides[i].done, c.sides[i].total = done, total
+			}
+		})
+	}
+	if pr, ok := r.(interface{ setProgress(func(int64, int64)) }); ok {
+		pr.setProgress(progress)
+	}
+	ctx.Async(func() {
+		stats, share, err := readSide(r)
+		elapsed := time.Since(start)
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.sides[i].gen != gen {
+				return
+			}
+			if share != nil {
+				c.load(*share, name)
+				c.writeURL(ctx)
+				return
+			}
+			c.sides[i].elapsed = elapsed
+			c.SetSide(ctx, i, stats, core.WithFile(err, name))
+		})
+	})
+}
+
+// readSide reads an A/A CSV, or the JSON the page offers when a link is too
+// long (recognised by its leading '{').
+func readSide(r io.Reader) (*core.AASide, *AAShare, error) {
+	br := newPeekReader(r)
+	if br.peek() == '{' {
+		raw, err := io.ReadAll(io.LimitReader(br, maxShareJSON+1))
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err := ParseAAShareJSON(raw)
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, &s, nil
+	}
+	stats, err := core.ReadAA(br)
+	return stats, nil, err
+}
+
+// peekReader lets readSide look at the first non-blank byte.
+type peekReader struct {
+	r   io.Reader
+	buf []byte
+}
+
+func newPeekReader(r io.Reader) *peekReader { return &peekReader{r: r} }
+
+func (p *peekReader) peek() byte {
+	b := make([]byte, 512)
+	for len(p.buf) < 4096 {
+		n, err := p.r.Read(b)
+		p.buf = append(p.buf, b[:n]...)
+		if t := bytes.TrimLeft(p.buf, " \t\r\n\ufeff"); len(t) > 0 {
+			return t[0]
+		}
+		if err != nil {
+			break
+		}
+	}
+	return 0
+}
+
+func (p *peekReader) Read(b []byte) (int, error) {
+	if len(p.buf) > 0 {
+		n := copy(b, p.buf)
+		p.buf = p.buf[n:]
+		return n, nil
+	}
+	return p.r.Read(b)
+}
+
+func (r *textReader) setProgress(f func(int64, int64)) { r.onRead = f }
+func (r *fileReader) setProgress(f func(int64, int64)) { r.onRead = f }
+
+func (c *AA) Render() app.UI {
+	return c.shell("/aa", "A/A noise check",
+		"How noisy is an eval suite when nothing changed? Paste or drop the baseline runs (scenario,run,passed), and optionally a candidate's, to see the noise, the drop a comparison must exceed, and whether the candidate regressed.",
+		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
+		app.If(c.linkErr != nil, func() app.UI {
+			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(c.linkErr))
+		}),
+		app.If(c.err != nil, func() app.UI {
+			return app.P().Class("error").Role("alert").DataSet("error", "aa").Text(errString(c.err))
+		}),
+		app.If(c.res != nil, func() app.UI { return c.renderResult() }),
+	)
+}
+
+func (c *AA) renderSide(i int) app.UI {
+	s := c.sides[i]
+	key := sideKeys[i]
+	label := "Baseline runs (CSV)"
+	if i == 1 {
+		label = "Candidate runs (CSV, optional)"
+	}
+	var status app.UI
+	switch {
+	case s.busy:
+		pc := 0.0
+		if s.total > 0 {
+			pc = float64(s.done) / float64(s.total)
+		}
+		status = app.Div().Class("progress").Body(
+			app.Progress().ID("progress-"+key).Max(1).Value(exact(pc)).Aria("label", "reading "+key),
+			app.Span().Text(" reading "+s.name+": "+pct(pc)),
+		)
+	case s.err != nil:
+		status = app.P().ID("err-"+key).Class("error").Role("alert").DataSet("error", key).Text(errString(s.err))
+	case s.stats != nil:
+		status = app.P().Class("loaded").ID("loaded-"+key).DataSet("ms", strconv.FormatInt(s.elapsed.Milliseconds(), 10)).
+			Text(fmt.Sprintf("%s: %s rows, %d scenarios, %d runs", s.name, count(s.stats.Rows), len(s.stats.Scenarios), len(s.stats.Runs)))
+	}
+	return app.FieldSet().Class("side").Body(
+		app.Legend().Text(label),
+		app.Label().For("text-"+key).Text("Paste CSV with the columns scenario,run,passed"),
+		app.Textarea().ID("text-"+key).Rows(6).Attr("spellcheck", "false").Attr("placeholder", "scenario,run,passed\nlogin,r1,1\n…").
+			Aria("describedby", "err-"+key).
+			OnInput(func(ctx app.Context, e app.Event) {
+				c.sides[i].gen++
+				gen := c.sides[i].gen
+				ctx.After(150*time.Millisecond, func(ctx app.Context) {
+					if c.sides[i].gen != gen {
+						return
+					}
+					text := app.Window().GetElementByID("text-" + key).Get("value").String()
+					c.PasteSide(ctx, i, text)
+				})
+			}),
+		dropZone(key, "or a CSV file", ".csv,.txt,.json,text/csv", func(ctx app.Context, name string, blob app.Value) {
+			c.ParseSide(ctx, i, name, newFileReader(blob, nil), int64(blob.Get("size").Int()))
+		}),
+		status,
+	)
+}
+
+// PasteSide parses pasted text for side i; an empty text clears the side.
+func (c *AA) PasteSide(ctx app.Context, i int, text string) {
+	if strings.TrimSpace(text) == "" {
+		c.sides[i] = side{gen: c.sides[i].gen + 1}
+		c.compute()
+		c.writeURL(ctx)
+		return
+	}
+	c.ParseSide(ctx, i, "pasted text", newTextReader(text, nil), int64(len(text)))
+}
+
+func (c *AA) renderResult() app.UI {
+	r := c.res
+	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
+		app.P().Class("summary").Body(
+			fieldInt("scenarios", int64(r.Scenarios)), app.Text(" scenarios, "),
+			fieldInt("runs", int64(r.Runs)), app.Text(" runs, "),
+			fieldInt("rows", r.Rows), app.Text(" rows; "),
+			fieldInt("mixed", int64(r.Mixed)), app.Text(" scenarios with both passes and failures; mean q(1−q) v = "),
+			fieldNum("v", r.V, strconv.FormatFloat(r.V, 'f', 4, 64)), app.Text("."),
+		),
+		app.P().DataSet("scope", "noise").Body(
+			app.Text("Noise of a one-run comparison: formula "), fieldNum("formula", r.Noise.Formula, points(r.Noise.Formula)),
+			app.Text(", measured "), fieldOptNum("measured", r.Noise.Measured, points),
+			app.Text(", using s = "), fieldNum("s", r.Noise.S, points(r.Noise.S)), app.Text("."),
+		),
+		app.Div().Class("twocol").Body(
+			app.Div().Class("table-wrap").Body(app.Table().Body(
+				app.Caption().Text("Flag only drops larger than"),
+				app.THead().Body(app.Tr().Body(th("Runs per side"), th("Drop"))),
+				app.TBody().Body(app.Range(r.Thresholds).Slice(func(i int) app.UI {
+					t := r.Thresholds[i]
+					return app.Tr().DataSet("scope", "thresholds."+strconv.Itoa(i)).Body(
+						app.Td().Body(fieldInt("runs_per_side", int64(t.RunsPerSide))),
+						app.Td().Body(fieldNum("drop", t.Drop, points(t.Drop))),
+					)
+				})),
+			)),
+			app.Div().Class("table-wrap").Body(app.Table().Body(
+				app.Caption().Text("Runs per side to catch a drop 80% of the time"),
+				app.THead().Body(app.Tr().Body(th("Drop"), th("Runs per side"))),
+				app.TBody().Body(app.Range(r.RunsNeeded).Slice(func(i int) app.UI {
+					n := r.RunsNeeded[i]
+					return app.Tr().DataSet("scope", "runs_needed."+strconv.Itoa(i)).Body(
+						app.Td().Body(fieldNum("drop", n.Drop, points(n.Drop))),
+						app.Td().Body(fieldInt("runs_per_side", n.RunsPerSide)),
+					)
+				})),
+			)),
+		),
+		app.If(r.Trend != nil, func() app.UI {
+			t := r.Trend
+			return app.P().DataSet("scope", "trend").Body(
+				app.Text("Runs in order: the one-run threshold fired on "), fieldInt("fired_earlier_baseline", int64(t.FiredEarlierBaseline)),
+				app.Text(" of "), fieldInt("pairs", int64(t.Pairs)), app.Text(" pairs with the earlier run as baseline and on "),
+				fieldInt("fired_later_baseline", int64(t.FiredLaterBaseline)), app.Text(" the other way. Lopsided counts mean a trend."),
+			)
+		}).Else(func() app.UI {
+			return app.P().Body(fieldNull("trend"), app.Text(" No trend count: it needs 3 or more runs and some noise."))
+		}),
+		app.Figure().Body(
+			app.Raw(RunPlot(r)),
+			app.FigCaption().Text("Pass rate of each run in run order, the least-squares trend line, and the band of the one-run threshold around the mean run."),
+		),
+		c.renderCandidate(),
+		extraFields(r),
+		app.Details().Body(
+			app.Summary().Text("Pass rate of each run"),
+			app.Div().Class("table-wrap").Body(app.Table().Body(
+				app.THead().Body(app.Tr().Body(th("Run"), th("Pass rate"))),
+				app.TBody().Body(app.Range(r.RunRates).Slice(func(i int) app.UI {
+					rr := r.RunRates[i]
+					return app.Tr().DataSet("scope", "run_rates."+strconv.Itoa(i)).Body(
+						app.Td().Class("id").Body(fieldStr("run", rr.Run)), app.Td().Body(fieldNum("rate", rr.Rate, pct(rr.Rate))),
+					)
+				})),
+			)),
+		),
+		warnings(r.Warnings),
+		c.renderShare(),
+	)
+}
+
+func (c *AA) renderCandidate() app.UI {
+	cand := c.res.Candidate
+	if cand == nil {
+		return app.P().Body(fieldNull("candidate"), app.Text(" No candidate: add its runs to compare."))
+	}
+	class := "verdict good"
+	if cand.Blocks {
+		class = "verdict bad"
+	}
+	return app.Section().Class("candidate").DataSet("scope", "candidate").Aria("label", "Candidate").Body(
+		app.H2().Text("Candidate"),
+		app.P().Class(class).Body(
+			app.Text("Verdict: "), app.Strong().Body(fieldStr("verdict", cand.Verdict)), app.Text(" ("),
+			fieldBool("blocks", cand.Blocks, "blocks", "does not block"), app.Text(")."),
+		),
+		app.P().Body(
+			app.Text("Candidate ("), fieldInt("runs", int64(cand.Runs)), app.Text(" runs) minus baseline over "),
+			fieldInt("scenarios", int64(cand.Scenarios)), app.Text(" shared scenarios: mean difference "),
+			fieldNum("diff", cand.Diff, points(cand.Diff)), app.Text(" against a threshold of −"),
+			fieldNum("threshold", cand.Threshold, points(cand.Threshold)), app.Text("."),
+		),
+		app.If(len(cand.LargestDrops) > 0, func() app.UI {
+			return app.Div().Class("table-wrap").Body(app.Table().Body(
+				app.Caption().Text("Largest drops"),
+				app.THead().Body(app.Tr().Body(th("Scenario"), th("Candidate − baseline"))),
+				app.TBody().Body(app.Range(cand.LargestDrops).Slice(func(i int) app.UI {
+					d := cand.LargestDrops[i]
+					return app.Tr().DataSet("scope", "largest_drops."+strconv.Itoa(i)).Body(
+						app.Td().Class("id").Body(fieldStr("scenario", d.Scenario)),
+						app.Td().Body(fieldNum("diff", d.Diff, points(d.Diff))),
+					)
+				})),
+			))
+		}),
+	)
+}
+
+func (c *AA) renderShare() app.UI {
+	r := c.res
+	return app.Div().Body(
+		app.If(c.tooBig, func() app.UI {
+			return app.P().Class("notice").ID("too-big").Role("status").Text(fmt.Sprintf(
+				"These statistics take %s bytes as a link, over the %s-byte limit, so the address bar does not hold them. Download them as JSON instead; dropping that file here reopens this view.",
+				count(int64(c.shareLen)), count(MaxShareFragment)))
+		}),
+		app.If(c.tooBig || c.sides[0].stats != nil, func() app.UI {
+			return app.Button().ID("download-json").Text("Download statistics (JSON)").OnClick(func(ctx app.Context, e app.Event) {
+				if s, ok := c.shareState(); ok {
+					download("flakegate-aa.json", "application/json", ShareJSON(s))
+				}
+			})
+		}),
+		c.copyButtons(func(link string) string {
+			if c.tooBig {
+				link = ""
+			}
+			return AAMarkdown(r, link)
+		}),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(AAMarkdown(r, ""))),
+	)
+}
+
+// download saves data as a file through a Blob URL.
+func download(name, mime string, data []byte) {
+	if !app.IsClient {
+		return
+	}
+	w := app.Window()
+	u8 := w.Get("Uint8Array").New(len(data))
+	app.CopyBytesToJS(u8, data)
+	blob := w.Get("Blob").New([]any{u8}, map[string]any{"type": mime})
+	href := w.Get("URL").Call("createObjectURL", blob)
+	a := w.Get("document").Call("createElement", "a")
+	a.Set("href", href)
+	a.Set("download", name)
+	a.Call("click")
+	w.Get("URL").Call("revokeObjectURL", href)
+}
+
+// extraFields renders result fields this page has no dedicated layout for
+// (figures added to core.AAResult later), generically, so that every
+// figure of the result is on the page.
+func extraFields(r *core.AAResult) app.UI {
+	known := map[string]bool{"scenarios": true, "runs": true, "rows": true, "mixed": true, "v": true, "noise": true,
+		"thresholds": true, "runs_needed": true, "trend": true, "run_rates": true, "candidate": true, "warnings": true}
+	var b bytes.Buffer
+	core.WriteJSON(&b, r)
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b.Bytes(), &m) != nil {
+		return nil
+	}
+	var keys []string
+	for k := range m {
+		if !known[k] {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	sortStrings(keys)
+	return app.Section().Class("extra").Aria("label", "Further figures").Body(
+		app.H2().Text("Further figures"),
+		app.Range(keys).Slice(func(i int) app.UI { return genericField(keys[i], m[keys[i]]) }),
+	)
+}

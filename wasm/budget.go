@@ -1,0 +1,207 @@
+package wasm
+
+import (
+	"strconv"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+var budgetFields = []field{
+	{Key: "target", Label: "Target detection power", Default: "0.95", Hint: "a fraction in (0,1) or a percentage, e.g. 0.95 or 95%"},
+	{Key: "cost", Label: "Runner seconds per run", Default: "", Hint: "optional; gives the runner time of each budget"},
+	{Key: "cap", Label: "Rerun cap of the gate", Default: "3", Hint: "reruns the merge gate allows today"},
+	{Key: "rates", Label: "Per-run failure rates", Default: "0.05,0.02,0.01", Hint: "comma-separated fractions, e.g. 0.05,0.02"},
+	{Key: "observe", Label: "Observed failures / runs", Default: "", Hint: "optional history such as 1/120; planned at its Wilson upper bound"},
+	{Key: "confidence", Label: "Confidence of the observed interval", Default: "0.95", Hint: "in (0,1)"},
+}
+
+// BudgetInputFrom turns the text of the budget form into a core input. Its
+// errors are *core.Error values naming the form field.
+func BudgetInputFrom(s map[string]string) (core.BudgetInput, error) {
+	in := core.DefaultBudgetInput
+	var err error
+	if in.Target, err = parseFraction("target", s["target"]); err != nil {
+		return in, err
+	}
+	if in.CostSeconds, err = parseOptSeconds("cost", s["cost"]); err != nil {
+		return in, err
+	}
+	if in.Cap, err = parseInt("cap", s["cap"]); err != nil {
+		return in, err
+	}
+	if in.Confidence, err = parseFraction("confidence", s["confidence"]); err != nil {
+		return in, err
+	}
+	in.Rates = nil
+	if t := s["rates"]; !blank(t) {
+		if in.Rates, err = core.ParseRates("rates", t); err != nil {
+			return in, err
+		}
+	}
+	if t := s["observe"]; !blank(t) {
+		c, err := core.ParseCount("observe", t)
+		if err != nil {
+			return in, err
+		}
+		in.Observed = &c
+	}
+	return in, nil
+}
+
+// Budget is the rerun-budget calculator at "/".
+type Budget struct {
+	pageBase
+	st  formState
+	res *core.BudgetResult
+	err error
+}
+
+// OnNav reads the form from the URL fragment and computes.
+func (c *Budget) OnNav(ctx app.Context) {
+	c.st = applyFragment(budgetFields, fragmentOf(ctx.Page().URL()))
+	c.compute()
+	ctx.Page().SetTitle("Rerun budget · flakegate")
+}
+
+// SetField sets one input as if typed, recomputes and rewrites the URL.
+func (c *Budget) SetField(ctx app.Context, key, value string) {
+	if c.st == nil {
+		c.st = newFormState(budgetFields)
+	}
+	c.st[key] = value
+	c.compute()
+	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), c.st.fragment(budgetFields)))
+}
+
+func (c *Budget) compute() {
+	c.res, c.err = nil, nil
+	in, err := BudgetInputFrom(c.st)
+	if err == nil {
+		c.res, err = core.Budget(in)
+	}
+	c.err = err
+}
+
+// Result is the current result (nil when the input is invalid).
+func (c *Budget) Result() *core.BudgetResult { return c.res }
+
+func (c *Budget) Render() app.UI {
+	if c.st == nil {
+		c.st = newFormState(budgetFields)
+		c.compute()
+	}
+	return c.shell("/", "Rerun budget",
+		"How many reruns does a flaky test need before a retry shows its failure, what does that cost, and which lane of the merge gate does it belong in?",
+		app.Form().Class("calc").ID("budget-form").OnSubmit(preventSubmit).Body(
+			app.Range(budgetFields).Slice(func(i int) app.UI {
+				f := budgetFields[i]
+				return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), func(ctx app.Context, e app.Event) {
+					c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String())
+				})
+			}),
+		),
+		formError(c.err, budgetFields),
+		app.If(c.res != nil, func() app.UI { return c.renderResult() }),
+	)
+}
+
+func (c *Budget) renderResult() app.UI {
+	r := c.res
+	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
+		app.P().Class("summary").Body(
+			app.Text("Planning for "), fieldNum("target", r.Target, pct(r.Target)),
+			app.Text(" detection power with a cap of "), fieldInt("cap", r.Cap),
+			app.Text(" reruns; "), fieldOptNum("cost_seconds", r.CostSeconds, duration),
+			app.Text(" per run; observed interval at "), fieldNum("confidence", r.Confidence, pct(r.Confidence)),
+			app.Text(" confidence."),
+		),
+		app.If(r.Observed != nil, func() app.UI {
+			o := r.Observed
+			return app.P().Class("observed").DataSet("scope", "observed").Body(
+				app.Text("Observed "), fieldInt("fails", o.Fails), app.Text(" failures in "), fieldInt("runs", o.Runs),
+				app.Text(" runs: rate "), fieldNum("rate", o.Rate, rate(o.Rate)),
+				app.Text(", Wilson interval ["), fieldNum("lower", o.Lower, rate(o.Lower)), app.Text(", "),
+				fieldNum("upper", o.Upper, rate(o.Upper)), app.Text("]. The plan uses the upper bound."),
+			)
+		}).Else(func() app.UI {
+			return app.P().Class("hidden-field").Body(fieldNull("observed"), app.Text(" no observed history"))
+		}),
+		app.If(r.Blocks(), func() app.UI {
+			return app.P().Class("verdict bad").Text("At least one rate needs more reruns than the cap: the gate cannot see that flake.")
+		}).Else(func() app.UI {
+			return app.P().Class("verdict good").Text("Every rate is caught within the cap.")
+		}),
+		app.Div().Class("table-wrap").Body(app.Table().Body(
+			app.Caption().Text("Reruns for each failure rate"),
+			app.THead().Body(app.Tr().Body(
+				th("Failure rate"), th("Reruns k"), th("Power at k"), th("Power at k−1"), th("Gain of the last rerun"),
+				th("Power at the cap"), th("Runner time"), th("Lane"), th("Action"),
+			)),
+			app.TBody().Body(app.Range(r.Rows).Slice(func(i int) app.UI {
+				row := r.Rows[i]
+				src := "given"
+				if row.Source == "observed_upper" {
+					src = "observed upper bound"
+				}
+				return app.Tr().DataSet("scope", "rows."+strconv.Itoa(i)).Body(
+					app.Td().Body(fieldNum("rate", row.Rate, rate(row.Rate)), app.Br(), app.Small().Body(fieldStrText("source", row.Source, src))),
+					app.Td().Body(fieldOptInt("reruns", row.Reruns),
+						app.If(row.OverCap, func() app.UI { return app.Small().Class("bad").Text(" over cap") }),
+						app.Span().Class("hidden-field").Body(fieldBool("over_cap", row.OverCap, "over the cap", "within the cap")),
+						app.If(row.RerunsOverflow, func() app.UI { return app.Small().Text(" beyond int64") }),
+						app.Span().Class("hidden-field").Body(fieldBool("reruns_overflow", row.RerunsOverflow, "beyond int64", "fits"))),
+					app.Td().Body(fieldOptNum("power", row.Power, pct)),
+					app.Td().Body(fieldOptNum("power_one_short", row.PowerOneShort, pct)),
+					app.Td().Body(fieldOptNum("gain", row.Gain, pct)),
+					app.Td().Body(fieldNum("power_at_cap", row.PowerAtCap, pct(row.PowerAtCap))),
+					app.Td().Body(fieldOptNum("seconds", row.Seconds, duration)),
+					app.Td().Body(fieldStr("lane", row.Lane)),
+					app.Td().Class("action").Body(fieldStr("action", row.Action)),
+				)
+			})),
+		)),
+		app.Figure().Body(
+			app.Raw(PowerPlot(r)),
+			app.FigCaption().Text("Detection power 1−(1−p)^k against reruns k for each rate; the dashed line is the target, the dots are each row's k."),
+		),
+		warnings(r.Warnings),
+		c.copyButtons(func(link string) string { return BudgetMarkdown(r, link) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(BudgetMarkdown(r, ""))),
+	)
+}
+
+func th(s string) app.UI { return app.Th().Scope("col").Text(s) }
+
+func blank(s string) bool {
+	for _, c := range s {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+func preventSubmit(ctx app.Context, e app.Event) { e.PreventDefault() }
+
+// fieldError is err's message when it belongs to field key.
+func fieldError(err error, key string) string {
+	if err != nil && errField(err) == key {
+		return errText(err)
+	}
+	return ""
+}
+
+// formError shows an error that names no field of the form.
+func formError(err error, fields []field) app.UI {
+	if err == nil {
+		return nil
+	}
+	f := errField(err)
+	for _, fl := range fields {
+		if fl.Key == f {
+			return nil
+		}
+	}
+	return app.P().Class("error").Role("alert").DataSet("error", "form").Text(err.Error())
+}

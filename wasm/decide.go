@@ -1,0 +1,315 @@
+package wasm
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+var decideFields = []field{
+	{Key: "baseline", Label: "Baseline passed / trials", Default: "10/20", Hint: "before the patch, e.g. 10/20"},
+	{Key: "patched", Label: "Patched passed / trials", Default: "17/20", Hint: "after the patch, e.g. 17/20"},
+	{Key: "min_trials", Label: "Minimum trials per arm", Default: "20", Hint: "fewer trials in an arm give an underpowered verdict"},
+	{Key: "confidence", Label: "Confidence of both intervals", Default: "0.95", Hint: "in (0,1)"},
+	{Key: "property", Label: "Deterministic property check", Default: core.PropertyUnknown, Hint: "an improvement is accepted only once it passed"},
+}
+
+// DecideInputFrom turns the text of the decide form into a core input.
+func DecideInputFrom(s map[string]string) (core.DecideInput, error) {
+	in := core.DefaultDecideInput
+	var err error
+	if in.Baseline, err = core.ParseCount("baseline", s["baseline"]); err != nil {
+		return in, err
+	}
+	if in.Patched, err = core.ParseCount("patched", s["patched"]); err != nil {
+		return in, err
+	}
+	if in.MinTrials, err = parseInt("min_trials", s["min_trials"]); err != nil {
+		return in, err
+	}
+	if in.Confidence, err = parseFraction("confidence", s["confidence"]); err != nil {
+		return in, err
+	}
+	in.Property = strings.TrimSpace(s["property"])
+	return in, nil
+}
+
+// SizeInputFrom is the sizing question a decision raises: the trials per
+// arm at which the two observed rates would separate. ok is false when an
+// arm has no trials (no rate to size for).
+func SizeInputFrom(in core.DecideInput) (core.SizeInput, bool) {
+	if in.Baseline.Trials == 0 || in.Patched.Trials == 0 {
+		return core.SizeInput{}, false
+	}
+	return core.SizeInput{
+		Baseline:   float64(in.Baseline.Passed) / float64(in.Baseline.Trials),
+		Patched:    float64(in.Patched.Passed) / float64(in.Patched.Trials),
+		Confidence: in.Confidence,
+	}, true
+}
+
+// Decide is the two-arm verdict calculator at "/decide", with sizing and a
+// ledger table.
+type Decide struct {
+	pageBase
+	st   formState
+	in   core.DecideInput
+	res  *core.DecideResult
+	size *core.SizeResult
+	err  error
+
+	ledgerName string
+	ledgerText []byte
+	ledger     *core.LedgerResult
+	ledgerErr  error
+}
+
+func (c *Decide) OnNav(ctx app.Context) {
+	c.st = applyFragment(decideFields, fragmentOf(ctx.Page().URL()))
+	c.compute()
+	ctx.Page().SetTitle("Two-arm verdict · flakegate")
+}
+
+// SetField sets one input as if typed, recomputes and rewrites the URL.
+func (c *Decide) SetField(ctx app.Context, key, value string) {
+	if c.st == nil {
+		c.st = newFormState(decideFields)
+	}
+	c.st[key] = value
+	c.compute()
+	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), c.st.fragment(decideFields)))
+}
+
+func (c *Decide) compute() {
+	c.res, c.size, c.err = nil, nil, nil
+	in, err := DecideInputFrom(c.st)
+	if err == nil {
+		c.in = in
+		c.res, err = core.Decide(in)
+	}
+	c.err = err
+	if err == nil {
+		if si, ok := SizeInputFrom(in); ok {
+			c.size, _ = core.Size(si)
+		}
+	}
+	c.computeLedger()
+}
+
+// SetLedger reads a JSONL ledger and tabulates every test with the form's
+// minimum trials, confidence and property check.
+func (c *Decide) SetLedger(name string, data []byte) {
+	c.ledgerName, c.ledgerText = name, data
+	c.computeLedger()
+}
+
+func (c *Decide) computeLedger() {
+	c.ledger, c.ledgerErr = nil, nil
+	if c.ledgerText == nil {
+		return
+	}
+	l := core.NewLedger()
+	if err := core.ReadLedger(strings.NewReader(string(c.ledgerText)), l); err != nil {
+		c.ledgerErr = core.WithFile(err, c.ledgerName)
+		return
+	}
+	opt := core.DefaultLedgerOptions
+	if c.err == nil {
+		opt = core.LedgerOptions{MinTrials: c.in.MinTrials, Confidence: c.in.Confidence, Property: c.in.Property}
+	}
+	c.ledger, c.ledgerErr = l.Result(opt)
+}
+
+// Result is the current verdict (nil when the input is invalid).
+func (c *Decide) Result() *core.DecideResult { return c.res }
+
+func (c *Decide) Render() app.UI {
+	if c.st == nil {
+		c.st = newFormState(decideFields)
+		c.compute()
+	}
+	return c.shell("/decide", "Two-arm verdict",
+		"Did a patch change a test's pass rate? Compare the Wilson intervals of the runs before and after, and see what the gate does.",
+		app.Form().Class("calc").ID("decide-form").OnSubmit(preventSubmit).Body(
+			app.Range(decideFields[:4]).Slice(func(i int) app.UI {
+				f := decideFields[i]
+				return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), func(ctx app.Context, e app.Event) {
+					c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String())
+				})
+			}),
+			c.propertySelect(),
+		),
+		formError(c.err, decideFields),
+		app.If(c.res != nil, func() app.UI { return c.renderResult() }),
+		c.renderLedger(),
+	)
+}
+
+func (c *Decide) propertySelect() app.UI {
+	f := decideFields[4]
+	opts := []struct{ v, label string }{
+		{core.PropertyUnknown, "not run yet"},
+		{core.PropertyPassed, "passed"},
+		{core.PropertyFailed, "failed"},
+	}
+	return app.Div().Class("field").Body(
+		app.Label().For("in-property").Text(f.Label),
+		app.Select().ID("in-property").Name("property").Aria("describedby", "hint-property").
+			OnChange(func(ctx app.Context, e app.Event) {
+				c.SetField(ctx, "property", ctx.JSSrc().Get("value").String())
+			}).Body(
+			app.Range(opts).Slice(func(i int) app.UI {
+				return app.Option().Value(opts[i].v).Selected(c.st["property"] == opts[i].v).Text(opts[i].label)
+			}),
+		),
+		app.Small().ID("hint-property").Class("hint").Text(f.Hint),
+		app.If(fieldError(c.err, "property") != "", func() app.UI {
+			return app.P().Class("error").Role("alert").DataSet("error", "property").Text(fieldError(c.err, "property"))
+		}),
+	)
+}
+
+func armRow(name string, a core.Arm) app.UI {
+	return app.Tr().DataSet("scope", name).Body(
+		app.Th().Scope("row").Text(name),
+		app.Td().Body(fieldInt("passed", a.Passed), app.Text(" / "), fieldInt("trials", a.Trials)),
+		app.Td().Body(fieldOptNum("rate", a.Rate, pct)),
+		app.Td().Body(app.Text("["), fieldNum("lower", a.Lower, pct(a.Lower)), app.Text(", "), fieldNum("upper", a.Upper, pct(a.Upper)), app.Text("]")),
+	)
+}
+
+func (c *Decide) renderResult() app.UI {
+	r := c.res
+	class := "verdict good"
+	if r.Blocks {
+		class = "verdict bad"
+	}
+	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
+		app.P().Class(class).Body(
+			app.Text("Verdict: "), app.Strong().Body(fieldStr("verdict", r.Verdict)),
+			app.Text(". Gate: "), app.Strong().Body(fieldStr("gate", r.Gate)),
+			app.Text(" ("), fieldBool("blocks", r.Blocks, "blocks the merge", "does not block"), app.Text(")."),
+		),
+		app.P().Body(fieldStr("action", r.Action)),
+		app.P().Class("summary").Body(
+			app.Text("Property check "), fieldStr("property", r.Property),
+			app.Text("; at least "), fieldInt("min_trials", r.MinTrials), app.Text(" trials per arm; intervals at "),
+			fieldNum("confidence", r.Confidence, pct(r.Confidence)), app.Text(" confidence."),
+		),
+		app.Div().Class("table-wrap").Body(app.Table().Body(
+			app.Caption().Text("Both arms"),
+			app.THead().Body(app.Tr().Body(th("Arm"), th("Passed / trials"), th("Pass rate"), th("Wilson interval"))),
+			app.TBody().Body(armRow("baseline", r.Baseline), armRow("patched", r.Patched)),
+		)),
+		app.Figure().Body(
+			app.Raw(IntervalPlot(r)),
+			app.FigCaption().Text("Both Wilson intervals on one 0–100% axis; the dot is the observed rate. Separated bars are a verdict, overlapping bars are not."),
+		),
+		warnings(r.Warnings),
+		app.If(c.size != nil, func() app.UI { return renderSize(c.size) }),
+		c.copyButtons(func(link string) string { return DecideMarkdown(r, c.size, link) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(DecideMarkdown(r, c.size, ""))),
+	)
+}
+
+func renderSize(s *core.SizeResult) app.UI {
+	return app.Section().Class("size").DataSet("scope", "size").Aria("label", "Trials per arm").Body(
+		app.H2().Text("How many trials per arm would separate these rates?"),
+		app.P().Body(
+			app.Text("Rates "), fieldNum("baseline", s.Baseline, pct(s.Baseline)), app.Text(" and "),
+			fieldNum("patched", s.Patched, pct(s.Patched)), app.Text(", observed exactly, separate at "),
+			fieldOptInt("trials_per_arm", s.TrialsPerArm), app.Text(" trials per arm ("),
+			fieldNum("confidence", s.Confidence, pct(s.Confidence)), app.Text(" intervals)."),
+		),
+		warnings(s.Warnings),
+	)
+}
+
+func (c *Decide) renderLedger() app.UI {
+	return app.Section().Class("ledger").Aria("label", "Ledger").Body(
+		app.H2().Text("A ledger of many tests"),
+		app.P().Text("Drop a per-trial JSONL ledger (fields run, arm, nodeid, when, outcome) to see every test's verdict with the settings above."),
+		dropZone("ledger", "Ledger file (JSONL)", ".jsonl,.json,.txt,application/json", func(ctx app.Context, name string, blob app.Value) {
+			ctx.Async(func() {
+				data, err := readAll(blob)
+				ctx.Dispatch(func(ctx app.Context) {
+					if err != nil {
+						c.ledgerErr = err
+						return
+					}
+					c.SetLedger(name, data)
+				})
+			})
+		}),
+		app.If(c.ledgerErr != nil, func() app.UI {
+			return app.P().Class("error").Role("alert").DataSet("error", "ledger").Text(errString(c.ledgerErr))
+		}),
+		app.If(c.ledger != nil, func() app.UI { return renderLedgerTable(c.ledger) }),
+	)
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func renderLedgerTable(l *core.LedgerResult) app.UI {
+	return app.Div().DataSet("scope", "ledger").Body(
+		app.P().Body(
+			app.Span().DataSet("scope", "runs").Body(
+				fieldInt("baseline", int64(l.Runs.Baseline)), app.Text(" baseline runs, "),
+				fieldInt("patched", int64(l.Runs.Patched)), app.Text(" patched runs; "),
+			),
+			app.Text("at least "), fieldInt("min_trials", l.MinTrials), app.Text(" trials per arm, "),
+			fieldNum("confidence", l.Confidence, pct(l.Confidence)), app.Text(" intervals, property check "),
+			fieldStr("property", l.Property), app.Text("."),
+		),
+		app.P().Class(map[bool]string{true: "verdict bad", false: "verdict good"}[l.Blocks]).Body(
+			fieldBool("blocks", l.Blocks, "Some test's gate blocks the merge.", "No test's gate blocks the merge."),
+		),
+		app.Div().Class("table-wrap").Body(app.Table().Body(
+			app.Caption().Text("Every test in the ledger"),
+			app.THead().Body(app.Tr().Body(th("Test"), th("Verdict"), th("Gate"), th("Baseline"), th("Patched"), th("Setup / teardown failures"), th("Notes"))),
+			app.TBody().Body(app.Range(l.Tests).Slice(func(i int) app.UI {
+				t := l.Tests[i]
+				sf := t.SideFailures
+				return app.Tr().DataSet("scope", "tests."+strconv.Itoa(i)).Body(
+					app.Td().Class("id").Body(fieldStr("nodeid", t.NodeID)),
+					app.Td().Body(fieldStr("verdict", t.Verdict)),
+					app.Td().Body(fieldStr("gate", t.Gate), app.Span().Class("hidden-field").Body(
+						fieldBool("blocks", t.Blocks, "blocks", "passes"), fieldStr("action", t.Action))),
+					ledgerArm("baseline", t.Baseline),
+					ledgerArm("patched", t.Patched),
+					app.Td().Body(
+						fieldInt("setup_failures", t.SetupFailures), app.Text(" / "), fieldInt("teardown_failures", t.TeardownFailures),
+						app.Span().Class("hidden-field").DataSet("scope", "side_failures").Body(
+							sides("baseline", sf.Baseline), sides("patched", sf.Patched)),
+					),
+					app.Td().Class("notes").Body(
+						warnings(t.Warnings),
+					),
+				)
+			})),
+		)),
+		warnings(l.Warnings),
+	)
+}
+
+func sides(arm string, s core.SideFailures) app.UI {
+	return app.Span().DataSet("scope", arm).Body(
+		app.Text(arm+": setup "), fieldInt("setup", s.Setup), app.Text(", teardown "), fieldInt("teardown", s.Teardown),
+		app.Text(", errors "), fieldInt("errors", s.Errors), app.Text(". "),
+	)
+}
+
+func ledgerArm(name string, a core.Arm) app.UI {
+	return app.Td().DataSet("scope", name).Body(
+		fieldInt("passed", a.Passed), app.Text("/"), fieldInt("trials", a.Trials), app.Text(" · "),
+		fieldOptNum("rate", a.Rate, pct), app.Text(" ["), fieldNum("lower", a.Lower, pct(a.Lower)), app.Text(", "),
+		fieldNum("upper", a.Upper, pct(a.Upper)), app.Text("]"),
+	)
+}

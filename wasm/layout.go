@@ -1,0 +1,127 @@
+package wasm
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// pageBase is embedded by every page component: it holds the
+// reload-banner state and the status line of the copy buttons.
+type pageBase struct {
+	app.Compo
+	updateReady bool
+	status      string
+}
+
+// OnAppUpdate is called by go-app when the service worker installed a newer
+// build (Handler.Version changed): show the reload banner.
+func (p *pageBase) OnAppUpdate(ctx app.Context) {
+	p.updateReady = ctx.AppUpdateAvailable()
+}
+
+// OnMount catches an update found before this page mounted.
+func (p *pageBase) OnMount(ctx app.Context) {
+	p.updateReady = ctx.AppUpdateAvailable()
+}
+
+var navItems = []struct{ path, label string }{
+	{"/", "Rerun budget"},
+	{"/decide", "Two-arm verdict"},
+	{"/aa", "A/A noise check"},
+}
+
+// shell lays out a page: header with navigation, the update
+// banner, the page's content and a footer with the build version.
+func (p *pageBase) shell(active, title, intro string, content ...app.UI) app.UI {
+	return app.Div().Class("page").Body(
+		app.Header().Class("top").Body(
+			app.A().Class("brand").Href("/").Text("flakegate"),
+			app.Nav().Aria("label", "Calculators").Body(
+				app.Range(navItems).Slice(func(i int) app.UI {
+					it := navItems[i]
+					a := app.A().Href(it.path).Text(it.label)
+					if it.path == active {
+						a = a.Aria("current", "page").Class("current")
+					}
+					return a
+				}),
+			),
+		),
+		app.If(p.updateReady, func() app.UI {
+			return app.Div().Class("banner").Role("alert").Body(
+				app.Span().Text("A new version of flakegate is ready. "),
+				app.Button().ID("reload").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+			)
+		}),
+		app.Main().ID("main").Body(
+			app.H1().Text(title),
+			app.P().Class("intro").Text(intro),
+			app.Div().Body(content...),
+		),
+		app.Footer().Body(
+			app.Text("All computing happens in this page; no data leaves it. Build "),
+			app.Code().ID("version").Text(buildVersion()),
+		),
+	)
+}
+
+func buildVersion() string {
+	if v := app.Getenv("GOAPP_VERSION"); v != "" {
+		return v
+	}
+	return "dev"
+}
+
+// statusLine is the polite live region the copy buttons report into.
+func (p *pageBase) statusLine() app.UI {
+	return app.P().Class("status").ID("status").Role("status").Aria("live", "polite").Text(p.status)
+}
+
+// copyButtons renders Copy-link and Copy-as-Markdown, plus the Markdown in a
+// disclosure so it can be selected by hand when the clipboard is refused.
+func (p *pageBase) copyButtons(markdown func(link string) string) app.UI {
+	return app.Div().Class("share").Body(
+		app.Button().ID("copy-link").Text("Copy link").OnClick(func(ctx app.Context, e app.Event) {
+			copyText(ctx, currentURL(ctx), func(ok bool) { p.setStatus(ctx, ok, "Link copied.") })
+		}),
+		app.Button().ID("copy-md").Text("Copy as Markdown").OnClick(func(ctx app.Context, e app.Event) {
+			copyText(ctx, markdown(currentURL(ctx)), func(ok bool) { p.setStatus(ctx, ok, "Markdown copied.") })
+		}),
+		p.statusLine(),
+	)
+}
+
+func (p *pageBase) setStatus(ctx app.Context, ok bool, msg string) {
+	if !ok {
+		msg = "The browser refused the clipboard: select the text under “Markdown” or the address bar instead."
+	}
+	p.status = msg
+}
+
+func currentURL(ctx app.Context) string {
+	if u := ctx.Page().URL(); u != nil {
+		return u.String()
+	}
+	return ""
+}
+
+// fieldInput renders a labelled text input with its error under it.
+func fieldInput(f field, value, errMsg string, onInput app.EventHandler) app.UI {
+	id := "in-" + f.Key
+	in := app.Input().ID(id).Name(f.Key).Type("text").Value(value).
+		Attr("inputmode", "decimal").Attr("autocomplete", "off").Attr("spellcheck", "false").
+		OnInput(onInput)
+	describedBy := "hint-" + f.Key
+	if errMsg != "" {
+		in = in.Aria("invalid", "true")
+		describedBy += " err-" + f.Key
+	}
+	in = in.Aria("describedby", describedBy)
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(f.Label),
+		in,
+		app.Small().ID("hint-"+f.Key).Class("hint").Text(f.Hint),
+		app.If(errMsg != "", func() app.UI {
+			return app.P().ID("err-"+f.Key).Class("error").Role("alert").DataSet("error", f.Key).Text(errMsg)
+		}),
+	)
+}

@@ -1,0 +1,128 @@
+package wasm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// The Markdown summaries are for a code-review comment: a table of the
+// figures, the verdict in words, and the link that reopens the view.
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// BudgetMarkdown summarises a rerun budget.
+func BudgetMarkdown(r *core.BudgetResult, link string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Rerun budget** for %s detection power (cap %d reruns", pct(r.Target), r.Cap)
+	if r.CostSeconds != nil {
+		fmt.Fprintf(&b, ", %s per run", duration(*r.CostSeconds))
+	}
+	b.WriteString(")\n\n")
+	if o := r.Observed; o != nil {
+		fmt.Fprintf(&b, "Observed %d failures in %d runs: rate %s, %s Wilson interval [%s, %s]; planning at the upper bound.\n\n",
+			o.Fails, o.Runs, rate(o.Rate), pct(r.Confidence), rate(o.Lower), rate(o.Upper))
+	}
+	b.WriteString("| failure rate | reruns | power one short | power at cap | runner time | lane |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---|\n")
+	for _, row := range r.Rows {
+		k, short, secs := "—", "—", "—"
+		if row.Reruns != nil {
+			k = count(*row.Reruns)
+		} else if row.RerunsOverflow {
+			k = "beyond int64"
+		}
+		if row.PowerOneShort != nil {
+			short = pct(*row.PowerOneShort)
+		}
+		if row.Seconds != nil {
+			secs = duration(*row.Seconds)
+		}
+		src := rate(row.Rate)
+		if row.Source == "observed_upper" {
+			src += " (observed, upper)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", src, k, short, pct(row.PowerAtCap), secs, row.Lane)
+	}
+	if r.Blocks() {
+		b.WriteString("\nAt least one rate needs more reruns than the cap: the gate cannot see that flake.\n")
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\n> %s\n", mdEscape(w))
+	}
+	if link != "" {
+		fmt.Fprintf(&b, "\n[Open in flakegate](%s)\n", link)
+	}
+	return b.String()
+}
+
+// DecideMarkdown summarises a two-arm verdict and, when known, the trials
+// per arm that would separate the observed rates.
+func DecideMarkdown(r *core.DecideResult, size *core.SizeResult, link string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Two-arm verdict: %s** — gate: %s (%s)\n\n", r.Verdict, r.Gate, r.Action)
+	b.WriteString("| arm | passed / trials | rate | " + pct(r.Confidence) + " Wilson interval |\n|---|---:|---:|---|\n")
+	for _, a := range []struct {
+		n string
+		a core.Arm
+	}{{"baseline", r.Baseline}, {"patched", r.Patched}} {
+		rt := "—"
+		if a.a.Rate != nil {
+			rt = pct(*a.a.Rate)
+		}
+		fmt.Fprintf(&b, "| %s | %d / %d | %s | [%s, %s] |\n", a.n, a.a.Passed, a.a.Trials, rt, pct(a.a.Lower), pct(a.a.Upper))
+	}
+	if size != nil {
+		if size.TrialsPerArm != nil {
+			fmt.Fprintf(&b, "\nTrials per arm at which these rates separate: %d.\n", *size.TrialsPerArm)
+		} else {
+			fmt.Fprintf(&b, "\nThese rates do not separate within %d trials per arm.\n", core.SizeLimit)
+		}
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\n> %s\n", mdEscape(w))
+	}
+	if link != "" {
+		fmt.Fprintf(&b, "\n[Open in flakegate](%s)\n", link)
+	}
+	return b.String()
+}
+
+// AAMarkdown summarises an A/A check and its candidate comparison.
+func AAMarkdown(r *core.AAResult, link string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**A/A check**: %d scenarios, %d runs, %d rows; one-run noise s = %s\n\n",
+		r.Scenarios, r.Runs, r.Rows, points(r.Noise.S))
+	if len(r.Thresholds) > 0 {
+		b.WriteString("| runs per side | flag drops larger than |\n|---:|---:|\n")
+		for _, t := range r.Thresholds {
+			fmt.Fprintf(&b, "| %d | %s |\n", t.RunsPerSide, points(t.Drop))
+		}
+	}
+	if len(r.RunsNeeded) > 0 {
+		b.WriteString("\n| drop to catch (80%) | runs per side |\n|---:|---:|\n")
+		for _, n := range r.RunsNeeded {
+			fmt.Fprintf(&b, "| %s | %d |\n", points(n.Drop), n.RunsPerSide)
+		}
+	}
+	if c := r.Candidate; c != nil {
+		fmt.Fprintf(&b, "\n**Candidate: %s** — mean per-scenario difference %s against a threshold of −%s (%d runs, %d shared scenarios)\n",
+			c.Verdict, points(c.Diff), points(c.Threshold), c.Runs, c.Scenarios)
+		if len(c.LargestDrops) > 0 {
+			b.WriteString("\n| scenario | difference |\n|---|---:|\n")
+			for _, d := range c.LargestDrops {
+				fmt.Fprintf(&b, "| %s | %s |\n", mdEscape(d.Scenario), points(d.Diff))
+			}
+		}
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "\n> %s\n", mdEscape(w))
+	}
+	if link != "" {
+		fmt.Fprintf(&b, "\n[Open in flakegate](%s)\n", link)
+	}
+	return b.String()
+}

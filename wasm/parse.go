@@ -1,0 +1,100 @@
+package wasm
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// The form parsers below turn what a person typed into core inputs. Their
+// errors are *core.Error values naming the field (and the column when the
+// fault is inside the text), the same shape core's own parsers return, so
+// the page shows both kinds at the field.
+
+func inputErr(field string, col int, msg string) error {
+	return &core.Error{Kind: core.Invalid, Field: field, Column: col, Msg: msg}
+}
+
+// parseFraction reads a number in [0,1] or a percentage ("95%").
+func parseFraction(field, s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, inputErr(field, 0, "is required")
+	}
+	scale := 1.0
+	if strings.HasSuffix(t, "%") {
+		t, scale = strings.TrimSpace(strings.TrimSuffix(t, "%")), 0.01
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return 0, inputErr(field, badColumn(s), "not a number: "+strconv.Quote(strings.TrimSpace(s)))
+	}
+	return v * scale, nil
+}
+
+// parseNonNeg reads a finite number >= 0; empty gives nil (unknown).
+func parseOptSeconds(field, s string) (*float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return nil, nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return nil, inputErr(field, badColumn(s), "not a number of seconds: "+strconv.Quote(t))
+	}
+	return &v, nil
+}
+
+// parseInt reads a whole number.
+func parseInt(field, s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, inputErr(field, 0, "is required")
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return 0, inputErr(field, 0, "is out of range: "+strconv.Quote(t))
+		}
+		return 0, inputErr(field, badColumn(s), "not a whole number: "+strconv.Quote(t))
+	}
+	return v, nil
+}
+
+// badColumn is the 1-based column of the first byte that cannot belong to a
+// number, or 1.
+func badColumn(s string) int {
+	for i, c := range s {
+		if !strings.ContainsRune("0123456789.eE+-% ", c) {
+			return i + 1
+		}
+	}
+	return 1
+}
+
+// errField returns the field an error belongs to ("" when it names none).
+func errField(err error) string {
+	var e *core.Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	return ""
+}
+
+// errText is an error's message for display at its field: the core's
+// message with its position, without repeating the field name.
+func errText(err error) string {
+	var e *core.Error
+	if !errors.As(err, &e) {
+		return err.Error()
+	}
+	c := *e
+	c.Field = ""
+	if c.Line == 0 && c.Column > 0 {
+		return "column " + strconv.Itoa(c.Column) + ": " + c.Msg
+	}
+	return c.Error()
+}

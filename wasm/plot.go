@@ -1,0 +1,280 @@
+package wasm
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// Plots are inline SVG strings built here, styled by classes in the site's
+// stylesheet (no style attributes, so the CSP needs no 'unsafe-inline').
+// Coordinates are written with two decimals so the markup is the same bytes
+// on every platform.
+
+const (
+	plotW, plotH           = 640.0, 300.0
+	padL, padR, padT, padB = 52.0, 16.0, 14.0, 40.0
+)
+
+type svg struct{ b strings.Builder }
+
+func newSVG(label string, h float64) *svg {
+	s := &svg{}
+	fmt.Fprintf(&s.b, `<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s">`,
+		num(plotW), num(h), html.EscapeString(label))
+	fmt.Fprintf(&s.b, `<title>%s</title>`, html.EscapeString(label))
+	return s
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+func (s *svg) line(class string, x1, y1, x2, y2 float64) {
+	fmt.Fprintf(&s.b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, class, num(x1), num(y1), num(x2), num(y2))
+}
+
+func (s *svg) rect(class string, x, y, w, h float64) {
+	fmt.Fprintf(&s.b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(x), num(y), num(max(w, 0)), num(max(h, 0)))
+}
+
+func (s *svg) circle(class string, x, y, r float64) {
+	fmt.Fprintf(&s.b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, class, num(x), num(y), num(r))
+}
+
+func (s *svg) text(class string, x, y float64, anchor, t string) {
+	fmt.Fprintf(&s.b, `<text class="%s" x="%s" y="%s" text-anchor="%s">%s</text>`, class, num(x), num(y), anchor, html.EscapeString(t))
+}
+
+func (s *svg) path(class string, pts [][2]float64) {
+	if len(pts) == 0 {
+		return
+	}
+	var d strings.Builder
+	for i, p := range pts {
+		if i == 0 {
+			d.WriteString("M")
+		} else {
+			d.WriteString(" L")
+		}
+		d.WriteString(num(p[0]) + " " + num(p[1]))
+	}
+	fmt.Fprintf(&s.b, `<path class="%s" d="%s"/>`, class, d.String())
+}
+
+func (s *svg) String() string { return s.b.String() + "</svg>" }
+
+// yAxis draws horizontal grid lines for fractions 0, 0.25, ... 1.
+func (s *svg) yAxis(y func(float64) float64, h float64) {
+	for i := 0; i <= 4; i++ {
+		f := float64(i) / 4
+		s.line("pl-grid", padL, y(f), plotW-padR, y(f))
+		s.text("pl-tick", padL-6, y(f)+4, "end", strconv.Itoa(25*i)+"%")
+	}
+	s.line("pl-axis", padL, padT, padL, h-padB)
+	s.line("pl-axis", padL, h-padB, plotW-padR, h-padB)
+}
+
+// PowerPlot draws detection power against reruns for each budget row, with
+// the target as a horizontal line, the cap as a vertical line and each row's
+// k marked on its curve. The reruns axis is logarithmic when the largest k
+// exceeds 60.
+func PowerPlot(r *core.BudgetResult) string {
+	s := newSVG("Detection power against reruns", plotH)
+	kmax := float64(max(r.Cap, 10))
+	for _, row := range r.Rows {
+		if row.Reruns != nil {
+			kmax = max(kmax, float64(*row.Reruns))
+		}
+	}
+	kmax = math.Min(kmax*1.15, 1e7)
+	logX := kmax > 60
+	x := func(k float64) float64 {
+		if logX {
+			return padL + (plotW-padL-padR)*math.Log10(1+k)/math.Log10(1+kmax)
+		}
+		return padL + (plotW-padL-padR)*k/kmax
+	}
+	y := func(f float64) float64 { return plotH - padB - (plotH-padT-padB)*f }
+	s.yAxis(y, plotH)
+	for _, k := range xTicks(kmax, logX) {
+		s.line("pl-grid", x(k), padT, x(k), plotH-padB)
+		s.text("pl-tick", x(k), plotH-padB+16, "middle", strconv.FormatFloat(k, 'f', -1, 64))
+	}
+	s.text("pl-label", (padL+plotW-padR)/2, plotH-4, "middle", "reruns k"+map[bool]string{true: " (log scale)", false: ""}[logX])
+	s.line("pl-target", padL, y(r.Target), plotW-padR, y(r.Target))
+	s.text("pl-tick pl-target-label", plotW-padR-4, y(r.Target)-5, "end", "target "+pct(r.Target))
+	if r.Cap > 0 {
+		s.line("pl-cap", x(float64(r.Cap)), padT, x(float64(r.Cap)), plotH-padB)
+		s.text("pl-tick", x(float64(r.Cap))+4, padT+12, "start", "cap "+strconv.FormatInt(r.Cap, 10))
+	}
+	for i, row := range r.Rows {
+		class := "pl-series" + strconv.Itoa(i%6)
+		const steps = 160
+		pts := make([][2]float64, 0, steps+1)
+		for j := 0; j <= steps; j++ {
+			var k float64
+			if logX {
+				k = math.Pow(1+kmax, float64(j)/steps) - 1
+			} else {
+				k = kmax * float64(j) / steps
+			}
+			pts = append(pts, [2]float64{x(k), y(core.Power(row.Rate, k))})
+		}
+		s.path("pl-curve "+class, pts)
+		if row.Reruns != nil {
+			k := float64(*row.Reruns)
+			s.circle("pl-mark "+class, x(k), y(core.Power(row.Rate, k)), 4.5)
+			s.text("pl-tick "+class, x(k)+6, y(core.Power(row.Rate, k))+14, "start", "k="+strconv.FormatInt(*row.Reruns, 10))
+		}
+	}
+	return s.String()
+}
+
+func xTicks(kmax float64, logX bool) []float64 {
+	var t []float64
+	if logX {
+		for k := 1.0; k <= kmax; k *= 10 {
+			t = append(t, k)
+		}
+		return t
+	}
+	step := math.Max(1, math.Pow(10, math.Floor(math.Log10(kmax/2))))
+	if kmax/step > 10 {
+		step *= 2
+	}
+	for k := 0.0; k <= kmax; k += step {
+		t = append(t, k)
+	}
+	return t
+}
+
+// IntervalPlot draws both arms' Wilson intervals on one [0,1] axis, with a
+// dot at each observed rate.
+func IntervalPlot(r *core.DecideResult) string {
+	const h = 150.0
+	s := newSVG("Wilson intervals of both arms on a 0 to 1 axis", h)
+	x := func(f float64) float64 { return padL + 40 + (plotW-padL-40-padR)*f }
+	for i := 0; i <= 10; i++ {
+		f := float64(i) / 10
+		s.line("pl-grid", x(f), padT, x(f), h-padB)
+		s.text("pl-tick", x(f), h-padB+16, "middle", strconv.Itoa(10*i)+"%")
+	}
+	s.line("pl-axis", x(0), h-padB, x(1), h-padB)
+	for i, a := range []struct {
+		name string
+		arm  core.Arm
+	}{{"baseline", r.Baseline}, {"patched", r.Patched}} {
+		yy := padT + 22 + float64(i)*38
+		class := "pl-series" + strconv.Itoa(i)
+		s.text("pl-tick", padL+34, yy+4, "end", a.name)
+		s.rect("pl-interval "+class, x(a.arm.Lower), yy-7, x(a.arm.Upper)-x(a.arm.Lower), 14)
+		if a.arm.Rate != nil {
+			s.circle("pl-mark "+class, x(*a.arm.Rate), yy, 5)
+		}
+	}
+	s.text("pl-label", (padL+plotW-padR)/2, h-4, "middle", "pass rate, "+pct(r.Confidence)+" Wilson interval")
+	return s.String()
+}
+
+// Trend is the least-squares line through the run pass rates against run
+// index 0..n-1: rate ≈ Intercept + Slope·i.
+type Trend struct{ Intercept, Slope float64 }
+
+// FitTrend fits rates in run order. With fewer than two runs the slope is 0.
+func FitTrend(rates []core.RunRate) Trend {
+	n := float64(len(rates))
+	if len(rates) == 0 {
+		return Trend{}
+	}
+	var mx, my float64
+	for i, r := range rates {
+		mx += float64(i)
+		my += r.Rate
+	}
+	mx, my = mx/n, my/n
+	var sxy, sxx float64
+	for i, r := range rates {
+		dx := float64(i) - mx
+		sxy += dx * (r.Rate - my)
+		sxx += dx * dx
+	}
+	if sxx == 0 {
+		return Trend{Intercept: my}
+	}
+	b := sxy / sxx
+	return Trend{Intercept: my - b*mx, Slope: b}
+}
+
+// RunPlot draws the run pass rates in run order, the fitted trend line, and
+// the one-run threshold band: the mean run rate ± 1.645·s, inside which a
+// single run's difference from a typical run is noise.
+func RunPlot(r *core.AAResult) string {
+	s := newSVG("Run pass rates in run order with trend line and one-run threshold band", plotH)
+	rates := r.RunRates
+	n := len(rates)
+	lo, hi := 1.0, 0.0
+	var mean float64
+	for _, rr := range rates {
+		lo, hi = min(lo, rr.Rate), max(hi, rr.Rate)
+		mean += rr.Rate
+	}
+	if n > 0 {
+		mean /= float64(n)
+	}
+	t := core.ZAlarm * r.Noise.S
+	for _, th := range r.Thresholds {
+		if th.RunsPerSide == 1 {
+			t = th.Drop
+		}
+	}
+	lo, hi = max(0, min(lo, mean-t)), min(1, max(hi, mean+t))
+	if hi-lo < 0.02 {
+		lo, hi = max(0, lo-0.01), min(1, hi+0.01)
+	}
+	pad := (hi - lo) * 0.08
+	lo, hi = max(0, lo-pad), min(1, hi+pad)
+	y := func(f float64) float64 { return plotH - padB - (plotH-padT-padB)*(f-lo)/(hi-lo) }
+	x := func(i float64) float64 {
+		if n <= 1 {
+			return (padL + plotW - padR) / 2
+		}
+		return padL + 10 + (plotW-padL-padR-20)*i/float64(n-1)
+	}
+	for i := 0; i <= 4; i++ {
+		f := lo + (hi-lo)*float64(i)/4
+		s.line("pl-grid", padL, y(f), plotW-padR, y(f))
+		s.text("pl-tick", padL-6, y(f)+4, "end", strconv.FormatFloat(100*f, 'f', 1, 64)+"%")
+	}
+	s.line("pl-axis", padL, padT, padL, plotH-padB)
+	s.line("pl-axis", padL, plotH-padB, plotW-padR, plotH-padB)
+	if t > 0 {
+		s.rect("pl-band", padL, y(min(hi, mean+t)), plotW-padL-padR, y(max(lo, mean-t))-y(min(hi, mean+t)))
+		s.text("pl-tick", plotW-padR-4, y(min(hi, mean+t))+12, "end", "mean ± one-run threshold ("+points(t)+")")
+	}
+	s.line("pl-mean", padL, y(mean), plotW-padR, y(mean))
+	if n >= 2 {
+		tr := FitTrend(rates)
+		s.path("pl-trend", [][2]float64{{x(0), y(clamp(tr.Intercept, lo, hi))}, {x(float64(n - 1)), y(clamp(tr.Intercept+tr.Slope*float64(n-1), lo, hi))}})
+	}
+	pts := make([][2]float64, n)
+	for i, rr := range rates {
+		pts[i] = [2]float64{x(float64(i)), y(rr.Rate)}
+	}
+	if n <= 400 {
+		s.path("pl-curve pl-series0 pl-thin", pts)
+	}
+	r0 := 3.5
+	if n > 100 {
+		r0 = 2
+	}
+	for _, p := range pts {
+		s.circle("pl-mark pl-series0", p[0], p[1], r0)
+	}
+	s.text("pl-label", (padL+plotW-padR)/2, plotH-4, "middle", fmt.Sprintf("runs in order of first appearance (%d)", n))
+	return s.String()
+}
+
+func clamp(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }

@@ -1,0 +1,122 @@
+package wasm
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// MaxShareFragment is the longest A/A state, in bytes of fragment, that the
+// page puts in a link. Longer states are offered as a JSON file instead:
+// some chat tools and browsers truncate longer URLs.
+const MaxShareFragment = 8 << 10
+
+// maxShareJSON caps the decompressed size of a shared state, so a hostile
+// link cannot make the page inflate gigabytes.
+const maxShareJSON = 64 << 20
+
+// AAShare is the shareable state of an A/A view: the sufficient statistics
+// of the baseline and, optionally, the candidate. core.AA on these gives
+// every figure of the view exactly; the raw CSV is not needed.
+type AAShare struct {
+	Version   int          `json:"v"` // format version, 1
+	Baseline  *core.AASide `json:"baseline"`
+	Candidate *core.AASide `json:"candidate,omitempty"`
+}
+
+// EncodeAAShare compresses s into the text of a fragment value: compact
+// JSON, DEFLATE at best compression, base64url without padding.
+func EncodeAAShare(s AAShare) (string, error) {
+	s.Version = 1
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, flate.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	w.Write(raw)
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
+}
+
+// DecodeAAShare reverses EncodeAAShare. It checks what a page needs to
+// trust the numbers: a known version, a baseline, and tallies whose passes
+// lie in [0, total].
+func DecodeAAShare(text string) (AAShare, error) {
+	var s AAShare
+	z, err := base64.RawURLEncoding.DecodeString(text)
+	if err != nil {
+		return s, fmt.Errorf("share link: not base64url: %w", err)
+	}
+	r := io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxShareJSON+1)
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return s, fmt.Errorf("share link: damaged data: %w", err)
+	}
+	if len(raw) > maxShareJSON {
+		return s, errors.New("share link: data larger than 64 MiB")
+	}
+	return ParseAAShareJSON(raw)
+}
+
+// ParseAAShareJSON reads the uncompressed JSON form of a share (the file the
+// page offers when a link would be too long).
+func ParseAAShareJSON(raw []byte) (AAShare, error) {
+	var s AAShare
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, fmt.Errorf("share data: %w", err)
+	}
+	if s.Version != 1 {
+		return s, fmt.Errorf("share data: unknown version %d", s.Version)
+	}
+	if s.Baseline == nil {
+		return s, errors.New("share data: no baseline")
+	}
+	for _, side := range []struct {
+		name string
+		s    *core.AASide
+	}{{"baseline", s.Baseline}, {"candidate", s.Candidate}} {
+		if side.s == nil {
+			continue
+		}
+		if err := checkSide(side.s); err != nil {
+			return s, fmt.Errorf("share data: %s: %w", side.name, err)
+		}
+	}
+	return s, nil
+}
+
+func checkSide(s *core.AASide) error {
+	if s.Rows < 0 || s.Duplicates < 0 {
+		return errors.New("negative row count")
+	}
+	for _, group := range [][]core.Tally{s.Scenarios, s.Runs} {
+		for _, t := range group {
+			if t.Total < 0 || t.Passed < 0 || t.Passed > t.Total {
+				return fmt.Errorf("tally %q: passed %d of %d", t.ID, t.Passed, t.Total)
+			}
+		}
+	}
+	return nil
+}
+
+// ShareJSON is the indented JSON of s, for download.
+func ShareJSON(s AAShare) []byte {
+	s.Version = 1
+	var b bytes.Buffer
+	core.WriteJSON(&b, s)
+	return b.Bytes()
+}

@@ -1,0 +1,77 @@
+package wasm
+
+import (
+	"net/url"
+	"strings"
+)
+
+// A view's state is a set of named text fields, written to the URL fragment
+// as a query string ("target=0.95&cap=3"). Keys are sorted by url.Values, so
+// the same state is always the same link.
+
+// field is one input of a form: its key in the fragment, the label shown,
+// and the default text.
+type field struct {
+	Key     string
+	Label   string
+	Default string
+	Hint    string
+}
+
+// formState is the text of each field of a form, as typed.
+type formState map[string]string
+
+func newFormState(fields []field) formState {
+	s := formState{}
+	for _, f := range fields {
+		s[f.Key] = f.Default
+	}
+	return s
+}
+
+// fragment encodes the fields that differ from their defaults. An empty
+// field that has a default is kept (as "key="), so clearing it survives.
+func (s formState) fragment(fields []field) string {
+	v := url.Values{}
+	for _, f := range fields {
+		if s[f.Key] != f.Default {
+			v.Set(f.Key, s[f.Key])
+		}
+	}
+	return v.Encode()
+}
+
+// applyFragment sets the fields named in a fragment; unknown keys and
+// undecodable pairs are ignored, missing keys take their defaults.
+func applyFragment(fields []field, frag string) formState {
+	s := newFormState(fields)
+	v, _ := url.ParseQuery(frag)
+	for _, f := range fields {
+		if vs, ok := v[f.Key]; ok && len(vs) > 0 {
+			s[f.Key] = vs[0]
+		}
+	}
+	return s
+}
+
+// withFragment returns a copy of u with its fragment set to an already
+// escaped fragment.
+func withFragment(u *url.URL, escaped string) *url.URL {
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	if escaped == "" {
+		return &c
+	}
+	if f, err := url.Parse("#" + escaped); err == nil {
+		c.Fragment, c.RawFragment = f.Fragment, f.RawFragment
+	}
+	return &c
+}
+
+// fragmentOf is u's fragment in escaped form, as the page wrote it.
+func fragmentOf(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	return strings.TrimPrefix(u.EscapedFragment(), "#")
+}
