@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -95,7 +96,7 @@ func writeAA(e *env, res *core.AAResult) {
 		fmt.Fprintln(w, "\nruns per side to catch a drop 80% of the time:")
 		t := newTable(w)
 		for _, rn := range res.RunsNeeded {
-			t.row("drop of "+points(rn.Drop), strconv.FormatInt(rn.RunsPerSide, 10))
+			t.row("drop of "+shortPoints(rn.Drop), strconv.FormatInt(rn.RunsPerSide, 10))
 		}
 		t.flush()
 	}
@@ -131,6 +132,11 @@ func writeAA(e *env, res *core.AAResult) {
 		}
 	}
 	writeWarnings(w, res.Warnings)
+}
+
+// shortPoints formats a round drop such as 0.03 as "3 pts".
+func shortPoints(x float64) string {
+	return strconv.FormatFloat(math.Round(1e4*x)/100, 'f', -1, 64) + " pts"
 }
 
 func signedPoints(x float64) string {

@@ -63,8 +63,8 @@ func runBudget(e *env, args []string) (bool, error) {
 	}
 	fmt.Fprintln(w)
 	if o := res.Observed; o != nil {
-		fmt.Fprintf(w, "observed %d failures in %d runs: rate %s, %s Wilson [%s, %s]; planning against %s\n",
-			o.Fails, o.Runs, ratePct(o.Rate), pct(res.Confidence, 0), ratePct(o.Lower), ratePct(o.Upper), ratePct(o.Upper))
+		fmt.Fprintf(w, "observed %s in %d runs: rate %s, %s Wilson [%s, %s]; planning against %s\n",
+			plural(int(o.Fails), "failure"), o.Runs, ratePct(o.Rate), pct(res.Confidence, 0), ratePct(o.Lower), ratePct(o.Upper), ratePct(o.Upper))
 	}
 	fmt.Fprintln(w)
 	t := newTable(w)
