@@ -31,6 +31,7 @@ type Ledger struct {
 	// skippedCalls counts seed-ledger call rows whose outcome was skipped:
 	// counted as failed trials, as the reference analyzer does.
 	skippedCalls int64
+	autoRuns     map[string]int // per arm, runs named by nextRun
 }
 
 type ledgerArm struct {
@@ -71,11 +72,17 @@ func (c *cell) trials() (passed, trials int64) {
 
 type sideKey struct{ arm, test string }
 
-// SideFailures counts failures outside a test's body in one arm. They are
-// not trials: a test whose setup failed never ran.
+// SideFailures counts, in one arm, what is counted apart from a test's
+// passes and failures. Setup and teardown failures are not trials: a test
+// whose setup failed never ran, and a teardown failure follows a body that
+// already reported. Errors are JUnit <error> results of the test body (an
+// unexpected exception rather than a failed assertion); each of them is
+// also a failed trial, so that a test that keeps erroring is not counted as
+// passing.
 type SideFailures struct {
 	Setup    int64 `json:"setup"`    // >= 0
 	Teardown int64 `json:"teardown"` // >= 0
+	Errors   int64 `json:"errors"`   // >= 0, each also a failed trial
 }
 
 // NewLedger returns an empty ledger.
@@ -151,8 +158,9 @@ func (l *Ledger) AddTrial(arm, run, test string, passed bool) {
 }
 
 // AddSideFailure records a failure outside the test body (when is "setup" or
-// "teardown"); these are counted apart from trials, per test and arm. Other
-// values of when are counted as setup failures.
+// "teardown"); these are counted apart from trials, per test and arm. When
+// is "error" counts a JUnit <error> apart: the reader records its failed
+// trial separately. Other values of when are counted as setup failures.
 func (l *Ledger) AddSideFailure(arm, run, test, when string) {
 	k := sideKey{arm, test}
 	s := l.sides[k]
@@ -160,12 +168,31 @@ func (l *Ledger) AddSideFailure(arm, run, test, when string) {
 		s = &SideFailures{}
 		l.sides[k] = s
 	}
-	if when == "teardown" {
+	switch when {
+	case "teardown":
 		s.Teardown++
-	} else {
+	case "error":
+		s.Errors++
+	default:
 		s.Setup++
 	}
 }
+
+// nextRun names the next unnamed run of arm: "baseline-1", "baseline-2", ...
+func (l *Ledger) nextRun(arm string) string {
+	if l.autoRuns == nil {
+		l.autoRuns = map[string]int{}
+	}
+	for {
+		l.autoRuns[arm]++
+		name := fmt.Sprintf("%s-%d", arm, l.autoRuns[arm])
+		if a := l.arms[arm]; a == nil || !a.hasRun(name) {
+			return name
+		}
+	}
+}
+
+func (a *ledgerArm) hasRun(name string) bool { _, ok := a.runIdx[name]; return ok }
 
 // Warn adds a caveat that Result reports; a repeated message is kept once.
 // Readers use it for what they noticed but could still count.
@@ -310,8 +337,8 @@ func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
 	if a := l.arms[ArmPatched]; a != nil {
 		res.Runs.Patched = len(a.runs)
 	}
-	var oneArm, sideTests, underpowered []string
-	var setups, teardowns int64
+	var oneArm, sideTests, underpowered, errTests []string
+	var setups, teardowns, errCount int64
 	for _, name := range sorted {
 		in := DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property}
 		if c := base[name]; c != nil {
@@ -334,6 +361,14 @@ func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
 		}
 		t.SetupFailures = t.SideFailures.Baseline.Setup + t.SideFailures.Patched.Setup
 		t.TeardownFailures = t.SideFailures.Baseline.Teardown + t.SideFailures.Patched.Teardown
+		errs := t.SideFailures.Baseline.Errors + t.SideFailures.Patched.Errors
+		if errs > 0 {
+			errTests = append(errTests, name)
+			errCount += errs
+			t.Warnings = append(t.Warnings, fmt.Sprintf(
+				"errors (not assertion failures), each counted as a failed trial: %d baseline, %d patched",
+				t.SideFailures.Baseline.Errors, t.SideFailures.Patched.Errors))
+		}
 		if t.SetupFailures+t.TeardownFailures > 0 {
 			sideTests = append(sideTests, name)
 			setups += t.SetupFailures
@@ -361,6 +396,10 @@ func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"%d setup and %d teardown failures in %d tests were counted apart from trials (%s): a failing fixture hides trials",
 			setups, teardowns, len(sideTests), listNames(sideTests)))
+	}
+	if len(errTests) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d errors in %d tests (%s) were counted as failed trials and apart, as errors", errCount, len(errTests), listNames(errTests)))
 	}
 	if len(oneArm) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(

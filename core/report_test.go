@@ -1,0 +1,424 @@
+package core
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the report goldens in testdata/reports/golden")
+
+func TestDetectFormat(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`<?xml version="1.0"?><testsuites/>`, FormatJUnit},
+		{"\xef\xbb\xbf\n  <testsuite>", FormatJUnit},
+		{"<!-- x --><testsuites>", FormatJUnit},
+		{`{"Time":"2026-12-01T20:20:01Z","Action":"start","Package":"p"}`, FormatGoTest},
+		{"go: downloading example.com/x v1.0.0\n" + `{"Action":"run","Test":"T"}`, FormatGoTest},
+		{`{"ImportPath":"p [p.test]","Action":"build-output","Output":"# p\n"}`, FormatGoTest},
+		{"\n\n" + `{"run": "b1", "arm": "baseline", "nodeid": "t", "when": "call", "outcome": "passed"}`, FormatLedger},
+		{`{"x": 1}`, ""},
+		{"", ""},
+		{"hello", ""},
+	}
+	for _, c := range cases {
+		if got := DetectFormat([]byte(c.in)); got != c.want {
+			t.Errorf("DetectFormat(%.40q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// readExpect reads a .expect file of gen.sh: nodeid, passes, trials per line.
+func readExpect(t *testing.T, path string) map[string]Count {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]Count{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Split(sc.Text(), "\t")
+		if len(fs) != 3 {
+			t.Fatalf("%s: bad line %q", path, sc.Text())
+		}
+		p, _ := strconv.ParseInt(fs[1], 10, 64)
+		n, _ := strconv.ParseInt(fs[2], 10, 64)
+		out[fs[0]] = Count{p, n}
+	}
+	return out
+}
+
+func readFile(t *testing.T, l *Ledger, path string, opt ReportOptions) error {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return WithFile(ReadReport(f, opt, l), filepath.Base(path))
+}
+
+// armCounts are the trials per test in one arm of l.
+func armCounts(l *Ledger, arm string) map[string]Count {
+	out := map[string]Count{}
+	for k, c := range l.counts(arm) {
+		out[k] = *c
+	}
+	return out
+}
+
+// TestGoTestExpected reads real go test -json output of the seeded suite in
+// testdata/reports/flaky (written by gen.sh) and compares every test's
+// passes and trials with the .expect file gen.sh counted from the plain
+// go test -v text of the same seeds: -count=5 gives five trials a test,
+// subtests are their own tests, a skip is no trial.
+func TestGoTestExpected(t *testing.T) {
+	for _, name := range []string{"count5", "seed2"} {
+		t.Run(name, func(t *testing.T) {
+			want := readExpect(t, "testdata/reports/gotest/"+name+".expect")
+			l := NewLedger()
+			if err := readFile(t, l, "testdata/reports/gotest/"+name+".json", ReportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			got := armCounts(l, ArmBaseline)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("counts\n got %v\nwant %v", got, want)
+			}
+			if _, ok := got["example.com/flaky.TestSkipped"]; ok {
+				t.Error("a skipped test must have no trial")
+			}
+			if runs := l.Runs(ArmBaseline); len(runs) != 1 || runs[0] != "baseline-1" {
+				t.Errorf("one file is one run named baseline-1, got %q", runs)
+			}
+		})
+	}
+}
+
+// TestJUnitExpected reads each JUnit sample; the expected counts come from
+// reading the sample by eye (the hand-written ones) or from gen.sh's go test
+// -v count (gotestsum). Errors are counted apart and also as failed trials,
+// except pytest's errors on setup (no trial) and on teardown (beside the
+// passing body).
+func TestJUnitExpected(t *testing.T) {
+	type exp struct {
+		c                       Count
+		setup, teardown, errors int64
+	}
+	cases := map[string]map[string]exp{
+		"surefire_reruns.xml": {
+			"com.example.CartTest.addsItem":           {c: Count{1, 1}},
+			"com.example.CartTest.checkoutIsFlaky":    {c: Count{1, 3}, errors: 1}, // flakyFailure, flakyError, then the pass
+			"com.example.CartTest.totalIsAlwaysWrong": {c: Count{0, 3}},            // failure and two rerunFailures
+			"com.example.CartTest.throwsAlways":       {c: Count{0, 3}, errors: 3}, // error and two rerunErrors
+		},
+		"jest.xml": {
+			"cart adds an item":                           {c: Count{1, 1}},
+			"cart checkout retries the payment":           {c: Count{0, 1}}, // two failure messages, one trial
+			"cart checkout sends a receipt":               {c: Count{1, 1}},
+			"Test suite failed to run.src/broken.test.js": {c: Count{0, 1}, errors: 1},
+		},
+		"playwright_retries.xml": {
+			"login.spec.ts.login › shows the form":         {c: Count{2, 2}}, // chromium and firefox
+			"login.spec.ts.login › remembers the user":     {c: Count{1, 3}, errors: 1},
+			"login.spec.ts.login › rejects a bad password": {c: Count{0, 3}},
+		},
+		"pytest.xml": { // real pytest 7.2.1 output, FLAKY_SEED=1
+			"test_flaky.test_stable":         {c: Count{1, 1}},
+			"test_flaky.test_flaky[0.5]":     {c: Count{1, 1}},
+			"test_flaky.test_flaky[0.9]":     {c: Count{0, 1}},
+			"test_flaky.test_raises":         {c: Count{1, 1}},
+			"test_flaky.test_setup_fails":    {setup: 1},
+			"test_flaky.test_teardown_fails": {c: Count{1, 1}, teardown: 1},
+		},
+		"pytest_reruns.xml": { // pytest-rerunfailures --reruns 2 keeps only the last attempt of a test that passed
+			"test_flaky.test_stable":         {c: Count{1, 1}},
+			"test_flaky.test_flaky[0.5]":     {c: Count{1, 1}},
+			"test_flaky.test_flaky[0.9]":     {c: Count{1, 1}},
+			"test_flaky.test_raises":         {c: Count{1, 1}},
+			"test_flaky.test_setup_fails":    {setup: 1},
+			"test_flaky.test_teardown_fails": {c: Count{3, 3}, teardown: 1},
+		},
+	}
+	gts := map[string]exp{}
+	for k, c := range readExpect(t, "testdata/reports/junit/gotestsum_count3.expect") {
+		gts[k] = exp{c: c}
+	}
+	cases["gotestsum_count3.xml"] = gts
+	for file, want := range cases {
+		t.Run(file, func(t *testing.T) {
+			l := NewLedger()
+			if err := readFile(t, l, "testdata/reports/junit/"+file, ReportOptions{Arm: ArmPatched, Run: "r1"}); err != nil {
+				t.Fatal(err)
+			}
+			got := armCounts(l, ArmPatched)
+			for id, w := range want {
+				s := SideFailures{}
+				if p := l.sides[sideKey{ArmPatched, id}]; p != nil {
+					s = *p
+				}
+				if got[id] != w.c || s != (SideFailures{w.setup, w.teardown, w.errors}) {
+					t.Errorf("%s: %v %+v, want %v %+v", id, got[id], s, w.c, w)
+				}
+			}
+			for id, c := range got {
+				if _, ok := want[id]; !ok {
+					t.Errorf("unexpected test %q %v", id, c)
+				}
+			}
+			if runs := l.Runs(ArmPatched); len(runs) != 1 || runs[0] != "r1" {
+				t.Errorf("runs %q", runs)
+			}
+		})
+	}
+}
+
+// The never-reporting and failing-package cases of go test -json, from real
+// output (gen.sh).
+func TestGoTestFailures(t *testing.T) {
+	// TestHang panics: the testing package reports it failed.
+	l := NewLedger()
+	if err := readFile(t, l, "testdata/reports/gotest/panic.json", ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if c := armCounts(l, ArmBaseline)["example.com/flaky.TestHang"]; c != (Count{0, 1}) {
+		t.Errorf("a panicking test is a failed trial, got %v", c)
+	}
+	// TestHang passes -timeout: it never reports; a failed trial and a warning.
+	l = NewLedger()
+	if err := readFile(t, l, "testdata/reports/gotest/timeout.json", ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if c := armCounts(l, ArmBaseline)["example.com/flaky.TestHang"]; c != (Count{0, 1}) {
+		t.Errorf("a test that never reports is a failed trial, got %v", c)
+	}
+	if !strings.Contains(strings.Join(l.notes, "\n"), "TestHang") || !strings.Contains(strings.Join(l.notes, "\n"), "never reported") {
+		t.Errorf("warnings %q", l.notes)
+	}
+	// A stream cut short: the same, at the end of the stream.
+	raw, _ := os.ReadFile("testdata/reports/gotest/seed2.json")
+	cut := bytes.Clone(raw)
+	cut = cut[:bytes.Index(cut, []byte(`"Action":"run","Package":"example.com/flaky","Test":"TestHang"`))]
+	cut = append(cut[:bytes.LastIndexByte(cut[:len(cut)-1], '\n')+1], []byte(`{"Action":"run","Package":"example.com/flaky","Test":"TestHang"}`+"\n")...)
+	l = NewLedger()
+	if err := ReadReport(bytes.NewReader(cut), ReportOptions{}, l); err != nil {
+		t.Fatal(err)
+	}
+	if c := armCounts(l, ArmBaseline)["example.com/flaky.TestHang"]; c != (Count{0, 1}) || !strings.Contains(strings.Join(l.notes, " "), "stream ends") {
+		t.Errorf("cut stream: %v %q", c, l.notes)
+	}
+	for _, c := range []struct{ file, frag string }{
+		{"buildfail.json", "failed to build"},
+		{"mainfail.json", "before any of its tests reported"},
+	} {
+		err := readFile(t, NewLedger(), "testdata/reports/gotest/"+c.file, ReportOptions{})
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != Unusable || e.Line < 1 || e.File != c.file || !strings.Contains(e.Msg, c.frag) {
+			t.Errorf("%s: want an unusable error with a line saying %q, got %v", c.file, c.frag, err)
+		}
+	}
+	// stderr mixed in: lines outside test2json are left out with a warning.
+	l = NewLedger()
+	mixed := append([]byte("go: downloading example.com/x v1.0.0\n"), raw...)
+	if err := ReadReport(bytes.NewReader(mixed), ReportOptions{}, l); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(l.notes, " "), "1 lines that are not go test -json events") {
+		t.Errorf("warnings %q", l.notes)
+	}
+}
+
+func TestReportErrors(t *testing.T) {
+	cases := []struct {
+		name      string
+		in        string
+		opt       ReportOptions
+		kind      Kind
+		line, col int
+		field     string
+		frag      string
+	}{
+		{"bad arm", `{"Action":"run"}`, ReportOptions{Arm: "canary"}, Invalid, 0, 0, "arm", "baseline or patched"},
+		{"bad format", `{}`, ReportOptions{Format: "tap"}, Invalid, 0, 0, "format", "ledger, gotest or junit"},
+		{"undetectable", `{"x": 1}`, ReportOptions{}, Invalid, 1, 1, "", "not a report"},
+		{"empty", "  \n", ReportOptions{}, Invalid, 1, 1, "", "empty"},
+		{"gotest bad json", `{"Action":"run","Test":"T"}` + "\n" + `{"Action":"pass","Test":}`, ReportOptions{}, Invalid, 2, 25, "", "malformed JSON"},
+		{"gotest mistyped", `{"Action":"run","Test":7}`, ReportOptions{}, Invalid, 1, 0, "", "must be a string"},
+		{"gotest no action", `{"Action":"run","Test":"T"}` + "\n" + `  {"Test":"T"}`, ReportOptions{}, Invalid, 2, 3, "", "no Action"},
+		{"gotest no events", "go: nothing here\n", ReportOptions{Format: FormatGoTest}, Invalid, 1, 1, "", "no go test -json events"},
+		{"gotest bad utf8", "{\"Action\":\"pass\",\"Test\":\"T\xff\"}", ReportOptions{Format: FormatGoTest}, Invalid, 1, 27, "", "UTF-8"},
+		{"junit bad xml", "<testsuites>\n<testsuite name=\"a\">\n<testcase name=\"x\"></testsuite>", ReportOptions{}, Invalid, 3, 0, "", "malformed XML"},
+		{"junit truncated", "<testsuites>\n<testsuite name=\"a\">\n<testcase name=\"x\">", ReportOptions{}, Invalid, 3, 0, "", "malformed XML"},
+		{"junit root", "<html><body/></html>", ReportOptions{}, Invalid, 1, 7, "", "root element is <html>"},
+		{"junit no name", "<testsuite>\n  <testcase classname=\"c\"/>\n</testsuite>", ReportOptions{}, Invalid, 2, 0, "", "without a name"},
+		{"junit doctype", "<!DOCTYPE x [<!ENTITY a \"b\">]>\n<testsuite/>", ReportOptions{Format: FormatJUnit}, Invalid, 1, 0, "", "DOCTYPE"},
+		{"junit empty", "<!-- nothing -->", ReportOptions{Format: FormatJUnit}, Invalid, 1, 1, "", "no XML elements"},
+		{"ledger via report", `{"run": "b1", "arm": "unset", "nodeid": "t", "when": "call", "outcome": "passed"}`, ReportOptions{}, Invalid, 1, 22, "", "FLAKE_ARM"},
+	}
+	for _, c := range cases {
+		err := ReadReport(strings.NewReader(c.in), c.opt, NewLedger())
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: want *Error, got %v", c.name, err)
+			continue
+		}
+		if e.Kind != c.kind || e.Line != c.line || (c.col > 0 && e.Column != c.col) || e.Field != c.field || !strings.Contains(e.Msg, c.frag) {
+			t.Errorf("%s: got %+v; want %s %d:%d field %q %q", c.name, e, c.kind, c.line, c.col, c.field, c.frag)
+		}
+		if c.line > 0 && e.Column < 1 {
+			t.Errorf("%s: a positioned error needs a column: %+v", c.name, e)
+		}
+	}
+}
+
+// Several files make several runs; without Run they are numbered per arm.
+func TestReportRunsAndArms(t *testing.T) {
+	l := NewLedger()
+	for i := range 3 {
+		if err := readFile(t, l, "testdata/reports/gotest/seed2.json", ReportOptions{Format: "auto"}); err != nil {
+			t.Fatal(i, err)
+		}
+	}
+	if err := readFile(t, l, "testdata/reports/gotest/count5.json", ReportOptions{Arm: ArmPatched}); err != nil {
+		t.Fatal(err)
+	}
+	if err := readFile(t, l, "testdata/reports/junit/gotestsum_count3.xml", ReportOptions{Arm: ArmPatched}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(l.Runs(ArmBaseline), l.Runs(ArmPatched)); got != "[baseline-1 baseline-2 baseline-3] [patched-1 patched-2]" {
+		t.Errorf("runs %s", got)
+	}
+	res, err := l.Result(DefaultLedgerOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Runs != (LedgerRuns{3, 2}) {
+		t.Errorf("runs %+v", res.Runs)
+	}
+	for _, tc := range res.Tests {
+		// go test -json and gotestsum's JUnit name a test the same way.
+		if tc.NodeID == "example.com/flaky.TestFlaky" && (tc.Baseline.Trials != 3 || tc.Patched.Trials != 8) {
+			t.Errorf("TestFlaky: %+v", tc)
+		}
+	}
+}
+
+func TestFlakes(t *testing.T) {
+	l := NewLedger()
+	if err := readFile(t, l, "testdata/reports/junit/surefire_reruns.xml", ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := readFile(t, l, "testdata/reports/gotest/count5.json", ReportOptions{Arm: ArmPatched}); err != nil {
+		t.Fatal(err)
+	}
+	got := l.Flakes()
+	want := []FlakeHistory{
+		// the flaky Surefire test: two failed attempts, then the pass
+		{NodeID: "com.example.CartTest.checkoutIsFlaky", Arm: ArmBaseline, Runs: 1, RecoveredRuns: 1, Executions: 3, Fails: 2},
+		// count5.expect: TestFlaky 1/5, TestTable 2/5, TestTable/often 2/5
+		{NodeID: "example.com/flaky.TestFlaky", Arm: ArmPatched, Runs: 1, RecoveredRuns: 1, Executions: 5, Fails: 4},
+		{NodeID: "example.com/flaky.TestTable", Arm: ArmPatched, Runs: 1, RecoveredRuns: 1, Executions: 5, Fails: 3},
+		{NodeID: "example.com/flaky.TestTable/often", Arm: ArmPatched, Runs: 1, RecoveredRuns: 1, Executions: 5, Fails: 3},
+	}
+	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+		t.Fatalf("flakes\n got %+v\nwant %+v", got, want)
+	}
+	in := DefaultBudgetInput
+	bs, err := BudgetFlakes(got, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 fails in 3 executions: Wilson 95% upper bound of 2/3 is 0.9385 (from
+	// the formula: same as Wilson(2, 3, Z(0.95))); one rerun short of 95%
+	// detection at that rate is 2 reruns.
+	b := bs[0].Budget
+	if lo, hi := Wilson(2, 3, Z(0.95)); b.Observed.Upper != hi || b.Observed.Lower != lo || *b.Rows[0].Reruns != 2 {
+		t.Errorf("budget %+v %+v", b.Observed, b.Rows[0])
+	}
+	if c := got[0].Observed(); c != (Count{2, 3}) {
+		t.Errorf("observed %v", c)
+	}
+}
+
+// A run is a file and a test is a scenario for the A/A calculator.
+func TestLedgerAASide(t *testing.T) {
+	l := NewLedger()
+	for i := range 3 {
+		l.AddTrial(ArmBaseline, fmt.Sprint("r", i), "a", true)
+		l.AddTrial(ArmBaseline, fmt.Sprint("r", i), "b", i != 1)
+	}
+	l.AddTrial(ArmBaseline, "r0", "a", false) // a second trial of a in r0
+	side, err := l.AASide(ArmBaseline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[{a 3 4} {b 2 3}] [{r0 2 3} {r1 1 2} {r2 2 2}] rows 7 dup 1"
+	if got := fmt.Sprintf("%v %v rows %d dup %d", side.Scenarios, side.Runs, side.Rows, side.Duplicates); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if _, err := l.AASide(ArmPatched); ErrorKind(err) != Unusable {
+		t.Errorf("an empty arm is unusable: %v", err)
+	}
+	// The same side through the A/A calculator: scenario a is mixed.
+	res, err := AA(side, nil, DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scenarios != 2 || res.Runs != 3 || res.Rows != 7 {
+		t.Errorf("AA: %d scenarios %d runs %d rows", res.Scenarios, res.Runs, res.Rows)
+	}
+}
+
+// TestReportGolden reads every sample and compares the ledger result's JSON
+// byte for byte with testdata/reports/golden (go test -run TestReportGolden
+// -update rewrites them after a deliberate change; review the diff).
+func TestReportGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/reports/*/*.*")
+	n := 0
+	for _, path := range files {
+		ext := filepath.Ext(path)
+		if (ext != ".json" && ext != ".xml") || strings.Contains(path, "/golden/") {
+			continue
+		}
+		n++
+		l := NewLedger()
+		err := readFile(t, l, path, ReportOptions{Run: "r1"})
+		var out bytes.Buffer
+		if err != nil {
+			fmt.Fprintf(&out, "error: %v\n", err)
+		} else {
+			res, err := l.Result(DefaultLedgerOptions)
+			if err != nil {
+				fmt.Fprintf(&out, "error: %v\n", err)
+			} else if err := WriteJSON(&out, res); err != nil {
+				t.Fatal(err)
+			}
+			WriteJSON(&out, l.Flakes())
+		}
+		golden := filepath.Join("testdata/reports/golden", filepath.Base(filepath.Dir(path))+"_"+filepath.Base(path)+".golden")
+		if *update {
+			if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("%s: result differs from %s:\n%s", path, golden, out.String())
+		}
+	}
+	if n < 12 {
+		t.Fatalf("only %d report samples", n)
+	}
+}
