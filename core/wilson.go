@@ -30,6 +30,9 @@ func Z(confidence float64) float64 {
 // Wilson returns the Wilson score interval for successes out of n trials at
 // critical value z, clamped to [0,1]. successes may be fractional (an exact
 // rate times n). With n = 0 nothing is known and the interval is [0,1].
+// The interval always holds p: at k = 0 and k = n rounding would otherwise
+// leave residues such as 3.5e-18 or 0.9999999999999999 where the bound is
+// exactly 0 or 1.
 //
 //	p = successes/n, d = 1 + z²/n
 //	centre = (p + z²/2n) / d
@@ -42,7 +45,7 @@ func Wilson(successes, n, z float64) (lower, upper float64) {
 	denom := 1 + z*z/n
 	centre := (p + z*z/(2*n)) / denom
 	half := (z / denom) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
-	return max(0, centre-half), min(1, centre+half)
+	return max(0, min(centre-half, p)), min(1, max(centre+half, p))
 }
 
 // Count is a number of successes out of a number of trials.
