@@ -104,3 +104,48 @@ func ExampleFreeze() {
 	fmt.Printf("claim [%.4f, %.4f]; newer rate %.2f: %s\n", res.Claim.Lower, res.Claim.Upper, *res.Newer.Rate, res.Status)
 	// Output: claim [0.6396, 0.9476]; newer rate 0.50: stale
 }
+
+// Two go test -json runs of a baseline, read as they come from CI; each file
+// is one run, and a skipped test is no trial.
+func ExampleReadReport() {
+	run1 := `{"Action":"run","Package":"example.com/p","Test":"TestA"}
+{"Action":"fail","Package":"example.com/p","Test":"TestA","Elapsed":0.01}
+{"Action":"run","Package":"example.com/p","Test":"TestB"}
+{"Action":"skip","Package":"example.com/p","Test":"TestB"}
+{"Action":"fail","Package":"example.com/p","Elapsed":0.02}
+`
+	run2 := `{"Action":"run","Package":"example.com/p","Test":"TestA"}
+{"Action":"pass","Package":"example.com/p","Test":"TestA","Elapsed":0.01}
+{"Action":"pass","Package":"example.com/p","Elapsed":0.02}
+`
+	l := core.NewLedger()
+	for _, r := range []string{run1, run2} {
+		if err := core.ReadReport(strings.NewReader(r), core.ReportOptions{Arm: core.ArmBaseline}, l); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(l.Runs(core.ArmBaseline))
+	for _, h := range l.Flakes() {
+		fmt.Printf("%s: %d of %d executions failed\n", h.NodeID, h.Fails, h.Executions)
+	}
+	// Output:
+	// [baseline-1 baseline-2]
+	// example.com/p.TestA: 1 of 2 executions failed
+}
+
+// A Surefire test that failed, then passed on its rerun: two trials, and a
+// flake the retry would have hidden.
+func ExampleReadReport_junit() {
+	xml := `<testsuite name="com.example.CartTest">
+  <testcase name="checkout" classname="com.example.CartTest">
+    <flakyFailure message="expected 200 but was 503" type="java.lang.AssertionError"/>
+  </testcase>
+</testsuite>`
+	l := core.NewLedger()
+	if err := core.ReadReport(strings.NewReader(xml), core.ReportOptions{}, l); err != nil {
+		panic(err)
+	}
+	fl := l.Flakes()[0]
+	fmt.Println(fl.NodeID, fl.Observed().Passed, "fails in", fl.Observed().Trials, "executions")
+	// Output: com.example.CartTest.checkout 1 fails in 2 executions
+}

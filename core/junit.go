@@ -35,12 +35,18 @@ type junitCase struct {
 func readJUnit(r io.Reader, arm, run string, l *Ledger) error {
 	d := xml.NewDecoder(r)
 	d.Strict = true
-	pos := func() (int, int) { return d.InputPos() }
+	pos := func() (int, int) {
+		line, col := d.InputPos()
+		return max(line, 1), max(col, 1)
+	}
 	xmlErr := func(err error) error {
 		line, col := pos()
 		var se *xml.SyntaxError
 		if errors.As(err, &se) {
-			return posErr(Invalid, se.Line, col, "malformed XML: %s", se.Msg)
+			if se.Line != line {
+				col = 1
+			}
+			return posErr(Invalid, max(se.Line, 1), col, "malformed XML: %s", se.Msg)
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return posErr(Invalid, line, col, "malformed XML: the file ends inside an element")
