@@ -1,0 +1,94 @@
+// Command aabench makes the benchmark CSV and times flakegate's A/A check on
+// a CSV, for bench/aa/compare.sh:
+//
+//	aabench gen [-scenarios 10000] [-runs 100] > big.csv
+//	aabench run [-n 1] big.csv [candidate.csv]
+//
+// run prints the figures' JSON to standard output and, on standard error,
+// the fastest of n passes (read and compute, file opening included) and the
+// memory the Go runtime obtained from the OS.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	aabench "github.com/flakegate/flakegate/bench/aa"
+	"github.com/flakegate/flakegate/core"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "aabench:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: aabench gen|run ...")
+	}
+	switch args[0] {
+	case "gen":
+		fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+		sc := fs.Int("scenarios", aabench.Scenarios, "scenarios")
+		runs := fs.Int("runs", aabench.Runs, "runs")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return aabench.WriteCSV(stdout, *sc, *runs, aabench.Seed)
+	case "run":
+		fs := flag.NewFlagSet("run", flag.ContinueOnError)
+		n := fs.Int("n", 1, "passes; the fastest is reported")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		files := fs.Args()
+		if len(files) < 1 || len(files) > 2 || *n < 1 {
+			return fmt.Errorf("usage: aabench run [-n passes] base.csv [candidate.csv]")
+		}
+		var res *core.AAResult
+		var elapsed time.Duration
+		for pass := 0; pass < *n; pass++ {
+			start := time.Now()
+			r, err := once(files)
+			if err != nil {
+				return err
+			}
+			if d := time.Since(start); pass == 0 || d < elapsed {
+				elapsed = d
+			}
+			res = r
+		}
+		if err := core.WriteJSON(stdout, res); err != nil {
+			return err
+		}
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		fmt.Fprintf(stderr, "go: %d rows in %.1f ms (fastest of %d), memory obtained from the OS %.1f MB\n",
+			res.Rows, float64(elapsed.Microseconds())/1000, *n, float64(m.Sys)/1e6)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q: want gen or run", args[0])
+}
+
+// once reads the CSVs and computes the A/A figures.
+func once(files []string) (*core.AAResult, error) {
+	sides := make([]*core.AASide, 2)
+	for i, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		sides[i], err = core.ReadAA(f)
+		f.Close()
+		if err != nil {
+			return nil, core.WithFile(err, name)
+		}
+	}
+	return core.AA(sides[0], sides[1], core.DefaultAAOptions)
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Time seed 004's reference aa_check.py and flakegate's A/A check on the same
+# generated 1,000,000-row CSV (10,000 scenarios × 100 runs), check that they
+# print the same figures, and report the speed ratio and each side's peak
+# memory (maximum resident set size from GNU time).
+#
+#   bench/aa/compare.sh [path/to/aa_check.py]
+#
+# Needs go, python3 and /usr/bin/time (apt-get install time). Writes only to
+# a temporary directory.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REF=${1:-../shared/reference/aa_check.py}
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "compare.sh: needs GNU time at $TIME (apt-get install time)" >&2; exit 2; }
+[ -f "$REF" ] || { echo "compare.sh: no reference listing at $REF" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -trimpath -o "$tmp/aabench" ./bench/aa/cmd/aabench
+"$tmp/aabench" gen >"$tmp/big.csv"
+echo "input: $(wc -l <"$tmp/big.csv") lines, $(($(stat -c %s "$tmp/big.csv") / 1000000)) MB"
+
+# best wall seconds, best CPU seconds (user+sys) and largest max RSS (kB) of
+# n runs of a command
+measure() { # name n cmd...
+	local name=$1 n=$2
+	shift 2
+	: >"$tmp/$name.times"
+	for _ in $(seq "$n"); do
+		"$TIME" -f '%e %U %S %M' -o "$tmp/t" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+		cat "$tmp/t" >>"$tmp/$name.times"
+	done
+	awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 + $3 < c { c = $2 + $3 } $4 > m { m = $4 } END { print w, c, m }' "$tmp/$name.times"
+}
+
+read -r py_s py_cpu py_kb < <(measure py 3 python3 "$REF" "$tmp/big.csv")
+read -r go_s go_cpu go_kb < <(measure go 5 "$tmp/aabench" run "$tmp/big.csv")
+"$tmp/aabench" run -n 10 "$tmp/big.csv" 2>&1 >/dev/null
+
+# the same figures: compare what the reference prints with ours, rounded as it rounds
+python3 - "$tmp/py.out" "$tmp/go.out" <<'PY'
+import json, re, sys
+py = open(sys.argv[1]).read()
+r = json.load(open(sys.argv[2]))
+want = [f"{r['scenarios']} scenarios, {r['runs']} runs, {r['mixed']} scenarios", f"v = {r['v']:.4f}",
+        f"formula {100 * r['noise']['formula']:.2f} points", f"using s = {100 * r['noise']['s']:.2f}"]
+want += [f"flag only drops larger than {100 * t['drop']:.2f} points" for t in r["thresholds"]]
+want += [f"80% of the time: {n['runs_per_side']} run(s)" for n in r["runs_needed"]]
+if r["trend"]:
+    t = r["trend"]
+    want.append(f"fired on {t['fired_earlier_baseline']} of {t['pairs']} pairs with the earlier run as baseline and on {t['fired_later_baseline']} ")
+missing = [w for w in want if w not in py]
+if missing:
+    sys.exit("compare.sh: the reference printed different figures: " + "; ".join(missing))
+print("figures: the reference prints the same figures as flakegate")
+PY
+
+awk -v ps="$py_s" -v pc="$py_cpu" -v pk="$py_kb" -v gs="$go_s" -v gc="$go_cpu" -v gk="$go_kb" 'BEGIN {
+	printf "python3 aa_check.py:  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 3)\n", ps, pc, pk / 1024
+	printf "flakegate (aabench):  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 5, whole process)\n", gs, gc, gk / 1024
+	if (gs < 0.01) gs = 0.01  # the resolution of GNU time
+	if (gc < 0.01) gc = 0.01
+	printf "speed ratio: %.0fx by wall time, %.0fx by CPU time; Go peak RSS %s 64 MB\n", ps / gs, pc / gc, (gk / 1024 < 64 ? "under" : "OVER")
+}'
+echo "(load average now: $(cut -d' ' -f1-3 /proc/loadavg); other work on the machine inflates the wall times)"
