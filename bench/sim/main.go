@@ -1,0 +1,78 @@
+// Command sim times the gate simulator at the size issue 5 sets: 4,000 sets,
+// 4 shapes, 200 scenarios, 4 runs per side, on a baseline shaped like seed
+// 004's (158 scenarios always passing, 14 always failing, 28 flaky, 20 runs:
+// core/testdata/depth/seed004_like.csv, so run it from the repository root).
+// It prints the table once, then the fastest and the median time of -reps
+// calls, and fails when the median exceeds -budget.
+//
+// Natively: go run ./bench/sim
+// WebAssembly under Node, a proxy for the browser:
+//
+//	GOOS=js GOARCH=wasm go run -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./bench/sim -budget 3s
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "sim:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	reps := fs.Int("reps", 7, "timed calls")
+	budget := fs.Duration("budget", time.Second, "largest acceptable median time per call")
+	sets := fs.Int("sets", 4000, "simulated sets per shape")
+	k := fs.Int("k", 4, "runs per side")
+	csv := fs.String("csv", "core/testdata/depth/seed004_like.csv", "baseline A/A runs, scenario,run,passed")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	f, err := os.Open(*csv)
+	if err != nil {
+		return err
+	}
+	base, err := core.ReadAA(f)
+	f.Close()
+	if err != nil {
+		return core.WithFile(err, *csv)
+	}
+	opt := core.DefaultSimOptions
+	opt.Sets, opt.RunsPerSide = *sets, *k
+	res, err := core.Simulate(base, opt)
+	if err != nil {
+		return err
+	}
+	if err := res.WriteTable(out); err != nil {
+		return err
+	}
+	times := make([]time.Duration, *reps)
+	for i := range times {
+		start := time.Now()
+		if _, err := core.Simulate(base, opt); err != nil {
+			return err
+		}
+		times[i] = time.Since(start)
+	}
+	slices.Sort(times)
+	median := times[len(times)/2]
+	fmt.Fprintf(out, "%s/%s %s: %d scenarios, %d sets × 5 conditions, %d runs per side: fastest %v, median %v of %d (budget %v)\n",
+		runtime.GOOS, runtime.GOARCH, runtime.Version(), len(base.Scenarios), *sets, *k,
+		times[0].Round(time.Millisecond), median.Round(time.Millisecond), *reps, *budget)
+	if median > *budget {
+		return fmt.Errorf("median %v is over the budget of %v", median, *budget)
+	}
+	return nil
+}
