@@ -117,13 +117,17 @@ func (c Case) Payload(dir string, limit int64) ([]byte, string, error) {
 }
 
 // Oversize returns n bytes of a well-formed A/A CSV, so that only its size
-// is wrong with it.
+// is wrong with it. Its rows are long (about 1 KB, long scenario names) so
+// that a JSON event carrying it grows by little more than its size: Lambda's
+// 6 MB payload limit must not refuse the event before the handler's 6 MB
+// body limit is tested.
 func Oversize(n int64) []byte {
 	var b bytes.Buffer
-	b.Grow(int(n))
+	b.Grow(int(n) + 1100)
 	b.WriteString("scenario,run,passed\n")
+	pad := strings.Repeat("x", 1000)
 	for i := 0; int64(b.Len()) < n; i++ {
-		fmt.Fprintf(&b, "s%d,r%d,%d\n", i%1000, i/1000, i%2)
+		fmt.Fprintf(&b, "s%03d-%s,r%d,%d\n", i%100, pad, i/100, i%2)
 	}
 	return b.Bytes()[:n]
 }

@@ -1,0 +1,79 @@
+# The JSON API on its platforms (issue 3): AWS Lambda and Cloudflare Workers,
+# and the tools their tests run them under.
+#
+#   make lambda           dist/lambda/bootstrap for provided.al2023 on arm64 (SAM's CodeUri)
+#   make lambda-local     bin/lambda/bootstrap for this machine, to run under aws-lambda-rie
+#   make worker           dist/worker/: app.wasm and the workers-assets-gen shim
+#   make dev-worker       the Worker and the site under `wrangler dev` on 127.0.0.1:8787
+#   make tools-functions  wrangler (npm ci, from package-lock.json), aws-lambda-rie, wrk
+#   make bench-api        the 30 s wrk load check of the local server (bench/api)
+
+SITE_DIR       ?= dist/site
+WORKER_OUT     ?= dist/worker
+LAMBDA_OUT     ?= dist/lambda
+TOOLS_BIN      := $(CURDIR)/bin/tools
+# The shim generator runs at the version go.mod requires (v0.33.0): the module
+# proxy here refuses `@version` queries for this module, and go.mod pins it.
+WORKERS_MOD    := github.com/syumai/workers
+RIE_VERSION    := v0.0.0-20261030222936-bef5c4ba774d
+WRK_PKG        ?= wrk
+DEV_WORKER_PORT ?= 8787
+
+TEST_DEPS += tools-functions lambda-local worker
+
+.PHONY: lambda lambda-local worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api
+
+## lambda: the Lambda binary for deployment (template.yaml points at it)
+lambda:
+	@mkdir -p $(LAMBDA_OUT)
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags="-s -w" -tags lambda.norpc \
+		-o $(LAMBDA_OUT)/bootstrap ./functions/lambda
+	@ls -l $(LAMBDA_OUT)/bootstrap
+
+# The same binary for this machine's architecture, for the emulator.
+lambda-local:
+	@mkdir -p bin/lambda
+	CGO_ENABLED=0 GOOS=linux GOARCH=$$($(GO) env GOHOSTARCH) $(GO) build -trimpath -ldflags="-s -w" -tags lambda.norpc \
+		-o bin/lambda/bootstrap ./functions/lambda
+
+## worker: the Worker's wasm and its JavaScript shim, for wrangler
+worker: site-ready
+	$(GO) run $(WORKERS_MOD)/cmd/workers-assets-gen -mode=go -o $(WORKER_OUT)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WORKER_OUT)/app.wasm ./functions/workers
+	@ls -l $(WORKER_OUT)/app.wasm
+
+## dev-worker: run the Worker locally under wrangler dev (offline, loopback)
+dev-worker: npm-tools worker
+	WRANGLER_SEND_METRICS=false ./node_modules/.bin/wrangler dev --ip 127.0.0.1 --port $(DEV_WORKER_PORT) \
+		--show-interactive-dev-session=false
+
+# The static site: the web target's build when it works, else (or until it
+# exists) a placeholder page, so the API never waits on the calculator.
+site-ready:
+	@if $(MAKE) -n site >/dev/null 2>&1 && $(MAKE) --no-print-directory site; then :; \
+	elif [ -f $(SITE_DIR)/index.html ]; then echo "site: keeping the existing $(SITE_DIR)"; \
+	else echo "site: writing a placeholder $(SITE_DIR)/index.html"; mkdir -p $(SITE_DIR); \
+		printf '%s\n' '<!doctype html>' '<meta charset="utf-8">' '<title>flakegate</title>' \
+		'<h1>flakegate</h1>' '<p>The calculator is not built yet (<code>make site</code>). The API is live: try' \
+		'<a href="/v1/budget?target=0.95&amp;cost=8&amp;cap=3&amp;observe=1/120&amp;rates=0.05,0.02">/v1/budget</a>' \
+		'or read <a href="/v1/openapi.json">/v1/openapi.json</a>.</p>' > $(SITE_DIR)/index.html; fi
+
+## tools-functions: what the platform tests run: wrangler, aws-lambda-rie, wrk
+tools-functions: npm-tools rie wrk
+
+# npm ci from the lock file, redone only when the lock changes.
+npm-tools: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+rie: $(TOOLS_BIN)/aws-lambda-rie
+$(TOOLS_BIN)/aws-lambda-rie:
+	GOBIN=$(TOOLS_BIN) $(GO) install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION)
+
+wrk:
+	@command -v wrk >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(WRK_PKG); }
+
+## bench-api: 30 s of wrk against the local server (GET /v1/budget, POST /v1/aa)
+bench-api: wrk serve-bin
+	$(GO) run ./bench/api -server ./bin/flakegate-serve -duration 30s
