@@ -871,3 +871,15 @@ func TestDepthFewRuns(t *testing.T) {
 		t.Errorf("no flaky scenario: %+v %q", d.VarianceRatio, d.Warnings)
 	}
 }
+
+// BenchmarkDepth: every in-depth analysis of the seed-like fixture with a
+// candidate (9,999 permutations of 20 runs).
+func BenchmarkDepth(b *testing.B) {
+	base := loadDepthCSV(b, seedFixture)
+	cand := loadDepthCSV(b, "testdata/depth/candidate.csv")
+	for b.Loop() {
+		if _, err := Depth(base, cand, DefaultDepthOptions); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
