@@ -124,10 +124,26 @@ func PowerPlot(r *core.BudgetResult) string {
 			pts = append(pts, [2]float64{x(k), y(core.Power(row.Rate, k))})
 		}
 		s.path("pl-curve "+class, pts)
+		// Legend, top left, where every curve is still low.
+		ly := padT + 16 + float64(i)*16
+		s.line("pl-curve "+class, padL+10, ly-4, padL+30, ly-4)
+		label := "p = " + rate(row.Rate)
+		if row.Source == "observed_upper" {
+			label += " (observed, upper)"
+		}
+		s.text("pl-tick", padL+36, ly, "start", label)
 		if row.Reruns != nil {
 			k := float64(*row.Reruns)
-			s.circle("pl-mark "+class, x(k), y(core.Power(row.Rate, k)), 4.5)
-			s.text("pl-tick "+class, x(k)+6, y(core.Power(row.Rate, k))+14, "start", "k="+strconv.FormatInt(*row.Reruns, 10))
+			px, py := x(k), y(core.Power(row.Rate, k))
+			s.circle("pl-mark "+class, px, py, 4.5)
+			// Alternate labels below and above the target line so that
+			// neighbouring k do not overwrite each other; keep them inside.
+			ty := py + 16 + float64(i%3)*13
+			anchor, tx := "start", px+6
+			if px > plotW-padR-60 {
+				anchor, tx = "end", px-6
+			}
+			s.text("pl-tick "+class, tx, ty, anchor, "k="+strconv.FormatInt(*row.Reruns, 10))
 		}
 	}
 	return s.String()

@@ -39,7 +39,7 @@ func EncodeAAShare(s AAShare) (string, error) {
 		return "", err
 	}
 	var b bytes.Buffer
-	w, err := flate.NewWriter(&b, flate.BestCompression)
+	w, err := flateWriter(&b)
 	if err != nil {
 		return "", err
 	}
@@ -47,8 +47,14 @@ func EncodeAAShare(s AAShare) (string, error) {
 	if err := w.Close(); err != nil {
 		return "", err
 	}
-	return base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
+	return b64(b.Bytes()), nil
 }
+
+func flateWriter(w io.Writer) (*flate.Writer, error) {
+	return flate.NewWriter(w, flate.BestCompression)
+}
+
+func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
 // DecodeAAShare reverses EncodeAAShare. It checks what a page needs to
 // trust the numbers: a known version, a baseline, and tallies whose passes

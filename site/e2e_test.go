@@ -1,0 +1,347 @@
+//go:build !wasm
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/flakegate/flakegate/wasm/webtest"
+)
+
+// End-to-end: the site is built as `make site` builds it, served from
+// 127.0.0.1, and driven in headless Chromium. For each calculator the test
+// types inputs and checks that every data-field on the page equals the
+// CLI's -json output for the same inputs (and that the page shows no figure
+// the CLI does not print); it pastes and uploads CSVs, opens the share links
+// in a fresh browser context, checks the console for errors (CSP violations
+// included) and saves screenshots under dist/e2e/ for a person to look at.
+
+var (
+	buildOnce sync.Once
+	siteDir   string
+	cliPath   string
+	buildErr  error
+)
+
+func repoRoot() string { return ".." }
+
+// built builds the site and the CLI once per test binary.
+func built(t *testing.T) (string, string) {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "flakegate-site-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		siteDir = filepath.Join(dir, "site")
+		if buildErr = webtest.BuildSite(repoRoot(), siteDir, "e2e-test"); buildErr != nil {
+			return
+		}
+		cliPath = filepath.Join(dir, "flakegate")
+		b := exec.Command("go", "build", "-o", cliPath, "./cmd/flakegate")
+		b.Dir = repoRoot()
+		if out, err := b.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building the CLI: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return siteDir, cliPath
+}
+
+func cli(t *testing.T, args ...string) []byte {
+	t.Helper()
+	_, bin := built(t)
+	out, err := exec.Command(bin, args...).Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		// A gate that blocks exits non-zero but still prints its JSON.
+		if len(out) == 0 {
+			t.Fatalf("flakegate %s: %v %s", strings.Join(args, " "), err, stderr)
+		}
+	}
+	return out
+}
+
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("FLAKEGATE_E2E_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(repoRoot(), "dist", "e2e")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := webtest.Screenshot(ctx)
+	if err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	p := filepath.Join(artifacts(t), name+".png")
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// expectFields waits until the page's figures under prefix equal the JSON,
+// then reports any remaining difference.
+func expectFields(t *testing.T, ctx context.Context, what, prefix string, want []byte, exclude ...string) map[string]string {
+	t.Helper()
+	var diffs []string
+	var page map[string]string
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var err error
+		page, err = webtest.Fields(ctx)
+		if err != nil {
+			t.Fatalf("%s: reading fields: %v", what, err)
+		}
+		diffs, err = fieldcheck.Diff(page, prefix, want, exclude...)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if len(diffs) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, d := range diffs {
+		t.Errorf("%s: %s", what, d)
+	}
+	return page
+}
+
+func location(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	u, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func open(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("navigate %s: %v", url, err)
+	}
+	if err := webtest.WaitReady(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func typeIn(t *testing.T, ctx context.Context, id, text string) {
+	t.Helper()
+	if err := webtest.TypeInto(ctx, id, text); err != nil {
+		t.Fatalf("typing %q into #%s: %v", text, id, err)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func aaCSV(scenarios, runs int, fail func(s, r int) bool) string {
+	var b strings.Builder
+	b.WriteString("scenario,run,passed\n")
+	for r := 0; r < runs; r++ {
+		for s := 0; s < scenarios; s++ {
+			p := 1
+			if fail(s, r) {
+				p = 0
+			}
+			fmt.Fprintf(&b, "case_%03d,run%d,%d\n", s, r+1, p)
+		}
+	}
+	return b.String()
+}
+
+func TestEndToEnd(t *testing.T) {
+	dir, _ := built(t)
+	srv, handler, err := webtest.Serve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel, err := webtest.NewBrowser(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err) // a missing chromium is a failure
+	}
+	defer cancel()
+	console := webtest.Watch(ctx)
+	data := t.TempDir()
+	links := map[string]string{}
+	want := map[string][]byte{}
+
+	t.Run("budget", func(t *testing.T) {
+		open(t, ctx, srv.URL+"/")
+		// The defaults first: what the CLI says for the same inputs.
+		expectFields(t, ctx, "budget defaults", "", cli(t, "budget", "-json", "-rates", "0.05,0.02,0.01"))
+		typeIn(t, ctx, "in-target", "0.9")
+		typeIn(t, ctx, "in-cost", "8")
+		typeIn(t, ctx, "in-cap", "5")
+		typeIn(t, ctx, "in-rates", "0.05, 0.02, 0.001")
+		typeIn(t, ctx, "in-observe", "1/120")
+		want["budget"] = cli(t, "budget", "-json", "-target", "0.9", "-cost", "8", "-cap", "5", "-rates", "0.05,0.02,0.001", "-observe", "1/120")
+		expectFields(t, ctx, "budget typed", "", want["budget"])
+		screenshot(t, ctx, "budget-desktop")
+		links["budget"] = location(t, ctx)
+		if !strings.Contains(links["budget"], "#") || strings.Contains(links["budget"], "?") {
+			t.Errorf("budget state is not in the fragment: %s", links["budget"])
+		}
+		// An invalid entry is marked at its field, and no figure stays on the page.
+		typeIn(t, ctx, "in-target", "1.5")
+		if err := webtest.Poll(ctx, 5*time.Second, `!!document.querySelector('[data-error="target"]') && document.querySelectorAll('[data-field]').length === 0 && document.getElementById('in-target').getAttribute('aria-invalid') === 'true'`); err != nil {
+			t.Error(err)
+		}
+		typeIn(t, ctx, "in-target", "0.9")
+		expectFields(t, ctx, "budget restored", "", want["budget"])
+	})
+
+	ledgerPath := filepath.Join(repoRoot(), "core", "testdata", "ledger", "seed_20x20.jsonl")
+	t.Run("decide", func(t *testing.T) {
+		open(t, ctx, srv.URL+"/decide")
+		typeIn(t, ctx, "in-baseline", "30/60")
+		typeIn(t, ctx, "in-patched", "51/60")
+		if err := webtest.Select(ctx, "in-property", "passed"); err != nil {
+			t.Fatal(err)
+		}
+		want["decide"] = cli(t, "decide", "-json", "-baseline", "30/60", "-patched", "51/60", "-property", "passed")
+		expectFields(t, ctx, "decide", "", want["decide"], "size", "ledger")
+		want["size"] = cli(t, "size", "-json", "-baseline", "0.5", "-patched", "0.85")
+		page := expectFields(t, ctx, "size", "size", want["size"])
+		if page["size.trials_per_arm"] != "28" { // DESIGN.md: 0.50 vs 0.85 → 28
+			t.Errorf("trials per arm %q, want 28", page["size.trials_per_arm"])
+		}
+		abs, _ := filepath.Abs(ledgerPath)
+		if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("file-ledger"), []string{abs})); err != nil {
+			t.Fatal(err)
+		}
+		expectFields(t, ctx, "ledger", "ledger", cli(t, "ledger", "-json", "-property", "passed", ledgerPath))
+		screenshot(t, ctx, "decide-desktop")
+		links["decide"] = location(t, ctx)
+	})
+
+	base := aaCSV(60, 8, func(s, r int) bool { return (s*13+r*7)%17 == 0 || (s%9 == 0 && r%2 == 1) })
+	cand := aaCSV(60, 5, func(s, r int) bool { return (s*11+r*5)%9 == 0 })
+	basePath := writeFile(t, data, "base.csv", base)
+	candPath := writeFile(t, data, "cand.csv", cand)
+	t.Run("aa", func(t *testing.T) {
+		open(t, ctx, srv.URL+"/aa")
+		if err := webtest.Paste(ctx, "text-baseline", base); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("file-candidate"), []string{candPath})); err != nil {
+			t.Fatal(err)
+		}
+		want["aa"] = cli(t, "aa", "-json", basePath, candPath)
+		expectFields(t, ctx, "aa", "", want["aa"])
+		screenshot(t, ctx, "aa-desktop")
+		links["aa"] = location(t, ctx)
+		if !strings.Contains(links["aa"], "#aa=") {
+			t.Errorf("A/A link holds no statistics: %s", links["aa"])
+		}
+		// A bad row in a pasted CSV is reported with its line and column.
+		if err := webtest.Paste(ctx, "text-candidate", "scenario,run,passed\ncase_001,run1,maybe\n"); err != nil {
+			t.Fatal(err)
+		}
+		if err := webtest.Poll(ctx, 5*time.Second, `(document.querySelector('[data-error="candidate"]')||{}).textContent?.includes('pasted text:2:')`); err != nil {
+			t.Error(err)
+		}
+	})
+
+	// Share links reopen every figure in a fresh browser context (no cache,
+	// no service worker, no storage shared with the first).
+	t.Run("share-links", func(t *testing.T) {
+		fresh, cancelFresh := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+		defer cancelFresh()
+		freshConsole := webtest.Watch(fresh)
+		for _, c := range []struct {
+			name    string
+			prefix  string
+			json    []byte
+			exclude []string
+		}{
+			{"budget", "", want["budget"], nil},
+			{"decide", "", want["decide"], []string{"size", "ledger"}},
+			{"aa", "", want["aa"], nil},
+		} {
+			if links[c.name] == "" {
+				t.Errorf("%s: no link recorded", c.name)
+				continue
+			}
+			open(t, fresh, links[c.name])
+			expectFields(t, fresh, c.name+" link", c.prefix, c.json, c.exclude...)
+		}
+		// The decide link also reproduces the sizing.
+		open(t, fresh, links["decide"])
+		expectFields(t, fresh, "size link", "size", want["size"])
+		// Phone width: the A/A view and the budget view.
+		if err := chromedp.Do(fresh, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
+			t.Fatal(err)
+		}
+		open(t, fresh, links["aa"])
+		expectFields(t, fresh, "aa link on a phone", "", want["aa"])
+		screenshot(t, fresh, "aa-phone")
+		open(t, fresh, links["budget"])
+		screenshot(t, fresh, "budget-phone")
+		// Nothing may overflow the phone's width.
+		if err := webtest.Poll(fresh, 2*time.Second, `document.documentElement.scrollWidth <= window.innerWidth + 1`); err != nil {
+			w, _ := chromedp.Run(fresh, chromedp.Evaluate[string](`document.documentElement.scrollWidth + ' > ' + window.innerWidth`))
+			t.Errorf("page wider than a phone: %s", w)
+		}
+		for _, e := range freshConsole.Errors() {
+			t.Errorf("console (fresh context): %s", e)
+		}
+	})
+
+	// Once visited, the site works offline: go-app's service worker serves
+	// the pages from its cache, and the fragment carries the state.
+	t.Run("offline", func(t *testing.T) {
+		if err := webtest.Poll(ctx, 20*time.Second, `navigator.serviceWorker.controller !== null`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`caches.keys().then(async ks => { for (const k of ks) { const c = await caches.open(k); if ((await c.keys()).length >= 10) return true; } throw new Error('cache not filled: ' + ks); })`, chromedp.EvalAwaitPromise)); err != nil {
+			t.Fatal(err)
+		}
+		handler.SetOffline(true)
+		defer handler.SetOffline(false)
+		for _, c := range []struct {
+			name    string
+			exclude []string
+		}{{"aa", nil}, {"budget", nil}, {"decide", []string{"size", "ledger"}}} {
+			open(t, ctx, links[c.name])
+			expectFields(t, ctx, c.name+" offline", "", want[c.name], c.exclude...)
+		}
+	})
+
+	t.Run("console", func(t *testing.T) {
+		for _, e := range console.Errors() {
+			t.Errorf("console: %s", e)
+		}
+	})
+}

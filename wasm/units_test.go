@@ -1,0 +1,279 @@
+package wasm
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func TestFormat(t *testing.T) {
+	// Expected strings are the display contract, written by hand.
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{pct(0.95), "95.0%"},
+		{pct(0.142625), "14.3%"},
+		{pct(0.0043), "0.43%"},
+		{pct(0.00003), "0.003%"},
+		{pct(0), "0.0%"},
+		{pct(1), "100.0%"},
+		{duration(8), "8 s"},
+		{duration(472), "7.9 min"},
+		{duration(59 * 8), "7.9 min"},
+		{duration(2995 * 8), "6.7 h"},
+		{duration(3 * 86400), "3 days"},
+		{duration(4e9), "127 years"},
+		{count(1234567), "1\u202f234\u202f567"},
+		{count(-999), "-999"},
+		{points(-0.0569), "-5.69 pts"},
+		{rate(0.045696291245049675), "0.0457"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+	// exact round-trips every float64.
+	for _, v := range []float64{0.1, 1.0 / 3, math.SmallestNonzeroFloat64, 0.9515054747505768, 1e21} {
+		var back float64
+		fmt.Sscan(exact(v), &back)
+		if back != v {
+			t.Errorf("exact(%v) = %s does not round-trip", v, exact(v))
+		}
+	}
+}
+
+func TestFragmentState(t *testing.T) {
+	s := newFormState(budgetFields)
+	if f := s.fragment(budgetFields); f != "" {
+		t.Errorf("defaults give fragment %q, want empty", f)
+	}
+	s["rates"] = "0.05, 0.02"
+	s["observe"] = "1/120"
+	s["cost"] = ""
+	s["target"] = ""
+	frag := s.fragment(budgetFields)
+	// url.Values sorts keys: the same state is always the same link.
+	if frag != "observe=1%2F120&rates=0.05%2C+0.02&target=" {
+		t.Errorf("fragment %q", frag)
+	}
+	back := applyFragment(budgetFields, frag)
+	for k, v := range s {
+		if back[k] != v {
+			t.Errorf("%s: %q after the round trip, want %q", k, back[k], v)
+		}
+	}
+	// Through a URL, as the browser holds it.
+	u, _ := url.Parse("http://127.0.0.1:8080/")
+	u2, err := url.Parse(withFragment(u, frag).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := applyFragment(budgetFields, fragmentOf(u2)); got["rates"] != "0.05, 0.02" || u2.RawQuery != "" {
+		t.Errorf("through a URL: %v (query %q)", got, u2.RawQuery)
+	}
+	// Junk in a fragment is ignored, not fatal.
+	if got := applyFragment(budgetFields, "%zz&cap=7&unknown=1"); got["cap"] != "7" || got["target"] != "0.95" {
+		t.Errorf("junk fragment gave %v", got)
+	}
+}
+
+func sampleSide(t testing.TB, csv string) *core.AASide {
+	t.Helper()
+	s, err := core.ReadAA(strings.NewReader(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestAAShareRoundTrip(t *testing.T) {
+	base := sampleSide(t, aaCSV(200, 10, func(s, r int) bool { return (s*31+r*17)%23 == 0 }))
+	cand := sampleSide(t, aaCSV(200, 3, func(s, r int) bool { return (s+r)%7 == 0 }))
+	enc, err := EncodeAAShare(AAShare{Baseline: base, Candidate: cand})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same statistics, same link bytes.
+	enc2, _ := EncodeAAShare(AAShare{Baseline: base, Candidate: cand})
+	if enc != enc2 {
+		t.Error("encoding is not deterministic")
+	}
+	if strings.ContainsAny(enc, "+/=%#&") {
+		t.Errorf("encoding is not fragment-safe: %q", enc[:40])
+	}
+	back, err := DecodeAAShare(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every A/A figure is reproduced exactly: same JSON bytes.
+	r1, _ := core.AA(base, cand, core.DefaultAAOptions)
+	r2, _ := core.AA(back.Baseline, back.Candidate, core.DefaultAAOptions)
+	if a, b := jsonOf(t, r1), jsonOf(t, r2); !bytes.Equal(a, b) {
+		t.Errorf("results differ after the link:\n%s\n%s", a, b)
+	}
+	t.Logf("200 scenarios × 10 runs + 3 candidate runs: %d bytes of fragment", len(enc))
+	if len(enc) > MaxShareFragment {
+		t.Errorf("a 200-scenario suite should fit a link, took %d bytes", len(enc))
+	}
+}
+
+func TestAAShareRejects(t *testing.T) {
+	good, _ := EncodeAAShare(AAShare{Baseline: &core.AASide{Scenarios: []core.Tally{{ID: "a", Passed: 1, Total: 2}}}})
+	for name, text := range map[string]string{
+		"not base64":   "***",
+		"not deflate":  "aGVsbG8",
+		"truncated":    good[:len(good)/2],
+		"bad tally":    mustEncodeJSON(t, `{"v":1,"baseline":{"scenarios":[{"id":"a","passed":3,"total":2}],"runs":[],"rows":2,"duplicates":0}}`),
+		"no baseline":  mustEncodeJSON(t, `{"v":1}`),
+		"version":      mustEncodeJSON(t, `{"v":2,"baseline":{"scenarios":[],"runs":[],"rows":0,"duplicates":0}}`),
+		"unknown keys": mustEncodeJSON(t, `{"v":1,"baseline":{"scenarios":[],"runs":[],"rows":0,"duplicates":0},"x":1}`),
+	} {
+		if _, err := DecodeAAShare(text); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func mustEncodeJSON(t testing.TB, js string) string {
+	if !json.Valid([]byte(js)) {
+		t.Fatalf("test JSON is not valid: %s", js)
+	}
+	return rawEncode(js)
+}
+
+func rawEncode(js string) string {
+	var b bytes.Buffer
+	w, _ := flateWriter(&b)
+	w.Write([]byte(js))
+	w.Close()
+	return b64(b.Bytes())
+}
+
+func FuzzDecodeAAShare(f *testing.F) {
+	good, _ := EncodeAAShare(AAShare{Baseline: &core.AASide{
+		Scenarios: []core.Tally{{ID: "a", Passed: 1, Total: 2}}, Runs: []core.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}})
+	for _, s := range []string{good, "", "***", "aGVsbG8", good[:5], rawEncode(`{"v":1,"baseline":null}`)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := DecodeAAShare(text)
+		if err != nil {
+			return
+		}
+		// Whatever decodes must be safe to compute with, and re-encode to
+		// the same statistics.
+		core.AA(s.Baseline, s.Candidate, core.DefaultAAOptions)
+		enc, err := EncodeAAShare(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := DecodeAAShare(enc)
+		if err != nil {
+			t.Fatalf("re-encoded share does not decode: %v", err)
+		}
+		if !bytes.Equal(ShareJSON(back), ShareJSON(s)) {
+			t.Fatal("re-encoded share differs")
+		}
+	})
+}
+
+func FuzzFormParsers(f *testing.F) {
+	for _, s := range []string{"0.95", "95%", "", " 1e-3 ", "x", "-0", "1/120", "NaN", "Inf", "%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st := newFormState(budgetFields)
+		st["target"], st["cost"], st["cap"] = s, s, s
+		in, err := BudgetInputFrom(st)
+		if err == nil {
+			if _, err := core.Budget(in); err != nil && errField(err) == "" {
+				t.Fatalf("core error without a field: %v", err)
+			}
+			return
+		}
+		if errField(err) == "" {
+			t.Fatalf("error names no field: %v", err)
+		}
+	})
+}
+
+// The plots are part of the page bytes: golden files pin them, so a change
+// is seen in review. Regenerate with: go test ./wasm -run Plot -update
+func TestPlotGolden(t *testing.T) {
+	cost := 8.0
+	b, _ := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, CostSeconds: &cost,
+		Rates: []float64{0.05, 0.02, 0.01}, Observed: &core.Count{Passed: 1, Trials: 120}})
+	d, _ := core.Decide(core.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
+	aa, err := core.AA(sampleSide(t, aaCSV(30, 9, func(s, r int) bool { return (s*7+r*r)%10 == 0 })), nil, core.DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, svg := range map[string]string{"power.svg": PowerPlot(b), "intervals.svg": IntervalPlot(d), "runs.svg": RunPlot(aa)} {
+		p := filepath.Join("testdata", name)
+		if *update {
+			os.WriteFile(p, []byte(svg), 0o644)
+		}
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if svg != string(want) {
+			t.Errorf("%s differs from the golden file (rerun with -update after checking it)", name)
+		}
+		if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") || strings.Contains(svg, "style=") {
+			t.Errorf("%s has a NaN, an Inf or an inline style", name)
+		}
+	}
+}
+
+func TestFitTrend(t *testing.T) {
+	// rates 0.9, 0.8, 0.7: slope exactly -0.1 per run (up to rounding, 1e-12).
+	tr := FitTrend([]core.RunRate{{Rate: 0.9}, {Rate: 0.8}, {Rate: 0.7}})
+	if math.Abs(tr.Slope+0.1) > 1e-12 || math.Abs(tr.Intercept-0.9) > 1e-12 {
+		t.Errorf("trend %+v", tr)
+	}
+	if tr := FitTrend([]core.RunRate{{Rate: 0.5}}); tr.Slope != 0 || tr.Intercept != 0.5 {
+		t.Errorf("one run: %+v", tr)
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	b, _ := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+	md := BudgetMarkdown(b, "https://example.test/#rates=0.05")
+	for _, want := range []string{"| 0.05 | 59 |", "[Open in flakegate](https://example.test/#rates=0.05)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("budget markdown lacks %q:\n%s", want, md)
+		}
+	}
+	d, _ := core.Decide(core.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
+	n := int64(28)
+	md = DecideMarkdown(d, &core.SizeResult{TrialsPerArm: &n}, "")
+	if !strings.Contains(md, "no-detectable-change") || !strings.Contains(md, "separate: 28") {
+		t.Errorf("decide markdown:\n%s", md)
+	}
+}
+
+func ExampleEncodeAAShare() {
+	side := &core.AASide{
+		Scenarios: []core.Tally{{ID: "login", Passed: 2, Total: 3}, {ID: "search", Passed: 3, Total: 3}},
+		Runs:      []core.Tally{{ID: "r1", Passed: 2, Total: 2}, {ID: "r2", Passed: 1, Total: 2}, {ID: "r3", Passed: 2, Total: 2}},
+		Rows:      6,
+	}
+	enc, _ := EncodeAAShare(AAShare{Baseline: side})
+	back, _ := DecodeAAShare(enc)
+	fmt.Println(back.Baseline.Scenarios[0].ID, back.Baseline.Scenarios[0].Passed, back.Baseline.Scenarios[0].Total)
+	// Output: login 2 3
+}

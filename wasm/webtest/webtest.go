@@ -1,0 +1,397 @@
+// Package webtest drives the built calculator in headless Chromium for the
+// end-to-end tests (site) and the web benchmarks (bench/web). It is never
+// linked into app.wasm.
+//
+// It builds the site as `make site` does, serves it from an httptest server
+// on 127.0.0.1 with the same rules as Workers' static assets (clean URLs:
+// /decide is decide.html; the _headers file applied), starts Debian's
+// chromium with a fresh profile, and reads a page's figures through their
+// data-field attributes.
+package webtest
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// BuildSite builds app.wasm and runs the generator into out, from the
+// module at root, exactly as mk/web.mk's site target does.
+func BuildSite(root, out, version string) error {
+	goBin := "go"
+	if g := os.Getenv("GO"); g != "" {
+		goBin = g
+	}
+	tmp := filepath.Join(out, "app.wasm.tmp")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	build := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./site")
+	build.Dir = root
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building app.wasm: %v\n%s", err, b)
+	}
+	gen := exec.Command(goBin, "run", "-trimpath", "./site", "-out", out, "-wasm", tmp, "-version", version)
+	gen.Dir = root
+	if b, err := gen.CombinedOutput(); err != nil {
+		return fmt.Errorf("generating the site: %v\n%s", err, b)
+	}
+	return os.Remove(tmp)
+}
+
+// headerRule is one path pattern of a _headers file and its headers.
+type headerRule struct {
+	pattern string
+	headers [][2]string
+}
+
+func readHeaders(dir string) ([]headerRule, error) {
+	f, err := os.Open(filepath.Join(dir, "_headers"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rules []headerRule
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#"):
+		case !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t"):
+			rules = append(rules, headerRule{pattern: strings.TrimSpace(line)})
+		case len(rules) > 0:
+			k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+			if !ok {
+				return nil, fmt.Errorf("_headers: bad line %q", line)
+			}
+			r := &rules[len(rules)-1]
+			r.headers = append(r.headers, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
+		}
+	}
+	return rules, sc.Err()
+}
+
+func (r headerRule) match(p string) bool {
+	if strings.HasSuffix(r.pattern, "*") {
+		return strings.HasPrefix(p, strings.TrimSuffix(r.pattern, "*"))
+	}
+	return p == r.pattern
+}
+
+// Handler serves a static site folder as Workers' assets do: a path is the
+// file, or the file with ".html", or the folder's index.html; headers come
+// from _headers. Requests are counted per path, so tests can check that a
+// repeat visit is served by the service worker.
+type Handler struct {
+	Dir     string
+	rules   []headerRule
+	mu      sync.Mutex
+	hits    map[string]int
+	offline bool
+}
+
+// SetOffline makes every request fail with 503 (true) as if the network
+// were down, or serves again (false).
+func (h *Handler) SetOffline(off bool) {
+	h.mu.Lock()
+	h.offline = off
+	h.mu.Unlock()
+}
+
+// Reload re-reads _headers after the folder was regenerated.
+func (h *Handler) Reload() error {
+	rules, err := readHeaders(h.Dir)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	h.rules = rules
+	h.mu.Unlock()
+	return nil
+}
+
+// NewHandler reads dir's _headers.
+func NewHandler(dir string) (*Handler, error) {
+	rules, err := readHeaders(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Handler{Dir: dir, rules: rules, hits: map[string]int{}}, nil
+}
+
+// Hits returns how many times path was requested.
+func (h *Handler) Hits(p string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.hits[p]
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := path.Clean("/" + r.URL.Path)
+	h.mu.Lock()
+	h.hits[p]++
+	off, rules := h.offline, h.rules
+	h.mu.Unlock()
+	if off {
+		http.Error(w, "offline", http.StatusServiceUnavailable)
+		return
+	}
+	if p == "/_headers" {
+		http.NotFound(w, r)
+		return
+	}
+	var file string
+	for _, c := range []string{p, p + ".html", path.Join(p, "index.html")} {
+		fp := filepath.Join(h.Dir, filepath.FromSlash(c))
+		if st, err := os.Stat(fp); err == nil && !st.IsDir() {
+			file = fp
+			break
+		}
+	}
+	if file == "" {
+		http.NotFound(w, r)
+		return
+	}
+	for _, rule := range rules {
+		if rule.match(p) {
+			for _, kv := range rule.headers {
+				w.Header().Set(kv[0], kv[1])
+			}
+		}
+	}
+	if ct := mime.TypeByExtension(filepath.Ext(file)); ct != "" && w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	if strings.HasSuffix(file, ".webmanifest") {
+		w.Header().Set("Content-Type", "application/manifest+json")
+	}
+	http.ServeFile(w, r, file)
+}
+
+// Screenshot captures the whole page as PNG.
+func Screenshot(ctx context.Context) ([]byte, error) {
+	return chromedp.Run(ctx, chromedp.FullScreenshot(100))
+}
+
+// Serve starts an httptest server on 127.0.0.1 for dir.
+func Serve(dir string) (*httptest.Server, *Handler, error) {
+	h, err := NewHandler(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return httptest.NewServer(h), h, nil
+}
+
+// Chromium is the path of Debian's chromium, or an error saying how to
+// install it: a missing browser is a failure, not a skip.
+func Chromium() (string, error) {
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("chromium not found: run `make tools-web` (apt-get install chromium)")
+}
+
+// NewBrowser starts headless chromium with a fresh profile in userDataDir
+// and returns a chromedp context for its first tab.
+func NewBrowser(parent context.Context, userDataDir string) (context.Context, context.CancelFunc, error) {
+	exe, err := Chromium()
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("metrics-recording-only", true),
+		chromedp.Flag("password-store", "basic"),
+		chromedp.UserDataDir(userDataDir),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, acancel := chromedp.NewExecAllocator(parent, opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[int]("1")); err != nil {
+		bcancel()
+		acancel()
+		return nil, nil, fmt.Errorf("starting chromium: %w", err)
+	}
+	return bctx, func() { bcancel(); acancel() }, nil
+}
+
+// Console collects a tab's console messages, exceptions and browser-log
+// entries (CSP violations arrive as log errors).
+type Console struct {
+	mu   sync.Mutex
+	msgs []chromedp.ConsoleMessage
+}
+
+// Watch starts collecting the messages of ctx's tab until ctx ends.
+func Watch(ctx context.Context) *Console {
+	c := &Console{}
+	it := chromedp.Console(ctx)
+	go func() {
+		for m, err := range it {
+			if err != nil {
+				return
+			}
+			c.mu.Lock()
+			c.msgs = append(c.msgs, m)
+			c.mu.Unlock()
+		}
+	}()
+	return c
+}
+
+// Errors lists the error-level messages and exceptions so far.
+func (c *Console) Errors() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, m := range c.msgs {
+		if m.Type == chromedp.ConsoleError || m.IsException() {
+			out = append(out, fmt.Sprintf("%s (%s %s:%d)", m.String(), m.Source, m.URL, m.Line))
+		}
+	}
+	return out
+}
+
+// All lists every message so far.
+func (c *Console) All() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, m := range c.msgs {
+		out = append(out, m.String())
+	}
+	return out
+}
+
+// Poll evaluates a JS boolean expression until it is true.
+func Poll(ctx context.Context, timeout time.Duration, expr string) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = errors.New("still false")
+			}
+			return fmt.Errorf("waiting %v for %s: %w", timeout, expr, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// ReadyJS is true once go-app has started: the wasm loader is gone and the
+// page's main element is rendered by the client.
+const ReadyJS = `!document.getElementById('app-wasm-loader') && !!document.querySelector('main#main')`
+
+// WaitReady waits until app.wasm runs the page.
+func WaitReady(ctx context.Context, timeout time.Duration) error { return Poll(ctx, timeout, ReadyJS) }
+
+// FieldsJS collects path → value of every data-field element, the scope of
+// each being the data-scope attributes of its ancestors.
+const FieldsJS = `(() => {
+  const out = {};
+  for (const el of document.querySelectorAll('[data-field]')) {
+    const parts = [];
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      if (p.dataset && p.dataset.scope) parts.unshift(p.dataset.scope);
+    }
+    parts.push(el.dataset.field);
+    out[parts.join('.')] = el.getAttribute('value');
+  }
+  return out;
+})()`
+
+// Fields reads the page's figures.
+func Fields(ctx context.Context) (map[string]string, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[map[string]string](FieldsJS))
+}
+
+// TypeInto replaces the text of an input by typing: focus, select all,
+// then key events for each character (an empty text sends Backspace).
+func TypeInto(ctx context.Context, id, text string) error {
+	sel := chromedp.ID(id)
+	if err := chromedp.Do(ctx,
+		chromedp.Focus(sel),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById(`+jsString(id)+`).select()`, chromedp.EvalAsValue),
+	); err != nil {
+		return err
+	}
+	if text == "" {
+		text = "\b"
+	}
+	return chromedp.Do(ctx, chromedp.SendKeys(sel, text))
+}
+
+// Paste puts text into a text area as a paste does: the value changes at
+// once and one input event fires.
+func Paste(ctx context.Context, id, text string) error {
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  const el = document.getElementById(`+jsString(id)+`);
+  el.focus();
+  el.value = `+jsString(text)+`;
+  el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
+  return true;
+})()`))
+	return err
+}
+
+// Select chooses an option of a select element and fires change.
+func Select(ctx context.Context, id, value string) error {
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  const el = document.getElementById(`+jsString(id)+`);
+  el.value = `+jsString(value)+`;
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+})()`))
+	return err
+}
+
+func jsString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x2028 || r == 0x2029:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

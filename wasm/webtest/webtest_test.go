@@ -1,0 +1,57 @@
+package webtest
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestHandlerServesLikeWorkersAssets(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("home"), 0o644)
+	os.WriteFile(filepath.Join(dir, "decide.html"), []byte("decide"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "web"), 0o755)
+	os.WriteFile(filepath.Join(dir, "web", "app.wasm"), []byte("\x00asm"), 0o644)
+	os.WriteFile(filepath.Join(dir, "_headers"), []byte("/*\n  X-Test: all\n/web/app.wasm\n  Content-Type: application/wasm\n"), 0o644)
+	srv, h, err := Serve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	get := func(p string) (int, string, http.Header) {
+		res, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b), res.Header
+	}
+	for p, want := range map[string]string{"/": "home", "/decide": "decide", "/decide.html": "decide"} {
+		code, body, hdr := get(p)
+		if code != 200 || body != want || hdr.Get("X-Test") != "all" {
+			t.Errorf("%s: %d %q %v", p, code, body, hdr)
+		}
+	}
+	if _, _, hdr := get("/web/app.wasm"); hdr.Get("Content-Type") != "application/wasm" {
+		t.Errorf("wasm content type %q", hdr.Get("Content-Type"))
+	}
+	if code, _, _ := get("/_headers"); code != 404 {
+		t.Errorf("_headers served: %d", code)
+	}
+	h.SetOffline(true)
+	if code, _, _ := get("/"); code != 503 {
+		t.Errorf("offline: %d", code)
+	}
+	if h.Hits("/") != 2 {
+		t.Errorf("hits %d", h.Hits("/"))
+	}
+}
+
+func TestJSString(t *testing.T) {
+	if got := jsString("a\"b\\c\nd\u2028"); got != `"a\"b\\c\nd\u2028"` {
+		t.Errorf("%s", got)
+	}
+}
