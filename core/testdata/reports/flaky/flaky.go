@@ -1,7 +1,8 @@
 // Package flaky is a test suite with deliberately flaky tests for
 // flakegate's report readers and CI example. Every outcome is a pure
-// function of FLAKY_SEED, FLAKY_RUN, the test's name and how many times it
-// has run in this process, so that a report is reproducible byte for byte in
+// function of FLAKY_SEED, FLAKY_RUN and FLAKEGATE_RUN (which
+// examples/ci/flakegate-gate.sh sets per run), the test's name and how many
+// times it has run in this process, so that a report is reproducible byte for byte in
 // its outcomes (times still vary).
 package flaky
 
@@ -30,6 +31,6 @@ func Fails(name string, rate float64) bool {
 	if s, err := strconv.ParseFloat(os.Getenv("FLAKY_RATE_SCALE"), 64); err == nil {
 		rate *= s
 	}
-	sum := sha256.Sum256([]byte(os.Getenv("FLAKY_SEED") + "\x00" + os.Getenv("FLAKY_RUN") + "\x00" + name + "\x00" + strconv.Itoa(n)))
+	sum := sha256.Sum256([]byte(os.Getenv("FLAKY_SEED") + "\x00" + os.Getenv("FLAKY_RUN") + os.Getenv("FLAKEGATE_RUN") + "\x00" + name + "\x00" + strconv.Itoa(n)))
 	return float64(binary.BigEndian.Uint64(sum[:8])>>11)/(1<<53) < rate
 }
