@@ -107,7 +107,7 @@ func Depth(base, cand *AASide, opt DepthOptions) (*AADepth, error) {
 		d.warn("the pass rate trends in run order (%+.2f points per run, permutation p = %.3g): thresholds will fire mostly one way",
 			100*d.TrendTest.SlopePerRun, d.TrendTest.PValue)
 	}
-	d.FixedDrop = fixedDrop(base, opt.Drop)
+	d.FixedDrop = fixedDrop(base, opt.Drop, unequalPairLimit)
 	if !equalRunSizes(base) {
 		d.warn("runs hold different numbers of scenarios; the fixed-drop rule compares their rates exactly, but the independent rate assumes every scenario in every run")
 	}
@@ -211,11 +211,12 @@ func sampleVariance(xs []float64) float64 {
 
 // snapCeil is the least integer >= x, where x within a relative 1e-9 of an
 // integer counts as that integer: 0.02·200 is 4 scenarios even when the
-// product of the floats is a hair above 4.
+// product of the floats is a hair above 4. It is at least 1, for x > 0 is a
+// drop of at least one scenario.
 func snapCeil(x float64) int64 {
 	r := math.Round(x)
 	if math.Abs(x-r) <= 1e-9*math.Max(1, math.Abs(x)) {
-		return int64(r)
+		return max(1, int64(r))
 	}
-	return int64(math.Ceil(x))
+	return max(1, int64(math.Ceil(x)))
 }

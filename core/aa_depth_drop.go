@@ -31,7 +31,8 @@ const unequalPairLimit = 3000
 // ordered pair of A/A runs, one as baseline and the other as candidate.
 // Drops are compared in whole scenarios: with n scenarios per run a drop of δ
 // fires when the candidate passed at least ⌈δ·n⌉ fewer (0.88 against 0.86 on
-// 200 scenarios is a drop of 4, which is 2 points).
+// 200 scenarios is a drop of 4, which is 2 points). Runs of different sizes
+// are compared as exact fractions (past 3,000 such runs, on a 2^-40 grid).
 type FixedDrop struct {
 	Drop                 float64 `json:"drop"`                   // δ, a fraction in (0,1]
 	DropScenarios        int64   `json:"drop_scenarios"`         // ⌈δ·n⌉, the smallest drop in scenarios that fires
@@ -46,19 +47,22 @@ type FixedDrop struct {
 	IndependentMethod string  `json:"independent_method"` // MethodExact or MethodNormal
 }
 
-// fixedDrop needs a checked side.
-func fixedDrop(s *AASide, drop float64) *FixedDrop {
+// fixedDrop needs a checked side. Runs of different sizes are compared pair
+// by pair up to pairLimit runs.
+func fixedDrop(s *AASide, drop float64, pairLimit int) *FixedDrop {
 	n := len(s.Scenarios)
 	r := int64(len(s.Runs))
 	f := &FixedDrop{Drop: drop, DropScenarios: snapCeil(drop * float64(n)), Pairs: r * (r - 1)}
 	if equalRunSizes(s) {
 		d := snapCeil(drop * float64(s.Runs[0].Total))
 		f.FiredEarlierBaseline, f.FiredLaterBaseline = firedEqual(s.Runs, d)
-	} else if len(s.Runs) <= unequalPairLimit {
+	} else if len(s.Runs) <= pairLimit {
 		f.FiredEarlierBaseline, f.FiredLaterBaseline = firedUnequal(s.Runs, drop)
 	} else {
-		// Counted from the rates with a tolerance instead of exactly.
-		f.FiredEarlierBaseline, f.FiredLaterBaseline = firedEqual(scaledRuns(s.Runs), snapCeil(drop*(1<<40)))
+		// Counted from the rates on a 2^40 scale, each rounded, with one unit
+		// of slack so that exact ties still fire: pairs less than 2^-40 short
+		// of δ count as fired.
+		f.FiredEarlierBaseline, f.FiredLaterBaseline = firedEqual(scaledRuns(s.Runs), snapCeil(drop*(1<<40))-1)
 	}
 	f.Fired = f.FiredEarlierBaseline + f.FiredLaterBaseline
 	f.Rate = float64(f.Fired) / float64(f.Pairs)

@@ -424,6 +424,8 @@ func TestFixedDropCounts(t *testing.T) {
 		{"sizes differ: 0.57 then 0.55", []int64{57, 110}, []int64{100, 200}, 0.02, 1, 0},
 		{"sizes differ: just short", []int64{88, 173}, []int64{100, 200}, 0.02, 0, 0},
 		{"three runs", []int64{180, 176, 170}, []int64{200, 200, 200}, 0.02, 3, 0},
+		{"a tiny δ is one scenario, not zero", []int64{176, 176, 175}, []int64{200, 200, 200}, 1e-12, 2, 0},
+		{"a tiny δ, sizes differ", []int64{88, 176, 175}, []int64{100, 200, 200}, 1e-12, 2, 0},
 	}
 	for _, tc := range tests {
 		s := sideFromRuns(tc.passed, tc.totals)
@@ -490,6 +492,36 @@ func TestFixedDropBrute(t *testing.T) {
 			t.Errorf("trial %d (δ %s, %d runs, equal %v): fired %d/%d of %d, exact %d/%d", trial, ds, r, equal,
 				f.FiredEarlierBaseline, f.FiredLaterBaseline, f.Pairs, we, wl)
 		}
+	}
+}
+
+// TestFixedDropManyUnequalRuns: past a limit of runs of different sizes
+// the pairs are counted from the rates on a 2^40 scale; with runs of at most
+// 200 scenarios no pair falls within 2^-40 short of δ, so the count must be
+// the exact pairwise one, exact ties included.
+func TestFixedDropManyUnequalRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	r := 600 // with a limit of 100 instead of unequalPairLimit, to stay fast
+	p, tot := make([]int64, r), make([]int64, r)
+	for i := range p {
+		tot[i] = int64(100 + rng.IntN(3)*50) // 100, 150 or 200
+		p[i] = tot[i] - int64(rng.IntN(int(tot[i])/10))
+	}
+	f := fixedDrop(sideFromRuns(p, tot), 0.02, 100)
+	var we, wl int64
+	for i := range r {
+		for j := i + 1; j < r; j++ {
+			// rate_i - rate_j >= 0.02, exactly: 50·(P_i·T_j - P_j·T_i) >= T_i·T_j.
+			if 50*(p[i]*tot[j]-p[j]*tot[i]) >= tot[i]*tot[j] {
+				we++
+			}
+			if 50*(p[j]*tot[i]-p[i]*tot[j]) >= tot[i]*tot[j] {
+				wl++
+			}
+		}
+	}
+	if f.FiredEarlierBaseline != we || f.FiredLaterBaseline != wl || we+wl == 0 {
+		t.Errorf("fired %d/%d, exact %d/%d", f.FiredEarlierBaseline, f.FiredLaterBaseline, we, wl)
 	}
 }
 

@@ -40,7 +40,7 @@ func floatSlopeTest(y []float64) permTest {
 	var scale float64
 	r := len(y)
 	for i, v := range y {
-		scale += abs(float64(2*i-(r-1)) * v)
+		scale += abs(float64(float64(2*i-(r-1)) * v))
 	}
 	t.obs = abs(slopeStat(t.y)) - 1e-9*scale
 	return t
