@@ -40,6 +40,10 @@ func readJUnit(r io.Reader, arm, run string, l *Ledger) error {
 		return max(line, 1), max(col, 1)
 	}
 	xmlErr := func(err error) error {
+		var fe *Error
+		if errors.As(err, &fe) {
+			return err // from the reader, such as LimitReader's
+		}
 		line, col := pos()
 		var se *xml.SyntaxError
 		if errors.As(err, &se) {

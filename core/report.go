@@ -3,6 +3,7 @@ package core
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -100,7 +101,10 @@ func ReadReport(r io.Reader, opt ReportOptions, l *Ledger) error {
 	format := opt.Format
 	switch format {
 	case FormatAuto, "auto":
-		head, _ := br.Peek(detectBytes)
+		head, err := br.Peek(detectBytes)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return err
+		}
 		if format = DetectFormat(head); format == "" {
 			if len(bytes.TrimSpace(head)) == 0 {
 				return &Error{Kind: Invalid, Line: 1, Column: 1, Msg: "the report is empty"}
@@ -122,6 +126,36 @@ func ReadReport(r io.Reader, opt ReportOptions, l *Ledger) error {
 		return readGoTest(br, opt.Arm, run, l)
 	}
 	return readJUnit(br, opt.Arm, run, l)
+}
+
+// LimitReader returns a reader of r that fails with a TooLarge *Error once
+// more than max bytes have been read, so that a report over a size limit is
+// refused rather than silently cut short. The readers pass the error on
+// unchanged.
+func LimitReader(r io.Reader, max int64) io.Reader { return &limitReader{r: r, left: max, max: max} }
+
+type limitReader struct {
+	r         io.Reader
+	left, max int64
+}
+
+func (lr *limitReader) Read(p []byte) (int, error) {
+	if lr.left < 0 {
+		return 0, lr.err()
+	}
+	if int64(len(p)) > lr.left+1 {
+		p = p[:lr.left+1]
+	}
+	n, err := lr.r.Read(p)
+	lr.left -= int64(n)
+	if lr.left < 0 {
+		return 0, lr.err()
+	}
+	return n, err
+}
+
+func (lr *limitReader) err() error {
+	return &Error{Kind: TooLarge, Msg: fmt.Sprintf("the report is larger than the limit of %d bytes", lr.max)}
 }
 
 func warnf(l *Ledger, format string, args ...any) { l.Warn(fmt.Sprintf(format, args...)) }

@@ -422,3 +422,23 @@ func TestReportGolden(t *testing.T) {
 		t.Fatalf("only %d report samples", n)
 	}
 }
+
+// A report over the limit is refused with TooLarge, whatever its format,
+// not read in part.
+func TestReportLimit(t *testing.T) {
+	for _, path := range []string{"testdata/reports/gotest/count5.json", "testdata/reports/junit/surefire_reruns.xml", "testdata/ledger/messy.jsonl"} {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, limit := range []int64{10, int64(len(raw)) / 2, int64(len(raw)) - 1} {
+			err := ReadReport(LimitReader(bytes.NewReader(raw), limit), ReportOptions{}, NewLedger())
+			if ErrorKind(err) != TooLarge {
+				t.Errorf("%s at limit %d: want too_large, got %v", path, limit, err)
+			}
+		}
+		if err := ReadReport(LimitReader(bytes.NewReader(raw), int64(len(raw))), ReportOptions{}, NewLedger()); err != nil {
+			t.Errorf("%s at its own size: %v", path, err)
+		}
+	}
+}
