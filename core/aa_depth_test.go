@@ -107,6 +107,26 @@ func TestDepthSeed004(t *testing.T) {
 	}
 }
 
+// TestDepthFixtureReader: the test loader and ReadAA agree on the fixtures,
+// so the figures above are what the product computes from the same files.
+func TestDepthFixtureReader(t *testing.T) {
+	for _, path := range []string{seedFixture, "testdata/depth/candidate.csv"} {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadAA(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		want := loadDepthCSV(t, path)
+		if !slices.Equal(got.Scenarios, want.Scenarios) || !slices.Equal(got.Runs, want.Runs) || got.Rows != want.Rows || got.Duplicates != 0 {
+			t.Errorf("%s: ReadAA and the test loader disagree", path)
+		}
+	}
+}
+
 // TestDepthGolden pins the whole result, so that native and WebAssembly runs
 // are checked to give the same bytes. Rewrite with -update-depth.
 func TestDepthGolden(t *testing.T) {
