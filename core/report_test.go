@@ -442,3 +442,56 @@ func TestReportLimit(t *testing.T) {
 		}
 	}
 }
+
+// The A/A calculator gives the same bytes for a ledger arm as for the CSV
+// with one row per trial (scenario = test, run = run), duplicates included.
+func TestLedgerAASideMatchesCSV(t *testing.T) {
+	l := NewLedger()
+	var csv strings.Builder
+	csv.WriteString("scenario,run,passed\n")
+	state := uint64(12345)
+	rnd := func() float64 { // a fixed LCG: deterministic on every platform
+		state = state*6364136223846793005 + 1442695040888963407
+		return float64(state>>11) / (1 << 53)
+	}
+	for r := range 6 {
+		run := fmt.Sprintf("run-%d", r)
+		for s := range 40 {
+			test := fmt.Sprintf("example.com/p.Test%02d", (s*7)%40)
+			reps := 1
+			if s%13 == 0 {
+				reps = 2 // a -count=2 test: two rows of one (scenario, run)
+			}
+			for range reps {
+				pass := rnd() < 0.5+float64(s)/100
+				l.AddTrial(ArmBaseline, run, test, pass)
+				fmt.Fprintf(&csv, "%s,%s,%d\n", test, run, map[bool]int{true: 1, false: 0}[pass])
+			}
+		}
+	}
+	side, err := l.AASide(ArmBaseline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromCSV, err := ReadAA(strings.NewReader(csv.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	ra, err := AA(side, side, DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := AA(fromCSV, fromCSV, DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteJSON(&a, ra)
+	WriteJSON(&b, rb)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatalf("ledger side and CSV differ:\n%s\n%s", a.String(), b.String())
+	}
+	if side.Duplicates != fromCSV.Duplicates || side.Rows != fromCSV.Rows || side.Duplicates == 0 {
+		t.Fatalf("rows %d/%d duplicates %d/%d", side.Rows, fromCSV.Rows, side.Duplicates, fromCSV.Duplicates)
+	}
+}
