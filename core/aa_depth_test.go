@@ -144,6 +144,11 @@ func TestDepthGolden(t *testing.T) {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes())
+	b.Reset()
+	if err := d.WriteText(&b, 5); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/depth/seed004_like.depth.txt", b.Bytes())
 }
 
 func golden(t *testing.T, path string, got []byte) {
