@@ -33,7 +33,7 @@ type AADepth struct {
 type DepthOptions struct {
 	Drop         float64 // the fixed-drop rule's δ, a fraction in (0,1]
 	Level        float64 // of the variance-ratio range and the all-pass bound, in (0,1)
-	Alpha        float64 // one-sided level of the paired t-test, in (0,1)
+	Alpha        float64 // one-sided level of the paired t-test and of the trend warning, in (0,1)
 	Permutations int     // random permutations for the trend test when R > ExactUpTo, in [1, 1e6]
 	ExactUpTo    int     // enumerate all R! run orders when R <= ExactUpTo, in [0, 9]
 	MaxK         int     // largest k of pass^k, in [1, 64]
@@ -71,8 +71,13 @@ func (o DepthOptions) check() error {
 }
 
 // Depth runs the in-depth A/A analyses on base and, when cand is not nil,
-// the paired t-test of cand against base. Every scenario of base must have at
-// least two runs, and base at least two runs.
+// the paired t-test of cand against base. It is deterministic: the trend
+// test's random orders come from a PCG seeded with opt.Seed.
+//
+// Errors: options out of range and tallies that do not add up are Kind
+// Invalid (Field names the option or the side); a baseline with a single run,
+// or a scenario with fewer than two rows, is Kind Unusable. A candidate may
+// have a single run.
 func Depth(base, cand *AASide, opt DepthOptions) (*AADepth, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
