@@ -170,10 +170,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// headWriter answers HEAD with GET's status and headers and no body.
+// headWriter answers HEAD with GET's status and headers and no body. It
+// drops Content-Length: Workers turns a declared length into a stream that
+// must see that many bytes, and a HEAD answer has none.
 type headWriter struct{ http.ResponseWriter }
 
 func (headWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+func (w headWriter) WriteHeader(code int) {
+	w.Header().Del("Content-Length")
+	w.ResponseWriter.WriteHeader(code)
+}
 
 // recoverer turns a panic below it into a 500 problem+json and one log line.
 // Neither lambdaurl nor syumai/workers recovers a panic, and on Workers an

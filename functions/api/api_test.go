@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log"
 	"math"
 	"net/http"
@@ -80,10 +81,28 @@ func TestCorpus(t *testing.T) {
 				t.Fatalf("%v (run with -update to create it)", err)
 			}
 			if !bytes.Equal(got.Golden(), want) {
-				t.Errorf("answer differs from %s:\n got %s\nwant %s", golden, got.Golden(), want)
+				t.Errorf("answer differs from %s (check, then rewrite with -update): %s", golden, firstDiff(got.Golden(), want))
 			}
 		})
 	}
+}
+
+// firstDiff names the first line where got and want part.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl || i >= len(g) || i >= len(w) {
+			return fmt.Sprintf("line %d: got %q, want %q", i+1, gl, wl)
+		}
+	}
+	return "no line differs"
 }
 
 func checkProblem(t *testing.T, got apitest.Response) {

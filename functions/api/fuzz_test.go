@@ -135,4 +135,3 @@ func loadCorpusF(f *testing.F) []apitest.Case {
 	}
 	return cs
 }
-

@@ -35,10 +35,10 @@ func (o obj) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(e.k)
+		k, _ := marshal(e.k)
 		b.Write(k)
 		b.WriteByte(':')
-		v, err := json.Marshal(e.v)
+		v, err := marshal(e.v)
 		if err != nil {
 			return nil, err
 		}
@@ -46,6 +46,18 @@ func (o obj) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// marshal is json.Marshal without HTML escaping, so "<error>" reads as
+// written.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func (o obj) with(k string, v any) obj { return append(o, kv{k, v}) }
@@ -408,7 +420,7 @@ func generateOpenAPI(t *testing.T) []byte {
 		{"paths", paths},
 		{"components", obj{{"schemas", schemas}, {"responses", resps}}},
 	}
-	raw, err := json.Marshal(doc)
+	raw, err := marshal(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
