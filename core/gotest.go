@@ -19,7 +19,6 @@ type goTestEvent struct {
 	Action      string
 	Package     string
 	Test        string
-	Output      string
 	ImportPath  string // build-output and build-fail events (Go 1.24+)
 	FailedBuild string // on a package's fail event when its build failed
 }
@@ -71,19 +70,11 @@ func readGoTest(r io.Reader, arm, run string, l *Ledger) error {
 		if err := checkUTF8(line, lr.line); err != nil {
 			return err
 		}
-		if isPlainOutput(line) {
-			// Most of a stream is output events; they carry no outcome, so
-			// they are only checked to be JSON, not decoded.
-			if !json.Valid(line) {
-				var v any
-				return jsonLineErr(line, lr.line, json.Unmarshal(line, &v))
+		ev, ok := scanGoTestEvent(line)
+		if !ok {
+			if err := json.Unmarshal(line, &ev); err != nil {
+				return jsonLineErr(line, lr.line, err)
 			}
-			events++
-			continue
-		}
-		var ev goTestEvent
-		if err := json.Unmarshal(line, &ev); err != nil {
-			return jsonLineErr(line, lr.line, err)
 		}
 		if ev.Action == "" {
 			return posErr(Invalid, lr.line, column(line, len(line)-len(bytes.TrimLeft(line, " \t"))),
@@ -94,8 +85,9 @@ func readGoTest(r io.Reader, arm, run string, l *Ledger) error {
 		case "build-fail":
 			builds[buildPackage(ev.ImportPath)] = true
 		case "output":
-			// Before Go 1.24 a build failure shows only in the package's output.
-			if ev.Test == "" && strings.HasSuffix(strings.TrimSpace(ev.Output), "[build failed]") {
+			// Before Go 1.24 a build failure shows only in the package's
+			// output, "FAIL\tpkg [build failed]"; the text has no escapes.
+			if ev.Test == "" && bytes.Contains(line, []byte("[build failed]")) {
 				builds[ev.Package] = true
 			}
 		case "run":
@@ -175,20 +167,6 @@ func neverReported(l *Ledger, arm, run, pkgName string, p *goTestPackage, why st
 	}
 	clear(p.running)
 	warnf(l, "run %s: %d tests of %s never reported, counted as failed trials: %s; %s", run, len(tests), pkgName, listNames(tests), why)
-}
-
-var (
-	actionKey    = []byte(`"Action":`)
-	actionOutput = []byte(`"Action":"output"`)
-	buildFailed  = []byte(`[build failed]`)
-)
-
-// isPlainOutput reports whether a line is an output event that cannot
-// matter: exactly one Action key, with the value output, and no build
-// failure mentioned. Quotes inside JSON strings are escaped, so the pattern
-// cannot come from a test's printed text.
-func isPlainOutput(line []byte) bool {
-	return bytes.Contains(line, actionOutput) && bytes.Count(line, actionKey) == 1 && !bytes.Contains(line, buildFailed)
 }
 
 // goTestName is a test's ledger name: the package's import path, a dot,
