@@ -14,12 +14,21 @@ func runAA(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "aa", "[flags] baseline.csv [candidate.csv]")
 	ks := fs.String("k", "", "runs per side to list thresholds for, comma-separated (default 1,2,4,8)")
 	drops := fs.String("drops", "", "drops to size runs per side for, comma-separated fractions (default 0.02,0.03,0.05)")
+	format := fs.String("format", "", formatUsage)
+	baseRuns := filesFlag(fs, "baseline", "a test report `file` as one baseline run, its tests the scenarios (repeatable)")
+	candRuns := filesFlag(fs, "candidate", "a test report `file` as one candidate run (repeatable)")
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
 	}
-	if len(pos) < 1 || len(pos) > 2 {
+	reports := len(*baseRuns)+len(*candRuns) > 0
+	switch {
+	case reports && len(pos) > 0:
+		return false, usagef("give CSV files as arguments or test reports with -baseline/-candidate, not both")
+	case reports && len(*baseRuns) == 0:
+		return false, usagef("-candidate reports need -baseline reports")
+	case !reports && (len(pos) < 1 || len(pos) > 2):
 		return false, usagef("give a baseline CSV and optionally a candidate CSV (- reads standard input)")
 	}
 	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
@@ -44,14 +53,25 @@ func runAA(e *env, args []string) (bool, error) {
 		}
 	}
 	sides := make([]*core.AASide, 2)
-	for i, name := range pos {
-		if sides[i], err = readAA(e, name); err != nil {
+	source := "" // a test report's errors already name their side
+	if reports {
+		if sides, err = reportSides(e, *baseRuns, *candRuns, *format); err != nil {
 			return false, err
+		}
+	} else {
+		source = displayName(pos[0])
+		for i, name := range pos {
+			if sides[i], err = readAA(e, name); err != nil {
+				return false, err
+			}
 		}
 	}
 	res, err := core.AA(sides[0], sides[1], opt)
 	if err != nil {
-		return false, core.WithFile(err, displayName(pos[0]))
+		if source != "" {
+			err = core.WithFile(err, source)
+		}
+		return false, err
 	}
 	blocks := res.Candidate != nil && res.Candidate.Blocks
 	if *asJSON {
@@ -59,6 +79,29 @@ func runAA(e *env, args []string) (bool, error) {
 	}
 	writeAA(e, res)
 	return blocks, nil
+}
+
+// reportSides reads test reports as A/A runs: each file is a run and each
+// test a scenario.
+func reportSides(e *env, base, cand []string, format string) ([]*core.AASide, error) {
+	l := core.NewLedger()
+	if err := readReports(e, l, base, format, core.ArmBaseline); err != nil {
+		return nil, err
+	}
+	if err := readReports(e, l, cand, format, core.ArmPatched); err != nil {
+		return nil, err
+	}
+	sides := make([]*core.AASide, 2)
+	var err error
+	if sides[0], err = l.AASide(core.ArmBaseline); err != nil {
+		return nil, err
+	}
+	if len(cand) > 0 {
+		if sides[1], err = l.AASide(core.ArmPatched); err != nil {
+			return nil, err
+		}
+	}
+	return sides, nil
 }
 
 func readAA(e *env, name string) (*core.AASide, error) {

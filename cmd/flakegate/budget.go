@@ -16,10 +16,25 @@ func runBudget(e *env, args []string) (bool, error) {
 	observe := fs.String("observe", "", "observed history as `fails/runs`; planned against its upper Wilson bound")
 	rates := fs.String("rates", "", "comma-separated per-run failure rates (also accepted as arguments)")
 	fs.Float64Var(&in.Confidence, "confidence", in.Confidence, "confidence of the observed rate's interval")
+	from := filesFlag(fs, "from", "a test report `file` whose retry history gives observed rates (repeatable)")
+	format := fs.String("format", "", formatUsage)
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
+	}
+	if len(*from) > 0 {
+		if len(pos) > 0 || *rates != "" || *observe != "" {
+			return false, usagef("-from plans from the reports' retry history: give no rates or -observe with it")
+		}
+		if *cost != "" {
+			c, err := strconv.ParseFloat(*cost, 64)
+			if err != nil {
+				return false, usagef("-cost: want seconds per run, got %q", *cost)
+			}
+			in.CostSeconds = &c
+		}
+		return budgetFrom(e, in, *from, *format, *asJSON)
 	}
 	if *cost != "" {
 		c, err := strconv.ParseFloat(*cost, 64)
@@ -108,4 +123,70 @@ func runBudget(e *env, args []string) (bool, error) {
 	}
 	writeWarnings(w, res.Warnings)
 	return res.Blocks(), nil
+}
+
+// flakeBudgets is the result of budget -from: each flaky test's retry
+// history and the budget planned against its observed failure rate.
+type flakeBudgets struct {
+	Target   float64            `json:"target"`
+	Cap      int64              `json:"cap"`
+	Tests    []core.FlakeBudget `json:"tests"`
+	Blocks   bool               `json:"blocks"`
+	Warnings []string           `json:"warnings"`
+}
+
+func budgetFrom(e *env, in core.BudgetInput, files []string, format string, asJSON bool) (bool, error) {
+	l := core.NewLedger()
+	if err := readReports(e, l, files, format, core.ArmBaseline); err != nil {
+		return false, err
+	}
+	// Check the settings even when no test flaked.
+	probe := in
+	probe.Rates = []float64{0.5}
+	if _, err := core.Budget(probe); err != nil {
+		return false, err
+	}
+	tests, err := core.BudgetFlakes(l.Flakes(), in)
+	if err != nil {
+		return false, err
+	}
+	res := flakeBudgets{Target: in.Target, Cap: in.Cap, Tests: tests, Warnings: []string{}}
+	for _, t := range tests {
+		res.Blocks = res.Blocks || t.Budget.Blocks()
+	}
+	if len(tests) == 0 {
+		res.Warnings = append(res.Warnings, "no test both failed and passed in these reports: no flake to size")
+	}
+	if asJSON {
+		return res.Blocks, core.WriteJSON(e.stdout, res)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "%d flaky tests in the retry history; target detection power %s, rerun cap %d\n\n",
+		len(tests), pct(in.Target, 1), in.Cap)
+	t := newTable(w)
+	t.row("test", "failed", "rate", "plan at", "reruns", "at cap "+strconv.FormatInt(in.Cap, 10), "lane")
+	for _, tb := range tests {
+		row := tb.Budget.Rows[0]
+		reruns := "> int64"
+		if row.Reruns != nil {
+			reruns = strconv.FormatInt(*row.Reruns, 10)
+		}
+		t.row(tb.NodeID, fmt.Sprintf("%d/%d", tb.Fails, tb.Executions), ratePct(tb.Budget.Observed.Rate),
+			ratePct(row.Rate), reruns, pct(row.PowerAtCap, 1), row.Lane)
+	}
+	t.flush()
+	for _, tb := range tests {
+		row := tb.Budget.Rows[0]
+		if row.Reruns != nil && row.OverCap {
+			fmt.Fprintf(w, "\n%s needs %d reruns to be seen %s of the time; a cap of %d sees it %s",
+				tb.NodeID, *row.Reruns, pct(in.Target, 0), in.Cap, pct(row.PowerAtCap, 1))
+		}
+	}
+	if res.Blocks {
+		fmt.Fprintln(w, "\n\ngate: BLOCK — a flake needs more reruns than the cap")
+	} else {
+		fmt.Fprintln(w, "\ngate: pass")
+	}
+	writeWarnings(w, res.Warnings)
+	return res.Blocks, nil
 }

@@ -8,21 +8,28 @@ import (
 
 func runLedger(e *env, args []string) (bool, error) {
 	opt := core.DefaultLedgerOptions
-	fs := newFlags(e, "ledger", "[flags] ledger.jsonl ...")
+	fs := newFlags(e, "ledger", "[flags] [report ...]")
 	fs.Int64Var(&opt.MinTrials, "min-trials", opt.MinTrials, "fewest trials an arm needs for a verdict")
 	fs.Float64Var(&opt.Confidence, "confidence", opt.Confidence, "confidence of the Wilson intervals")
 	fs.StringVar(&opt.Property, "property", opt.Property, "property check result: passed, failed or unknown")
+	format := fs.String("format", "", formatUsage)
+	baseline := filesFlag(fs, "baseline", "a report `file` of one baseline run (go test -json or JUnit); repeat per run")
+	patched := filesFlag(fs, "patched", "a report `file` of one patched run (go test -json or JUnit); repeat per run")
+	arm := fs.String("arm", core.ArmBaseline, "arm of go test -json or JUnit files given as arguments")
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
 	}
-	if len(pos) == 0 {
-		return false, usagef("give at least one ledger file (- reads standard input)")
+	if len(pos)+len(*baseline)+len(*patched) == 0 {
+		return false, usagef("give a ledger file, or report files with -baseline and -patched (- reads standard input)")
 	}
 	l := core.NewLedger()
-	for _, name := range pos {
-		if err := readLedgerFile(e, name, l); err != nil {
+	for _, in := range []struct {
+		files []string
+		arm   string
+	}{{pos, *arm}, {*baseline, core.ArmBaseline}, {*patched, core.ArmPatched}} {
+		if err := readReports(e, l, in.files, *format, in.arm); err != nil {
 			return false, err
 		}
 	}
@@ -54,13 +61,4 @@ func runLedger(e *env, args []string) (bool, error) {
 	}
 	writeWarnings(w, res.Warnings)
 	return res.Blocks, nil
-}
-
-func readLedgerFile(e *env, name string, l *core.Ledger) error {
-	f, err := e.open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return core.WithFile(core.ReadLedger(f, l), displayName(name))
 }

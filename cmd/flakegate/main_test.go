@@ -179,3 +179,40 @@ func TestHelp(t *testing.T) {
 		t.Errorf("budget -h: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestReports reads test reports of other tools through the same gates.
+func TestReports(t *testing.T) {
+	const dir = "../../core/testdata/reports/"
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		// Surefire's flakyFailure and pytest-rerunfailures' rerun records are
+		// failed executions before a pass: the retry history the budget reads.
+		{"budget from retries", []string{"budget", "-from", dir + "junit/surefire_reruns.xml", "-cap", "1"}, exitBlock,
+			[]string{"com.example.CartTest.checkoutIsFlaky", "2/3", "gate: BLOCK"}},
+		{"ledger from go test -json", []string{"ledger", "-baseline", dir + "gotest/count5.json", "-patched", dir + "gotest/seed2.json"}, exitBlock,
+			[]string{"example.com/flaky.TestFlaky", "underpowered"}},
+		{"aa from reports", []string{"aa", "-baseline", dir + "gotest/count5.json", "-baseline", dir + "gotest/seed2.json"}, exitUsage, nil},
+		// Three JUnit files are three runs; their test cases are the scenarios.
+		{"aa from junit runs", []string{"aa", "-baseline", dir + "junit/gotestsum_count3.xml", "-baseline", dir + "junit/gotestsum_count3.xml",
+			"-baseline", dir + "junit/gotestsum_count3.xml"}, exitOK, []string{"6 scenarios, 3 runs (54 rows)"}},
+		{"unknown format", []string{"ledger", "-format", "tap", dir + "gotest/count5.json"}, exitUsage, nil},
+		{"reports and csv", []string{"aa", "-baseline", dir + "gotest/count5.json", "testdata/base.csv"}, exitUsage, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := cli(t, "", tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, tc.code, out, errs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
