@@ -1,6 +1,9 @@
 package core
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 // FlakeHistory is what the retry history of one test in one arm says about
 // its per-run failure rate. Every execution counts: a failed attempt that a
@@ -95,4 +98,48 @@ func BudgetFlakes(flakes []FlakeHistory, in BudgetInput) ([]FlakeBudget, error) 
 		out = append(out, FlakeBudget{FlakeHistory: h, Budget: res})
 	}
 	return out, nil
+}
+
+// FlakesResult is the budget of every flaky test a ledger's retry history
+// shows: the answer to "flakegate budget -from FILE...".
+type FlakesResult struct {
+	Runs     int           `json:"runs"`   // runs read, over all arms
+	Tests    int           `json:"tests"`  // distinct tests that executed
+	Flakes   []FlakeBudget `json:"flakes"` // sorted as Flakes sorts them
+	Blocks   bool          `json:"blocks"` // some flake needs more reruns than the cap
+	Warnings []string      `json:"warnings"`
+}
+
+// FlakeBudgets plans a rerun budget for each flaky test in l (see Flakes and
+// BudgetFlakes) with in's target, cap, cost and confidence. A ledger without
+// any execution is Unusable; one without flaky tests gives an empty list
+// and a warning.
+func (l *Ledger) FlakeBudgets(in BudgetInput) (*FlakesResult, error) {
+	res := &FlakesResult{Flakes: []FlakeBudget{}, Warnings: []string{}}
+	tests := map[string]bool{}
+	for _, arm := range l.armOrder {
+		a := l.arms[arm]
+		res.Runs += len(a.runs)
+		for _, t := range a.tests {
+			tests[t] = true
+		}
+	}
+	res.Tests = len(tests)
+	if res.Tests == 0 {
+		return nil, &Error{Kind: Unusable, Msg: "no test executions in the reports"}
+	}
+	fl, err := BudgetFlakes(l.Flakes(), in)
+	if err != nil {
+		return nil, err
+	}
+	res.Flakes = fl
+	for _, f := range fl {
+		res.Blocks = res.Blocks || f.Budget.Blocks()
+	}
+	if len(fl) == 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"no test both failed and passed in %d runs of %d tests: no flake to size (a flake rarer than the runs can show may still be there)", res.Runs, res.Tests))
+	}
+	res.Warnings = append(res.Warnings, l.notes...)
+	return res, nil
 }

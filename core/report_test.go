@@ -495,3 +495,43 @@ func TestLedgerAASideMatchesCSV(t *testing.T) {
 		t.Fatalf("rows %d/%d duplicates %d/%d", side.Rows, fromCSV.Rows, side.Duplicates, fromCSV.Duplicates)
 	}
 }
+
+func TestFlakeBudgets(t *testing.T) {
+	l := NewLedger()
+	for _, f := range []string{"count5.json", "seed2.json"} {
+		if err := readFile(t, l, "testdata/reports/gotest/"+f, ReportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := l.FlakeBudgets(DefaultBudgetInput)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// count5.expect and seed2.expect: TestFlaky 2/6 passed, TestTable 2/6,
+	// TestTable/often 2/6, TestTable/rare 5/6 over both runs; 7 tests ran
+	// (TestHang only in seed2, TestSkipped never).
+	if res.Runs != 2 || res.Tests != 7 || len(res.Flakes) != 4 {
+		t.Fatalf("runs %d tests %d flakes %d: %+v", res.Runs, res.Tests, len(res.Flakes), res.Flakes)
+	}
+	rare := res.Flakes[3]
+	if rare.NodeID != "example.com/flaky.TestTable/rare" || rare.Fails != 1 || rare.Executions != 6 {
+		t.Fatalf("rare: %+v", rare.FlakeHistory)
+	}
+	// Planned against the upper Wilson bound of 1/6 (0.5635 at 95%):
+	// ceil(ln 0.05 / ln(1-0.5635)) = 4 reruns, over the cap of 3, so the
+	// result blocks.
+	if _, hi := Wilson(1, 6, Z(0.95)); rare.Budget.Rows[0].Rate != hi || float64(*rare.Budget.Rows[0].Reruns) != RerunsFor(hi, 0.95) {
+		t.Errorf("rare budget %+v", rare.Budget.Rows[0])
+	}
+	if !res.Blocks {
+		t.Error("a flake over the cap blocks")
+	}
+	empty := NewLedger()
+	empty.AddTrial(ArmBaseline, "r", "t", true)
+	if res, err := empty.FlakeBudgets(DefaultBudgetInput); err != nil || len(res.Flakes) != 0 || len(res.Warnings) != 1 || res.Blocks {
+		t.Errorf("no flakes: %+v %v", res, err)
+	}
+	if _, err := NewLedger().FlakeBudgets(DefaultBudgetInput); ErrorKind(err) != Unusable {
+		t.Errorf("no executions: %v", err)
+	}
+}
