@@ -3,9 +3,12 @@ package core
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -406,18 +409,18 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 		ri, p.lastRun, p.lastID = i, i, p.side.Runs[i].ID
 	}
 
-	si, h := p.scens.find(sc)
-	if si < 0 {
+	slot, h := p.scens.find(sc)
+	if slot < 0 {
 		if msg := aaCheckID(sc, "scenario"); msg != "" {
 			return aaScenario, msg
 		}
-		si = p.scens.add(sc, h)
+		slot = p.scens.add(sc, h)
 	}
 
-	if p.mark(si, ri) {
+	st := &p.scens.slots[slot]
+	if p.mark(st, ri) {
 		p.side.Duplicates++
 	}
-	st := &p.scens.scen[si]
 	st.passed += pass
 	st.total++
 	rt := &p.side.Runs[ri]
@@ -430,17 +433,18 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 // finish lays the scenario tallies out in the AASide.
 func (p *aaParser) finish() *AASide {
 	t := p.scens
-	p.side.Scenarios = make([]Tally, len(t.scen))
-	for i, st := range t.scen {
-		p.side.Scenarios[i] = Tally{ID: t.ids[i], Passed: st.passed, Total: st.total}
+	p.side.Scenarios = make([]Tally, len(t.ids))
+	for k := range t.slots {
+		if st := &t.slots[k]; st.idx != 0 {
+			p.side.Scenarios[st.idx-1] = Tally{ID: t.ids[st.idx-1], Passed: st.passed, Total: st.total}
+		}
 	}
 	return p.side
 }
 
-// mark adds run ri to scenario si and reports whether the scenario had a row
+// mark adds run ri to scenario st and reports whether the scenario had a row
 // in that run already.
-func (p *aaParser) mark(si, ri int) bool {
-	st := &p.scens.scen[si]
+func (p *aaParser) mark(st *aaScen, ri int) bool {
 	if ri < 128 {
 		w, bit := &st.first[ri>>6], uint64(1)<<(ri&63)
 		if *w&bit != 0 {
@@ -452,10 +456,10 @@ func (p *aaParser) mark(si, ri int) bool {
 	if p.more == nil {
 		p.more = make(map[int]*aaRunSet)
 	}
-	m := p.more[si]
+	m := p.more[int(st.idx)]
 	if m == nil {
 		m = &aaRunSet{}
-		p.more[si] = m
+		p.more[int(st.idx)] = m
 	}
 	return m.mark(ri-128, st.total)
 }
@@ -490,91 +494,105 @@ func aaCheckID(b []byte, what string) string {
 	return ""
 }
 
-// aaScenTable finds a scenario's state from its id. It is an open
-// addressing hash table of small slots (a hash tag and an index into scen)
-// that stays in cache, and the id itself is compared inline in the
-// scenario's state (ids up to 24 bytes) so that, on the benchmark's shuffled
-// runs, a row touches one cache line of scenario state: several times fewer
-// misses than a map[string]int, whose keys are scattered on the heap.
+// aaScenTable holds the scenarios' state while ReadAA reads. It is an open
+// addressing hash table whose slots are the state itself, one 64-byte cache
+// line each: a copy of a short id, the tally and the runs seen. A row then
+// costs about one cache miss for its scenario, where a map[string]int and a
+// separate tally cost three (on the benchmark's shuffled runs this is what
+// the reader's speed comes down to).
 type aaScenTable struct {
-	seed  maphash.Seed
-	slots []aaSlot // len a power of two, at most three quarters full
-	scen  []aaScen // per scenario, in order of first appearance
-	ids   []string // the scenarios' ids
+	seed   maphash.Seed
+	s1, s2 uint64   // drawn from seed, for the short-id hash
+	slots  []aaScen // len a power of two, at most three quarters full
+	ids    []string // the scenarios' ids in order of first appearance
 }
 
-type aaSlot struct {
-	tag uint32 // high bits of the hash
-	idx int32  // index + 1; 0 for an empty slot
-}
-
-// aaScen is what ReadAA keeps of a scenario while reading, in one 64-byte
-// cache line: a copy of a short id, its tally and the runs it has a row in,
-// the first 128 inline.
+// aaScen is one slot: a scenario's state, or empty when idx is 0.
 type aaScen struct {
 	key           [24]byte // the id when it fits
-	klen          int      // the id's length
+	klen          int32    // the id's length, or -1 when longer than 2^31
+	idx           int32    // index in ids + 1; 0 for an empty slot
 	passed, total int64
 	first         [2]uint64 // runs 0..127
 }
 
 func newAAScenTable() *aaScenTable {
-	return &aaScenTable{seed: maphash.MakeSeed(), slots: make([]aaSlot, 1024)}
+	seed := maphash.MakeSeed()
+	return &aaScenTable{seed: seed, s1: maphash.String(seed, "1"), s2: maphash.String(seed, "2"), slots: make([]aaScen, 256)}
 }
 
-func (t *aaScenTable) equal(i int, b []byte) bool {
-	s := &t.scen[i]
-	if s.klen != len(b) {
+// hash hashes an id with the table's random seed. Ids of up to 16 bytes, the
+// common case, take a few inlined multiplications (the wyhash mix Go's own
+// fallback hash uses); longer ones go to hash/maphash.
+func (t *aaScenTable) hash(b []byte) uint64 {
+	n := len(b)
+	var x, y uint64
+	switch {
+	case n > 16:
+		return maphash.Bytes(t.seed, b)
+	case n >= 8:
+		x, y = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+	case n >= 4:
+		x, y = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
+	case n > 0:
+		x, y = uint64(b[0])<<16|uint64(b[n>>1])<<8|uint64(b[n-1]), 0
+	}
+	hi, lo := bits.Mul64(x^t.s1, y^t.s2^uint64(n))
+	hi, lo = bits.Mul64(hi^lo^0xa0761d6478bd642f, t.s1^0xe7037ed1a0b428db)
+	return hi ^ lo
+}
+
+func (t *aaScenTable) equal(s *aaScen, b []byte) bool {
+	if int(s.klen) != len(b) {
 		return false
 	}
 	if len(b) <= len(s.key) {
 		return string(s.key[:len(b)]) == string(b)
 	}
-	return t.ids[i] == string(b)
+	return t.ids[s.idx-1] == string(b)
 }
 
-// find returns the index of the scenario b, or -1 and the hash to add it
-// with.
+// find returns the slot of scenario b, or -1 and the hash to add it with.
 func (t *aaScenTable) find(b []byte) (int, uint64) {
-	h := maphash.Bytes(t.seed, b)
+	h := t.hash(b)
 	mask := uint64(len(t.slots) - 1)
-	tag := uint32(h >> 32)
 	for i := h & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
+		s := &t.slots[i]
 		if s.idx == 0 {
 			return -1, h
 		}
-		if s.tag == tag && t.equal(int(s.idx-1), b) {
-			return int(s.idx - 1), h
+		if t.equal(s, b) {
+			return int(i), h
 		}
 	}
 }
 
-// add appends scenario b, which find did not find, with its hash h.
+// add adds scenario b, which find did not find, with its hash h, and returns
+// its slot.
 func (t *aaScenTable) add(b []byte, h uint64) int {
-	st := aaScen{klen: len(b)}
-	copy(st.key[:], b)
-	t.scen = append(t.scen, st)
-	t.ids = append(t.ids, string(b))
-	if 4*len(t.scen) > 3*len(t.slots) {
+	if 4*(len(t.ids)+1) > 3*len(t.slots) {
 		old := t.slots
-		t.slots = make([]aaSlot, 2*len(old))
-		for _, s := range old {
-			if s.idx != 0 {
-				t.place(maphash.String(t.seed, t.ids[s.idx-1]), s.idx)
+		t.slots = make([]aaScen, 2*len(old))
+		for k := range old {
+			if old[k].idx != 0 {
+				t.slots[t.free(t.hash([]byte(t.ids[old[k].idx-1])))] = old[k]
 			}
 		}
 	}
-	t.place(h, int32(len(t.scen)))
-	return len(t.scen) - 1
+	t.ids = append(t.ids, string(b))
+	i := t.free(h)
+	s := &t.slots[i]
+	s.klen, s.idx = int32(min(len(b), math.MaxInt32)), int32(len(t.ids))
+	copy(s.key[:], b)
+	return i
 }
 
-func (t *aaScenTable) place(h uint64, idx int32) {
+// free returns the first empty slot from h's.
+func (t *aaScenTable) free(h uint64) int {
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		if t.slots[i].idx == 0 {
-			t.slots[i] = aaSlot{uint32(h >> 32), idx}
-			return
+			return int(i)
 		}
 	}
 }
