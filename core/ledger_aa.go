@@ -34,3 +34,25 @@ func (l *Ledger) AASide(arm string) (*AASide, error) {
 	}
 	return side, nil
 }
+
+// AA runs the A/A check on the baseline arm and, when the patched arm has
+// trials, compares it as the candidate: "flakegate aa" over report files,
+// with each file a run and each test a scenario.
+func (l *Ledger) AA(opt AAOptions) (*AAResult, error) {
+	base, err := l.AASide(ArmBaseline)
+	if err != nil {
+		return nil, err
+	}
+	var cand *AASide
+	if a := l.arms[ArmPatched]; a != nil && len(a.cells) > 0 {
+		if cand, err = l.AASide(ArmPatched); err != nil {
+			return nil, err
+		}
+	}
+	res, err := AA(base, cand, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(res.Warnings, l.notes...)
+	return res, nil
+}

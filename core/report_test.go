@@ -535,3 +535,34 @@ func TestFlakeBudgets(t *testing.T) {
 		t.Errorf("no executions: %v", err)
 	}
 }
+
+// Report files feed the A/A check: each file a run, each test a scenario.
+func TestLedgerAA(t *testing.T) {
+	l := NewLedger()
+	for _, f := range []string{"count5.json", "seed2.json", "panic.json"} {
+		if err := readFile(t, l, "testdata/reports/gotest/"+f, ReportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := l.AA(DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := l.AASide(ArmBaseline)
+	want, err := AA(base, nil, DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Runs != 3 || res.Candidate != nil || res.Scenarios != want.Scenarios || res.V != want.V {
+		t.Fatalf("%+v", res)
+	}
+	if err := readFile(t, l, "testdata/reports/gotest/seed2.json", ReportOptions{Arm: ArmPatched}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = l.AA(DefaultAAOptions); err != nil || res.Candidate == nil || res.Candidate.Runs != 1 {
+		t.Fatalf("with a candidate: %+v %v", res, err)
+	}
+	if _, err := NewLedger().AA(DefaultAAOptions); ErrorKind(err) != Unusable {
+		t.Errorf("empty: %v", err)
+	}
+}
