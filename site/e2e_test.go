@@ -145,7 +145,8 @@ func open(t *testing.T, ctx context.Context, url string) {
 		t.Fatalf("navigate %s: %v", url, err)
 	}
 	if err := webtest.WaitReady(ctx, 20*time.Second); err != nil {
-		t.Fatal(err)
+		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + ' :: ' + document.body.innerText.slice(0, 300)`))
+		t.Fatalf("%v\npage: %s", err, state)
 	}
 }
 
@@ -336,6 +337,29 @@ func TestEndToEnd(t *testing.T) {
 		}{{"aa", nil}, {"budget", nil}, {"decide", []string{"size", "ledger"}}} {
 			open(t, ctx, links[c.name])
 			expectFields(t, ctx, c.name+" offline", "", want[c.name], c.exclude...)
+		}
+	})
+
+	// A deploy is noticed: regenerate the site with a new version, revisit,
+	// and the reload banner appears; reloading runs the new version.
+	t.Run("update-banner", func(t *testing.T) {
+		if err := Generate(Options{Out: dir, Wasm: filepath.Join(dir, "web", "app.wasm"), Version: "e2e-test-2"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := handler.Reload(); err != nil {
+			t.Fatal(err)
+		}
+		open(t, ctx, srv.URL+"/")
+		if err := webtest.Poll(ctx, 20*time.Second, `!!document.getElementById('reload')`); err != nil {
+			t.Fatal(err)
+		}
+		screenshot(t, ctx, "update-banner")
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reload"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := webtest.Poll(ctx, 20*time.Second, `(document.getElementById('version')||{}).textContent === 'e2e-test-2'`); err != nil {
+			dbg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`caches.keys().then(ks => JSON.stringify({caches: ks, version: (document.getElementById('version')||{}).textContent, env: typeof goappEnv !== 'undefined' ? goappEnv.GOAPP_VERSION : null}))`, chromedp.EvalAwaitPromise))
+			t.Errorf("%v; page state %s", err, dbg)
 		}
 	})
 

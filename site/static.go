@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/flakegate/flakegate/wasm"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -31,10 +32,12 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-sr
 
 // Headers is the _headers file (Cloudflare's static-assets format, also read
 // by the local server and the end-to-end tests): the CSP and hardening
-// headers on every path, and revalidation of the files whose names do not
-// change between builds.
+// headers on every path, and revalidation of every file, because their names
+// do not change between builds: a new service worker must not cache a stale
+// app.js or app.wasm from the HTTP cache.
 var Headers = "/*\n" +
 	"  Content-Security-Policy: " + CSP + "\n" +
+	"  Cache-Control: no-cache\n" +
 	"  X-Content-Type-Options: nosniff\n" +
 	"  Referrer-Policy: no-referrer\n" +
 	"  Permissions-Policy: camera=(), microphone=(), geolocation=()\n" +
@@ -91,6 +94,7 @@ func Generate(o Options) error {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
+	wasm.Register() // idempotent; Generate may run without main (tests)
 	if err := app.GenerateStaticWebsite(o.Out, Handler(o.Version), wasm.Pages...); err != nil {
 		return fmt.Errorf("generate: pre-rendering: %w", err)
 	}
@@ -99,6 +103,7 @@ func Generate(o Options) error {
 		"web/flakegate.css": stylesheet,
 		"web/icon.svg":      []byte(iconSVG),
 		"web/icon-192.png":  iconPNG(192),
+		"favicon.ico":       iconPNG(48), // browsers ask for it; a PNG body is accepted
 		"web/icon-512.png":  iconPNG(512),
 		"_headers":          []byte(Headers),
 		"version.txt":       []byte(o.Version + "\n"),
@@ -129,6 +134,9 @@ func checkSite(dir string) error {
 		}
 		if m := remoteRef.Find(b); m != nil {
 			return fmt.Errorf("generate: %s refers to another origin: %s", name, m)
+		}
+		if strings.HasSuffix(name, ".html") && !bytes.Contains(b, []byte(`id="main"`)) {
+			return fmt.Errorf("generate: %s is not a pre-rendered calculator page", name)
 		}
 	}
 	return nil

@@ -1,0 +1,108 @@
+//go:build !wasm
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeWasm is enough of a module header for the generator's check.
+var fakeWasm = []byte("\x00asm\x01\x00\x00\x00")
+
+func generateTo(t *testing.T, version string) string {
+	t.Helper()
+	dir := t.TempDir()
+	w := filepath.Join(dir, "in.wasm")
+	os.WriteFile(w, fakeWasm, 0o644)
+	out := filepath.Join(dir, "site")
+	if err := Generate(Options{Out: out, Wasm: w, Version: version}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestGenerateWritesTheWholeSite(t *testing.T) {
+	out := generateTo(t, "abc123")
+	for _, f := range []string{"index.html", "decide.html", "aa.html", "app.js", "app-worker.js", "wasm_exec.js",
+		"manifest.webmanifest", "app.css", "web/app.wasm", "web/flakegate.css", "web/icon.svg", "web/icon-192.png",
+		"web/icon-512.png", "favicon.ico", "_headers"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty", f)
+		}
+	}
+	read := func(f string) string {
+		b, _ := os.ReadFile(filepath.Join(out, f))
+		return string(b)
+	}
+	// The version reaches the page (app.js env) and the service worker's
+	// cache name, so a deploy is noticed.
+	if !strings.Contains(read("app.js"), `"GOAPP_VERSION":"abc123"`) || !strings.Contains(read("app-worker.js"), `"app-" + "abc123"`) {
+		t.Error("version not in app.js and app-worker.js")
+	}
+	// The worker caches every page, so links open offline.
+	for _, p := range []string{`"/"`, `"/decide"`, `"/aa"`, `"/web/app.wasm"`} {
+		if !strings.Contains(read("app-worker.js"), p) {
+			t.Errorf("service worker does not cache %s", p)
+		}
+	}
+	// The CSP: exactly what Go's wasm needs and no inline code.
+	h := read("_headers")
+	for _, want := range []string{"script-src 'self' 'wasm-unsafe-eval';", "worker-src 'self';", "manifest-src 'self';", "default-src 'self';", "style-src 'self';"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("_headers lacks %q", want)
+		}
+	}
+	if strings.Contains(h, "unsafe-inline") || strings.Contains(h, "'unsafe-eval'") {
+		t.Error("CSP allows inline code or eval")
+	}
+	for _, page := range []string{"index.html", "decide.html", "aa.html"} {
+		html := read(page)
+		if strings.Contains(html, "<script>") || strings.Contains(html, " style=") || strings.Contains(html, " onclick=") {
+			t.Errorf("%s has inline script or style", page)
+		}
+		if !strings.Contains(html, `href="/web/flakegate.css"`) {
+			t.Errorf("%s does not load the stylesheet", page)
+		}
+	}
+	// Pre-rendered figures: the budget page ships the default budget.
+	if !strings.Contains(read("index.html"), `data-field="reruns"`) {
+		t.Error("index.html has no pre-rendered figures")
+	}
+}
+
+func TestGenerateRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.wasm")
+	os.WriteFile(bad, []byte("not wasm"), 0o644)
+	if err := Generate(Options{Out: filepath.Join(dir, "o"), Wasm: bad, Version: "v"}); err == nil {
+		t.Error("a non-wasm file was accepted")
+	}
+	if err := Generate(Options{Out: filepath.Join(dir, "o"), Wasm: bad}); err == nil {
+		t.Error("no version was accepted")
+	}
+	if err := run([]string{"-out", dir}); err == nil {
+		t.Error("run without -wasm and -version succeeded")
+	}
+}
+
+// The browser build must not link the generator's server code nor the test
+// tools: GenerateStaticWebsite (httptest) stays behind the !wasm tag.
+func TestWasmBuildHasNoServerCode(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"net/http/httptest", "github.com/chromedp/chromedp", "github.com/flakegate/flakegate/wasm/webtest"} {
+		for _, line := range strings.Split(string(out), "\n") {
+			if line == pkg {
+				t.Errorf("app.wasm links %s", pkg)
+			}
+		}
+	}
+}
