@@ -340,3 +340,48 @@ func FuzzReadAA(f *testing.F) {
 		}
 	})
 }
+
+// The scenario table against a map, across its resizes, with ids of every
+// length class: empty, under 4, 4-7, 8-16 (inline hash), 17-24 (inline key)
+// and longer (key compared with the stored id), and ids that differ only in
+// the middle, where the short-id hash reads no byte of some.
+func TestAAScenTable(t *testing.T) {
+	tab := newAAScenTable()
+	want := map[string]int{}
+	var ids []string
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := 0; i < 20000; i++ {
+		n := []int{0, 1, 3, 5, 8, 12, 16, 17, 24, 25, 40}[r.IntN(11)]
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = "ab"[r.IntN(2)]
+		}
+		id := string(b)
+		slot, h := tab.find(b)
+		idx, seen := want[id]
+		if seen != (slot >= 0) {
+			t.Fatalf("find(%q) = slot %d, seen before: %v", id, slot, seen)
+		}
+		if seen {
+			if got := int(tab.slots[slot].idx - 1); got != idx {
+				t.Fatalf("find(%q) found scenario %d, want %d", id, got, idx)
+			}
+			continue
+		}
+		slot = tab.add(b, h)
+		want[id] = len(ids)
+		ids = append(ids, id)
+		if got := int(tab.slots[slot].idx - 1); got != want[id] {
+			t.Fatalf("add(%q) gave index %d, want %d", id, got, want[id])
+		}
+	}
+	if len(ids) < 1000 || len(tab.ids) != len(ids) {
+		t.Fatalf("%d ids in the table, %d distinct drawn", len(tab.ids), len(ids))
+	}
+	for i, id := range ids {
+		slot, _ := tab.find([]byte(id))
+		if slot < 0 || int(tab.slots[slot].idx-1) != i {
+			t.Fatalf("after all resizes, %q is not scenario %d", id, i)
+		}
+	}
+}
