@@ -184,6 +184,9 @@ func aaCheckSide(name string, s *AASide) (map[string]int, error) {
 		if err := aaCheckTally(t); err != nil {
 			return nil, bad("scenario %q: %v", t.ID, err)
 		}
+		if t.Total == 0 {
+			return nil, bad("scenario %q has no rows", t.ID)
+		}
 		if _, dup := idx[t.ID]; dup {
 			return nil, bad("scenario %q is listed twice", t.ID)
 		}

@@ -263,6 +263,8 @@ func TestAAErrors(t *testing.T) {
 			Invalid, "baseline", "listed twice"},
 		{"run without rows", &AASide{Scenarios: []Tally{{"a", 1, 2}}, Runs: []Tally{{"r", 1, 2}, {"q", 0, 0}}, Rows: 2}, nil, DefaultAAOptions,
 			Invalid, "baseline", "no rows"},
+		{"candidate scenario without rows", good, &AASide{Scenarios: []Tally{{"s0", 0, 0}}, Runs: []Tally{}}, DefaultAAOptions,
+			Invalid, "candidate", "has no rows"},
 		{"bad candidate", good, &AASide{Scenarios: []Tally{{"a", -1, 2}}}, DefaultAAOptions, Invalid, "candidate", "out of range"},
 	}
 	for _, c := range cases {
