@@ -43,7 +43,7 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// check returns the 413 when the limit was hit. Otherwise a reader's
+// check returns the 413 when the limit was hit, and nil for nil. Otherwise a reader's
 // *core.Error is named after file, and any other error is a body that broke
 // off or was not what it claimed: the client's fault, a 400.
 func (l *limitedBody) check(err error, file string) error {
@@ -51,6 +51,8 @@ func (l *limitedBody) check(err error, file string) error {
 	switch {
 	case l.hit:
 		return l.err
+	case err == nil:
+		return nil
 	case errors.As(err, &ce):
 		return core.WithFile(err, file)
 	}
@@ -127,14 +129,52 @@ func (h *handler) postArgs(rt *route, r *http.Request) (*args, error) {
 
 const aaMedia = "text/csv (the baseline's scenario,run,passed rows) or multipart/form-data with parts baseline and optional candidate"
 
+// Upload formats. csv is the A/A scenario,run,passed CSV; the others are
+// the test reports core.ReadReport reads, auto detecting which.
+const (
+	formatCSV  = "csv"
+	formatAuto = "auto"
+)
+
+func reportFormats() []string {
+	return []string{formatAuto, core.FormatLedger, core.FormatGoTest, core.FormatJUnit}
+}
+
+func aaFormats() []string { return append([]string{formatCSV}, reportFormats()...) }
+
+func checkFormat(format string, allowed []string) error {
+	for _, f := range allowed {
+		if format == f {
+			return nil
+		}
+	}
+	return invalid("format", "unknown format %q; this route reads %s", format, strings.Join(allowed, ", "))
+}
+
+// coreFormat is the core's name of a report format.
+func coreFormat(format string) string {
+	if format == formatAuto {
+		return core.FormatAuto
+	}
+	return format
+}
+
 func aa(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["aa"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
 	opt := core.DefaultAAOptions
+	format := formatCSV
+	a.str("format", &format)
 	a.integers("k", &opt.Ks)
 	a.numbers("drops", &opt.Drops)
 	if a.err != nil {
 		return a.err
+	}
+	if err := checkFormat(format, aaFormats()); err != nil {
+		return err
+	}
+	if format != formatCSV {
+		return h.aaReports(w, r, coreFormat(format), opt)
 	}
 	mt, _, err := mediaType(r, aaMedia)
 	if err != nil {
@@ -187,6 +227,68 @@ func aa(h *handler, w http.ResponseWriter, r *http.Request) error {
 	return h.writeResult(w, res, cacheNone)
 }
 
+const aaReportMedia = "multipart/form-data with one or more parts baseline (each a run) and optional candidate parts, or one report as the body"
+
+// aaReports reads test reports as A/A runs: each file is a run, each test a
+// scenario. Parts baseline and candidate may repeat.
+func (h *handler) aaReports(w http.ResponseWriter, r *http.Request, format string, opt core.AAOptions) error {
+	mt, _, err := mediaType(r, aaReportMedia)
+	if err != nil {
+		return err
+	}
+	lb, err := h.limit(w, r, h.opt.maxBody())
+	if err != nil {
+		return err
+	}
+	l := core.NewLedger()
+	candidates := 0
+	switch {
+	case mt == "multipart/form-data":
+		err = eachPart(r, lb, func(name string, p *multipart.Part) error {
+			arm := core.ArmBaseline
+			switch name {
+			case "baseline":
+			case "candidate":
+				arm = core.ArmPatched
+				candidates++
+			default:
+				return invalid(name, "unknown part %q; send parts baseline and optional candidate, one per run (options go in the query)", name)
+			}
+			return lb.check(core.ReadReport(p, core.ReportOptions{Format: format, Arm: arm}, l), partFile(name, p))
+		})
+	case reportMedia[mt]:
+		err = lb.check(core.ReadReport(lb, core.ReportOptions{Format: format, Arm: core.ArmBaseline}, l), "baseline")
+	default:
+		return unsupported(mt, aaReportMedia)
+	}
+	if err != nil {
+		return err
+	}
+	base, err := l.AASide(core.ArmBaseline)
+	if err != nil {
+		return err
+	}
+	var cand *core.AASide
+	if candidates > 0 {
+		if cand, err = l.AASide(core.ArmPatched); err != nil {
+			return err
+		}
+	}
+	res, err := core.AA(base, cand, opt)
+	if err != nil {
+		return err
+	}
+	return h.writeResult(w, res, cacheNone)
+}
+
+// partFile names a part in errors: its filename when it has one.
+func partFile(name string, p *multipart.Part) string {
+	if fn := p.FileName(); fn != "" {
+		return fn
+	}
+	return name
+}
+
 // eachPart streams the parts of a multipart body in order, with no
 // temporary files (Workers has none), and hands each named part to fn.
 func eachPart(r *http.Request, lb *limitedBody, fn func(name string, p *multipart.Part) error) error {
@@ -215,41 +317,42 @@ func eachPart(r *http.Request, lb *limitedBody, fn func(name string, p *multipar
 	}
 }
 
-// Ledger formats. The seed's per-trial JSONL is read by core.ReadLedger.
-const formatJSONL = "jsonl"
+const ledgerMedia = "a report as the body (application/x-ndjson for a JSONL ledger or go test -json, application/xml for JUnit) or multipart/form-data with parts ledger, baseline or patched"
 
-func ledgerFormats() []string { return []string{formatJSONL} }
-
-const ledgerMedia = "application/x-ndjson (the JSONL ledger) or multipart/form-data with one or more parts named ledger"
-
-// jsonlMedia are the names people give JSON Lines.
-var jsonlMedia = map[string]bool{
-	"application/x-ndjson":      true,
-	"application/jsonl":         true,
-	"application/x-jsonl":       true,
-	"application/jsonlines":     true,
-	"application/x-jsonlines":   true,
-	"application/json-lines":    true,
-	"application/json":          true,
-	"text/plain":                true,
-	"application/jsonl+json":    true,
-	"application/x-ndjson+json": true,
+// reportMedia are the media types a report body may be sent as.
+var reportMedia = map[string]bool{
+	"application/x-ndjson":    true,
+	"application/jsonl":       true,
+	"application/x-jsonl":     true,
+	"application/jsonlines":   true,
+	"application/x-jsonlines": true,
+	"application/json-lines":  true,
+	"application/json":        true,
+	"text/plain":              true,
+	"application/xml":         true,
+	"text/xml":                true,
+	"application/junit+xml":   true,
 }
 
 func ledger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["ledger"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
 	opt := core.DefaultLedgerOptions
-	format := formatJSONL
+	format, arm, run := formatAuto, core.ArmBaseline, ""
 	a.str("format", &format)
+	a.str("arm", &arm)
+	a.str("run", &run)
 	a.integer("min_trials", &opt.MinTrials)
 	a.number("confidence", &opt.Confidence)
 	a.str("property", &opt.Property)
 	if a.err != nil {
 		return a.err
 	}
-	if format != formatJSONL {
-		return invalid("format", "unknown format %q; this server reads %s", format, strings.Join(ledgerFormats(), ", "))
+	if err := checkFormat(format, reportFormats()); err != nil {
+		return err
+	}
+	if arm != core.ArmBaseline && arm != core.ArmPatched {
+		return invalid("arm", "must be baseline or patched, got %q", arm)
 	}
 	mt, _, err := mediaType(r, ledgerMedia)
 	if err != nil {
@@ -261,31 +364,34 @@ func ledger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	}
 	l := core.NewLedger()
 	switch {
-	case jsonlMedia[mt]:
-		if err := core.ReadLedger(lb, l); err != nil {
+	case reportMedia[mt]:
+		ro := core.ReportOptions{Format: coreFormat(format), Arm: arm, Run: run}
+		if err := core.ReadReport(lb, ro, l); err != nil {
 			return lb.check(err, "ledger")
 		}
 	case mt == "multipart/form-data":
+		if run != "" {
+			return invalid("run", "names the run of a report sent as the body; multipart parts are numbered runs")
+		}
 		parts := 0
 		err := eachPart(r, lb, func(name string, p *multipart.Part) error {
-			if name != "ledger" {
-				return invalid(name, "unknown part %q; send one or more parts named ledger (options go in the query)", name)
+			partArm := arm
+			switch name {
+			case "ledger", "report":
+			case core.ArmBaseline, core.ArmPatched:
+				partArm = name
+			default:
+				return invalid(name, "unknown part %q; send parts ledger, baseline or patched, one report each (options go in the query)", name)
 			}
 			parts++
-			file := "ledger"
-			if fn := p.FileName(); fn != "" {
-				file = fn
-			}
-			if err := core.ReadLedger(p, l); err != nil {
-				return lb.check(err, file)
-			}
-			return nil
+			ro := core.ReportOptions{Format: coreFormat(format), Arm: partArm}
+			return lb.check(core.ReadReport(p, ro, l), partFile(name, p))
 		})
 		if err != nil {
 			return err
 		}
 		if parts == 0 {
-			return invalid("ledger", "the multipart body has no ledger part")
+			return invalid("ledger", "the multipart body has no report part")
 		}
 	default:
 		return unsupported(mt, ledgerMedia)

@@ -380,19 +380,26 @@ func generateOpenAPI(t *testing.T) []byte {
 						content = content.with("text/csv", obj{{"schema", obj{{"type", "string"},
 							{"description", "the baseline: a CSV with header scenario,run,passed (passed is 0 or 1), one row per scenario per run"}}}})
 					case bodyMultipartAA:
-						csv := obj{{"type", "string"}, {"contentMediaType", "text/csv"}}
+						file := obj{{"type", "string"}, {"contentMediaType", "text/csv"}}
+						files := obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}}}
 						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
-							{"properties", obj{{"baseline", csv.with("description", "runs of the unchanged configuration")},
-								{"candidate", csv.with("description", "runs of the candidate, compared against the baseline")}}},
+							{"properties", obj{{"baseline", files.with("description", "runs of the unchanged configuration: one A/A CSV, or with a report format one part per run")},
+								{"candidate", files.with("description", "runs of the candidate, compared against the baseline (same shapes)")}}},
 							{"required", []string{"baseline"}}, {"additionalProperties", false}}}})
 					case bodyJSONL:
-						content = content.with("application/x-ndjson", obj{{"schema", obj{{"type", "string"},
-							{"description", "one JSON object per line with run, arm (baseline or patched), nodeid, when and outcome; also read as application/jsonl, application/json and text/plain"}}}})
+						report := obj{{"type", "string"}, {"description", "a seed JSONL ledger (run, arm, nodeid, when, outcome per line) or go test -json output; also read as application/jsonl, application/json and text/plain"}}
+						content = content.with("application/x-ndjson", obj{{"schema", report}})
+						content = content.with("application/xml", obj{{"schema", obj{{"type", "string"},
+							{"description", "a JUnit XML report (pytest, Maven Surefire, gotestsum, Jest, Playwright); also read as text/xml"}}}})
 					case bodyMultipartLedger:
+						file := obj{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}
+						files := obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}}}
 						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
-							{"properties", obj{{"ledger", obj{{"type", "array"}, {"items", obj{{"type", "string"}, {"contentMediaType", "application/x-ndjson"}}},
-								{"description", "one or more ledger files, all read into one ledger"}}}}},
-							{"required", []string{"ledger"}}, {"additionalProperties", false}}}})
+							{"properties", obj{
+								{"ledger", files.with("description", "reports of the arm the query names (a JSONL ledger names its own arms)")},
+								{"baseline", files.with("description", "go test -json or JUnit reports of baseline runs, one part per run")},
+								{"patched", files.with("description", "go test -json or JUnit reports of patched runs, one part per run")}}},
+							{"additionalProperties", false}}}})
 					}
 				}
 			}

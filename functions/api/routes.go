@@ -77,6 +77,8 @@ func routes() []*route {
 			path:    "aa",
 			summary: "A/A noise of an eval suite, and a candidate's regression check",
 			params: []param{
+				{name: "format", kind: kString, def: formatCSV, enum: aaFormats(),
+					doc: "the uploads' format: the A/A CSV, or test reports (each file a run, each test a scenario)"},
 				{name: "k", kind: kIntegers, def: "1,2,4,8", doc: "runs per side to list alarm thresholds for"},
 				{name: "drops", kind: kNumbers, def: "0.02,0.03,0.05", doc: "drops, as fractions in (0,1], to size runs per side for"},
 			},
@@ -86,10 +88,13 @@ func routes() []*route {
 		},
 		{
 			path:    "ledger",
-			summary: "Per-test two-arm verdicts from a per-trial ledger",
+			summary: "Per-test two-arm verdicts from a trial ledger, go test -json or JUnit reports",
 			params: []param{
-				{name: "format", kind: kString, def: formatJSONL, enum: ledgerFormats(),
-					doc: "the upload's format"},
+				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
+					doc: "the reports' format: the seed's JSONL ledger, go test -json or JUnit XML; auto detects it from the content"},
+				{name: "arm", kind: kString, def: core.ArmBaseline, enum: []string{core.ArmBaseline, core.ArmPatched},
+					doc: "the arm of a go test -json or JUnit report sent as the body or as parts named ledger (a JSONL ledger names its own arms)"},
+				{name: "run", kind: kString, doc: "the run name of a go test -json or JUnit report sent as the body; numbered per arm when omitted"},
 				{name: "min_trials", kind: kInteger, def: "20", doc: "fewest trials an arm needs for a verdict, >= 1"},
 				confidenceParam,
 				{name: "property", kind: kString, def: core.PropertyUnknown,
