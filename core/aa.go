@@ -7,15 +7,22 @@ const (
 	ZPower = 0.842
 )
 
-// AAOptions chooses which thresholds and run counts an A/A result lists.
+// AAOptions chooses which figures an A/A result lists.
 type AAOptions struct {
 	Ks    []int     // runs per side to list alarm thresholds for, each >= 1
 	Drops []float64 // drops to size runs per side for, each in (0,1]
+	// Depth sets the in-depth analyses (variance ratio, trend test,
+	// fixed-drop rule, pass^k, flaky scenarios, paired t-test); the zero
+	// value leaves them out of the result.
+	Depth DepthOptions
+	// Simulate, when not nil, runs the gate simulator on the baseline.
+	Simulate *SimOptions
 }
 
-// DefaultAAOptions lists thresholds at 1, 2, 4 and 8 runs per side and the
-// runs needed to catch drops of 2, 3 and 5 points.
-var DefaultAAOptions = AAOptions{Ks: []int{1, 2, 4, 8}, Drops: []float64{0.02, 0.03, 0.05}}
+// DefaultAAOptions lists thresholds at 1, 2, 4 and 8 runs per side, the
+// runs needed to catch drops of 2, 3 and 5 points, and the in-depth
+// analyses at their defaults; it runs no simulation.
+var DefaultAAOptions = AAOptions{Ks: []int{1, 2, 4, 8}, Drops: []float64{0.02, 0.03, 0.05}, Depth: DefaultDepthOptions}
 
 // Tally counts the passes of one scenario or one run.
 type Tally struct {
@@ -102,5 +109,10 @@ type AAResult struct {
 	Trend      *Trend       `json:"trend"` // null below 3 runs or when s = 0
 	RunRates   []RunRate    `json:"run_rates"`
 	Candidate  *Candidate   `json:"candidate"`
-	Warnings   []string     `json:"warnings"`
+	// The in-depth analyses, whose fields sit at the top level of the JSON
+	// (variance_ratio, trend_test, fixed_drop, pass_k, all_pass_bound, flaky,
+	// paired_t); absent when AAOptions.Depth is the zero value.
+	*AADepth
+	Simulation *SimResult `json:"simulation"` // null unless AAOptions.Simulate is set
+	Warnings   []string   `json:"warnings"`
 }

@@ -32,7 +32,7 @@ func (d *AADepth) WriteText(w io.Writer, maxFlaky int) error {
 			100*t.SlopePerRun, 100*t.FirstHalfMean, 100*t.SecondHalfMean, t.PValue, how)
 	}
 	if f := d.FixedDrop; f != nil {
-		fmt.Fprintf(&b, "a rule flagging drops of %.2f points (%d scenarios) or more fired on %d of %d ordered pairs of runs (%.1f%%): "+
+		fmt.Fprintf(&b, "a rule flagging drops of %.2f points (%d of the scenarios) or more fired on %d of %d ordered pairs of runs (%.1f%%): "+
 			"%d with the earlier run as baseline, %d with the later; independent runs would fire %.1f%% of the time (%s)\n",
 			100*f.Drop, f.DropScenarios, f.Fired, f.Pairs, 100*f.Rate, f.FiredEarlierBaseline, f.FiredLaterBaseline,
 			100*f.IndependentRate, f.IndependentMethod)

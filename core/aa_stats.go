@@ -132,6 +132,24 @@ func AA(base, cand *AASide, opt AAOptions) (*AAResult, error) {
 		res.Candidate = c
 		res.Warnings = append(res.Warnings, warns...)
 	}
+	if opt.Depth != (DepthOptions{}) {
+		d, err := Depth(base, cand, opt.Depth)
+		if err != nil {
+			return nil, err
+		}
+		res.AADepth = d
+		res.Warnings = append(res.Warnings, d.Warnings...)
+	}
+	if opt.Simulate != nil {
+		sim, err := Simulate(base, *opt.Simulate)
+		if err != nil {
+			return nil, err
+		}
+		res.Simulation = sim
+		for _, w := range sim.Warnings {
+			res.Warnings = append(res.Warnings, "simulation: "+w)
+		}
+	}
 	return res, nil
 }
 

@@ -14,6 +14,14 @@ func runAA(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "aa", "[flags] baseline.csv [candidate.csv]")
 	ks := fs.String("k", "", "runs per side to list thresholds for, comma-separated (default 1,2,4,8)")
 	drops := fs.String("drops", "", "drops to size runs per side for, comma-separated fractions (default 0.02,0.03,0.05)")
+	fs.Float64Var(&opt.Depth.Drop, "rule", opt.Depth.Drop, "the fixed-drop rule's `drop` to count false alarms of, a fraction")
+	fs.Uint64Var(&opt.Depth.Seed, "seed", opt.Depth.Seed, "seed of the trend test's permutations and of the simulation")
+	simulate := fs.Bool("simulate", false, "simulate which gates catch which shape of regression")
+	sim := core.DefaultSimOptions
+	fs.IntVar(&sim.Sets, "sets", sim.Sets, "simulated comparisons per shape")
+	fs.IntVar(&sim.RunsPerSide, "sim-k", sim.RunsPerSide, "runs per side in the simulation")
+	fs.Float64Var(&sim.Drop, "sim-drop", sim.Drop, "size of the planted regression, a fraction")
+	fs.IntVar(&sim.Broken, "broken", sim.Broken, "stable scenarios the broken shape breaks (0: the drop times the scenarios)")
 	format := fs.String("format", "", formatUsage)
 	baseRuns := filesFlag(fs, "baseline", "a test report `file` as one baseline run, its tests the scenarios (repeatable)")
 	candRuns := filesFlag(fs, "candidate", "a test report `file` as one candidate run (repeatable)")
@@ -52,56 +60,41 @@ func runAA(e *env, args []string) (bool, error) {
 			return false, err
 		}
 	}
-	sides := make([]*core.AASide, 2)
-	source := "" // a test report's errors already name their side
+	if *simulate {
+		sim.Seed = opt.Depth.Seed
+		opt.Simulate = &sim
+	}
+	var res *core.AAResult
 	if reports {
-		if sides, err = reportSides(e, *baseRuns, *candRuns, *format); err != nil {
+		l := core.NewLedger()
+		if err := readReports(e, l, *baseRuns, *format, core.ArmBaseline); err != nil {
+			return false, err
+		}
+		if err := readReports(e, l, *candRuns, *format, core.ArmPatched); err != nil {
+			return false, err
+		}
+		if res, err = l.AA(opt); err != nil {
 			return false, err
 		}
 	} else {
-		source = displayName(pos[0])
+		sides := make([]*core.AASide, 2)
 		for i, name := range pos {
 			if sides[i], err = readAA(e, name); err != nil {
 				return false, err
 			}
 		}
-	}
-	res, err := core.AA(sides[0], sides[1], opt)
-	if err != nil {
-		if source != "" {
-			err = core.WithFile(err, source)
+		if res, err = core.AA(sides[0], sides[1], opt); err != nil {
+			return false, core.WithFile(err, displayName(pos[0]))
 		}
-		return false, err
 	}
 	blocks := res.Candidate != nil && res.Candidate.Blocks
 	if *asJSON {
 		return blocks, core.WriteJSON(e.stdout, res)
 	}
-	writeAA(e, res)
+	if err := writeAA(e, res); err != nil {
+		return false, err
+	}
 	return blocks, nil
-}
-
-// reportSides reads test reports as A/A runs: each file is a run and each
-// test a scenario.
-func reportSides(e *env, base, cand []string, format string) ([]*core.AASide, error) {
-	l := core.NewLedger()
-	if err := readReports(e, l, base, format, core.ArmBaseline); err != nil {
-		return nil, err
-	}
-	if err := readReports(e, l, cand, format, core.ArmPatched); err != nil {
-		return nil, err
-	}
-	sides := make([]*core.AASide, 2)
-	var err error
-	if sides[0], err = l.AASide(core.ArmBaseline); err != nil {
-		return nil, err
-	}
-	if len(cand) > 0 {
-		if sides[1], err = l.AASide(core.ArmPatched); err != nil {
-			return nil, err
-		}
-	}
-	return sides, nil
 }
 
 func readAA(e *env, name string) (*core.AASide, error) {
@@ -117,7 +110,7 @@ func readAA(e *env, name string) (*core.AASide, error) {
 	return side, nil
 }
 
-func writeAA(e *env, res *core.AAResult) {
+func writeAA(e *env, res *core.AAResult) error {
 	w := e.stdout
 	fmt.Fprintf(w, "%d scenarios, %d runs (%d rows), %d scenarios both passed and failed, v = %.4f\n",
 		res.Scenarios, res.Runs, res.Rows, res.Mixed, res.V)
@@ -174,7 +167,20 @@ func writeAA(e *env, res *core.AAResult) {
 			fmt.Fprintln(w, "gate: pass — no drop beyond the noise")
 		}
 	}
+	if res.AADepth != nil {
+		fmt.Fprintln(w, "\nin depth:")
+		if err := res.AADepth.WriteText(w, 10); err != nil {
+			return err
+		}
+	}
+	if res.Simulation != nil {
+		fmt.Fprintln(w, "\nsimulated gates:")
+		if err := res.Simulation.WriteTable(w); err != nil {
+			return err
+		}
+	}
 	writeWarnings(w, res.Warnings)
+	return nil
 }
 
 // shortPoints formats a round drop such as 0.03 as "3 pts".

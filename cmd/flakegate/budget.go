@@ -125,16 +125,6 @@ func runBudget(e *env, args []string) (bool, error) {
 	return res.Blocks(), nil
 }
 
-// flakeBudgets is the result of budget -from: each flaky test's retry
-// history and the budget planned against its observed failure rate.
-type flakeBudgets struct {
-	Target   float64            `json:"target"`
-	Cap      int64              `json:"cap"`
-	Tests    []core.FlakeBudget `json:"tests"`
-	Blocks   bool               `json:"blocks"`
-	Warnings []string           `json:"warnings"`
-}
-
 func budgetFrom(e *env, in core.BudgetInput, files []string, format string, asJSON bool) (bool, error) {
 	l := core.NewLedger()
 	if err := readReports(e, l, files, format, core.ArmBaseline); err != nil {
@@ -146,40 +136,33 @@ func budgetFrom(e *env, in core.BudgetInput, files []string, format string, asJS
 	if _, err := core.Budget(probe); err != nil {
 		return false, err
 	}
-	tests, err := core.BudgetFlakes(l.Flakes(), in)
+	res, err := l.FlakeBudgets(in)
 	if err != nil {
 		return false, err
-	}
-	res := flakeBudgets{Target: in.Target, Cap: in.Cap, Tests: tests, Warnings: []string{}}
-	for _, t := range tests {
-		res.Blocks = res.Blocks || t.Budget.Blocks()
-	}
-	if len(tests) == 0 {
-		res.Warnings = append(res.Warnings, "no test both failed and passed in these reports: no flake to size")
 	}
 	if asJSON {
 		return res.Blocks, core.WriteJSON(e.stdout, res)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "%d flaky tests in the retry history; target detection power %s, rerun cap %d\n\n",
-		len(tests), pct(in.Target, 1), in.Cap)
+	fmt.Fprintf(w, "%d of %d tests flaked in %d runs; target detection power %s, rerun cap %d\n\n",
+		len(res.Flakes), res.Tests, res.Runs, pct(in.Target, 1), in.Cap)
 	t := newTable(w)
-	t.row("test", "failed", "rate", "plan at", "reruns", "at cap "+strconv.FormatInt(in.Cap, 10), "lane")
-	for _, tb := range tests {
-		row := tb.Budget.Rows[0]
+	t.row("test", "arm", "failed", "rate", "plan at", "reruns", "at cap "+strconv.FormatInt(in.Cap, 10), "lane")
+	for _, fb := range res.Flakes {
+		row := fb.Budget.Rows[0]
 		reruns := "> int64"
 		if row.Reruns != nil {
 			reruns = strconv.FormatInt(*row.Reruns, 10)
 		}
-		t.row(tb.NodeID, fmt.Sprintf("%d/%d", tb.Fails, tb.Executions), ratePct(tb.Budget.Observed.Rate),
+		t.row(fb.NodeID, fb.Arm, fmt.Sprintf("%d/%d", fb.Fails, fb.Executions), ratePct(fb.Budget.Observed.Rate),
 			ratePct(row.Rate), reruns, pct(row.PowerAtCap, 1), row.Lane)
 	}
 	t.flush()
-	for _, tb := range tests {
-		row := tb.Budget.Rows[0]
+	for _, fb := range res.Flakes {
+		row := fb.Budget.Rows[0]
 		if row.Reruns != nil && row.OverCap {
 			fmt.Fprintf(w, "\n%s needs %d reruns to be seen %s of the time; a cap of %d sees it %s",
-				tb.NodeID, *row.Reruns, pct(in.Target, 0), in.Cap, pct(row.PowerAtCap, 1))
+				fb.NodeID, *row.Reruns, pct(in.Target, 0), in.Cap, pct(row.PowerAtCap, 1))
 		}
 	}
 	if res.Blocks {

@@ -216,3 +216,36 @@ func TestReports(t *testing.T) {
 		})
 	}
 }
+
+// TestSimulate runs the gate simulator from the command line: the same seed
+// gives the same table, and the table lists every gate.
+func TestSimulate(t *testing.T) {
+	args := []string{"aa", "-simulate", "-sets", "200", "-seed", "7", "testdata/base.csv"}
+	code, out1, errs := cli(t, "", args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, out2, _ := cli(t, "", args...)
+	if out1 != out2 {
+		t.Error("the same seed gave two different reports")
+	}
+	if !strings.Contains(out1, "simulated gates:") {
+		t.Errorf("no simulation table in:\n%s", out1)
+	}
+	code, js, _ := cli(t, "", append(args, "-json")...)
+	var res struct {
+		Simulation *struct {
+			Sets  int `json:"sets"`
+			Seed  int `json:"seed"`
+			Gates []struct {
+				Gate string `json:"gate"`
+			} `json:"gates"`
+		} `json:"simulation"`
+	}
+	if err := json.Unmarshal([]byte(js), &res); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	if res.Simulation == nil || res.Simulation.Sets != 200 || res.Simulation.Seed != 7 || len(res.Simulation.Gates) != 4 {
+		t.Errorf("simulation %+v, want 200 sets, seed 7 and four gates", res.Simulation)
+	}
+}
