@@ -233,14 +233,20 @@ func Diff(want, got Response) string {
 		}
 	}
 	if !bytes.Equal(want.Body, got.Body) {
-		d = append(d, fmt.Sprintf("body differs:\n got %q\nwant %q", clip(got.Body), clip(want.Body)))
+		i := 0
+		for i < len(want.Body) && i < len(got.Body) && want.Body[i] == got.Body[i] {
+			i++
+		}
+		from := max(0, i-120)
+		d = append(d, fmt.Sprintf("body differs from byte %d (of %d, want %d):\n got …%q\nwant …%q",
+			i, len(got.Body), len(want.Body), clip(got.Body[from:]), clip(want.Body[from:])))
 	}
 	return strings.Join(d, "; ")
 }
 
 func clip(b []byte) string {
-	if len(b) > 600 {
-		return string(b[:600]) + "…"
+	if len(b) > 400 {
+		return string(b[:400]) + "…"
 	}
 	return string(b)
 }
