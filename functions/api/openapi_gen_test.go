@@ -163,7 +163,7 @@ func (g *schemaGen) typeSchema(e ast.Expr) obj {
 			return obj{{"type", "string"}}
 		case "bool":
 			return obj{{"type", "boolean"}}
-		case "int", "int64", "int32":
+		case "int", "int64", "int32", "uint64", "uint32", "uint":
 			return obj{{"type", "integer"}}
 		case "float64":
 			return obj{{"type", "number"}}
@@ -194,32 +194,9 @@ func (g *schemaGen) run() {
 }
 
 func (g *schemaGen) structSchema(name string) obj {
-	st := g.types[name]
 	props := obj{}
 	var required []string
-	for _, f := range st.Fields.List {
-		if f.Tag == nil || len(f.Names) == 0 {
-			g.t.Fatalf("openapi: %s has an untagged or embedded field", name)
-		}
-		tag, _ := strconv.Unquote(f.Tag.Value)
-		js := reflect.StructTag(tag).Get("json")
-		parts := strings.Split(js, ",")
-		if parts[0] == "-" || parts[0] == "" {
-			continue
-		}
-		s := g.typeSchema(f.Type)
-		if d := g.docs[name+"."+f.Names[0].Name]; d != "" {
-			if s[0].k == "$ref" || s[0].k == "anyOf" {
-				s = obj{{"description", d}, {"allOf", []any{s}}}
-			} else {
-				s = s.with("description", d)
-			}
-		}
-		props = props.with(parts[0], s)
-		if !strings.Contains(js, ",omitempty") {
-			required = append(required, parts[0])
-		}
-	}
+	g.fields(name, &props, &required, true)
 	s := obj{{"type", "object"}}
 	if d := g.docs[name]; d != "" {
 		s = s.with("description", d)
@@ -229,6 +206,58 @@ func (g *schemaGen) structSchema(name string) obj {
 		s = s.with("required", required)
 	}
 	return s.with("additionalProperties", false)
+}
+
+// fields adds the JSON members of struct name. An embedded struct's members
+// sit at the top level, as encoding/json writes them; embedded by pointer,
+// they are absent when it is nil, so not required.
+func (g *schemaGen) fields(name string, props *obj, required *[]string, req bool) {
+	st, ok := g.types[name]
+	if !ok {
+		g.t.Fatalf("openapi: no struct %s", name)
+	}
+	for _, f := range st.Fields.List {
+		var js string
+		if f.Tag != nil {
+			tag, _ := strconv.Unquote(f.Tag.Value)
+			js = reflect.StructTag(tag).Get("json")
+		}
+		if len(f.Names) == 0 && js == "" {
+			typ, ptr := f.Type, false
+			if st, ok := typ.(*ast.StarExpr); ok {
+				typ, ptr = st.X, true
+			}
+			id, ok := typ.(*ast.Ident)
+			if !ok {
+				g.t.Fatalf("openapi: %s embeds %T", name, f.Type)
+			}
+			g.fields(id.Name, props, required, req && !ptr)
+			continue
+		}
+		if len(f.Names) == 0 || !f.Names[0].IsExported() {
+			continue
+		}
+		parts := strings.Split(js, ",")
+		if parts[0] == "-" {
+			continue
+		}
+		key := parts[0]
+		if key == "" {
+			key = f.Names[0].Name
+		}
+		s := g.typeSchema(f.Type)
+		if d := g.docs[name+"."+f.Names[0].Name]; d != "" {
+			if s[0].k == "$ref" || s[0].k == "anyOf" {
+				s = obj{{"description", d}, {"allOf", []any{s}}}
+			} else {
+				s = s.with("description", d)
+			}
+		}
+		*props = props.with(key, s)
+		if req && !strings.Contains(js, ",omitempty") {
+			*required = append(*required, key)
+		}
+	}
 }
 
 // paramSchema is a parameter's schema in a query string (text) or a JSON
