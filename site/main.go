@@ -20,6 +20,11 @@ import (
 )
 
 func main() {
+	if app.IsClient {
+		// For the load-time benchmark: when Go's main starts, after the
+		// module is fetched, compiled and its package inits have run.
+		app.Window().Get("performance").Call("mark", "go-main")
+	}
 	wasm.Register()
 	app.RunWhenOnBrowser() // in the browser this serves the app and never returns
 	generate()

@@ -98,6 +98,9 @@ func Generate(o Options) error {
 	if err := app.GenerateStaticWebsite(o.Out, Handler(o.Version), wasm.Pages...); err != nil {
 		return fmt.Errorf("generate: pre-rendering: %w", err)
 	}
+	if err := patchAppJS(filepath.Join(o.Out, "app.js")); err != nil {
+		return err
+	}
 	files := map[string][]byte{
 		"web/app.wasm":      wasmBytes,
 		"web/flakegate.css": stylesheet,
@@ -118,6 +121,47 @@ func Generate(o Options) error {
 		}
 	}
 	return checkSite(o.Out)
+}
+
+// go-app's loader wraps the app.wasm response in a new Response to count
+// bytes for its progress label. A synthetic Response has no URL, so Chrome
+// cannot reuse the compiled code it caches for app.wasm, and every visit
+// compiles 9 MB again. The patch counts bytes on a clone instead and hands
+// the original response to WebAssembly.instantiateStreaming.
+const (
+	progressWrapStart = "  var res = new Response(\n"
+	progressWrapEnd   = "  return res;\n}"
+	progressOnClone   = `  (async () => {
+    try {
+      const reader = response.clone().body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          progressHandler(total, total);
+          break;
+        }
+        loaded += value.byteLength;
+        progressHandler(loaded, total);
+      }
+    } catch (err) {}
+  })();
+  return response;
+}`
+)
+
+func patchAppJS(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	i := strings.Index(s, progressWrapStart)
+	j := strings.Index(s, progressWrapEnd)
+	if i < 0 || j < i {
+		return errors.New("generate: go-app's app.js changed; review patchAppJS")
+	}
+	s = s[:i] + progressOnClone + s[j+len(progressWrapEnd):]
+	return os.WriteFile(path, []byte(s), 0o644)
 }
 
 // remoteRef matches a reference the browser would load from another origin

@@ -33,6 +33,7 @@ type AA struct {
 	sides    [2]side
 	res      *core.AAResult
 	err      error
+	showRuns bool   // the per-run table is open (rendered lazily for many runs)
 	share    string // encoded state, "" when none or too long
 	tooBig   bool
 	shareLen int
@@ -134,9 +135,27 @@ func (c *AA) ParseSide(ctx app.Context, i int, name string, r io.Reader, size in
 	if pr, ok := r.(interface{ setProgress(func(int64, int64)) }); ok {
 		pr.setProgress(progress)
 	}
+	other := c.sides[1-i].stats
+	if c.sides[1-i].err != nil {
+		other = nil
+	}
 	ctx.Async(func() {
 		stats, share, err := readSide(r)
 		elapsed := time.Since(start)
+		// The A/A figures of a large suite take a while too: compute them
+		// here, off the UI goroutine, with the other side as it was.
+		var res *core.AAResult
+		var aaErr error
+		if err == nil && share == nil {
+			yield()
+			base, cand := stats, other
+			if i == 1 {
+				base, cand = other, stats
+			}
+			if base != nil {
+				res, aaErr = core.AA(base, cand, core.DefaultAAOptions)
+			}
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if c.sides[i].gen != gen {
 				return
@@ -147,6 +166,12 @@ func (c *AA) ParseSide(ctx app.Context, i int, name string, r io.Reader, size in
 				return
 			}
 			c.sides[i].elapsed = elapsed
+			if err == nil && res != nil && c.sides[1-i].stats == other {
+				c.sides[i].stats, c.sides[i].err, c.sides[i].busy = stats, nil, false
+				c.res, c.err = res, aaErr
+				c.writeURL(ctx)
+				return
+			}
 			c.SetSide(ctx, i, stats, core.WithFile(err, name))
 		})
 	})
@@ -333,21 +358,32 @@ func (c *AA) renderResult() app.UI {
 		),
 		c.renderCandidate(),
 		extraFields(r),
-		app.Details().Body(
-			app.Summary().Text("Pass rate of each run"),
-			app.Div().Class("table-wrap").Body(app.Table().Body(
-				app.THead().Body(app.Tr().Body(th("Run"), th("Pass rate"))),
-				app.TBody().Body(app.Range(r.RunRates).Slice(func(i int) app.UI {
-					rr := r.RunRates[i]
-					return app.Tr().DataSet("scope", "run_rates."+strconv.Itoa(i)).Body(
-						app.Td().Class("id").Body(fieldStr("run", rr.Run)), app.Td().Body(fieldNum("rate", rr.Rate, pct(rr.Rate))),
-					)
-				})),
-			)),
+		app.Details().ID("run-table").Open(c.showRuns).OnToggle(func(ctx app.Context, e app.Event) {
+			c.showRuns = ctx.JSSrc().Get("open").Bool()
+		}).Body(
+			app.Summary().Text(fmt.Sprintf("Pass rate of each run (%d)", len(r.RunRates))),
+			app.If(c.showRuns || len(r.RunRates) <= lazyRuns, func() app.UI { return c.runTable() }),
 		),
 		warnings(r.Warnings),
 		c.renderShare(),
 	)
+}
+
+// lazyRuns is the most runs whose table is built before it is opened; a
+// larger table is built on demand, so a 1000-run suite renders quickly.
+const lazyRuns = 200
+
+func (c *AA) runTable() app.UI {
+	r := c.res
+	return app.Div().Class("table-wrap").Body(app.Table().Body(
+		app.THead().Body(app.Tr().Body(th("Run"), th("Pass rate"))),
+		app.TBody().Body(app.Range(r.RunRates).Slice(func(i int) app.UI {
+			rr := r.RunRates[i]
+			return app.Tr().DataSet("scope", "run_rates."+strconv.Itoa(i)).Body(
+				app.Td().Class("id").Body(fieldStr("run", rr.Run)), app.Td().Body(fieldNum("rate", rr.Rate, pct(rr.Rate))),
+			)
+		})),
+	))
 }
 
 func (c *AA) renderCandidate() app.UI {

@@ -75,7 +75,9 @@ type fileReader struct {
 	onRead func(done, total int64)
 }
 
-const fileChunk = 4 << 20
+// fileChunk is small enough that parsing one chunk stays near a frame or
+// two, large enough that the awaits between chunks cost little.
+const fileChunk = 1 << 20
 
 func newFileReader(blob app.Value, onRead func(done, total int64)) *fileReader {
 	return &fileReader{blob: blob, size: int64(blob.Get("size").Int()), chunk: fileChunk, onRead: onRead}
@@ -138,4 +140,12 @@ func (r *textReader) Read(p []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// yield lets the browser run its event loop (paint, input) before more
+// work on this goroutine; natively it does nothing.
+func yield() {
+	if app.IsClient {
+		time.Sleep(time.Millisecond)
+	}
 }

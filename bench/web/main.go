@@ -1,0 +1,465 @@
+// Command web measures the calculator as a user meets it, on this machine:
+//
+//   - app.wasm raw, gzip -9 and brotli (quality 11 and 5) sizes;
+//   - cold load to the first computed figure of a share link (fresh
+//     profile: no HTTP cache, no service worker) and the repeat visit;
+//   - a 1,000,000-row A/A CSV chosen with the file picker, until its figures
+//     are on the page, and the longest gap between frames meanwhile;
+//   - keystroke → figures updated in the budget form.
+//
+// The site is served from 127.0.0.1 by an httptest server without
+// compression (loopback makes transfer time negligible); times are taken in
+// the page with performance.now(), from navigation start or from the input
+// event. Run it with `make web-bench` (it builds dist/site first):
+//
+//	go run ./bench/web -site dist/site -out bench/out/web.json
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/wasm"
+	"github.com/flakegate/flakegate/wasm/webtest"
+)
+
+// Result is what the benchmark measured; times in milliseconds.
+type Result struct {
+	WasmRaw       int64     `json:"wasm_raw_bytes"`
+	WasmGzip      int64     `json:"wasm_gzip9_bytes"`
+	WasmBrotli11  int64     `json:"wasm_brotli11_bytes"`
+	WasmBrotli5   int64     `json:"wasm_brotli5_bytes"`
+	ColdBudgetMS  []float64 `json:"cold_budget_link_ms"`
+	ColdAAMS      []float64 `json:"cold_aa_link_ms"`
+	RepeatMS      []float64 `json:"repeat_budget_link_ms"`
+	RepeatAAMS    []float64 `json:"repeat_aa_link_ms"`
+	CSVRows       int       `json:"csv_rows"`
+	CSVBytes      int64     `json:"csv_bytes"`
+	CSVMS         []float64 `json:"csv_to_figures_ms"`
+	CSVParseMS    []float64 `json:"csv_go_parse_ms"`
+	CSVMaxFrameMS []float64 `json:"csv_longest_frame_gap_ms"`
+	KeyMS         []float64 `json:"keystroke_to_dom_ms"`
+	KeyPaintMS    []float64 `json:"keystroke_to_next_frame_ms"`
+}
+
+func main() {
+	site := flag.String("site", "dist/site", "the built static site")
+	out := flag.String("out", "bench/out/web.json", "where to write the JSON result")
+	rows := flag.Int("rows", 1_000_000, "rows of the A/A CSV")
+	reps := flag.Int("n", 5, "repetitions of each timing")
+	flag.Parse()
+	if err := run(*site, *out, *rows, *reps); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/web:", err)
+		os.Exit(1)
+	}
+}
+
+func run(site, out string, rows, reps int) error {
+	var r Result
+	if err := sizes(filepath.Join(site, "web", "app.wasm"), &r); err != nil {
+		return err
+	}
+	fmt.Printf("app.wasm: raw %s, gzip -9 %s, brotli q11 %s, brotli q5 %s\n",
+		mb(r.WasmRaw), mb(r.WasmGzip), mb(r.WasmBrotli11), mb(r.WasmBrotli5))
+
+	srv, _, err := webtest.Serve(site)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	tmp, err := os.MkdirTemp("", "flakegate-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	budgetLink, budgetSel, err := budgetShare(srv.URL)
+	if err != nil {
+		return err
+	}
+	aaLink, aaSel, err := aaShare(srv.URL)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < reps; i++ {
+		cold, repeat, err := loads(filepath.Join(tmp, "profile"+strconv.Itoa(i)), budgetLink, budgetSel)
+		if err != nil {
+			return err
+		}
+		r.ColdBudgetMS, r.RepeatMS = append(r.ColdBudgetMS, cold), append(r.RepeatMS, repeat...)
+		cold, repeat, err = loads(filepath.Join(tmp, "aaprofile"+strconv.Itoa(i)), aaLink, aaSel)
+		if err != nil {
+			return err
+		}
+		r.ColdAAMS, r.RepeatAAMS = append(r.ColdAAMS, cold), append(r.RepeatAAMS, repeat...)
+	}
+	fmt.Printf("share link, cold load to first figure: budget %s, A/A %s\n", stats(r.ColdBudgetMS), stats(r.ColdAAMS))
+	fmt.Printf("share link, repeat visit:               budget %s, A/A %s\n", stats(r.RepeatMS), stats(r.RepeatAAMS))
+
+	csvPath := filepath.Join(tmp, "aa.csv")
+	if r.CSVBytes, err = writeCSV(csvPath, rows); err != nil {
+		return err
+	}
+	r.CSVRows = rows
+	if err := csvRuns(filepath.Join(tmp, "csvprofile"), srv.URL, csvPath, rows, reps, &r); err != nil {
+		return err
+	}
+	fmt.Printf("%d-row CSV (%s) to figures: %s; Go parse %s; longest frame gap %s\n",
+		rows, mb(r.CSVBytes), stats(r.CSVMS), stats(r.CSVParseMS), stats(r.CSVMaxFrameMS))
+
+	if err := keystrokes(filepath.Join(tmp, "keyprofile"), srv.URL, 40, &r); err != nil {
+		return err
+	}
+	fmt.Printf("keystroke in the budget form → figures in the DOM: %s; → next frame %s\n", stats(r.KeyMS), stats(r.KeyPaintMS))
+
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	core.WriteJSON(&b, r)
+	return os.WriteFile(out, b.Bytes(), 0o644)
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.2f MB", float64(n)/1e6) }
+
+// stats is "median X ms (min Y, max Z, n N)".
+func stats(v []float64) string {
+	if len(v) == 0 {
+		return "none"
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	p95 := s[min(len(s)-1, int(float64(len(s))*0.95))]
+	return fmt.Sprintf("median %.1f ms (min %.1f, p95 %.1f, max %.1f, n %d)", med, s[0], p95, s[len(s)-1], len(s))
+}
+
+func sizes(path string, r *Result) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	r.WasmRaw = int64(len(raw))
+	var g bytes.Buffer
+	gw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
+	gw.Write(raw)
+	gw.Close()
+	r.WasmGzip = int64(g.Len())
+	for _, q := range []int{11, 5} {
+		var b bytes.Buffer
+		bw := brotli.NewWriterLevel(&b, q)
+		bw.Write(raw)
+		bw.Close()
+		if q == 11 {
+			r.WasmBrotli11 = int64(b.Len())
+		} else {
+			r.WasmBrotli5 = int64(b.Len())
+		}
+	}
+	return nil
+}
+
+// budgetShare is a budget link whose first figure differs from the
+// pre-rendered defaults, and the selector of that figure.
+func budgetShare(base string) (string, string, error) {
+	cost := 8.0
+	res, err := core.Budget(core.BudgetInput{Target: 0.9, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
+		Rates: []float64{0.05, 0.02, 0.001}, Observed: &core.Count{Passed: 1, Trials: 120}})
+	if err != nil {
+		return "", "", err
+	}
+	link := base + "/#cap=5&cost=8&observe=1%2F120&rates=0.05%2C0.02%2C0.001&target=0.9"
+	sel := fmt.Sprintf(`tr[data-scope="rows.0"] [data-field="reruns"][value="%d"]`, *res.Rows[0].Reruns)
+	return link, sel, nil
+}
+
+// aaShare is an A/A link for a 300-scenario, 10-run suite.
+func aaShare(base string) (string, string, error) {
+	var b strings.Builder
+	b.WriteString("scenario,run,passed\n")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for r := 0; r < 10; r++ {
+		for s := 0; s < 300; s++ {
+			p := 1
+			if rng.Float64() < 0.08 {
+				p = 0
+			}
+			fmt.Fprintf(&b, "s%03d,r%d,%d\n", s, r, p)
+		}
+	}
+	side, err := core.ReadAA(strings.NewReader(b.String()))
+	if err != nil {
+		return "", "", err
+	}
+	enc, err := wasm.EncodeAAShare(wasm.AAShare{Baseline: side})
+	if err != nil {
+		return "", "", err
+	}
+	return base + "/aa#aa=" + enc, `[data-field="rows"][value="3000"]`, nil
+}
+
+// markJS records, in window.__fg, the performance.now() at which each
+// selector first matches.
+func markJS(selectors map[string]string) string {
+	js, _ := json.Marshal(selectors)
+	return `window.__fg = {marks: {}};
+(() => {
+  const want = ` + string(js) + `;
+  const check = () => {
+    for (const [name, sel] of Object.entries(want)) {
+      if (!(name in window.__fg.marks) && document.querySelector(sel)) window.__fg.marks[name] = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true});
+})();`
+}
+
+func inject(js string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
+		return err
+	})
+}
+
+func mark(ctx context.Context, name string, timeout time.Duration) (float64, error) {
+	expr := `window.__fg && window.__fg.marks[` + strconv.Quote(name) + `] !== undefined`
+	if err := webtest.Poll(ctx, timeout, expr); err != nil {
+		return 0, err
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[float64](`window.__fg.marks[`+strconv.Quote(name)+`]`))
+}
+
+// phasesJS reports when app.wasm finished arriving and when Go's main
+// started (the mark site/main.go sets), from navigation start.
+const phasesJS = `(() => {
+  const w = performance.getEntriesByType('resource').find(e => e.name.endsWith('/web/app.wasm'));
+  const m = performance.getEntriesByName('go-main')[0];
+  const d = performance.getEntriesByType('navigation')[0];
+  return 'html ' + (d ? d.responseEnd.toFixed(0) : '?') + ' ms, app.wasm received ' + (w ? w.responseEnd.toFixed(0) : '?') + ' ms, Go main ' + (m ? m.startTime.toFixed(0) : '?') + ' ms';
+})()`
+
+// loads opens link in a fresh profile (cold), then three more times in the
+// same browser (repeat visits, served by the service worker).
+func loads(profile, link, sel string) (float64, []float64, error) {
+	ctx, cancel, err := webtest.NewBrowser(context.Background(), profile)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer cancel()
+	if err := chromedp.Do(ctx, inject(markJS(map[string]string{"figure": sel}))); err != nil {
+		return 0, nil, err
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
+		return 0, nil, err
+	}
+	cold, err := mark(ctx, "figure", 30*time.Second)
+	if err != nil {
+		return 0, nil, err
+	}
+	phases, _ := chromedp.Run(ctx, chromedp.Evaluate[string](phasesJS))
+	fmt.Printf("  cold: %s, figure %.0f ms\n", phases, cold)
+	// Let the service worker finish caching before the repeat visits.
+	if err := webtest.Poll(ctx, 30*time.Second, `navigator.serviceWorker.controller !== null`); err != nil {
+		return 0, nil, err
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`caches.keys().then(async ks => { for (const k of ks) { if ((await (await caches.open(k)).keys()).length >= 10) return true } return false })`, chromedp.EvalAwaitPromise)); err != nil {
+		return 0, nil, err
+	}
+	var repeat []float64
+	for i := 0; i < 3; i++ {
+		// A new tab, as a person opening the link again would.
+		tab, cancelTab := chromedp.NewContext(ctx)
+		if err := chromedp.Do(tab, inject(markJS(map[string]string{"figure": sel})), chromedp.Navigate(link)); err != nil {
+			cancelTab()
+			return 0, nil, err
+		}
+		ms, err := mark(tab, "figure", 30*time.Second)
+		if err == nil && i == 0 {
+			phases, _ := chromedp.Run(tab, chromedp.Evaluate[string](phasesJS))
+			fmt.Printf("  repeat: %s, figure %.0f ms\n", phases, ms)
+		}
+		cancelTab()
+		if err != nil {
+			return 0, nil, err
+		}
+		repeat = append(repeat, ms)
+	}
+	return cold, repeat, nil
+}
+
+// writeCSV writes rows of scenario,run,passed: 1000 scenarios per run, an
+// 8% failure rate from a fixed seed.
+func writeCSV(path string, rows int) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	w := &countWriter{w: f}
+	bw := bytesWriter{w: w}
+	bw.WriteString("scenario,run,passed\n")
+	rng := rand.New(rand.NewPCG(3, 4))
+	const scenarios = 1000
+	for i := 0; i < rows; i++ {
+		p := "1"
+		if rng.Float64() < 0.08 {
+			p = "0"
+		}
+		bw.WriteString("scenario_" + strconv.Itoa(i%scenarios) + ",run_" + strconv.Itoa(i/scenarios) + "," + p + "\n")
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, err
+	}
+	return w.n, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type bytesWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (b *bytesWriter) WriteString(s string) {
+	b.buf = append(b.buf, s...)
+	if len(b.buf) > 1<<20 {
+		b.Flush()
+	}
+}
+
+func (b *bytesWriter) Flush() error {
+	_, err := b.w.Write(b.buf)
+	b.buf = b.buf[:0]
+	return err
+}
+
+// frameJS records the change event's time and the longest gap between
+// animation frames from then on.
+const frameJS = `window.__frames = {start: null, maxGap: 0, last: null};
+document.addEventListener('change', () => { window.__frames.start = performance.now(); window.__frames.last = performance.now(); window.__frames.maxGap = 0; }, true);
+(function loop(t) { const f = window.__frames; if (f.last !== null) { f.maxGap = Math.max(f.maxGap, t - f.last); f.last = t; } requestAnimationFrame(loop); })(performance.now());`
+
+func csvRuns(profile, base, csvPath string, rows, reps int, r *Result) error {
+	ctx, cancel, err := webtest.NewBrowser(context.Background(), profile)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	abs, _ := filepath.Abs(csvPath)
+	sel := fmt.Sprintf(`[data-field="rows"][value="%d"]`, rows)
+	for i := 0; i < reps; i++ {
+		if err := chromedp.Do(ctx, inject(markJS(map[string]string{"done": sel})+frameJS), chromedp.Navigate(base+"/aa")); err != nil {
+			return err
+		}
+		if err := webtest.WaitReady(ctx, 30*time.Second); err != nil {
+			return err
+		}
+		if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("file-baseline"), []string{abs})); err != nil {
+			return err
+		}
+		done, err := mark(ctx, "done", 120*time.Second)
+		if err != nil {
+			return err
+		}
+		var f struct {
+			Start  float64 `json:"start"`
+			MaxGap float64 `json:"maxGap"`
+		}
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__frames)`))
+		if err != nil {
+			return err
+		}
+		json.Unmarshal([]byte(raw), &f)
+		parse, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('loaded-baseline').dataset.ms`))
+		p, _ := strconv.ParseFloat(parse, 64)
+		r.CSVMS = append(r.CSVMS, done-f.Start)
+		r.CSVParseMS = append(r.CSVParseMS, p)
+		r.CSVMaxFrameMS = append(r.CSVMaxFrameMS, f.MaxGap)
+	}
+	return nil
+}
+
+// keyJS times each keystroke: keydown → first change of a figure in the
+// DOM, and → the next animation frame after it.
+const keyJS = `window.__ks = {dom: [], paint: []};
+(() => {
+  let t0 = null;
+  document.addEventListener('keydown', () => { t0 = performance.now(); }, true);
+  new MutationObserver(() => {
+    if (t0 === null) return;
+    const start = t0; t0 = null;
+    window.__ks.dom.push(performance.now() - start);
+    requestAnimationFrame(() => window.__ks.paint.push(performance.now() - start));
+  }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['value']});
+})();`
+
+func keystrokes(profile, base string, n int, r *Result) error {
+	ctx, cancel, err := webtest.NewBrowser(context.Background(), profile)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	if err := chromedp.Do(ctx, inject(keyJS), chromedp.Navigate(base+"/#rates="+url.QueryEscape("0.05"))); err != nil {
+		return err
+	}
+	if err := webtest.WaitReady(ctx, 30*time.Second); err != nil {
+		return err
+	}
+	if err := webtest.TypeInto(ctx, "in-rates", "0.05"); err != nil {
+		return err
+	}
+	time.Sleep(200 * time.Millisecond)
+	chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const el = document.getElementById('in-rates'); el.focus(); el.setSelectionRange(el.value.length, el.value.length); window.__ks = {dom: [], paint: []}; return true })()`))
+	for i := 0; i < n; i++ {
+		// Alternate a digit and Backspace: 0.05 → 0.051 → 0.05 → 0.052 …,
+		// so every keystroke changes the figures.
+		key := strconv.Itoa(1 + (i/2)%9)
+		if i%2 == 1 {
+			key = "\b"
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+			return err
+		}
+		if err := webtest.Poll(ctx, 5*time.Second, fmt.Sprintf(`window.__ks.paint.length >= %d`, i+1)); err != nil {
+			return fmt.Errorf("keystroke %d (%q): %w", i, key, err)
+		}
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__ks)`))
+	if err != nil {
+		return err
+	}
+	var ks struct{ Dom, Paint []float64 }
+	json.Unmarshal([]byte(raw), &ks)
+	r.KeyMS, r.KeyPaintMS = ks.Dom, ks.Paint
+	return nil
+}
