@@ -204,6 +204,19 @@ func example(p param) string {
 	return ""
 }
 
+// has reports whether any of the named parameters was given.
+func (a *args) has(names ...string) bool {
+	for _, n := range names {
+		if _, ok := a.query[n]; ok {
+			return true
+		}
+		if _, ok := a.json[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // raw returns the text (query) or JSON (body) of a parameter and whether it
 // was given.
 func (a *args) raw(name string) (text string, js json.RawMessage, ok bool) {
