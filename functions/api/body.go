@@ -22,6 +22,8 @@ const (
 	bodyMultipartAA
 	bodyJSONL
 	bodyMultipartLedger
+	bodyReport           // one test report as the body
+	bodyMultipartReports // parts named report, one run each
 )
 
 // limitedBody streams a request body and refuses to go past the limit. It
@@ -446,6 +448,71 @@ func ledger(h *handler, w http.ResponseWriter, r *http.Request) error {
 		return unsupported(mt, ledgerMedia)
 	}
 	res, err := l.Result(opt)
+	if err != nil {
+		return err
+	}
+	return h.writeResult(w, res, cacheNone)
+}
+
+const flakesMedia = "multipart/form-data with one or more parts named report (each a run), or one report as the body"
+
+// flakes plans a rerun budget for every test whose retry history in the
+// uploaded reports shows it flaking, as `flakegate budget -from` does.
+func flakes(h *handler, w http.ResponseWriter, r *http.Request) error {
+	rt := h.routes["flakes"]
+	a := queryArgs(rt.params, r.URL.RawQuery)
+	in := core.DefaultBudgetInput
+	format := formatAuto
+	a.str("format", &format)
+	a.number("target", &in.Target)
+	a.optNumber("cost_seconds", &in.CostSeconds)
+	a.integer("cap", &in.Cap)
+	a.number("confidence", &in.Confidence)
+	if a.err != nil {
+		return a.err
+	}
+	if err := checkFormat(format, reportFormats()); err != nil {
+		return err
+	}
+	// The settings are checked before the upload is read, and even when no
+	// test flaked.
+	probe := in
+	probe.Rates = []float64{0.5}
+	if _, err := core.Budget(probe); err != nil {
+		return err
+	}
+	mt, _, err := mediaType(r, flakesMedia)
+	if err != nil {
+		return err
+	}
+	lb, err := h.limit(w, r, h.opt.maxBody())
+	if err != nil {
+		return err
+	}
+	l := core.NewLedger()
+	ro := core.ReportOptions{Format: coreFormat(format), Arm: core.ArmBaseline}
+	switch {
+	case reportMedia[mt]:
+		err = lb.check(core.ReadReport(lb, ro, l), "report")
+	case mt == "multipart/form-data":
+		parts := 0
+		err = eachPart(r, lb, func(name string, p *multipart.Part) error {
+			if name != "report" {
+				return invalid(name, "unknown part %q; send one or more parts named report, one run each (options go in the query)", name)
+			}
+			parts++
+			return lb.check(core.ReadReport(p, ro, l), partFile(name, p))
+		})
+		if err == nil && parts == 0 {
+			err = invalid("report", "the multipart body has no report part")
+		}
+	default:
+		return unsupported(mt, flakesMedia)
+	}
+	if err != nil {
+		return err
+	}
+	res, err := l.FlakeBudgets(in)
 	if err != nil {
 		return err
 	}

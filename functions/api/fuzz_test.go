@@ -92,17 +92,14 @@ func FuzzMultipart(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			f.Add(strings.Contains(c.URL, "ledger"), body)
+			f.Add(uploadRoute(c.URL), body)
 		}
 	}
-	f.Add(false, []byte("--"+apitest.Boundary+"\r\nContent-Disposition: form-data; name=\"baseline\"\r\n\r\nscenario,run,passed\r\na,1,1\r\na,2,0\r\n--"+apitest.Boundary+"--\r\n"))
-	f.Add(true, []byte("--"+apitest.Boundary+"\r\nContent-Disposition: form-data; name=\"ledger\"; filename=\"x\"\r\n\r\n{}\r\n--"+apitest.Boundary+"--\r\n"))
-	f.Fuzz(func(t *testing.T, ledger bool, body []byte) {
-		route := "/v1/aa"
-		if ledger {
-			route = "/v1/ledger"
-		}
-		fuzzCheck(t, "POST", route, "multipart/form-data; boundary="+apitest.Boundary, body)
+	f.Add(uint8(0), []byte("--"+apitest.Boundary+"\r\nContent-Disposition: form-data; name=\"baseline\"\r\n\r\nscenario,run,passed\r\na,1,1\r\na,2,0\r\n--"+apitest.Boundary+"--\r\n"))
+	f.Add(uint8(1), []byte("--"+apitest.Boundary+"\r\nContent-Disposition: form-data; name=\"ledger\"; filename=\"x\"\r\n\r\n{}\r\n--"+apitest.Boundary+"--\r\n"))
+	f.Add(uint8(2), []byte("--"+apitest.Boundary+"\r\nContent-Disposition: form-data; name=\"report\"\r\n\r\n<testsuite><testcase name=\"a\"/></testsuite>\r\n--"+apitest.Boundary+"--\r\n"))
+	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
+		fuzzCheck(t, "POST", uploadRoutes[int(route)%len(uploadRoutes)], "multipart/form-data; boundary="+apitest.Boundary, body)
 	})
 }
 
@@ -126,6 +123,21 @@ func FuzzUpload(f *testing.F) {
 		}
 		fuzzCheck(t, "POST", route, ct, body)
 	})
+}
+
+var uploadRoutes = []string{"/v1/aa", "/v1/ledger", "/v1/flakes", "/v1/aa?format=auto"}
+
+// uploadRoute is the index in uploadRoutes of a corpus URL's route.
+func uploadRoute(url string) uint8 {
+	switch {
+	case strings.HasPrefix(url, "/v1/ledger"):
+		return 1
+	case strings.HasPrefix(url, "/v1/flakes"):
+		return 2
+	case strings.Contains(url, "format="):
+		return 3
+	}
+	return 0
 }
 
 func loadCorpusF(f *testing.F) []apitest.Case {

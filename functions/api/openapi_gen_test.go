@@ -420,6 +420,17 @@ func generateOpenAPI(t *testing.T) []byte {
 						content = content.with("application/x-ndjson", obj{{"schema", report}})
 						content = content.with("application/xml", obj{{"schema", obj{{"type", "string"},
 							{"description", "a JUnit XML report (pytest, Maven Surefire, gotestsum, Jest, Playwright); also read as text/xml"}}}})
+					case bodyReport:
+						content = content.with("application/x-ndjson", obj{{"schema", obj{{"type", "string"},
+							{"description", "one report: go test -json output or a seed JSONL ledger; also read as application/jsonl, application/json and text/plain"}}}})
+						content = content.with("application/xml", obj{{"schema", obj{{"type", "string"},
+							{"description", "one JUnit XML report; also read as text/xml"}}}})
+					case bodyMultipartReports:
+						file := obj{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}
+						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
+							{"properties", obj{{"report", obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}},
+								{"description", "test reports, one part per run; a test that failed and then passed on a rerun is flaky"}}}}},
+							{"required", []string{"report"}}, {"additionalProperties", false}}}})
 					case bodyMultipartLedger:
 						file := obj{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}
 						files := obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}}}

@@ -114,6 +114,21 @@ func routes() []*route {
 			results: "LedgerResult",
 		},
 		{
+			path:    "flakes",
+			summary: "Rerun budgets of every flaky test in uploaded test reports, from their retry history",
+			params: []param{
+				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
+					doc: "the reports' format: the seed's JSONL ledger, go test -json or JUnit XML; auto detects it from the content"},
+				{name: "target", kind: kNumber, def: "0.95", doc: "detection power wanted, in (0,1)"},
+				{name: "cost_seconds", alias: "cost", kind: kNumber, doc: "runner seconds per run, >= 0; omit when unknown"},
+				{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
+				confidenceParam,
+			},
+			post:    flakes,
+			body:    []bodyKind{bodyReport, bodyMultipartReports},
+			results: "FlakesResult",
+		},
+		{
 			path:    "openapi.json",
 			summary: "This API's OpenAPI 3.1 description",
 			get:     openapi,
