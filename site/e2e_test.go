@@ -110,6 +110,9 @@ func expectFields(t *testing.T, ctx context.Context, what, prefix string, want [
 	var page map[string]string
 	deadline := time.Now().Add(10 * time.Second)
 	for {
+		if _, err := webtest.OpenAll(ctx); err != nil {
+			t.Fatalf("%s: opening disclosures: %v", what, err)
+		}
 		var err error
 		page, err = webtest.Fields(ctx)
 		if err != nil {

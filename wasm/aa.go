@@ -33,8 +33,9 @@ type AA struct {
 	sides    [2]side
 	res      *core.AAResult
 	err      error
-	showRuns bool   // the per-run table is open (rendered lazily for many runs)
-	share    string // encoded state, "" when none or too long
+	showRuns bool            // the per-run table is open (rendered lazily for many runs)
+	open     map[string]bool // further-figure disclosures that are open
+	share    string          // encoded state, "" when none or too long
 	tooBig   bool
 	shareLen int
 	linkErr  error
@@ -357,7 +358,7 @@ func (c *AA) renderResult() app.UI {
 			app.FigCaption().Text("Pass rate of each run in run order, the least-squares trend line, and the band of the one-run threshold around the mean run."),
 		),
 		c.renderCandidate(),
-		extraFields(r),
+		c.extraFields(r),
 		app.Details().ID("run-table").Open(c.showRuns).OnToggle(func(ctx app.Context, e app.Event) {
 			c.showRuns = ctx.JSSrc().Get("open").Bool()
 		}).Body(
@@ -468,7 +469,7 @@ func download(name, mime string, data []byte) {
 // extraFields renders result fields this page has no dedicated layout for
 // (figures added to core.AAResult later), generically, so that every
 // figure of the result is on the page.
-func extraFields(r *core.AAResult) app.UI {
+func (c *AA) extraFields(r *core.AAResult) app.UI {
 	known := map[string]bool{"scenarios": true, "runs": true, "rows": true, "mixed": true, "v": true, "noise": true,
 		"thresholds": true, "runs_needed": true, "trend": true, "run_rates": true, "candidate": true, "warnings": true}
 	var b bytes.Buffer
@@ -489,6 +490,26 @@ func extraFields(r *core.AAResult) app.UI {
 	sortStrings(keys)
 	return app.Section().Class("extra").Aria("label", "Further figures").Body(
 		app.H2().Text("Further figures"),
-		app.Range(keys).Slice(func(i int) app.UI { return genericField(keys[i], m[keys[i]]) }),
+		app.Range(keys).Slice(func(i int) app.UI {
+			k := keys[i]
+			if len(m[k]) <= lazyJSON {
+				return genericField(k, m[k])
+			}
+			// A long list (say, one entry per flaky scenario) is built
+			// when its disclosure is opened, so the page appears quickly.
+			return app.Details().ID("more-"+k).Open(c.open[k]).OnToggle(func(ctx app.Context, e app.Event) {
+				if c.open == nil {
+					c.open = map[string]bool{}
+				}
+				c.open[k] = ctx.JSSrc().Get("open").Bool()
+			}).Body(
+				app.Summary().Text(strings.ReplaceAll(k, "_", " ")),
+				app.If(c.open[k], func() app.UI { return genericField(k, m[k]) }),
+			)
+		}),
 	)
 }
+
+// lazyJSON is the largest further figure, in bytes of JSON, rendered before
+// it is asked for.
+const lazyJSON = 4096

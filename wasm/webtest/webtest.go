@@ -329,6 +329,15 @@ const FieldsJS = `(() => {
   return out;
 })()`
 
+// OpenAllJS opens every closed disclosure; the page builds long tables
+// and lists only when they are opened.
+const OpenAllJS = `(() => { let n = 0; for (const d of document.querySelectorAll('details:not([open])')) { d.open = true; n++; } return n; })()`
+
+// OpenAll opens every closed disclosure and returns how many it opened.
+func OpenAll(ctx context.Context) (int, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[int](OpenAllJS))
+}
+
 // Fields reads the page's figures.
 func Fields(ctx context.Context) (map[string]string, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[map[string]string](FieldsJS))
