@@ -43,9 +43,10 @@ worker: site-ready
 	@ls -l $(WORKER_OUT)/app.wasm
 
 ## dev-worker: run the Worker locally under wrangler dev (offline, loopback)
-dev-worker: npm-tools worker
-	WRANGLER_SEND_METRICS=false ./node_modules/.bin/wrangler dev --ip 127.0.0.1 --port $(DEV_WORKER_PORT) \
-		--show-interactive-dev-session=false
+# wrangler.toml's [build] runs `make worker` (and so the site) first.
+dev-worker: npm-tools
+	WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true CLOUDFLARE_CF_FETCH_ENABLED=false \
+		./node_modules/.bin/wrangler dev --ip 127.0.0.1 --port $(DEV_WORKER_PORT) --show-interactive-dev-session=false
 
 # The static site: the web target's build when it works, else (or until it
 # exists) a placeholder page, so the API never waits on the calculator.
