@@ -113,7 +113,8 @@ func (c *Budget) renderResult() app.UI {
 			app.Text("Planning for "), fieldNum("target", r.Target, pct(r.Target)),
 			app.Text(" detection power with a cap of "), fieldInt("cap", r.Cap),
 			app.Text(" reruns; "), fieldOptNum("cost_seconds", r.CostSeconds, duration),
-			app.Text(" per run; observed interval at "), fieldNum("confidence", r.Confidence, pct(r.Confidence)),
+			app.If(r.CostSeconds == nil, func() app.UI { return app.Text(" (cost per run not given)") }).Else(func() app.UI { return app.Text(" per run") }),
+			app.Text("; observed interval at "), fieldNum("confidence", r.Confidence, pct(r.Confidence)),
 			app.Text(" confidence."),
 		),
 		app.If(r.Observed != nil, func() app.UI {

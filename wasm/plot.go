@@ -124,8 +124,8 @@ func PowerPlot(r *core.BudgetResult) string {
 			pts = append(pts, [2]float64{x(k), y(core.Power(row.Rate, k))})
 		}
 		s.path("pl-curve "+class, pts)
-		// Legend, top left, where every curve is still low.
-		ly := padT + 16 + float64(i)*16
+		// Legend, left, under the target line, where the curves are low.
+		ly := min(y(r.Target)+24, plotH-padB-16*float64(len(r.Rows))) + float64(i)*16
 		s.line("pl-curve "+class, padL+10, ly-4, padL+30, ly-4)
 		label := "p = " + rate(row.Rate)
 		if row.Source == "observed_upper" {
