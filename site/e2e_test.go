@@ -214,6 +214,24 @@ func TestEndToEnd(t *testing.T) {
 		expectFields(t, ctx, "budget typed", "", want["budget"])
 		screenshot(t, ctx, "budget-desktop")
 		links["budget"] = location(t, ctx)
+		// The copy buttons hand the link and a Markdown summary to the
+		// clipboard (stubbed here: headless clipboards need a user gesture).
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.clipboard.writeText = async (t) => { window.__copied = t; }; true`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("copy-link"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := webtest.Poll(ctx, 5*time.Second, `window.__copied === location.href && document.getElementById('status').textContent === 'Link copied.'`); err != nil {
+			t.Error(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("copy-md"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := webtest.Poll(ctx, 5*time.Second, `typeof window.__copied === 'string' && window.__copied.includes('[Open in flakegate](' + location.href + ')') && window.__copied.includes('| 0.05 | 45 |')`); err != nil {
+			md, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`String(window.__copied)`))
+			t.Errorf("%v\ncopied: %s", err, md)
+		}
 		if !strings.Contains(links["budget"], "#") || strings.Contains(links["budget"], "?") {
 			t.Errorf("budget state is not in the fragment: %s", links["budget"])
 		}
