@@ -33,6 +33,9 @@ func genericField(name string, raw json.RawMessage) app.UI {
 	case '[':
 		var items []json.RawMessage
 		json.Unmarshal(raw, &items)
+		if t := genericTable(name, label, items); t != nil {
+			return t
+		}
 		return app.Div().Class("generic").DataSet("scope", name).Body(
 			app.H3().Text(label),
 			app.Ol().Body(app.Range(items).Slice(func(i int) app.UI {
@@ -95,4 +98,45 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage) {
 		vals = append(vals, v)
 	}
 	return keys, vals
+}
+
+// genericTable renders a list of flat objects (one entry per scenario, say)
+// as a table, one row per entry and one column per key of the first entry;
+// nil when the entries are not all objects.
+func genericTable(name, label string, items []json.RawMessage) app.UI {
+	if len(items) == 0 {
+		return nil
+	}
+	var cols []string
+	rows := make([][]json.RawMessage, len(items))
+	for i, it := range items {
+		it = bytes.TrimSpace(it)
+		if len(it) == 0 || it[0] != '{' {
+			return nil
+		}
+		keys, vals := orderedObject(it)
+		if i == 0 {
+			cols = keys
+		}
+		if len(keys) != len(cols) {
+			return nil
+		}
+		for j := range keys {
+			if keys[j] != cols[j] {
+				return nil
+			}
+		}
+		rows[i] = vals
+	}
+	return app.Div().Class("generic table-wrap").Body(app.Table().DataSet("scope", name).Body(
+		app.Caption().Text(label),
+		app.THead().Body(app.Tr().Body(app.Range(cols).Slice(func(j int) app.UI {
+			return th(strings.ReplaceAll(cols[j], "_", " "))
+		}))),
+		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+			return app.Tr().DataSet("scope", strconv.Itoa(i)).Body(app.Range(cols).Slice(func(j int) app.UI {
+				return app.Td().Body(genericValue(cols[j], rows[i][j]))
+			}))
+		})),
+	))
 }

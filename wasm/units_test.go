@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -276,4 +278,28 @@ func ExampleEncodeAAShare() {
 	back, _ := DecodeAAShare(enc)
 	fmt.Println(back.Baseline.Scenarios[0].ID, back.Baseline.Scenarios[0].Passed, back.Baseline.Scenarios[0].Total)
 	// Output: login 2 3
+}
+
+func TestGenericFieldsReadBack(t *testing.T) {
+	// Whatever shape a further figure has, the page shows every leaf at its
+	// JSON path: nested objects, lists of flat objects (as a table), lists
+	// of numbers, nulls and booleans.
+	doc := []byte(`{"extra":{"a":1.5,"list":[{"id":"s1","rate":0.25,"ok":true},{"id":"s2","rate":null,"ok":false}],"nums":[1,2.5],"nested":{"x":"y"}}}`)
+	var m map[string]json.RawMessage
+	json.Unmarshal(doc, &m)
+	html := app.HTMLString(app.Div().Body(genericField("extra", m["extra"])))
+	page, err := fieldcheck.FromHTML(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs, err := fieldcheck.Diff(page, "", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	if !strings.Contains(html, "<table") {
+		t.Error("a list of flat objects is not a table")
+	}
 }
