@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -31,38 +30,10 @@ const (
 	invokeURL = "/2015-03-31/functions/function/invocations"
 )
 
-// syncBuffer collects a child's output while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // startEmulator builds bootstrap for this machine (as `make lambda` does for
 // arm64) and runs it under the AWS Lambda Runtime Interface Emulator on a
 // free loopback port.
-func startEmulator(t *testing.T) (base string, logs *syncBuffer) {
+func startEmulator(t *testing.T) (base string, logs *apitest.Output) {
 	t.Helper()
 	rie, err := filepath.Abs(filepath.Join(root, "bin", "tools", "aws-lambda-rie"))
 	if err != nil {
@@ -81,8 +52,8 @@ func startEmulator(t *testing.T) (base string, logs *syncBuffer) {
 	if st, err := os.Stat(bootstrap); err == nil {
 		t.Logf("bootstrap (linux/%s, -s -w): %d bytes", runtime.GOARCH, st.Size())
 	}
-	port := freePort(t)
-	logs = &syncBuffer{}
+	port := apitest.FreePort(t)
+	logs = &apitest.Output{}
 	cmd := exec.Command(rie, "--runtime-interface-emulator-address", fmt.Sprintf("127.0.0.1:%d", port), bootstrap)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = logs, logs

@@ -7,7 +7,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -33,33 +31,6 @@ const (
 	// maxGzip is the Worker's wasm budget: start-up is paid on every request.
 	maxGzip = 3_000_000
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
 
 // buildWorker does what `make worker` does, into dir: the workers-assets-gen
 // shim and app.wasm.
@@ -130,8 +101,8 @@ func startWorker(t *testing.T, workerDir, siteDir string) string {
 	}
 	dir := t.TempDir()
 	cfg := devConfig(t, dir, workerDir, siteDir)
-	port, inspector := freePort(t), freePort(t)
-	logs := &syncBuffer{}
+	port, inspector := apitest.FreePort(t), apitest.FreePort(t)
+	logs := &apitest.Output{}
 	cmd := exec.Command(wrangler, "dev", "--config", cfg, "--ip", "127.0.0.1", "--port", fmt.Sprint(port),
 		"--inspector-port", fmt.Sprint(inspector), "--show-interactive-dev-session=false", "--log-level", "warn")
 	cmd.Dir = dir
