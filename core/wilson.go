@@ -11,18 +11,19 @@ const DefaultConfidence = 0.95
 // (0,1): the standard normal quantile at 1-(1-confidence)/2. Z(0.95) is
 // 1.959963984540054. Outside (0,1) it returns NaN.
 //
-// The estimate from math.Erfcinv is polished by two Newton steps on the upper
-// tail, where the residual can still be resolved in float64.
+// The estimate from the inverse complementary error function is polished by
+// two Newton steps on the upper tail, where the residual can still be
+// resolved in float64. It uses the deterministic special functions of
+// special_normal.go, so Z has the same bits on every platform.
 func Z(confidence float64) float64 {
 	if !(confidence > 0 && confidence < 1) {
 		return math.NaN()
 	}
 	tail := (1 - confidence) / 2
-	z := math.Sqrt2 * math.Erfcinv(2*tail)
+	z := math.Sqrt2 * perfcinv(2*tail)
 	for range 2 {
-		q := 0.5 * math.Erfc(z/math.Sqrt2)
-		d := math.Exp(-z*z/2) / math.Sqrt(2*math.Pi)
-		z += (q - tail) / d
+		q := float64(0.5 * perfc(z/math.Sqrt2))
+		z += (q - tail) / normalDensity(z)
 	}
 	return z
 }
