@@ -1,12 +1,12 @@
 // Portions of this file are ported from the Go standard library's portable
-// math/exp.go and math/log.go:
+// math/exp.go, math/log.go and math/log1p.go:
 //
 // Copyright 2009 The Go Authors. All rights reserved.
 // Use of this source code is governed by a BSD-style
 // license that can be found in Go's LICENSE file.
 //
 // Those files in turn come from FreeBSD's /usr/src/lib/msun/src/e_exp.c and
-// e_log.c, Copyright (C) 1993 by Sun Microsystems, Inc.: "Developed at
+// e_log.c (and s_log1p.c), Copyright (C) 1993 by Sun Microsystems, Inc.: "Developed at
 // SunPro, a Sun Microsystems, Inc. business. Permission to use, copy, modify,
 // and distribute this software is freely granted, provided that this notice
 // is preserved."
@@ -30,7 +30,7 @@ import "math"
 // wrapped in an explicit float64(...) conversion, which the Go spec says
 // rounds and so forbids the fusion.
 //
-// pexp and plog are the portable math/exp.go and math/log.go with those
+// pexp, plog and plog1p are the portable math/exp.go and math/log.go with those
 // conversions added: on amd64 without FMA contraction and on wasm they give
 // the same value as Go's non-assembly path.
 
@@ -124,4 +124,104 @@ func plog(x float64) float64 {
 	R := t1 + t2
 	hfsq := float64(float64(0.5*f) * f)
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+R)) + float64(k*ln2Lo))) - f)
+}
+
+// plog1p returns log(1+x), accurate near 0, as Go's portable math.Log1p.
+// Special cases: plog1p(-1) = -Inf, plog1p(x < -1) = NaN, plog1p(+Inf) =
+// +Inf, plog1p(NaN) = NaN. (math.Log1p is pure Go on amd64 and arm64, but
+// arm64 may fuse its products; this copy rounds them.)
+func plog1p(x float64) float64 {
+	const (
+		sqrt2M1     = 4.142135623730950488017e-01  // Sqrt(2)-1 = 0x3fda827999fcef34
+		sqrt2HalfM1 = -2.928932188134524755992e-01 // Sqrt(2)/2-1 = 0xbfd2bec333018866
+		small       = 1.0 / (1 << 29)              // 2**-29 = 0x3e20000000000000
+		tiny        = 1.0 / (1 << 54)              // 2**-54
+		two53       = 1 << 53                      // 2**53
+		ln2Hi       = 6.93147180369123816490e-01   // 3fe62e42fee00000
+		ln2Lo       = 1.90821492927058770002e-10   // 3dea39ef35793c76
+		lp1         = 6.666666666666735130e-01     // 3FE5555555555593
+		lp2         = 3.999999999940941908e-01     // 3FD999999997FA04
+		lp3         = 2.857142874366239149e-01     // 3FD2492494229359
+		lp4         = 2.222219843214978396e-01     // 3FCC71C51D8E78AF
+		lp5         = 1.818357216161805012e-01     // 3FC7466496CB03DE
+		lp6         = 1.531383769920937332e-01     // 3FC39A09D078C69F
+		lp7         = 1.479819860511658591e-01     // 3FC2F112DF3E5244
+	)
+	switch {
+	case x < -1 || math.IsNaN(x):
+		return math.NaN()
+	case x == -1:
+		return math.Inf(-1)
+	case math.IsInf(x, 1):
+		return math.Inf(1)
+	}
+	absx := math.Abs(x)
+	var f float64
+	var iu uint64
+	k := 1
+	if absx < sqrt2M1 {
+		if absx < small {
+			if absx < tiny {
+				return x
+			}
+			return x - float64(float64(x*x)*0.5)
+		}
+		if x > sqrt2HalfM1 {
+			k = 0
+			f = x
+			iu = 1
+		}
+	}
+	var c float64
+	if k != 0 {
+		var u float64
+		if absx < two53 {
+			u = 1.0 + x
+			iu = math.Float64bits(u)
+			k = int((iu >> 52) - 1023)
+			if k > 0 {
+				c = 1.0 - (u - x)
+			} else {
+				c = x - (u - 1.0)
+			}
+			c /= u
+		} else {
+			u = x
+			iu = math.Float64bits(u)
+			k = int((iu >> 52) - 1023)
+			c = 0
+		}
+		iu &= 0x000fffffffffffff
+		if iu < 0x0006a09e667f3bcd { // mantissa of Sqrt(2)
+			u = math.Float64frombits(iu | 0x3ff0000000000000) // normalize u
+		} else {
+			k++
+			u = math.Float64frombits(iu | 0x3fe0000000000000) // normalize u/2
+			iu = (0x0010000000000000 - iu) >> 2
+		}
+		f = u - 1.0 // Sqrt(2)/2 < u < Sqrt(2)
+	}
+	hfsq := float64(float64(0.5*f) * f)
+	kf := float64(k)
+	if iu == 0 { // |f| < 2**-20
+		if f == 0 {
+			if k == 0 {
+				return 0
+			}
+			c += float64(kf * ln2Lo)
+			return float64(kf*ln2Hi) + c
+		}
+		R := float64(hfsq * (1.0 - float64(0.66666666666666666*f)))
+		if k == 0 {
+			return f - R
+		}
+		return float64(kf*ln2Hi) - ((R - (float64(kf*ln2Lo) + c)) - f)
+	}
+	s := f / (2.0 + f)
+	z := float64(s * s)
+	R := float64(z * horner(z, lp1, lp2, lp3, lp4, lp5, lp6, lp7))
+	if k == 0 {
+		return f - (hfsq - float64(s*(hfsq+R)))
+	}
+	return float64(kf*ln2Hi) - ((hfsq - (float64(s*(hfsq+R)) + (float64(kf*ln2Lo) + c))) - f)
 }
