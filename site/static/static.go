@@ -1,0 +1,282 @@
+// Package static serves the calculator's pre-rendered site the way
+// Cloudflare Workers serves it as static assets (wrangler.toml: html_handling
+// left at "auto-trailing-slash", not_found_handling "single-page-application"),
+// so the local server and the browser tests see what production sends.
+//
+// The contract, for a GET or HEAD of a decoded, cleaned path p:
+//
+//   - p is the file p, or else the file p+".html", or else p's index.html
+//     ("/decide" is decide.html, "/" is index.html). A request that names a
+//     file by a longer spelling than its clean URL is redirected there with
+//     307, query kept: "/decide.html" → "/decide", "/index.html" → "/",
+//     "/docs" → "/docs/" when docs/index.html is the file.
+//   - A path that names no file gets the site's index.html with status 200
+//     (single-page-application fallback: the page routes itself).
+//   - Headers: Content-Type from the file's extension (a fixed table, the
+//     same on every machine), a strong ETag from the content's SHA-256 (an
+//     If-None-Match that matches gets 304), then the rules of the site's
+//     _headers file applied as Workers applies them (see Rules.Apply),
+//     matched against the requested path, not the file's.
+//   - _headers, _redirects and .assetsignore are never served: Workers does
+//     not upload them, so their paths fall back to index.html like any
+//     other missing file.
+//   - Other methods get 405 with "Allow: GET, HEAD".
+//   - With no index.html in the site (not built yet), a path that names no
+//     file gets Options.Placeholder with status 404.
+//
+// New reads _headers once and returns its syntax errors, with the line, so
+// a broken file stops a server at start rather than serving wrong headers;
+// Reload reads it again after the site was regenerated. Files themselves are
+// read on every request, so a rebuilt site is served at once.
+package static
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"sync"
+	"time"
+)
+
+// HeadersFile is the name of the headers file at the site's root.
+const HeadersFile = "_headers"
+
+// hidden are the site files Workers does not serve.
+var hidden = map[string]bool{HeadersFile: true, "_redirects": true, ".assetsignore": true}
+
+// Options adjusts a Handler.
+type Options struct {
+	// Placeholder is the HTML page sent when the site has no index.html;
+	// empty means DefaultPlaceholder.
+	Placeholder string
+}
+
+// DefaultPlaceholder says the site is not built and how to build it.
+const DefaultPlaceholder = `<!doctype html>
+<meta charset="utf-8">
+<title>flakegate</title>
+<h1>flakegate</h1>
+<p>The calculator is not built here yet: run <code>make site</code>.</p>
+`
+
+// Handler serves one site. It is safe for concurrent use.
+type Handler struct {
+	site        fs.FS
+	placeholder string
+
+	mu    sync.RWMutex
+	rules *Rules
+
+	etagMu sync.Mutex
+	etags  map[etagKey]string
+}
+
+type etagKey struct {
+	name string
+	size int64
+	mod  time.Time
+}
+
+// New returns a handler for site, reading site's _headers (a missing file
+// means no rules). A _headers that does not parse is a *SyntaxError.
+func New(site fs.FS, opt Options) (*Handler, error) {
+	h := &Handler{site: site, placeholder: opt.Placeholder, etags: map[etagKey]string{}}
+	if h.placeholder == "" {
+		h.placeholder = DefaultPlaceholder
+	}
+	if err := h.Reload(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// Reload reads _headers again; on error the rules in use are kept.
+func (h *Handler) Reload() error {
+	data, err := fs.ReadFile(h.site, HeadersFile)
+	var rules *Rules
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		rules = &Rules{}
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", HeadersFile, err)
+	default:
+		if rules, err = ParseHeaders(HeadersFile, data); err != nil {
+			return err
+		}
+	}
+	h.mu.Lock()
+	h.rules = rules
+	h.mu.Unlock()
+	return nil
+}
+
+// Rules returns the _headers rules in use.
+func (h *Handler) Rules() *Rules {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.rules
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "the site answers GET and HEAD only", http.StatusMethodNotAllowed)
+		return
+	}
+	p := cleanPath(r.URL.Path)
+	file, ok := h.Lookup(p)
+	if ok {
+		if c := canonical(file); c != p {
+			if f2, ok2 := h.Lookup(c); ok2 && f2 == file {
+				loc := (&url.URL{Path: c}).EscapedPath()
+				if r.URL.RawQuery != "" {
+					loc += "?" + r.URL.RawQuery
+				}
+				w.Header().Set("Location", loc)
+				h.Rules().Apply(w.Header(), r.Host, p)
+				w.WriteHeader(http.StatusTemporaryRedirect)
+				return
+			}
+		}
+	} else if h.isFile("index.html") {
+		file = "index.html"
+	} else {
+		hd := w.Header()
+		hd.Set("Content-Type", "text/html; charset=utf-8")
+		h.Rules().Apply(hd, r.Host, p)
+		w.WriteHeader(http.StatusNotFound)
+		if r.Method != http.MethodHead {
+			io.WriteString(w, h.placeholder)
+		}
+		return
+	}
+	h.serveFile(w, r, p, file)
+}
+
+// Lookup maps a clean URL path (as from cleanPath: leading "/", a trailing
+// "/" kept) to the site file that answers it, without redirects or the
+// index.html fallback: the file itself, the file with ".html", or the
+// folder's index.html.
+func (h *Handler) Lookup(p string) (string, bool) {
+	name := strings.Trim(p, "/")
+	if strings.HasSuffix(p, "/") {
+		if c := path.Join(name, "index.html"); h.isFile(c) {
+			return c, true
+		}
+		if name != "" && h.isFile(name+".html") {
+			return name + ".html", true
+		}
+		return "", false
+	}
+	for _, c := range []string{name, name + ".html", path.Join(name, "index.html")} {
+		if h.isFile(c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// canonical is the clean URL of a site file: "decide.html" → "/decide",
+// "docs/index.html" → "/docs/", "index.html" → "/".
+func canonical(file string) string {
+	switch {
+	case file == "index.html":
+		return "/"
+	case strings.HasSuffix(file, "/index.html"):
+		return "/" + strings.TrimSuffix(file, "index.html")
+	case strings.HasSuffix(file, ".html"):
+		return "/" + strings.TrimSuffix(file, ".html")
+	}
+	return "/" + file
+}
+
+// cleanPath resolves dot segments and repeated slashes, keeping a trailing
+// slash: "//a/./b/" → "/a/b/".
+func cleanPath(p string) string {
+	c := path.Clean("/" + p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
+}
+
+func (h *Handler) isFile(name string) bool {
+	if name == "" || hidden[name] || !fs.ValidPath(name) {
+		return false
+	}
+	st, err := fs.Stat(h.site, name)
+	return err == nil && st.Mode().IsRegular()
+}
+
+func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, p, file string) {
+	f, err := h.site.Open(file)
+	if err != nil {
+		http.Error(w, "cannot open "+file, http.StatusInternalServerError)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		http.Error(w, "cannot read "+file, http.StatusInternalServerError)
+		return
+	}
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		b, err := io.ReadAll(f)
+		if err != nil {
+			http.Error(w, "cannot read "+file, http.StatusInternalServerError)
+			return
+		}
+		rs = bytes.NewReader(b)
+	}
+	etag, err := h.etag(file, st, rs)
+	if err != nil {
+		http.Error(w, "cannot read "+file, http.StatusInternalServerError)
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", ContentType(file))
+	hd.Set("Etag", etag)
+	h.Rules().Apply(hd, r.Host, p)
+	// A zero modification time: like Workers, no Last-Modified; the ETag
+	// alone answers revalidation (a site regenerated within the same
+	// second would fool If-Modified-Since).
+	http.ServeContent(w, r, file, time.Time{}, rs)
+}
+
+// etag is the quoted hex SHA-256 of the file, remembered while its size
+// and modification time stay the same (always recomputed for files that
+// report no modification time).
+func (h *Handler) etag(name string, st fs.FileInfo, rs io.ReadSeeker) (string, error) {
+	key := etagKey{name, st.Size(), st.ModTime()}
+	if !key.mod.IsZero() {
+		h.etagMu.Lock()
+		e, ok := h.etags[key]
+		h.etagMu.Unlock()
+		if ok {
+			return e, nil
+		}
+	}
+	sum := sha256.New()
+	if _, err := io.Copy(sum, rs); err != nil {
+		return "", err
+	}
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	e := `"` + hex.EncodeToString(sum.Sum(nil)[:16]) + `"`
+	if !key.mod.IsZero() {
+		h.etagMu.Lock()
+		h.etags[key] = e
+		h.etagMu.Unlock()
+	}
+	return e, nil
+}
