@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Methods of FixedDrop.IndependentMethod.
@@ -153,7 +151,7 @@ func independentDropRate(scen []Tally, d int64, limit int) (float64, string) {
 			v.add(float64(q * (1 - q)))
 		}
 		sd := math.Sqrt(2 * v.sum())
-		return distuv.UnitNormal.Survival((float64(d) - 0.5) / sd), MethodNormal
+		return normalSurvival((float64(d) - 0.5) / sd), MethodNormal
 	}
 	pmf := poissonBinomial(qs)
 	// P(X - Y >= d) = Σ_x P(X = x)·P(Y <= x - d).

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // PairedT is a one-sided paired t-test of a candidate against the baseline,
@@ -65,7 +63,7 @@ func pairedT(base, cand *AASide, alpha float64) (*PairedT, []string) {
 	case p.SE > 0:
 		t := p.Diff / p.SE
 		p.T = &t
-		p.PValue = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.CDF(t)
+		p.PValue = studentCDF(t, float64(n-1))
 	case p.Diff < 0:
 		p.PValue = 0 // every scenario dropped by the same amount: no doubt left
 		warns = append(warns, fmt.Sprintf("every scenario's difference is %+.4f, so the t statistic is undefined", p.Diff))

@@ -1,7 +1,5 @@
 package core
 
-import "gonum.org/v1/gonum/stat/distuv"
-
 // VarianceRatio compares the measured spread of the run pass rates with the
 // spread independent runs would have. Under independence a run's pass rate
 // has variance v/n (v the mean unbiased q(1-q), n scenarios), and the sample
@@ -30,8 +28,8 @@ type Detrended struct {
 
 // ratioRange is the central level range of χ²(df)/df.
 func ratioRange(df int, level float64) (lo, hi float64) {
-	c := distuv.ChiSquared{K: float64(df)}
-	return c.Quantile((1-level)/2) / float64(df), c.Quantile((1+level)/2) / float64(df)
+	k := float64(df)
+	return chiSquareQuantile(k, (1-level)/2) / k, chiSquareQuantile(k, (1+level)/2) / k
 }
 
 // varianceRatio needs len(rates) >= 3 and v > 0.

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // The four regression shapes the simulator plants, in column order.
@@ -168,7 +166,7 @@ func Simulate(base *AASide, opt SimOptions) (*SimResult, error) {
 		res.Halved = 2 * res.Broken
 	}
 	if n >= 2 {
-		res.TCritical = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - opt.Alpha)
+		res.TCritical = studentQuantile(1-opt.Alpha, float64(n-1))
 	}
 
 	q := make([]float64, n)
