@@ -3,18 +3,17 @@
 // linked into app.wasm.
 //
 // It builds the site as `make site` does, serves it from an httptest server
-// on 127.0.0.1 with the same rules as Workers' static assets (clean URLs:
-// /decide is decide.html; the _headers file applied), starts Debian's
-// chromium with a fresh profile, and reads a page's figures through their
-// data-field attributes.
+// on 127.0.0.1 through site/static, the local server's handler, which
+// follows Workers' static-asset rules (clean URLs: /decide is decide.html;
+// the _headers file applied; index.html for a path that names no file),
+// starts Debian's chromium with a fresh profile, and reads a page's figures
+// through their data-field attributes.
 package webtest
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,6 +25,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/site/static"
 )
 
 // BuildSite builds app.wasm and runs the generator into out, from the
@@ -53,52 +53,15 @@ func BuildSite(root, out, version string) error {
 	return os.Remove(tmp)
 }
 
-// headerRule is one path pattern of a _headers file and its headers.
-type headerRule struct {
-	pattern string
-	headers [][2]string
-}
-
-func readHeaders(dir string) ([]headerRule, error) {
-	f, err := os.Open(filepath.Join(dir, "_headers"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var rules []headerRule
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#"):
-		case !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t"):
-			rules = append(rules, headerRule{pattern: strings.TrimSpace(line)})
-		case len(rules) > 0:
-			k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
-			if !ok {
-				return nil, fmt.Errorf("_headers: bad line %q", line)
-			}
-			r := &rules[len(rules)-1]
-			r.headers = append(r.headers, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
-		}
-	}
-	return rules, sc.Err()
-}
-
-func (r headerRule) match(p string) bool {
-	if strings.HasSuffix(r.pattern, "*") {
-		return strings.HasPrefix(p, strings.TrimSuffix(r.pattern, "*"))
-	}
-	return p == r.pattern
-}
-
-// Handler serves a static site folder as Workers' assets do: a path is the
-// file, or the file with ".html", or the folder's index.html; headers come
-// from _headers. Requests are counted per path, so tests can check that a
-// repeat visit is served by the service worker.
+// Handler serves a static site folder through site/static, the handler of
+// the local server, so the browser tests see what flakegate-serve and
+// Workers send: clean URLs (/decide is decide.html), the index.html
+// fallback and the _headers rules. It counts requests per path, so tests can
+// check that a repeat visit is served by the service worker, and can play
+// offline.
 type Handler struct {
 	Dir     string
-	rules   []headerRule
+	site    *static.Handler
 	mu      sync.Mutex
 	hits    map[string]int
 	offline bool
@@ -113,24 +76,15 @@ func (h *Handler) SetOffline(off bool) {
 }
 
 // Reload re-reads _headers after the folder was regenerated.
-func (h *Handler) Reload() error {
-	rules, err := readHeaders(h.Dir)
-	if err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.rules = rules
-	h.mu.Unlock()
-	return nil
-}
+func (h *Handler) Reload() error { return h.site.Reload() }
 
-// NewHandler reads dir's _headers.
+// NewHandler serves dir; a _headers that does not parse is an error.
 func NewHandler(dir string) (*Handler, error) {
-	rules, err := readHeaders(dir)
+	site, err := static.New(os.DirFS(dir), static.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return &Handler{Dir: dir, rules: rules, hits: map[string]int{}}, nil
+	return &Handler{Dir: dir, site: site, hits: map[string]int{}}, nil
 }
 
 // Hits returns how many times path was requested.
@@ -144,42 +98,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := path.Clean("/" + r.URL.Path)
 	h.mu.Lock()
 	h.hits[p]++
-	off, rules := h.offline, h.rules
+	off := h.offline
 	h.mu.Unlock()
 	if off {
 		http.Error(w, "offline", http.StatusServiceUnavailable)
 		return
 	}
-	if p == "/_headers" {
-		http.NotFound(w, r)
-		return
-	}
-	var file string
-	for _, c := range []string{p, p + ".html", path.Join(p, "index.html")} {
-		fp := filepath.Join(h.Dir, filepath.FromSlash(c))
-		if st, err := os.Stat(fp); err == nil && !st.IsDir() {
-			file = fp
-			break
-		}
-	}
-	if file == "" {
-		http.NotFound(w, r)
-		return
-	}
-	for _, rule := range rules {
-		if rule.match(p) {
-			for _, kv := range rule.headers {
-				w.Header().Set(kv[0], kv[1])
-			}
-		}
-	}
-	if ct := mime.TypeByExtension(filepath.Ext(file)); ct != "" && w.Header().Get("Content-Type") == "" {
-		w.Header().Set("Content-Type", ct)
-	}
-	if strings.HasSuffix(file, ".webmanifest") {
-		w.Header().Set("Content-Type", "application/manifest+json")
-	}
-	http.ServeFile(w, r, file)
+	h.site.ServeHTTP(w, r)
 }
 
 // Screenshot captures the whole page as PNG.

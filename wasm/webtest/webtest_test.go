@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,8 +39,9 @@ func TestHandlerServesLikeWorkersAssets(t *testing.T) {
 	if _, _, hdr := get("/web/app.wasm"); hdr.Get("Content-Type") != "application/wasm" {
 		t.Errorf("wasm content type %q", hdr.Get("Content-Type"))
 	}
-	if code, _, _ := get("/_headers"); code != 404 {
-		t.Errorf("_headers served: %d", code)
+	// _headers is never served: like any missing file, its path gets index.html.
+	if code, body, _ := get("/_headers"); code != 200 || body != "home" {
+		t.Errorf("/_headers: %d %q", code, body)
 	}
 	h.SetOffline(true)
 	if code, _, _ := get("/"); code != 503 {
@@ -47,6 +49,17 @@ func TestHandlerServesLikeWorkersAssets(t *testing.T) {
 	}
 	if h.Hits("/") != 2 {
 		t.Errorf("hits %d", h.Hits("/"))
+	}
+}
+
+// TestHandlerRejectsBrokenHeaders: a _headers that does not parse stops the
+// test server before any page is served, naming the line.
+func TestHandlerRejectsBrokenHeaders(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("home"), 0o644)
+	os.WriteFile(filepath.Join(dir, "_headers"), []byte("/*\n  X-Test all\n"), 0o644)
+	if _, _, err := Serve(dir); err == nil || !strings.Contains(err.Error(), "_headers:2:") {
+		t.Errorf("Serve: %v, want an error at _headers:2", err)
 	}
 }
 
