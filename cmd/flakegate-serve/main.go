@@ -5,8 +5,12 @@
 //	flakegate-serve [-addr 127.0.0.1:8080] [-site dist/site] [-max-body bytes]
 //
 // It prints the URL it serves once it listens, and stops on an interrupt.
-// Like Workers' single-page-application mode, a path that names no file is
-// answered with the site's index.html.
+// The site is served by site/static as Workers serves it in production:
+// /decide is decide.html, a path that names no file gets index.html, and
+// the headers of the site's _headers file (its CSP among them) are applied.
+// A _headers that does not parse stops the server at start, naming the line;
+// it is read once, so restart the server after changing it (pages and other
+// files are read on every request, so `make site` needs no restart).
 package main
 
 import (
@@ -20,12 +24,11 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/site/static"
 )
 
 func main() {
@@ -56,12 +59,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *maxBody <= 0 {
 		return fmt.Errorf("-max-body must be a positive number of bytes, got %d", *maxBody)
 	}
+	mux, err := newMux(api.Options{MaxBodyBytes: *maxBody}, os.DirFS(*site), *site)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           newMux(api.Options{MaxBodyBytes: *maxBody}, os.DirFS(*site)),
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
@@ -78,15 +85,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return srv.Shutdown(shut)
 }
 
-// newMux serves the API under /v1/ and the site everywhere else.
-func newMux(opt api.Options, site fs.FS) http.Handler {
+// newMux serves the API under /v1/ and the site everywhere else; name is
+// how errors name the site folder.
+func newMux(opt api.Options, site fs.FS, name string) (http.Handler, error) {
+	files, err := static.New(site, static.Options{Name: name, Placeholder: placeholder})
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.Handle(api.Prefix, api.New(opt))
-	mux.Handle("/", siteHandler(site))
-	return mux
+	mux.Handle("/", files)
+	return mux, nil
 }
 
-// placeholder is served when the site has not been built.
+// placeholder is served (status 404) when the site has not been built.
 const placeholder = `<!doctype html>
 <meta charset="utf-8">
 <title>flakegate</title>
@@ -95,36 +107,3 @@ const placeholder = `<!doctype html>
 <a href="/v1/budget?target=0.95&amp;cost=8&amp;cap=3&amp;observe=1/120&amp;rates=0.05,0.02">/v1/budget</a>
 or read <a href="/v1/openapi.json">/v1/openapi.json</a>.</p>
 `
-
-// siteHandler serves files from site; a path that names no file gets
-// index.html, as Workers' single-page-application mode does.
-func siteHandler(site fs.FS) http.Handler {
-	files := http.FileServerFS(site)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "the site answers GET and HEAD", http.StatusMethodNotAllowed)
-			return
-		}
-		w.Header().Set("Cache-Control", "no-cache")
-		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
-		if name == "" {
-			name = "."
-		}
-		if st, err := fs.Stat(site, name); err == nil && (!st.IsDir() || exists(site, path.Join(name, "index.html"))) {
-			files.ServeHTTP(w, r)
-			return
-		}
-		if exists(site, "index.html") {
-			http.ServeFileFS(w, r, site, "index.html")
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, placeholder)
-	})
-}
-
-func exists(fsys fs.FS, name string) bool {
-	st, err := fs.Stat(fsys, name)
-	return err == nil && !st.IsDir()
-}

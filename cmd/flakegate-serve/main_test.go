@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,18 +24,48 @@ import (
 
 const corpusDir = "../../functions/api/testdata"
 
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds the real flakegate-serve once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "flakegate-serve-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "flakegate-serve")
+		build := exec.Command("go", "build", "-o", binPath, ".")
+		build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 // startServer builds the real binary and runs it on a free loopback port
 // with site as its static folder; it returns the base URL. The server is
 // stopped with SIGINT when the test ends, and must exit cleanly.
 func startServer(t *testing.T, site string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "flakegate-serve")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-site", site)
+	cmd := exec.Command(binary(t), "-addr", "127.0.0.1:0", "-site", site)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -115,45 +148,148 @@ func TestServesCorpus(t *testing.T) {
 	}
 }
 
-// TestServesSite: outside /v1/ the static folder is served, and a path that
-// names no file gets index.html, as on Workers.
-func TestServesSite(t *testing.T) {
+// siteHeaders is a _headers in the form site.Headers writes (site/static.go):
+// the CSP and hardening headers on every path, app.wasm's type and
+// revalidation.
+const (
+	siteCSP     = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; manifest-src 'self'"
+	siteHeaders = "/*\n" +
+		"  Content-Security-Policy: " + siteCSP + "\n" +
+		"  Cache-Control: no-cache\n" +
+		"  X-Content-Type-Options: nosniff\n" +
+		"/web/app.wasm\n" +
+		"  Content-Type: application/wasm\n" +
+		"  Cache-Control: no-cache\n"
+)
+
+// writeSite writes a small built site: the three pages, app.wasm and
+// _headers.
+func writeSite(t *testing.T, headers string) string {
+	t.Helper()
 	site := t.TempDir()
-	os.MkdirAll(filepath.Join(site, "web"), 0o755)
-	os.WriteFile(filepath.Join(site, "index.html"), []byte("<!doctype html><title>calc</title>"), 0o644)
-	os.WriteFile(filepath.Join(site, "web", "app.wasm"), []byte("\x00asm\x01\x00\x00\x00"), 0o644)
-	base := startServer(t, site)
-	for _, tc := range []struct {
-		path, ctype, body string
-		status            int
-	}{
-		{"/", "text/html; charset=utf-8", "<!doctype html><title>calc</title>", 200},
-		{"/decide?baseline=10/20", "text/html; charset=utf-8", "<!doctype html><title>calc</title>", 200},
-		{"/web/app.wasm", "application/wasm", "\x00asm\x01\x00\x00\x00", 200},
-		{"/v1/health", "application/json", "{\n  \"status\": \"ok\",\n  \"api\": \"v1\",\n  \"max_body_bytes\": 33554432\n}\n", 200},
+	for name, body := range map[string]string{
+		"index.html":   "<!doctype html><title>calc</title>",
+		"decide.html":  "<!doctype html><title>decide</title>",
+		"aa.html":      "<!doctype html><title>aa</title>",
+		"web/app.wasm": "\x00asm\x01\x00\x00\x00",
+		"_headers":     headers,
 	} {
-		resp, err := http.Get(base + tc.path)
+		p := filepath.Join(site, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return site
+}
+
+// TestServesSite: outside /v1/ the running server answers as Workers does
+// (wrangler.toml): /decide is decide.html's bytes, a path that names no
+// file gets index.html, and every page carries the CSP of _headers.
+func TestServesSite(t *testing.T) {
+	site := writeSite(t, siteHeaders)
+	base := startServer(t, site)
+	client := &http.Client{
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	const (
+		html  = "text/html; charset=utf-8"
+		index = "<!doctype html><title>calc</title>"
+	)
+	for _, tc := range []struct {
+		method, path, ctype, body, location, cache string
+		status                                     int
+	}{
+		{"GET", "/", html, index, "", "no-cache", 200},
+		{"GET", "/decide", html, "<!doctype html><title>decide</title>", "", "no-cache", 200},
+		{"GET", "/decide?baseline=10/20&candidate=17/20", html, "<!doctype html><title>decide</title>", "", "no-cache", 200},
+		{"GET", "/aa", html, "<!doctype html><title>aa</title>", "", "no-cache", 200},
+		{"HEAD", "/aa", html, "", "", "no-cache", 200},
+		{"GET", "/decide.html?x=1", "", "", "/decide?x=1", "no-cache", 307},
+		{"GET", "/no/such/page", html, index, "", "no-cache", 200},
+		{"GET", "/_headers", html, index, "", "no-cache", 200},
+		// Two matching rules: Workers joins their values.
+		{"GET", "/web/app.wasm", "application/wasm", "\x00asm\x01\x00\x00\x00", "", "no-cache, no-cache", 200},
+	} {
+		req, _ := http.NewRequest(tc.method, base+tc.path, nil)
+		resp, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != tc.ctype || string(body) != tc.body {
-			t.Errorf("GET %s: %d %q %q, want %d %q %q", tc.path, resp.StatusCode, resp.Header.Get("Content-Type"), body,
-				tc.status, tc.ctype, tc.body)
+		if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != tc.ctype || string(body) != tc.body ||
+			resp.Header.Get("Location") != tc.location {
+			t.Errorf("%s %s: %d %q %q Location %q, want %d %q %q %q", tc.method, tc.path, resp.StatusCode,
+				resp.Header.Get("Content-Type"), body, resp.Header.Get("Location"), tc.status, tc.ctype, tc.body, tc.location)
 		}
+		if got := resp.Header.Get("Content-Security-Policy"); got != siteCSP {
+			t.Errorf("%s %s: CSP %q, want the one of _headers", tc.method, tc.path, got)
+		}
+		if got := resp.Header.Get("Cache-Control"); got != tc.cache {
+			t.Errorf("%s %s: Cache-Control %q, want %q", tc.method, tc.path, got, tc.cache)
+		}
+		if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s %s: X-Content-Type-Options %q", tc.method, tc.path, got)
+		}
+	}
+	// Other methods: 405 outside the API; the API still answers under /v1/.
+	resp, err := client.Post(base+"/decide", "text/plain", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST /decide: %d Allow %q", resp.StatusCode, resp.Header.Get("Allow"))
+	}
+	resp, err = client.Get(base + "/v1/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := "{\n  \"status\": \"ok\",\n  \"api\": \"v1\",\n  \"max_body_bytes\": 33554432\n}\n"
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || string(body) != want {
+		t.Errorf("GET /v1/health: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 }
 
-// TestPlaceholder: with no site built, the root explains how to build it
-// and links the API.
+// TestBrokenHeadersStopsServer: a _headers that does not parse is an error
+// at start (exit 2, the file, line and column on stderr), not a server that
+// sends pages without their CSP.
+func TestBrokenHeadersStopsServer(t *testing.T) {
+	site := writeSite(t, "/*\n  Content-Security-Policy default-src 'self'\n")
+	cmd := exec.Command(binary(t), "-addr", "127.0.0.1:0", "-site", site)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("exit: %v, want status 2; stdout %q", err, stdout.String())
+	}
+	want := "flakegate-serve: " + filepath.Join(site, "_headers") + ":2:3: expected \"Name: value\""
+	if !strings.HasPrefix(stderr.String(), want) || stdout.Len() != 0 {
+		t.Errorf("stderr %q, want it to start %q; stdout %q", stderr.String(), want, stdout.String())
+	}
+}
+
+// TestPlaceholder: with no site built, every page explains how to build it
+// and links the API, with status 404.
 func TestPlaceholder(t *testing.T) {
-	h := newMux(api.Options{}, os.DirFS(t.TempDir()))
-	r, _ := http.NewRequest("GET", "/", nil)
-	w := &recorder{header: http.Header{}}
-	h.ServeHTTP(w, r)
-	if !strings.Contains(w.body.String(), "make site") || !strings.Contains(w.body.String(), "/v1/openapi.json") {
-		t.Errorf("placeholder: %q", w.body.String())
+	h, err := newMux(api.Options{}, os.DirFS(t.TempDir()), "dist/site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/", "/decide"} {
+		r, _ := http.NewRequest("GET", p, nil)
+		w := &recorder{header: http.Header{}}
+		h.ServeHTTP(w, r)
+		if w.code != 404 || !strings.Contains(w.body.String(), "make site") || !strings.Contains(w.body.String(), "/v1/openapi.json") {
+			t.Errorf("placeholder %s: %d %q", p, w.code, w.body.String())
+		}
 	}
 }
 
