@@ -54,6 +54,9 @@ var hidden = map[string]bool{HeadersFile: true, "_redirects": true, ".assetsigno
 
 // Options adjusts a Handler.
 type Options struct {
+	// Name is how errors name the site, e.g. its folder "dist/site"; the
+	// _headers errors then read "dist/site/_headers:3:5: …".
+	Name string
 	// Placeholder is the HTML page sent when the site has no index.html;
 	// empty means DefaultPlaceholder.
 	Placeholder string
@@ -70,25 +73,28 @@ const DefaultPlaceholder = `<!doctype html>
 // Handler serves one site. It is safe for concurrent use.
 type Handler struct {
 	site        fs.FS
+	name        string // HeadersFile as errors name it
 	placeholder string
 
 	mu    sync.RWMutex
 	rules *Rules
 
 	etagMu sync.Mutex
-	etags  map[etagKey]string
+	etags  map[string]etagEntry // by file name: one entry per file
 }
 
-type etagKey struct {
-	name string
+// etagEntry is a file's ETag and the size and modification time it was
+// computed for.
+type etagEntry struct {
 	size int64
 	mod  time.Time
+	etag string
 }
 
 // New returns a handler for site, reading site's _headers (a missing file
 // means no rules). A _headers that does not parse is a *SyntaxError.
 func New(site fs.FS, opt Options) (*Handler, error) {
-	h := &Handler{site: site, placeholder: opt.Placeholder, etags: map[etagKey]string{}}
+	h := &Handler{site: site, name: path.Join(opt.Name, HeadersFile), placeholder: opt.Placeholder, etags: map[string]etagEntry{}}
 	if h.placeholder == "" {
 		h.placeholder = DefaultPlaceholder
 	}
@@ -106,9 +112,9 @@ func (h *Handler) Reload() error {
 	case errors.Is(err, fs.ErrNotExist):
 		rules = &Rules{}
 	case err != nil:
-		return fmt.Errorf("reading %s: %w", HeadersFile, err)
+		return fmt.Errorf("reading %s: %w", h.name, err)
 	default:
-		if rules, err = ParseHeaders(HeadersFile, data); err != nil {
+		if rules, err = ParseHeaders(h.name, data); err != nil {
 			return err
 		}
 	}
@@ -256,13 +262,13 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, p, file stri
 // and modification time stay the same (always recomputed for files that
 // report no modification time).
 func (h *Handler) etag(name string, st fs.FileInfo, rs io.ReadSeeker) (string, error) {
-	key := etagKey{name, st.Size(), st.ModTime()}
-	if !key.mod.IsZero() {
+	size, mod := st.Size(), st.ModTime()
+	if !mod.IsZero() {
 		h.etagMu.Lock()
-		e, ok := h.etags[key]
+		e, ok := h.etags[name]
 		h.etagMu.Unlock()
-		if ok {
-			return e, nil
+		if ok && e.size == size && e.mod.Equal(mod) {
+			return e.etag, nil
 		}
 	}
 	sum := sha256.New()
@@ -273,9 +279,9 @@ func (h *Handler) etag(name string, st fs.FileInfo, rs io.ReadSeeker) (string, e
 		return "", err
 	}
 	e := `"` + hex.EncodeToString(sum.Sum(nil)[:16]) + `"`
-	if !key.mod.IsZero() {
+	if !mod.IsZero() {
 		h.etagMu.Lock()
-		h.etags[key] = e
+		h.etags[name] = etagEntry{size, mod, e}
 		h.etagMu.Unlock()
 	}
 	return e, nil

@@ -4,9 +4,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // site is a small built site: the pages the generator writes, a folder
@@ -229,7 +232,35 @@ func TestStaticReload(t *testing.T) {
 	if got := serve(t, h, "GET", "/").Header.Get("X-New"); got != "1" {
 		t.Errorf("rules lost after a failed reload: X-New %q", got)
 	}
-	if _, err := New(fsys, Options{}); err == nil {
-		t.Error("New accepted a broken _headers")
+	if _, err := New(fsys, Options{Name: "dist/site"}); err == nil || !strings.HasPrefix(err.Error(), "dist/site/_headers:2:3: ") {
+		t.Errorf("New with a broken _headers: %v", err)
+	}
+}
+
+// TestStaticETagAfterRebuild: a file rewritten in place (same size, as a
+// regenerated page often is) gets a new ETag, so a browser revalidating
+// with the old one receives the new bytes, not 304.
+func TestStaticETagAfterRebuild(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "index.html")
+	if err := os.WriteFile(p, []byte("v1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(os.DirFS(dir), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := serve(t, h, "GET", "/").Header.Get("Etag")
+	if err := os.WriteFile(p, []byte("v2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Second)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	res := serve(t, h, "GET", "/", "If-None-Match", old)
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || string(body) != "v2" || res.Header.Get("Etag") == old {
+		t.Errorf("after rebuild: %d %q ETag %s (old %s)", res.StatusCode, body, res.Header.Get("Etag"), old)
 	}
 }
