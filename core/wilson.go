@@ -45,7 +45,9 @@ func Wilson(successes, n, z float64) (lower, upper float64) {
 	p := successes / n
 	denom := 1 + z*z/n
 	centre := (p + z*z/(2*n)) / denom
-	half := (z / denom) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
+	// float64(): rounded before centre ± half, or arm64 fuses the product
+	// into a multiply-add and the bounds move by an ulp.
+	half := float64((z / denom) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)))
 	return max(0, min(centre-half, p)), min(1, max(centre+half, p))
 }
 
