@@ -42,10 +42,7 @@ var Headers = "/*\n" +
 	"  Referrer-Policy: no-referrer\n" +
 	"  Permissions-Policy: camera=(), microphone=(), geolocation=()\n" +
 	"/web/app.wasm\n" +
-	"  Content-Type: application/wasm\n" +
-	"  Cache-Control: no-cache\n" +
-	"/app-worker.js\n" +
-	"  Cache-Control: no-cache\n"
+	"  Content-Type: application/wasm\n"
 
 // Options says where the site goes and what it is built from.
 type Options struct {
