@@ -406,3 +406,43 @@ func TestStudentTailReference(t *testing.T) {
 		}
 	}
 }
+
+var benchSink float64
+
+func BenchmarkSpecial(b *testing.B) {
+	b.Run("Z", func(b *testing.B) {
+		for b.Loop() {
+			benchSink += Z(0.95)
+		}
+	})
+	b.Run("chiSquareQuantile/19", func(b *testing.B) {
+		for b.Loop() {
+			benchSink += chiSquareQuantile(19, 0.975)
+		}
+	})
+	b.Run("gonumChiSquareQuantile/19", func(b *testing.B) {
+		for b.Loop() {
+			benchSink += distuv.ChiSquared{K: 19}.Quantile(0.975)
+		}
+	})
+	b.Run("studentCDF/199", func(b *testing.B) {
+		for b.Loop() {
+			benchSink += studentCDF(-2.1, 199)
+		}
+	})
+	b.Run("gonumStudentCDF/199", func(b *testing.B) {
+		for b.Loop() {
+			benchSink += distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 199}.CDF(-2.1)
+		}
+	})
+	b.Run("studentQuantile/199", func(b *testing.B) {
+		for b.Loop() {
+			benchSink += studentQuantile(0.95, 199)
+		}
+	})
+	b.Run("gonumStudentQuantile/199", func(b *testing.B) {
+		for b.Loop() {
+			benchSink += distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 199}.Quantile(0.95)
+		}
+	})
+}
