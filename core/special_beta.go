@@ -75,7 +75,10 @@ func betaFraction(a, b, x float64) float64 {
 	}
 	d = 1 / d
 	h := d
-	for m := 1; m < 1<<20; m++ {
+	for m := 1; ; m++ {
+		if m == 1<<20 {
+			return math.NaN() // not converged: no truncated answer
+		}
 		fm := float64(m)
 		m2 := 2 * fm
 		aa := float64(float64(fm*(b-fm))*x) / float64((qam+m2)*(a+m2))
@@ -140,7 +143,8 @@ func studentDensity(t, nu float64) float64 {
 }
 
 // studentQuantile returns t with P(T <= t) = p for Student's t with nu > 0
-// degrees of freedom: NaN outside p in [0,1], ∓Inf at 0 and 1. It runs
+// degrees of freedom: NaN outside p in [0,1], ∓Inf at 0 and 1, and NaN where
+// |t| would pass 1e154 (t² overflows; with ν = 1 that is a tail below 2e-155). It runs
 // safeguarded Newton steps on the tail P(T > |t|) from the normal quantile,
 // bisecting whenever a step leaves the bracket.
 func studentQuantile(p, nu float64) float64 {
@@ -159,15 +163,19 @@ func studentQuantile(p, nu float64) float64 {
 	if p < 0.5 {
 		target, sign = p, -1
 	}
-	t := -float64(math.Sqrt2 * perfcinv(2*target)) // normal quantile of 1-target
-	if t <= 0 {
+	t := float64(math.Sqrt2 * perfcinv(2*target)) // normal quantile of 1-target
+	if !(t > 0) {
 		t = 1
 	}
 	lo, hi := 0.0, math.Inf(1)
-	for range 300 {
-		f := target - studentTail(t, nu) // increasing in t
+	for range 400 {
+		tail := studentTail(t, nu)
+		f := target - tail // increasing in t
+		if math.IsNaN(f) {
+			return math.NaN()
+		}
 		if f == 0 {
-			break
+			return sign * t
 		}
 		if f < 0 {
 			lo = t
@@ -178,16 +186,17 @@ func studentQuantile(p, nu float64) float64 {
 		next := t - f/d
 		if !(next > lo && next < hi) || d == 0 || math.IsInf(d, 0) {
 			if math.IsInf(hi, 1) {
-				next = 2 * t
+				// Far out the tail falls as a power, C·t^-ν: jump to where
+				// that power reaches the target (at least doubling t).
+				next = math.Min(math.MaxFloat64, t*math.Max(2, pexp(plog(tail/target)/nu)))
 			} else {
 				next = lo + (hi-lo)/2
 			}
 		}
 		if math.Abs(next-t) <= float64(4e-16*t) || next == lo || next == hi {
-			t = next
-			break
+			return sign * next
 		}
 		t = next
 	}
-	return sign * t
+	return math.NaN() // not converged: no approximate answer
 }

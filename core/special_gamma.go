@@ -162,11 +162,17 @@ func gammaInc(a, x float64) (p, q float64) {
 	case math.IsInf(x, 1):
 		return 1, 0
 	}
+	// Both methods need O(√a) steps near x = a (about 9·√a): the cap allows
+	// a up to about 1e10. Past it the result is NaN rather than a truncated
+	// sum.
 	const eps = 1e-17
 	const maxIter = 1 << 20
 	if x < a+1 {
 		sum, term := 1.0, 1.0
-		for n := 1; n < maxIter; n++ {
+		for n := 1; ; n++ {
+			if n == maxIter {
+				return math.NaN(), math.NaN()
+			}
 			term = float64(term * (x / (a + float64(n))))
 			sum += term
 			if term < float64(sum*eps) {
@@ -181,7 +187,10 @@ func gammaInc(a, x float64) (p, q float64) {
 	c := 1 / fpmin
 	d := 1 / b
 	h := d
-	for i := 1; i < maxIter; i++ {
+	for i := 1; ; i++ {
+		if i == maxIter {
+			return math.NaN(), math.NaN()
+		}
 		fi := float64(i)
 		an := -float64(fi * (fi - a))
 		b += 2
@@ -235,8 +244,11 @@ func gammaQuantile(a, p float64) float64 {
 		x = pexp((plog(p) + lgamma(a+1)) / a)
 	}
 	lo, hi := 0.0, math.Inf(1)
-	for range 200 {
+	for range 400 {
 		P, Q := gammaInc(a, x)
+		if math.IsNaN(P) {
+			return math.NaN()
+		}
 		var f float64 // increasing in x
 		if upper {
 			f = q - Q
@@ -265,7 +277,7 @@ func gammaQuantile(a, p float64) float64 {
 		}
 		x = next
 	}
-	return x
+	return math.NaN() // not converged: no approximate answer
 }
 
 // chiSquareQuantile returns the p quantile of the chi-square distribution
