@@ -1,0 +1,25 @@
+# Determinism on AWS Lambda's architecture: the core's tests, including the
+# exact-bits golden of the special functions (core/testdata/special), built
+# for linux/arm64 and run under qemu-user. arm64 fuses x*y+z into one
+# multiply-add unless the product is rounded with float64(...), so this is
+# where a missed conversion shows up (as it did for Wilson's bounds).
+#
+#   make arm64test
+
+QEMU_USER_VERSION := 1:7.2+dfsg-7+deb12u18+b3
+
+.PHONY: tools-qemu arm64test
+
+## tools-qemu: install qemu-user (pinned) for running arm64 test binaries
+tools-qemu:
+	@if ! command -v qemu-aarch64 >/dev/null 2>&1; then \
+		apt-get update && apt-get install -y --no-install-recommends qemu-user=$(QEMU_USER_VERSION); \
+	fi
+
+## arm64test: the core tests for linux/arm64 under qemu-aarch64
+arm64test: tools-qemu
+	@mkdir -p bin
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -c -o bin/core-arm64.test ./core
+	cd core && qemu-aarch64 ../bin/core-arm64.test -test.count=1
+
+TEST_DEPS += arm64test
