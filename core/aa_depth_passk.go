@@ -2,7 +2,6 @@ package core
 
 import (
 	"cmp"
-	"math"
 	"math/bits"
 	"slices"
 )
@@ -70,7 +69,7 @@ func allPassBound(s *AASide, level float64) AllPassBound {
 // clearBound is 1-(1-level)^(1/runs), written with Expm1 and Log so that it
 // stays accurate when the bound is small.
 func clearBound(runs int, level float64) float64 {
-	return -math.Expm1(math.Log1p(-level) / float64(runs))
+	return -pexpm1(plog1p(-level) / float64(runs))
 }
 
 // FlakyScenario is a scenario that both passed and failed in the baseline.

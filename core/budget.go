@@ -102,7 +102,8 @@ func (r *BudgetResult) Blocks() bool {
 
 // Power is the probability that k independent runs of a test that fails with
 // probability p show at least one failure: 1-(1-p)^k. It is computed as
-// -expm1(k·log1p(-p)) so that tiny rates keep their digits.
+// -expm1(k·log1p(-p)) so that tiny rates keep their digits, with
+// portable expm1 and log1p so that every platform gives the same bits.
 func Power(p, k float64) float64 {
 	if p <= 0 || k <= 0 {
 		return 0
@@ -110,7 +111,7 @@ func Power(p, k float64) float64 {
 	if p >= 1 {
 		return 1
 	}
-	return -math.Expm1(k * math.Log1p(-p))
+	return -pexpm1(float64(k * plog1p(-p)))
 }
 
 // RerunsFor returns the smallest k >= 1 with Power(p, k) >= target, as a
@@ -123,7 +124,7 @@ func RerunsFor(p, target float64) float64 {
 	if p >= 1 {
 		return 1
 	}
-	k := math.Ceil(math.Log1p(-target) / math.Log1p(-p))
+	k := math.Ceil(plog1p(-target) / plog1p(-p))
 	if k < 1 {
 		k = 1
 	}
