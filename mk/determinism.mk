@@ -13,7 +13,9 @@ QEMU_USER_VERSION := 1:7.2+dfsg-7+deb12u18+b3
 ## tools-qemu: install qemu-user (pinned) for running arm64 test binaries
 tools-qemu:
 	@if ! command -v qemu-aarch64 >/dev/null 2>&1; then \
-		apt-get update && apt-get install -y --no-install-recommends qemu-user=$(QEMU_USER_VERSION); \
+		apt-get update && { apt-get install -y --no-install-recommends qemu-user=$(QEMU_USER_VERSION) || \
+			{ echo "qemu-user $(QEMU_USER_VERSION) is gone from the mirror; taking the current one"; \
+			  apt-get install -y --no-install-recommends qemu-user; }; }; \
 	fi
 
 ## arm64test: the core tests for linux/arm64 under qemu-aarch64
