@@ -37,6 +37,7 @@ measure() { # name n cmd...
 read -r py_s py_cpu py_kb < <(measure py 3 python3 "$REF" "$tmp/big.csv")
 read -r go_s go_cpu go_kb < <(measure go 5 "$tmp/aabench" run "$tmp/big.csv")
 "$tmp/aabench" run -n 10 "$tmp/big.csv" 2>&1 >/dev/null
+"$tmp/aabench" run -n 10 -figures all "$tmp/big.csv" 2>&1 >/dev/null
 
 # the same figures: compare what the reference prints with ours, rounded as it rounds
 python3 - "$tmp/py.out" "$tmp/go.out" <<'PY'
