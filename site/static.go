@@ -128,6 +128,7 @@ func Generate(o Options) error {
 const (
 	progressWrapStart = "  var res = new Response(\n"
 	progressWrapEnd   = "  return res;\n}"
+	goRun             = "    go.run(wasm.instance);\n"
 	progressOnClone   = `  (async () => {
     try {
       const reader = response.clone().body.getReader();
@@ -158,6 +159,12 @@ func patchAppJS(path string) error {
 		return errors.New("generate: go-app's app.js changed; review patchAppJS")
 	}
 	s = s[:i] + progressOnClone + s[j+len(progressWrapEnd):]
+	// Marks for the load-time benchmark: when the module is compiled and
+	// instantiated, just before Go's runtime starts.
+	if !strings.Contains(s, goRun) {
+		return errors.New("generate: go-app's app.js changed; review patchAppJS")
+	}
+	s = strings.Replace(s, goRun, "    performance.mark(\"wasm-ready\");\n"+goRun, 1)
 	return os.WriteFile(path, []byte(s), 0o644)
 }
 

@@ -39,11 +39,23 @@ type AA struct {
 	tooBig   bool
 	shareLen int
 	linkErr  error
+	opened   bool   // the URL fragment has been read
+	frag     string // the fragment last read or written
 }
 
 func (c *AA) OnNav(ctx app.Context) {
+	perfMark("nav")
+	defer perfMark("nav-done")
 	ctx.Page().SetTitle("A/A noise check · flakegate")
-	v := fragmentOf(ctx.Page().URL())
+	if frag := fragmentOf(ctx.Page().URL()); !c.opened || frag != c.frag {
+		c.openFragment(frag)
+	}
+}
+
+// openFragment loads the statistics of an "aa=" fragment; a fragment
+// without them leaves the view as it is.
+func (c *AA) openFragment(v string) {
+	c.opened, c.frag = true, v
 	q := applyFragment([]field{{Key: "aa"}}, v)
 	if q["aa"] == "" {
 		return
@@ -113,6 +125,7 @@ func (c *AA) writeURL(ctx app.Context) {
 			}
 		}
 	}
+	c.frag = frag
 	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), frag))
 }
 
@@ -233,6 +246,10 @@ func (r *textReader) setProgress(f func(int64, int64)) { r.onRead = f }
 func (r *fileReader) setProgress(f func(int64, int64)) { r.onRead = f }
 
 func (c *AA) Render() app.UI {
+	perfMark("render")
+	if !c.opened {
+		c.openFragment(openingFragment())
+	}
 	return c.shell("/aa", "A/A noise check",
 		"How noisy is an eval suite when nothing changed? Paste or drop the baseline runs (scenario,run,passed), and optionally a candidate's, to see the noise, the drop a comparison must exceed, and whether the candidate regressed.",
 		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),

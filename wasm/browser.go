@@ -149,3 +149,15 @@ func yield() {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// perfMark records a performance mark once per name, for the load-time
+// benchmark (bench/web reads them); natively it does nothing.
+func perfMark(name string) {
+	if !app.IsClient || marked[name] {
+		return
+	}
+	marked[name] = true
+	app.Window().Get("performance").Call("mark", name)
+}
+
+var marked = map[string]bool{}

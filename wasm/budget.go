@@ -52,15 +52,19 @@ func BudgetInputFrom(s map[string]string) (core.BudgetInput, error) {
 // Budget is the rerun-budget calculator at "/".
 type Budget struct {
 	pageBase
-	st  formState
-	res *core.BudgetResult
-	err error
+	st   formState
+	frag string // the fragment st was read from or written to
+	res  *core.BudgetResult
+	err  error
 }
 
 // OnNav reads the form from the URL fragment and computes.
 func (c *Budget) OnNav(ctx app.Context) {
-	c.st = applyFragment(budgetFields, fragmentOf(ctx.Page().URL()))
-	c.compute()
+	perfMark("nav")
+	defer perfMark("nav-done")
+	if frag := fragmentOf(ctx.Page().URL()); c.st == nil || frag != c.frag {
+		c.open(frag)
+	}
 	ctx.Page().SetTitle("Rerun budget · flakegate")
 }
 
@@ -71,7 +75,15 @@ func (c *Budget) SetField(ctx app.Context, key, value string) {
 	}
 	c.st[key] = value
 	c.compute()
-	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), c.st.fragment(budgetFields)))
+	c.frag = c.st.fragment(budgetFields)
+	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), c.frag))
+}
+
+// open sets the form from a URL fragment and computes.
+func (c *Budget) open(frag string) {
+	c.frag = frag
+	c.st = applyFragment(budgetFields, frag)
+	c.compute()
 }
 
 func (c *Budget) compute() {
@@ -87,9 +99,9 @@ func (c *Budget) compute() {
 func (c *Budget) Result() *core.BudgetResult { return c.res }
 
 func (c *Budget) Render() app.UI {
+	perfMark("render")
 	if c.st == nil {
-		c.st = newFormState(budgetFields)
-		c.compute()
+		c.open(openingFragment())
 	}
 	return c.shell("/", "Rerun budget",
 		"How many reruns does a flaky test need before a retry shows its failure, what does that cost, and which lane of the merge gate does it belong in?",

@@ -55,6 +55,7 @@ func SizeInputFrom(in core.DecideInput) (core.SizeInput, bool) {
 type Decide struct {
 	pageBase
 	st   formState
+	frag string // the fragment st was read from or written to
 	in   core.DecideInput
 	res  *core.DecideResult
 	size *core.SizeResult
@@ -67,8 +68,11 @@ type Decide struct {
 }
 
 func (c *Decide) OnNav(ctx app.Context) {
-	c.st = applyFragment(decideFields, fragmentOf(ctx.Page().URL()))
-	c.compute()
+	perfMark("nav")
+	defer perfMark("nav-done")
+	if frag := fragmentOf(ctx.Page().URL()); c.st == nil || frag != c.frag {
+		c.open(frag)
+	}
 	ctx.Page().SetTitle("Two-arm verdict · flakegate")
 }
 
@@ -79,7 +83,15 @@ func (c *Decide) SetField(ctx app.Context, key, value string) {
 	}
 	c.st[key] = value
 	c.compute()
-	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), c.st.fragment(decideFields)))
+	c.frag = c.st.fragment(decideFields)
+	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), c.frag))
+}
+
+// open sets the form from a URL fragment and computes.
+func (c *Decide) open(frag string) {
+	c.frag = frag
+	c.st = applyFragment(decideFields, frag)
+	c.compute()
 }
 
 func (c *Decide) compute() {
@@ -126,9 +138,9 @@ func (c *Decide) computeLedger() {
 func (c *Decide) Result() *core.DecideResult { return c.res }
 
 func (c *Decide) Render() app.UI {
+	perfMark("render")
 	if c.st == nil {
-		c.st = newFormState(decideFields)
-		c.compute()
+		c.open(openingFragment())
 	}
 	return c.shell("/decide", "Two-arm verdict",
 		"Did a patch change a test's pass rate? Compare the Wilson intervals of the runs before and after, and see what the gate does.",

@@ -3,6 +3,8 @@ package wasm
 import (
 	"net/url"
 	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // A view's state is a set of named text fields, written to the URL fragment
@@ -74,4 +76,17 @@ func fragmentOf(u *url.URL) string {
 		return ""
 	}
 	return strings.TrimPrefix(u.EscapedFragment(), "#")
+}
+
+// openingFragment is the fragment the page was opened with, natively "".
+// Components read it in their first Render: go-app mounts a page (replacing
+// the pre-rendered HTML) before it calls OnNav, so a page that waited for
+// OnNav would build its DOM twice, first with the defaults, and show a share
+// link's figures only a render later. OnNav then finds the same fragment
+// and has nothing to do.
+func openingFragment() string {
+	if !app.IsClient {
+		return ""
+	}
+	return fragmentOf(app.Window().URL())
 }

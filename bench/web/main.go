@@ -35,6 +35,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/wasm"
@@ -65,14 +66,17 @@ func main() {
 	out := flag.String("out", "bench/out/web.json", "where to write the JSON result")
 	rows := flag.Int("rows", 1_000_000, "rows of the A/A CSV")
 	reps := flag.Int("n", 5, "repetitions of each timing")
+	flag.DurationVar(&settle, "settle", 0, "stay on the page this long after the cold load before the repeat visits (lets V8 cache compiled code)")
+	only := flag.String("only", "", "measure only this part: sizes, load, csv or keys (default all)")
 	flag.Parse()
-	if err := run(*site, *out, *rows, *reps); err != nil {
+	if err := run(*site, *out, *rows, *reps, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/web:", err)
 		os.Exit(1)
 	}
 }
 
-func run(site, out string, rows, reps int) error {
+func run(site, out string, rows, reps int, only string) error {
+	want := func(part string) bool { return only == "" || only == part }
 	var r Result
 	if err := sizes(filepath.Join(site, "web", "app.wasm"), &r); err != nil {
 		return err
@@ -99,7 +103,7 @@ func run(site, out string, rows, reps int) error {
 	if err != nil {
 		return err
 	}
-	for i := 0; i < reps; i++ {
+	for i := 0; i < reps && want("load"); i++ {
 		cold, repeat, err := loads(filepath.Join(tmp, "profile"+strconv.Itoa(i)), budgetLink, budgetSel)
 		if err != nil {
 			return err
@@ -111,24 +115,28 @@ func run(site, out string, rows, reps int) error {
 		}
 		r.ColdAAMS, r.RepeatAAMS = append(r.ColdAAMS, cold), append(r.RepeatAAMS, repeat...)
 	}
-	fmt.Printf("share link, cold load to first figure: budget %s, A/A %s\n", stats(r.ColdBudgetMS), stats(r.ColdAAMS))
-	fmt.Printf("share link, repeat visit:               budget %s, A/A %s\n", stats(r.RepeatMS), stats(r.RepeatAAMS))
-
-	csvPath := filepath.Join(tmp, "aa.csv")
-	if r.CSVBytes, err = writeCSV(csvPath, rows); err != nil {
-		return err
+	if want("load") {
+		fmt.Printf("share link, cold load to first figure: budget %s, A/A %s\n", stats(r.ColdBudgetMS), stats(r.ColdAAMS))
+		fmt.Printf("share link, repeat visit:               budget %s, A/A %s\n", stats(r.RepeatMS), stats(r.RepeatAAMS))
 	}
-	r.CSVRows = rows
-	if err := csvRuns(filepath.Join(tmp, "csvprofile"), srv.URL, csvPath, rows, reps, &r); err != nil {
-		return err
+	if only == "profile" {
+		for i, l := range [][2]string{{budgetLink, budgetSel}, {aaLink, aaSel}} {
+			if err := profileLoad(filepath.Join(tmp, "prof"+strconv.Itoa(i)), l[0], l[1]); err != nil {
+				return err
+			}
+		}
 	}
-	fmt.Printf("%d-row CSV (%s) to figures: %s; Go parse %s; longest frame gap %s\n",
-		rows, mb(r.CSVBytes), stats(r.CSVMS), stats(r.CSVParseMS), stats(r.CSVMaxFrameMS))
-
-	if err := keystrokes(filepath.Join(tmp, "keyprofile"), srv.URL, 40, &r); err != nil {
-		return err
+	if want("csv") {
+		if err := csvBench(tmp, srv.URL, rows, reps, &r); err != nil {
+			return err
+		}
 	}
-	fmt.Printf("keystroke in the budget form → figures in the DOM: %s; → next frame %s\n", stats(r.KeyMS), stats(r.KeyPaintMS))
+	if want("keys") {
+		if err := keystrokes(filepath.Join(tmp, "keyprofile"), srv.URL, 40, &r); err != nil {
+			return err
+		}
+		fmt.Printf("keystroke in the budget form → figures in the DOM: %s; → next frame %s\n", stats(r.KeyMS), stats(r.KeyPaintMS))
+	}
 
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
@@ -136,6 +144,21 @@ func run(site, out string, rows, reps int) error {
 	var b bytes.Buffer
 	core.WriteJSON(&b, r)
 	return os.WriteFile(out, b.Bytes(), 0o644)
+}
+
+func csvBench(tmp, base string, rows, reps int, r *Result) error {
+	var err error
+	csvPath := filepath.Join(tmp, "aa.csv")
+	if r.CSVBytes, err = writeCSV(csvPath, rows); err != nil {
+		return err
+	}
+	r.CSVRows = rows
+	if err := csvRuns(filepath.Join(tmp, "csvprofile"), base, csvPath, rows, reps, r); err != nil {
+		return err
+	}
+	fmt.Printf("%d-row CSV (%s) to figures: %s; Go parse %s; longest frame gap %s\n",
+		rows, mb(r.CSVBytes), stats(r.CSVMS), stats(r.CSVParseMS), stats(r.CSVMaxFrameMS))
+	return nil
 }
 
 func mb(n int64) string { return fmt.Sprintf("%.2f MB", float64(n)/1e6) }
@@ -254,10 +277,13 @@ func mark(ctx context.Context, name string, timeout time.Duration) (float64, err
 // started (the mark site/main.go sets), from navigation start.
 const phasesJS = `(() => {
   const w = performance.getEntriesByType('resource').find(e => e.name.endsWith('/web/app.wasm'));
-  const m = performance.getEntriesByName('go-main')[0];
   const d = performance.getEntriesByType('navigation')[0];
-  return 'html ' + (d ? d.responseEnd.toFixed(0) : '?') + ' ms, app.wasm received ' + (w ? w.responseEnd.toFixed(0) : '?') + ' ms, Go main ' + (m ? m.startTime.toFixed(0) : '?') + ' ms';
+  const m = n => { const e = performance.getEntriesByName(n)[0]; return e ? e.startTime.toFixed(0) : '?'; };
+  return 'html ' + (d ? d.responseEnd.toFixed(0) : '?') + ' ms, app.wasm received ' + (w ? w.responseEnd.toFixed(0) : '?') +
+    ' ms, compiled ' + m('wasm-ready') + ' ms, Go main ' + m('go-main') + ' ms, first Render ' + m('render') + ' ms, OnNav ' + m('nav') + '–' + m('nav-done') + ' ms';
 })()`
+
+var settle time.Duration
 
 // loads opens link in a fresh profile (cold), then three more times in the
 // same browser (repeat visits, served by the service worker).
@@ -286,6 +312,7 @@ func loads(profile, link, sel string) (float64, []float64, error) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`caches.keys().then(async ks => { for (const k of ks) { if ((await (await caches.open(k)).keys()).length >= 10) return true } return false })`, chromedp.EvalAwaitPromise)); err != nil {
 		return 0, nil, err
 	}
+	time.Sleep(settle)
 	var repeat []float64
 	for i := 0; i < 3; i++ {
 		// A new tab, as a person opening the link again would.
@@ -462,4 +489,107 @@ func keystrokes(profile, base string, n int, r *Result) error {
 	json.Unmarshal([]byte(raw), &ks)
 	r.KeyMS, r.KeyPaintMS = ks.Dom, ks.Paint
 	return nil
+}
+
+// profileLoad opens link in a fresh profile under V8's sampling profiler
+// and prints the functions with the most self time until the figure shows,
+// then (keys > 0) the same for that many keystrokes in the budget form.
+func profileLoad(profile, link, sel string) error {
+	ctx, cancel, err := webtest.NewBrowser(context.Background(), profile)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	start := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, profiler.Enable, cdp.Empty{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, profiler.Start, cdp.Empty{})
+		return err
+	})
+	if err := chromedp.Do(ctx, inject(markJS(map[string]string{"figure": sel})), start, chromedp.Navigate(link)); err != nil {
+		return err
+	}
+	ms, err := mark(ctx, "figure", 30*time.Second)
+	if err != nil {
+		return err
+	}
+	phases, _ := chromedp.Run(ctx, chromedp.Evaluate[string](phasesJS))
+	fmt.Printf("  %s, figure %.0f ms\n", phases, ms)
+	var prof *profiler.Profile
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		res, err := cdp.Call(ctx, t, profiler.Stop, cdp.Empty{})
+		prof = res.Profile
+		return err
+	})); err != nil {
+		return err
+	}
+	printProfile(prof, 30)
+	return nil
+}
+
+func printProfile(p *profiler.Profile, top int) {
+	byID := map[int64]*profiler.ProfileNode{}
+	for _, n := range p.Nodes {
+		byID[n.ID] = n
+	}
+	parent := map[int64]int64{}
+	for _, n := range p.Nodes {
+		for _, c := range n.Children {
+			parent[c] = n.ID
+		}
+	}
+	self, incl := map[string]float64{}, map[string]float64{}
+	var total float64
+	for i, id := range p.Samples {
+		if i >= len(p.TimeDeltas) {
+			break
+		}
+		n := byID[id]
+		if n == nil {
+			continue
+		}
+		name := n.CallFrame.FunctionName
+		if name == "" {
+			name = "(anonymous) " + filepath.Base(n.CallFrame.URL)
+		}
+		d := float64(p.TimeDeltas[i]) / 1000
+		self[name] += d
+		total += d
+		seen := map[string]bool{}
+		for id, ok := n.ID, true; ok; id, ok = parent[id] {
+			fn := byID[id].CallFrame.FunctionName
+			if !seen[fn] {
+				seen[fn] = true
+				incl[fn] += d
+			}
+		}
+	}
+	type kv struct {
+		k string
+		v float64
+	}
+	var s []kv
+	for k, v := range self {
+		s = append(s, kv{k, v})
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i].v > s[j].v })
+	fmt.Printf("  self time, %.0f ms sampled:\n", total)
+	for i := 0; i < len(s) && i < top; i++ {
+		fmt.Printf("    %7.1f ms  %s\n", s[i].v, s[i].k)
+	}
+	s = s[:0]
+	for k, v := range incl {
+		if strings.Contains(k, ".") {
+			s = append(s, kv{k, v})
+		}
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i].v > s[j].v })
+	fmt.Printf("  inclusive time of Go functions:\n")
+	for i := 0; i < len(s) && i < top*2; i++ {
+		fmt.Printf("    %7.1f ms  %s\n", s[i].v, s[i].k)
+	}
 }
