@@ -41,6 +41,43 @@ type AA struct {
 	linkErr  error
 	opened   bool   // the URL fragment has been read
 	frag     string // the fragment last read or written
+	derived  aaDerived
+}
+
+// aaDerived is what the page derives from a result for display only: the
+// further figures (a JSON round trip through reflection) and the run plot.
+// Built once per result, not on every render (progress bars and disclosures
+// re-render the page while the result stays the same).
+type aaDerived struct {
+	res      *core.AAResult
+	keys     []string                   // further-figure names, sorted
+	raw      map[string]json.RawMessage // their JSON
+	runPlot  string
+	markdown string
+}
+
+func (c *AA) derive(r *core.AAResult) *aaDerived {
+	d := &c.derived
+	if d.res == r {
+		return d
+	}
+	*d = aaDerived{res: r, runPlot: RunPlot(r), markdown: AAMarkdown(r, "")}
+	known := map[string]bool{"scenarios": true, "runs": true, "rows": true, "mixed": true, "v": true, "noise": true,
+		"thresholds": true, "runs_needed": true, "trend": true, "run_rates": true, "candidate": true, "warnings": true}
+	var b bytes.Buffer
+	core.WriteJSON(&b, r)
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b.Bytes(), &m) != nil {
+		return d
+	}
+	for k := range m {
+		if !known[k] {
+			d.keys = append(d.keys, k)
+		}
+	}
+	sortStrings(d.keys)
+	d.raw = m
+	return d
 }
 
 func (c *AA) OnNav(ctx app.Context) {
@@ -371,7 +408,7 @@ func (c *AA) renderResult() app.UI {
 			return app.P().Body(fieldNull("trend"), app.Text(" No trend count: it needs 3 or more runs and some noise."))
 		}),
 		app.Figure().Body(
-			app.Raw(RunPlot(r)),
+			app.Raw(c.derive(r).runPlot),
 			app.FigCaption().Text("Pass rate of each run in run order, the least-squares trend line, and the band of the one-run threshold around the mean run."),
 		),
 		c.renderCandidate(),
@@ -462,7 +499,7 @@ func (c *AA) renderShare() app.UI {
 			}
 			return AAMarkdown(r, link)
 		}),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(AAMarkdown(r, ""))),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.derive(r).markdown)),
 	)
 }
 
@@ -487,24 +524,11 @@ func download(name, mime string, data []byte) {
 // (figures added to core.AAResult later), generically, so that every
 // figure of the result is on the page.
 func (c *AA) extraFields(r *core.AAResult) app.UI {
-	known := map[string]bool{"scenarios": true, "runs": true, "rows": true, "mixed": true, "v": true, "noise": true,
-		"thresholds": true, "runs_needed": true, "trend": true, "run_rates": true, "candidate": true, "warnings": true}
-	var b bytes.Buffer
-	core.WriteJSON(&b, r)
-	var m map[string]json.RawMessage
-	if json.Unmarshal(b.Bytes(), &m) != nil {
-		return nil
-	}
-	var keys []string
-	for k := range m {
-		if !known[k] {
-			keys = append(keys, k)
-		}
-	}
+	d := c.derive(r)
+	keys, m := d.keys, d.raw
 	if len(keys) == 0 {
 		return nil
 	}
-	sortStrings(keys)
 	return app.Section().Class("extra").Aria("label", "Further figures").Body(
 		app.H2().Text("Further figures"),
 		app.Range(keys).Slice(func(i int) app.UI {

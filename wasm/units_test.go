@@ -303,3 +303,35 @@ func TestGenericFieldsReadBack(t *testing.T) {
 		t.Error("a list of flat objects is not a table")
 	}
 }
+
+// The A/A page derives its plot, Markdown and further figures once per
+// result: the same result gives the cached values, a new one rebuilds them.
+func TestAADerivedPerResult(t *testing.T) {
+	r1, err := core.AA(sampleSide(t, aaCSV(30, 9, func(s, r int) bool { return (s*7+r*r)%10 == 0 })), nil, core.DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := core.AA(sampleSide(t, aaCSV(20, 6, func(s, r int) bool { return (s+r)%4 == 0 })), nil, core.DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c AA
+	d := c.derive(r1)
+	if d.runPlot != RunPlot(r1) || d.markdown != AAMarkdown(r1, "") {
+		t.Fatal("derived plot or Markdown differs from a fresh build")
+	}
+	keys := append([]string(nil), d.keys...)
+	if len(keys) == 0 {
+		t.Fatal("no further figures derived")
+	}
+	if again := c.derive(r1); again.runPlot != d.runPlot || fmt.Sprint(again.keys) != fmt.Sprint(keys) {
+		t.Fatal("second derive of the same result changed")
+	}
+	d2 := c.derive(r2)
+	if d2.res != r2 || d2.runPlot != RunPlot(r2) || d2.markdown != AAMarkdown(r2, "") {
+		t.Fatal("a new result kept the old derived values")
+	}
+	if d2.runPlot == RunPlot(r1) {
+		t.Fatal("test results should differ")
+	}
+}
