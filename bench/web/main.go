@@ -120,6 +120,11 @@ func run(site, out string, rows, reps int, only string) error {
 		fmt.Printf("share link, repeat visit:               budget %s, A/A %s\n", stats(r.RepeatMS), stats(r.RepeatAAMS))
 	}
 	if only == "profile" {
+		profileKeys = true
+		if err := keystrokes(filepath.Join(tmp, "profkeys"), srv.URL, 40, &r); err != nil {
+			return err
+		}
+		fmt.Printf("keystroke in the budget form → figures in the DOM: %s; → next frame %s\n", stats(r.KeyMS), stats(r.KeyPaintMS))
 		for i, l := range [][2]string{{budgetLink, budgetSel}, {aaLink, aaSel}} {
 			if err := profileLoad(filepath.Join(tmp, "prof"+strconv.Itoa(i)), l[0], l[1]); err != nil {
 				return err
@@ -467,6 +472,11 @@ func keystrokes(profile, base string, n int, r *Result) error {
 	}
 	time.Sleep(200 * time.Millisecond)
 	chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const el = document.getElementById('in-rates'); el.focus(); el.setSelectionRange(el.value.length, el.value.length); window.__ks = {dom: [], paint: []}; return true })()`))
+	if profileKeys {
+		if err := chromedp.Do(ctx, startProfiler); err != nil {
+			return err
+		}
+	}
 	for i := 0; i < n; i++ {
 		// Alternate a digit and Backspace: 0.05 → 0.051 → 0.05 → 0.052 …,
 		// so every keystroke changes the figures.
@@ -480,6 +490,14 @@ func keystrokes(profile, base string, n int, r *Result) error {
 		if err := webtest.Poll(ctx, 5*time.Second, fmt.Sprintf(`window.__ks.paint.length >= %d`, i+1)); err != nil {
 			return fmt.Errorf("keystroke %d (%q): %w", i, key, err)
 		}
+	}
+	if profileKeys {
+		p, err := stopProfiler(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  %d keystrokes:\n", n)
+		printProfile(p, 25)
 	}
 	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__ks)`))
 	if err != nil {
@@ -500,17 +518,7 @@ func profileLoad(profile, link, sel string) error {
 		return err
 	}
 	defer cancel()
-	start := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, t, profiler.Enable, cdp.Empty{}); err != nil {
-			return err
-		}
-		if _, err := cdp.Call(ctx, t, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, t, profiler.Start, cdp.Empty{})
-		return err
-	})
-	if err := chromedp.Do(ctx, inject(markJS(map[string]string{"figure": sel})), start, chromedp.Navigate(link)); err != nil {
+	if err := chromedp.Do(ctx, inject(markJS(map[string]string{"figure": sel})), startProfiler, chromedp.Navigate(link)); err != nil {
 		return err
 	}
 	ms, err := mark(ctx, "figure", 30*time.Second)
@@ -519,16 +527,36 @@ func profileLoad(profile, link, sel string) error {
 	}
 	phases, _ := chromedp.Run(ctx, chromedp.Evaluate[string](phasesJS))
 	fmt.Printf("  %s, figure %.0f ms\n", phases, ms)
-	var prof *profiler.Profile
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		res, err := cdp.Call(ctx, t, profiler.Stop, cdp.Empty{})
-		prof = res.Profile
-		return err
-	})); err != nil {
+	prof, err := stopProfiler(ctx)
+	if err != nil {
 		return err
 	}
 	printProfile(prof, 30)
 	return nil
+}
+
+// profileKeys makes keystrokes record a V8 profile (-only profile).
+var profileKeys bool
+
+var startProfiler = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	if _, err := cdp.Call(ctx, t, profiler.Enable, cdp.Empty{}); err != nil {
+		return err
+	}
+	if _, err := cdp.Call(ctx, t, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 200}); err != nil {
+		return err
+	}
+	_, err := cdp.Call(ctx, t, profiler.Start, cdp.Empty{})
+	return err
+})
+
+func stopProfiler(ctx context.Context) (*profiler.Profile, error) {
+	var prof *profiler.Profile
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		res, err := cdp.Call(ctx, t, profiler.Stop, cdp.Empty{})
+		prof = res.Profile
+		return err
+	}))
+	return prof, err
 }
 
 func printProfile(p *profiler.Profile, top int) {
