@@ -42,7 +42,21 @@ type AA struct {
 	opened   bool   // the URL fragment has been read
 	frag     string // the fragment last read or written
 	derived  aaDerived
+	painted  bool // the first mount has been painted; see full
 }
+
+// OnMount lets the first mount paint, then adds what full holds back.
+func (c *AA) OnMount(ctx app.Context) {
+	c.pageBase.OnMount(ctx)
+	ctx.After(time.Millisecond, func(ctx app.Context) { c.painted = true })
+}
+
+// full reports whether to render the run plot, the further figures and the
+// Markdown. In the browser's first mount they wait for one turn of the
+// event loop, so a share link's headline figures paint without waiting for
+// them (the further figures are a JSON round trip of the whole result);
+// natively (tests, pre-rendering) everything renders at once.
+func (c *AA) full() bool { return c.painted || !app.IsClient }
 
 // aaDerived is what the page derives from a result for display only: the
 // further figures (a JSON round trip through reflection) and the run plot.
@@ -407,12 +421,14 @@ func (c *AA) renderResult() app.UI {
 		}).Else(func() app.UI {
 			return app.P().Body(fieldNull("trend"), app.Text(" No trend count: it needs 3 or more runs and some noise."))
 		}),
-		app.Figure().Body(
-			app.Raw(c.derive(r).runPlot),
-			app.FigCaption().Text("Pass rate of each run in run order, the least-squares trend line, and the band of the one-run threshold around the mean run."),
-		),
+		app.If(c.full(), func() app.UI {
+			return app.Figure().Body(
+				app.Raw(c.derive(r).runPlot),
+				app.FigCaption().Text("Pass rate of each run in run order, the least-squares trend line, and the band of the one-run threshold around the mean run."),
+			)
+		}),
 		c.renderCandidate(),
-		c.extraFields(r),
+		app.If(c.full(), func() app.UI { return c.extraFields(r) }),
 		app.Details().ID("run-table").Open(c.showRuns).OnToggle(func(ctx app.Context, e app.Event) {
 			c.showRuns = ctx.JSSrc().Get("open").Bool()
 		}).Body(
@@ -499,7 +515,9 @@ func (c *AA) renderShare() app.UI {
 			}
 			return AAMarkdown(r, link)
 		}),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.derive(r).markdown)),
+		app.If(c.full(), func() app.UI {
+			return app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.derive(r).markdown))
+		}),
 	)
 }
 
