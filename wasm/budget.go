@@ -52,37 +52,31 @@ func BudgetInputFrom(s map[string]string) (core.BudgetInput, error) {
 // Budget is the rerun-budget calculator at "/".
 type Budget struct {
 	pageBase
-	st   formState
-	frag string // the fragment st was read from or written to
-	res  *core.BudgetResult
-	err  error
+	urlForm
+	res *core.BudgetResult
+	err error
 }
 
 // OnNav reads the form from the URL fragment and computes.
 func (c *Budget) OnNav(ctx app.Context) {
 	perfMark("nav")
 	defer perfMark("nav-done")
-	if frag := fragmentOf(ctx.Page().URL()); c.st == nil || frag != c.frag {
-		c.open(frag)
+	if c.load(budgetFields, fragmentOf(ctx.Page().URL())) {
+		c.compute()
 	}
 	ctx.Page().SetTitle("Rerun budget · flakegate")
 }
 
 // SetField sets one input as if typed, recomputes and rewrites the URL.
 func (c *Budget) SetField(ctx app.Context, key, value string) {
-	if c.st == nil {
-		c.st = newFormState(budgetFields)
-	}
-	c.st[key] = value
+	frag := c.set(budgetFields, key, value)
 	c.compute()
-	c.frag = c.st.fragment(budgetFields)
-	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), c.frag))
+	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), frag))
 }
 
 // open sets the form from a URL fragment and computes.
 func (c *Budget) open(frag string) {
-	c.frag = frag
-	c.st = applyFragment(budgetFields, frag)
+	c.load(budgetFields, frag)
 	c.compute()
 }
 

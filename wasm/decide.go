@@ -54,8 +54,7 @@ func SizeInputFrom(in core.DecideInput) (core.SizeInput, bool) {
 // ledger table.
 type Decide struct {
 	pageBase
-	st   formState
-	frag string // the fragment st was read from or written to
+	urlForm
 	in   core.DecideInput
 	res  *core.DecideResult
 	size *core.SizeResult
@@ -70,27 +69,22 @@ type Decide struct {
 func (c *Decide) OnNav(ctx app.Context) {
 	perfMark("nav")
 	defer perfMark("nav-done")
-	if frag := fragmentOf(ctx.Page().URL()); c.st == nil || frag != c.frag {
-		c.open(frag)
+	if c.load(decideFields, fragmentOf(ctx.Page().URL())) {
+		c.compute()
 	}
 	ctx.Page().SetTitle("Two-arm verdict · flakegate")
 }
 
 // SetField sets one input as if typed, recomputes and rewrites the URL.
 func (c *Decide) SetField(ctx app.Context, key, value string) {
-	if c.st == nil {
-		c.st = newFormState(decideFields)
-	}
-	c.st[key] = value
+	frag := c.set(decideFields, key, value)
 	c.compute()
-	c.frag = c.st.fragment(decideFields)
-	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), c.frag))
+	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), frag))
 }
 
 // open sets the form from a URL fragment and computes.
 func (c *Decide) open(frag string) {
-	c.frag = frag
-	c.st = applyFragment(decideFields, frag)
+	c.load(decideFields, frag)
 	c.compute()
 }
 

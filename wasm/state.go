@@ -56,6 +56,34 @@ func applyFragment(fields []field, frag string) formState {
 	return s
 }
 
+// urlForm is a calculator's inputs as typed, kept in step with the URL
+// fragment: the state behind the budget and decide pages.
+type urlForm struct {
+	st   formState
+	frag string // the fragment st was read from or written to
+}
+
+// load reads the form from frag unless it holds that fragment already, and
+// reports whether it changed.
+func (f *urlForm) load(fields []field, frag string) bool {
+	if f.st != nil && frag == f.frag {
+		return false
+	}
+	f.frag, f.st = frag, applyFragment(fields, frag)
+	return true
+}
+
+// set sets one input, as if typed, and returns the fragment that now
+// describes the form.
+func (f *urlForm) set(fields []field, key, value string) string {
+	if f.st == nil {
+		f.st = newFormState(fields)
+	}
+	f.st[key] = value
+	f.frag = f.st.fragment(fields)
+	return f.frag
+}
+
 // withFragment returns a copy of u with its fragment set to an already
 // escaped fragment.
 func withFragment(u *url.URL, escaped string) *url.URL {
