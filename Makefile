@@ -8,7 +8,7 @@ TEST_DEPS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: test vet gotest wasmtest fmtcheck cli
+.PHONY: test vet gotest goapptest wasmtest fmtcheck cli
 
 ## test: vet, every Go test natively, and the core's tests again in WebAssembly
 test: $(TEST_DEPS)
@@ -25,6 +25,12 @@ vet:
 
 gotest:
 	$(GO) test -count=1 ./...
+	$(MAKE) goapptest
+
+# The go-app the calculator is built with (third_party/go-app, its own
+# module): upstream's tests and ours, natively, and a vet of the wasm build.
+goapptest:
+	cd third_party/go-app && $(GO) vet ./pkg/... && GOOS=js GOARCH=wasm $(GO) vet ./pkg/app && $(GO) test -count=1 ./pkg/...
 
 # The same core tests under GOOS=js GOARCH=wasm with Node, so the numbers are
 # proven identical in WebAssembly.

@@ -90,7 +90,9 @@ func TestGenerateRefusesBadInput(t *testing.T) {
 }
 
 // The browser build must not link the generator's server code nor the test
-// tools: GenerateStaticWebsite (httptest) stays behind the !wasm tag.
+// tools: GenerateStaticWebsite (httptest) stays behind the !wasm tag, and
+// go-app's Handler (net/http, crypto/tls) and regexp routes stay out of
+// third_party/go-app's wasm build.
 func TestWasmBuildHasNoServerCode(t *testing.T) {
 	cmd := exec.Command("go", "list", "-deps", ".")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -98,7 +100,8 @@ func TestWasmBuildHasNoServerCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pkg := range []string{"net/http/httptest", "github.com/chromedp/chromedp", "github.com/flakegate/flakegate/wasm/webtest"} {
+	for _, pkg := range []string{"net/http", "net/http/httptest", "crypto/tls", "crypto/x509", "regexp", "mime/multipart",
+		"github.com/chromedp/chromedp", "github.com/flakegate/flakegate/wasm/webtest"} {
 		for _, line := range strings.Split(string(out), "\n") {
 			if line == pkg {
 				t.Errorf("app.wasm links %s", pkg)

@@ -1,3 +1,7 @@
+//go:build !wasm
+
+// flakegate: server side only; kept out of app.wasm (see third_party/go-app/README.md).
+
 package app
 
 import (
