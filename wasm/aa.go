@@ -177,7 +177,7 @@ func (c *AA) writeURL(ctx app.Context) {
 		}
 	}
 	c.frag = frag
-	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), frag))
+	keepInURL(ctx, frag)
 }
 
 // Result is the current A/A result (nil until a baseline is read).

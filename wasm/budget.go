@@ -71,7 +71,7 @@ func (c *Budget) OnNav(ctx app.Context) {
 func (c *Budget) SetField(ctx app.Context, key, value string) {
 	frag := c.set(budgetFields, key, value)
 	c.compute()
-	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), frag))
+	keepInURL(ctx, frag)
 }
 
 // open sets the form from a URL fragment and computes.

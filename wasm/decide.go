@@ -79,7 +79,7 @@ func (c *Decide) OnNav(ctx app.Context) {
 func (c *Decide) SetField(ctx app.Context, key, value string) {
 	frag := c.set(decideFields, key, value)
 	c.compute()
-	ctx.Page().ReplaceURL(withFragment(ctx.Page().URL(), frag))
+	keepInURL(ctx, frag)
 }
 
 // open sets the form from a URL fragment and computes.

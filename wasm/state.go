@@ -84,6 +84,14 @@ func (f *urlForm) set(fields []field, key, value string) string {
 	return f.frag
 }
 
+// keepInURL writes the view's state, an escaped fragment, into the address
+// bar once the frame that shows the new figures is done: replaceState costs
+// a few milliseconds that a keystroke should not wait for.
+func keepInURL(ctx app.Context, escaped string) {
+	u := withFragment(ctx.Page().URL(), escaped)
+	ctx.Defer(func(ctx app.Context) { ctx.Page().ReplaceURL(u) })
+}
+
 // withFragment returns a copy of u with its fragment set to an already
 // escaped fragment.
 func withFragment(u *url.URL, escaped string) *url.URL {

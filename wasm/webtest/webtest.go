@@ -156,6 +156,18 @@ func NewBrowser(parent context.Context, userDataDir string) (context.Context, co
 		chromedp.UserDataDir(userDataDir),
 		chromedp.WindowSize(1280, 900),
 	}
+	// Extra switches for experiments, e.g. FLAKEGATE_CHROMIUM_FLAGS='js-flags=--liftoff-only'.
+	for _, f := range strings.Fields(os.Getenv("FLAKEGATE_CHROMIUM_FLAGS")) {
+		name, val, ok := strings.Cut(f, "=")
+		switch {
+		case val == "false":
+			opts = append(opts, chromedp.Flag(name, false))
+		case ok:
+			opts = append(opts, chromedp.Flag(name, val))
+		default:
+			opts = append(opts, chromedp.Flag(name, true))
+		}
+	}
 	actx, acancel := chromedp.NewExecAllocator(parent, opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
 	if _, err := chromedp.Run(bctx, chromedp.Evaluate[int]("1")); err != nil {
