@@ -68,6 +68,22 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 			t.Errorf("%s does not load the stylesheet", page)
 		}
 	}
+	// The loader (patchAppJS): app.wasm is preloaded by every page and
+	// handed to instantiateStreaming as fetch's own response; the service
+	// worker is registered after the loader, not before it.
+	js := read("app.js")
+	if strings.Contains(js, "new Response(") || strings.Contains(js, ".clone()") || !strings.Contains(js, "  return fetch(url);\n") {
+		t.Error("app.js still wraps or copies the app.wasm response")
+	}
+	if strings.Count(js, "goappInitServiceWorker();") != 1 ||
+		strings.Index(js, "goappInitServiceWorker();") < strings.Index(js, `console.error("loading wasm failed: ", err);`) {
+		t.Error("app.js registers the service worker before app.wasm is up")
+	}
+	for _, page := range []string{"index.html", "decide.html", "aa.html"} {
+		if !strings.Contains(read(page), preloadWasm) {
+			t.Errorf("%s does not preload app.wasm", page)
+		}
+	}
 	// Pre-rendered figures: the budget page ships the default budget.
 	if !strings.Contains(read("index.html"), `data-field="reruns"`) {
 		t.Error("index.html has no pre-rendered figures")

@@ -62,7 +62,8 @@ func Handler(version string) *app.Handler {
 		Version:         version,
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#0b5cad",
-		LoadingLabel:    "Loading the calculator… {progress}%",
+		LoadingLabel:    "Loading the calculator…",
+		RawHeaders:      []string{preloadWasm},
 		Icon: app.Icon{
 			Default:  "/web/icon-192.png",
 			Large:    "/web/icon-512.png",
@@ -122,30 +123,28 @@ func Generate(o Options) error {
 
 // go-app's loader wraps the app.wasm response in a new Response to count
 // bytes for its progress label. A synthetic Response has no URL, so Chrome
-// cannot reuse the compiled code it caches for app.wasm, and every visit
-// compiles 9 MB again. The patch counts bytes on a clone instead and hands
-// the original response to WebAssembly.instantiateStreaming.
+// could never reuse compiled code for it, and counting on a clone of the
+// body instead costs a JavaScript callback and a label repaint for every
+// chunk on the main thread while V8 compiles. The patch hands fetch's own
+// response to WebAssembly.instantiateStreaming; the label says "Loading"
+// without a percentage, and the <link rel=preload> in every page's head
+// (preloadWasm) has the download under way before app.js runs.
+//
+// The service worker is registered once the page is up (or app.wasm failed)
+// rather than first thing: installing it fetches and stores app.wasm a
+// second time, which competed with the page's own download and compile.
 const (
-	progressWrapStart = "  var res = new Response(\n"
-	progressWrapEnd   = "  return res;\n}"
-	goRun             = "    go.run(wasm.instance);\n"
-	progressOnClone   = `  (async () => {
-    try {
-      const reader = response.clone().body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) {
-          progressHandler(total, total);
-          break;
-        }
-        loaded += value.byteLength;
-        progressHandler(loaded, total);
-      }
-    } catch (err) {}
-  })();
-  return response;
-}`
+	fetchWithProgressStart = "async function fetchWithProgress(url, progess) {\n"
+	progressWrapEnd        = "  return res;\n}"
+	plainFetch             = "async function fetchWithProgress(url, progess) {\n  return fetch(url);\n}"
+	goRun                  = "    go.run(wasm.instance);\n"
+	registerWorker         = "goappInitServiceWorker();\n"
+	wasmLoaderEnd          = "    console.error(\"loading wasm failed: \", err);\n  }\n"
 )
+
+// preloadWasm starts fetching app.wasm while the page is parsed; app.js's
+// fetch (a same-origin CORS request, hence crossorigin) is served from it.
+const preloadWasm = `<link rel="preload" href="/web/app.wasm" as="fetch" type="application/wasm" crossorigin>`
 
 func patchAppJS(path string) error {
 	b, err := os.ReadFile(path)
@@ -153,18 +152,23 @@ func patchAppJS(path string) error {
 		return err
 	}
 	s := string(b)
-	i := strings.Index(s, progressWrapStart)
+	i := strings.Index(s, fetchWithProgressStart)
 	j := strings.Index(s, progressWrapEnd)
 	if i < 0 || j < i {
 		return errors.New("generate: go-app's app.js changed; review patchAppJS")
 	}
-	s = s[:i] + progressOnClone + s[j+len(progressWrapEnd):]
+	s = s[:i] + plainFetch + s[j+len(progressWrapEnd):]
 	// Marks for the load-time benchmark: when the module is compiled and
 	// instantiated, just before Go's runtime starts.
 	if !strings.Contains(s, goRun) {
 		return errors.New("generate: go-app's app.js changed; review patchAppJS")
 	}
 	s = strings.Replace(s, goRun, "    performance.mark(\"wasm-ready\");\n"+goRun, 1)
+	if strings.Count(s, registerWorker) != 1 || strings.Count(s, wasmLoaderEnd) != 1 {
+		return errors.New("generate: go-app's app.js changed; review patchAppJS")
+	}
+	s = strings.Replace(s, registerWorker, "", 1)
+	s = strings.Replace(s, wasmLoaderEnd, wasmLoaderEnd+"  "+registerWorker, 1)
 	return os.WriteFile(path, []byte(s), 0o644)
 }
 

@@ -8,7 +8,10 @@
 //   - keystroke → figures updated in the budget form.
 //
 // The site is served from 127.0.0.1 by an httptest server without
-// compression (loopback makes transfer time negligible); times are taken in
+// compression (on this 2-core VM Chromium moves a response into the
+// renderer at only ~30 MB/s even over loopback, compressed or not, so raw
+// app.wasm bytes cost time here; FLAKEGATE_CHROMIUM_FLAGS adds switches for
+// experiments, e.g. 'js-flags=--liftoff-only'); times are taken in
 // the page with performance.now(), from navigation start or from the input
 // event. Run it with `make web-bench` (it builds dist/site first):
 //
