@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -83,4 +84,13 @@ func fieldErr(field, format string, args ...any) *Error {
 
 func posErr(kind Kind, line, col int, format string, args ...any) *Error {
 	return &Error{Kind: kind, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Nouns is "1 test", "2 tests": a count and a regular English noun that
+// agrees with it, as warnings and every surface's text use them.
+func Nouns[N ~int | ~int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(int64(n), 10) + " " + noun + "s"
 }

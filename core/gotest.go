@@ -166,7 +166,7 @@ func neverReported(l *Ledger, arm, run, pkgName string, p *goTestPackage, why st
 		l.AddTrial(arm, run, goTestName(pkgName, t), false)
 	}
 	clear(p.running)
-	warnf(l, "run %s: %d tests of %s never reported, counted as failed trials: %s; %s", run, len(tests), pkgName, listNames(tests), why)
+	warnf(l, "run %s: %s of %s never reported, counted as failed trials: %s; %s", run, Nouns(len(tests), "test"), pkgName, listNames(tests), why)
 }
 
 // goTestName is a test's ledger name: the package's import path, a dot,

@@ -133,7 +133,7 @@ func readJUnit(r io.Reader, arm, run string, l *Ledger) error {
 	}
 	if len(twice) > 0 {
 		sort.Strings(twice)
-		warnf(l, "run %s: %d tests appear more than once in one JUnit file (%s); each appearance is a trial (go test -count, a rerun, or Playwright projects without includeProjectInTestName)",
+		warnf(l, "run %s: tests that appear more than once in one JUnit file: %d (%s); each appearance is a trial (go test -count, a rerun, or Playwright projects without includeProjectInTestName)",
 			run, len(twice), listNames(twice))
 	}
 	return nil

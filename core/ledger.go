@@ -394,20 +394,20 @@ func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
 	}
 	if len(sideTests) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d setup and %d teardown failures in %d tests were counted apart from trials (%s): a failing fixture hides trials",
-			setups, teardowns, len(sideTests), listNames(sideTests)))
+			"setup and teardown failures (%d and %d, in %s: %s) were counted apart from trials: a failing fixture hides trials",
+			setups, teardowns, Nouns(len(sideTests), "test"), listNames(sideTests)))
 	}
 	if len(errTests) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d errors in %d tests (%s) were counted as failed trials and apart, as errors", errCount, len(errTests), listNames(errTests)))
+			"errors (%s in %s: %s) were counted as failed trials and apart, as errors", Nouns(errCount, "error"), Nouns(len(errTests), "test"), listNames(errTests)))
 	}
 	if len(oneArm) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d tests seen in one arm only (%s): renamed or new tests split the ledger", len(oneArm), listNames(oneArm)))
+			"%s seen in one arm only (%s): renamed or new tests split the ledger", Nouns(len(oneArm), "test"), listNames(oneArm)))
 	}
 	if len(underpowered) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d of %d tests have an arm with fewer than %d trials (%s)", len(underpowered), len(sorted), opt.MinTrials, listNames(underpowered)))
+			"tests with an arm of fewer than %s: %d of %d (%s)", Nouns(opt.MinTrials, "trial"), len(underpowered), len(sorted), listNames(underpowered)))
 	}
 	if l.skippedCalls > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(

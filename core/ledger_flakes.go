@@ -138,7 +138,7 @@ func (l *Ledger) FlakeBudgets(in BudgetInput) (*FlakesResult, error) {
 	}
 	if len(fl) == 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"no test both failed and passed in %d runs of %d tests: no flake to size (a flake rarer than the runs can show may still be there)", res.Runs, res.Tests))
+			"no test both failed and passed in %s of %s: no flake to size (a flake rarer than the runs can show may still be there)", Nouns(res.Runs, "run"), Nouns(res.Tests, "test")))
 	}
 	res.Warnings = append(res.Warnings, l.notes...)
 	return res, nil

@@ -335,8 +335,12 @@ func (c *AA) renderSide(i int) app.UI {
 	case s.err != nil:
 		status = app.P().ID("err-"+key).Class("error").Role("alert").DataSet("error", key).Text(errString(s.err))
 	case s.stats != nil:
+		rows := count(s.stats.Rows) + " rows"
+		if s.stats.Rows == 1 {
+			rows = "1 row"
+		}
 		status = app.P().Class("loaded").ID("loaded-"+key).DataSet("ms", strconv.FormatInt(s.elapsed.Milliseconds(), 10)).
-			Text(fmt.Sprintf("%s: %s rows, %d scenarios, %d runs", s.name, count(s.stats.Rows), len(s.stats.Scenarios), len(s.stats.Runs)))
+			Text(fmt.Sprintf("%s: %s, %s, %s", s.name, rows, core.Nouns(len(s.stats.Scenarios), "scenario"), core.Nouns(len(s.stats.Runs), "run")))
 	}
 	return app.FieldSet().Class("side").Body(
 		app.Legend().Text(label),

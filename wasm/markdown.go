@@ -23,8 +23,8 @@ func BudgetMarkdown(r *core.BudgetResult, link string) string {
 	}
 	b.WriteString(")\n\n")
 	if o := r.Observed; o != nil {
-		fmt.Fprintf(&b, "Observed %d failures in %d runs: rate %s, %s Wilson interval [%s, %s]; planning at the upper bound.\n\n",
-			o.Fails, o.Runs, rate(o.Rate), pct(r.Confidence), rate(o.Lower), rate(o.Upper))
+		fmt.Fprintf(&b, "Observed %s in %s: rate %s, %s Wilson interval [%s, %s]; planning at the upper bound.\n\n",
+			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), rate(o.Rate), pct(r.Confidence), rate(o.Lower), rate(o.Upper))
 	}
 	b.WriteString("| failure rate | reruns | power one short | power at cap | runner time | lane |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---|\n")
@@ -94,8 +94,8 @@ func DecideMarkdown(r *core.DecideResult, size *core.SizeResult, link string) st
 // AAMarkdown summarises an A/A check and its candidate comparison.
 func AAMarkdown(r *core.AAResult, link string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**A/A check**: %d scenarios, %d runs, %d rows; one-run noise s = %s\n\n",
-		r.Scenarios, r.Runs, r.Rows, points(r.Noise.S))
+	fmt.Fprintf(&b, "**A/A check**: %s, %s, %s; one-run noise s = %s\n\n",
+		core.Nouns(r.Scenarios, "scenario"), core.Nouns(r.Runs, "run"), core.Nouns(r.Rows, "row"), points(r.Noise.S))
 	if len(r.Thresholds) > 0 {
 		b.WriteString("| runs per side | flag drops larger than |\n|---:|---:|\n")
 		for _, t := range r.Thresholds {
@@ -109,8 +109,8 @@ func AAMarkdown(r *core.AAResult, link string) string {
 		}
 	}
 	if c := r.Candidate; c != nil {
-		fmt.Fprintf(&b, "\n**Candidate: %s** — mean per-scenario difference %s against a threshold of −%s (%d runs, %d shared scenarios)\n",
-			c.Verdict, points(c.Diff), points(c.Threshold), c.Runs, c.Scenarios)
+		fmt.Fprintf(&b, "\n**Candidate: %s** — mean per-scenario difference %s against a threshold of −%s (%s, %s)\n",
+			c.Verdict, points(c.Diff), points(c.Threshold), core.Nouns(c.Runs, "run"), core.Nouns(c.Scenarios, "shared scenario"))
 		if len(c.LargestDrops) > 0 {
 			b.WriteString("\n| scenario | difference |\n|---|---:|\n")
 			for _, d := range c.LargestDrops {

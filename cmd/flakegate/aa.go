@@ -112,8 +112,8 @@ func readAA(e *env, name string) (*core.AASide, error) {
 
 func writeAA(e *env, res *core.AAResult) error {
 	w := e.stdout
-	fmt.Fprintf(w, "%d scenarios, %d runs (%d rows), %d scenarios both passed and failed, v = %.4f\n",
-		res.Scenarios, res.Runs, res.Rows, res.Mixed, res.V)
+	fmt.Fprintf(w, "%s, %s (%s), %d both passed and failed, v = %.4f\n",
+		core.Nouns(res.Scenarios, "scenario"), core.Nouns(res.Runs, "run"), core.Nouns(res.Rows, "row"), res.Mixed, res.V)
 	measured := "- (needs 3 or more runs)"
 	if res.Noise.Measured != nil {
 		measured = points(*res.Noise.Measured)
@@ -124,7 +124,7 @@ func writeAA(e *env, res *core.AAResult) error {
 		fmt.Fprintln(w, "\nflag only drops larger than:")
 		t := newTable(w)
 		for _, th := range res.Thresholds {
-			t.row(plural(th.RunsPerSide, "run")+" per side", points(th.Drop))
+			t.row(core.Nouns(th.RunsPerSide, "run")+" per side", points(th.Drop))
 		}
 		t.flush()
 	}
@@ -152,7 +152,7 @@ func writeAA(e *env, res *core.AAResult) error {
 	}
 	if c := res.Candidate; c != nil {
 		fmt.Fprintf(w, "\ncandidate (%s) against baseline (%s), %d scenarios in common:\n",
-			plural(c.Runs, "run"), plural(res.Runs, "run"), c.Scenarios)
+			core.Nouns(c.Runs, "run"), core.Nouns(res.Runs, "run"), c.Scenarios)
 		fmt.Fprintf(w, "  mean change %s, threshold %s: %s\n", signedPoints(c.Diff), points(c.Threshold), c.Verdict)
 		if len(c.LargestDrops) > 0 {
 			ds := make([]string, len(c.LargestDrops))
@@ -194,11 +194,4 @@ func signedPoints(x float64) string {
 		s = "+" + s
 	}
 	return s
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

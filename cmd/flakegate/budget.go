@@ -79,7 +79,7 @@ func runBudget(e *env, args []string) (bool, error) {
 	fmt.Fprintln(w)
 	if o := res.Observed; o != nil {
 		fmt.Fprintf(w, "observed %s in %d runs: rate %s, %s Wilson [%s, %s]; planning against %s\n",
-			plural(int(o.Fails), "failure"), o.Runs, ratePct(o.Rate), pct(res.Confidence, 0), ratePct(o.Lower), ratePct(o.Upper), ratePct(o.Upper))
+			core.Nouns(int(o.Fails), "failure"), o.Runs, ratePct(o.Rate), pct(res.Confidence, 0), ratePct(o.Lower), ratePct(o.Upper), ratePct(o.Upper))
 	}
 	fmt.Fprintln(w)
 	t := newTable(w)
@@ -144,8 +144,8 @@ func budgetFrom(e *env, in core.BudgetInput, files []string, format string, asJS
 		return res.Blocks, core.WriteJSON(e.stdout, res)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "%d of %d tests flaked in %d runs; target detection power %s, rerun cap %d\n\n",
-		len(res.Flakes), res.Tests, res.Runs, pct(in.Target, 1), in.Cap)
+	fmt.Fprintf(w, "%d of %s flaked in %s; target detection power %s, rerun cap %d\n\n",
+		len(res.Flakes), core.Nouns(res.Tests, "test"), core.Nouns(res.Runs, "run"), pct(in.Target, 1), in.Cap)
 	t := newTable(w)
 	t.row("test", "arm", "failed", "rate", "plan at", "reruns", "at cap "+strconv.FormatInt(in.Cap, 10), "lane")
 	for _, fb := range res.Flakes {

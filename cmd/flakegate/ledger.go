@@ -41,7 +41,7 @@ func runLedger(e *env, args []string) (bool, error) {
 		return res.Blocks, core.WriteJSON(e.stdout, res)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "%d baseline runs, %d patched runs, %d tests\n\n", res.Runs.Baseline, res.Runs.Patched, len(res.Tests))
+	fmt.Fprintf(w, "%s, %s, %s\n\n", core.Nouns(res.Runs.Baseline, "baseline run"), core.Nouns(res.Runs.Patched, "patched run"), core.Nouns(len(res.Tests), "test"))
 	t := newTable(w)
 	t.row("test", "baseline", "patched", "verdict", "gate")
 	for _, tc := range res.Tests {
@@ -55,7 +55,11 @@ func runLedger(e *env, args []string) (bool, error) {
 		}
 	}
 	if blocked > 0 {
-		fmt.Fprintf(w, "\ngate: BLOCK — %d of %d tests block\n", blocked, len(res.Tests))
+		verb := "block"
+		if blocked == 1 {
+			verb = "blocks"
+		}
+		fmt.Fprintf(w, "\ngate: BLOCK — %d of %s %s\n", blocked, core.Nouns(len(res.Tests), "test"), verb)
 	} else {
 		fmt.Fprintln(w, "\ngate: pass")
 	}
