@@ -1,0 +1,60 @@
+package floor
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The bench times the floor page until Selector matches, so the
+// pre-rendered HTML must not match it, and app.wasm must come from dir with
+// the MIME type instantiateStreaming insists on.
+func TestHandler(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "web"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wasm := []byte("\x00asm\x01\x00\x00\x00")
+	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm"), wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+
+	get := func(path string) (*http.Response, string) {
+		t.Helper()
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, string(b)
+	}
+	res, page := get("/")
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, `id="hello"`) {
+		t.Fatalf("GET /: status %d, page without the component:\n%s", res.StatusCode, page)
+	}
+	if strings.Contains(page, "mounted") {
+		t.Errorf("the pre-rendered page already matches %q:\n%s", Selector, page)
+	}
+	// go-app's loader must ask for /web/app.wasm, the path served from dir
+	// (app.LocalDir(dir) would have put dir itself into that URL).
+	if _, js := get("/app.js"); !strings.Contains(js, `"/web/app.wasm"`) {
+		t.Errorf("app.js does not load /web/app.wasm")
+	}
+	res, body := get("/web/app.wasm")
+	if res.StatusCode != http.StatusOK || body != string(wasm) {
+		t.Errorf("GET /web/app.wasm: status %d, %d bytes; want dir's %d bytes", res.StatusCode, len(body), len(wasm))
+	}
+	if ct := res.Header.Get("Content-Type"); ct != "application/wasm" {
+		t.Errorf("app.wasm Content-Type %q, want application/wasm", ct)
+	}
+}

@@ -1,0 +1,43 @@
+//go:build !wasm
+
+package floor
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Build compiles the browser side into dir/web/app.wasm, with the flags
+// the calculator's app.wasm is built with, and returns its size in bytes.
+func Build(root, dir string) (int64, error) {
+	out := filepath.Join(dir, "web", "app.wasm")
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return 0, err
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./bench/web/floor/app")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("building the go-app floor page: %v\n%s", err, b)
+	}
+	st, err := os.Stat(out)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+// Handler serves the page, pre-rendered by go-app's own handler, and
+// /web/ (app.wasm) from dir.
+func Handler(dir string) http.Handler {
+	Register()
+	mux := http.NewServeMux()
+	mux.Handle("/web/", http.FileServer(http.Dir(dir)))
+	mux.Handle("/", &app.Handler{Name: "floor", Version: "1"})
+	return mux
+}
