@@ -4,7 +4,7 @@
 #
 #   make site        build dist/site (what Workers serves as assets)
 #   make tools-web   install Debian's chromium if missing (idempotent)
-#   make web-bench   measure app.wasm sizes, load times, the 1M-row CSV, keystrokes
+#   make web-bench   measure app.wasm sizes, load times (and go-app's smallest page's), the 1M-row CSV, keystrokes
 
 WEB_OUT      ?= dist/site
 WEB_VERSION  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)

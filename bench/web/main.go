@@ -5,7 +5,10 @@
 //     profile: no HTTP cache, no service worker) and the repeat visit;
 //   - a 1,000,000-row A/A CSV chosen with the file picker, until its figures
 //     are on the page, and the longest gap between frames meanwhile;
-//   - keystroke → figures updated in the budget form.
+//   - keystroke → figures updated in the budget form;
+//   - the same cold and repeat loads of go-app's smallest page (package
+//     floor, built from the same go-app), so the calculator's load times
+//     come with the ratio to what go-app alone costs on this machine.
 //
 // The site is served from 127.0.0.1 by an httptest server without
 // compression (on this 2-core VM Chromium moves a response into the
@@ -26,7 +29,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -40,6 +45,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/bench/web/floor"
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/wasm"
 	"github.com/flakegate/flakegate/wasm/webtest"
@@ -47,21 +53,27 @@ import (
 
 // Result is what the benchmark measured; times in milliseconds.
 type Result struct {
-	WasmRaw       int64     `json:"wasm_raw_bytes"`
-	WasmGzip      int64     `json:"wasm_gzip9_bytes"`
-	WasmBrotli11  int64     `json:"wasm_brotli11_bytes"`
-	WasmBrotli5   int64     `json:"wasm_brotli5_bytes"`
-	ColdBudgetMS  []float64 `json:"cold_budget_link_ms"`
-	ColdAAMS      []float64 `json:"cold_aa_link_ms"`
-	RepeatMS      []float64 `json:"repeat_budget_link_ms"`
-	RepeatAAMS    []float64 `json:"repeat_aa_link_ms"`
-	CSVRows       int       `json:"csv_rows"`
-	CSVBytes      int64     `json:"csv_bytes"`
-	CSVMS         []float64 `json:"csv_to_figures_ms"`
-	CSVParseMS    []float64 `json:"csv_go_parse_ms"`
-	CSVMaxFrameMS []float64 `json:"csv_longest_frame_gap_ms"`
-	KeyMS         []float64 `json:"keystroke_to_dom_ms"`
-	KeyPaintMS    []float64 `json:"keystroke_to_next_frame_ms"`
+	WasmRaw        int64     `json:"wasm_raw_bytes"`
+	WasmGzip       int64     `json:"wasm_gzip9_bytes"`
+	WasmBrotli11   int64     `json:"wasm_brotli11_bytes"`
+	WasmBrotli5    int64     `json:"wasm_brotli5_bytes"`
+	ColdBudgetMS   []float64 `json:"cold_budget_link_ms"`
+	ColdAAMS       []float64 `json:"cold_aa_link_ms"`
+	RepeatMS       []float64 `json:"repeat_budget_link_ms"`
+	RepeatAAMS     []float64 `json:"repeat_aa_link_ms"`
+	SameTabMS      []float64 `json:"same_tab_budget_link_ms"`
+	SameTabAAMS    []float64 `json:"same_tab_aa_link_ms"`
+	FloorWasmRaw   int64     `json:"floor_wasm_raw_bytes"`
+	ColdFloorMS    []float64 `json:"cold_goapp_floor_ms"`
+	RepeatFloorMS  []float64 `json:"repeat_goapp_floor_ms"`
+	SameTabFloorMS []float64 `json:"same_tab_goapp_floor_ms"`
+	CSVRows        int       `json:"csv_rows"`
+	CSVBytes       int64     `json:"csv_bytes"`
+	CSVMS          []float64 `json:"csv_to_figures_ms"`
+	CSVParseMS     []float64 `json:"csv_go_parse_ms"`
+	CSVMaxFrameMS  []float64 `json:"csv_longest_frame_gap_ms"`
+	KeyMS          []float64 `json:"keystroke_to_dom_ms"`
+	KeyPaintMS     []float64 `json:"keystroke_to_next_frame_ms"`
 }
 
 func main() {
@@ -70,7 +82,7 @@ func main() {
 	rows := flag.Int("rows", 1_000_000, "rows of the A/A CSV")
 	reps := flag.Int("n", 5, "repetitions of each timing")
 	flag.DurationVar(&settle, "settle", 0, "stay on the page this long after the cold load before the repeat visits (lets V8 cache compiled code)")
-	only := flag.String("only", "", "measure only this part: sizes, load, csv or keys (default all)")
+	only := flag.String("only", "", "measure only this part: sizes, load, csv or keys (default all); profile or trace to see where a load's time goes")
 	flag.Parse()
 	if err := run(*site, *out, *rows, *reps, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/web:", err)
@@ -106,21 +118,53 @@ func run(site, out string, rows, reps int, only string) error {
 	if err != nil {
 		return err
 	}
+	var floorURL string
+	if want("load") {
+		dir := filepath.Join(tmp, "floor")
+		if r.FloorWasmRaw, err = floor.Build(".", dir); err != nil {
+			return err
+		}
+		fsrv := httptest.NewServer(floor.Handler(dir))
+		defer fsrv.Close()
+		floorURL = fsrv.URL + "/"
+	}
 	for i := 0; i < reps && want("load"); i++ {
-		cold, repeat, err := loads(filepath.Join(tmp, "profile"+strconv.Itoa(i)), budgetLink, budgetSel)
+		cold, repeat, same, err := loads(filepath.Join(tmp, "floorprofile"+strconv.Itoa(i)), floorURL, floor.Selector)
 		if err != nil {
 			return err
 		}
-		r.ColdBudgetMS, r.RepeatMS = append(r.ColdBudgetMS, cold), append(r.RepeatMS, repeat...)
-		cold, repeat, err = loads(filepath.Join(tmp, "aaprofile"+strconv.Itoa(i)), aaLink, aaSel)
+		r.ColdFloorMS, r.RepeatFloorMS, r.SameTabFloorMS = append(r.ColdFloorMS, cold), append(r.RepeatFloorMS, repeat...), append(r.SameTabFloorMS, same)
+		cold, repeat, same, err = loads(filepath.Join(tmp, "profile"+strconv.Itoa(i)), budgetLink, budgetSel)
 		if err != nil {
 			return err
 		}
-		r.ColdAAMS, r.RepeatAAMS = append(r.ColdAAMS, cold), append(r.RepeatAAMS, repeat...)
+		r.ColdBudgetMS, r.RepeatMS, r.SameTabMS = append(r.ColdBudgetMS, cold), append(r.RepeatMS, repeat...), append(r.SameTabMS, same)
+		cold, repeat, same, err = loads(filepath.Join(tmp, "aaprofile"+strconv.Itoa(i)), aaLink, aaSel)
+		if err != nil {
+			return err
+		}
+		r.ColdAAMS, r.RepeatAAMS, r.SameTabAAMS = append(r.ColdAAMS, cold), append(r.RepeatAAMS, repeat...), append(r.SameTabAAMS, same)
 	}
 	if want("load") {
 		fmt.Printf("share link, cold load to first figure: budget %s, A/A %s\n", stats(r.ColdBudgetMS), stats(r.ColdAAMS))
 		fmt.Printf("share link, repeat visit:               budget %s, A/A %s\n", stats(r.RepeatMS), stats(r.RepeatAAMS))
+		fmt.Printf("share link, again in the same tab:      budget %s, A/A %s\n", stats(r.SameTabMS), stats(r.SameTabAAMS))
+		fmt.Printf("go-app's smallest page (app.wasm %s): cold %s, repeat %s, same tab %s\n", mb(r.FloorWasmRaw), stats(r.ColdFloorMS), stats(r.RepeatFloorMS), stats(r.SameTabFloorMS))
+		cf, rf := median(r.ColdFloorMS), median(r.RepeatFloorMS)
+		fmt.Printf("calculator / go-app floor, medians: cold budget %.2f×, A/A %.2f×; repeat budget %.2f×, A/A %.2f×\n",
+			median(r.ColdBudgetMS)/cf, median(r.ColdAAMS)/cf, median(r.RepeatMS)/rf, median(r.RepeatAAMS)/rf)
+	}
+	if only == "trace" {
+		raw, err := os.ReadFile(filepath.Join(site, "web", "app.wasm"))
+		if err != nil {
+			return err
+		}
+		names := wasmFuncNames(raw)
+		for i, l := range [][3]string{{"budget", budgetLink, budgetSel}, {"A/A", aaLink, aaSel}} {
+			if err := traceLoad(filepath.Join(tmp, "trace"+strconv.Itoa(i)), l[0], l[1], l[2], names); err != nil {
+				return err
+			}
+		}
 	}
 	if only == "profile" {
 		profileKeys = true
@@ -178,12 +222,21 @@ func stats(v []float64) string {
 	}
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
-	med := s[len(s)/2]
-	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
 	p95 := s[min(len(s)-1, int(float64(len(s))*0.95))]
-	return fmt.Sprintf("median %.1f ms (min %.1f, p95 %.1f, max %.1f, n %d)", med, s[0], p95, s[len(s)-1], len(s))
+	return fmt.Sprintf("median %.1f ms (min %.1f, p95 %.1f, max %.1f, n %d)", median(v), s[0], p95, s[len(s)-1], len(s))
+}
+
+// median of v; NaN when v is empty.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 0 {
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return s[len(s)/2]
 }
 
 func sizes(path string, r *Result) error {
@@ -259,7 +312,7 @@ func markJS(selectors map[string]string) string {
   const want = ` + string(js) + `;
   const check = () => {
     for (const [name, sel] of Object.entries(want)) {
-      if (!(name in window.__fg.marks) && document.querySelector(sel)) window.__fg.marks[name] = performance.now();
+      if (!(name in window.__fg.marks) && document.querySelector(sel)) { window.__fg.marks[name] = performance.now(); performance.mark('fg-' + name); }
     }
   };
   new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true});
@@ -294,40 +347,42 @@ const phasesJS = `(() => {
 var settle time.Duration
 
 // loads opens link in a fresh profile (cold), then three more times in the
-// same browser (repeat visits, served by the service worker).
-func loads(profile, link, sel string) (float64, []float64, error) {
+// same browser, each in a new tab (repeat visits, served by the service
+// worker), and once more in the first tab after it has moved to another
+// page of the site (the same renderer process, which keeps the compiled
+// module).
+func loads(profile, link, sel string) (cold float64, repeat []float64, sameTab float64, err error) {
 	ctx, cancel, err := webtest.NewBrowser(context.Background(), profile)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	defer cancel()
 	if err := chromedp.Do(ctx, inject(markJS(map[string]string{"figure": sel}))); err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
-	cold, err := mark(ctx, "figure", 30*time.Second)
+	cold, err = mark(ctx, "figure", 30*time.Second)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	phases, _ := chromedp.Run(ctx, chromedp.Evaluate[string](phasesJS))
 	fmt.Printf("  cold: %s, figure %.0f ms\n", phases, cold)
 	// Let the service worker finish caching before the repeat visits.
 	if err := webtest.Poll(ctx, 30*time.Second, `navigator.serviceWorker.controller !== null`); err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`caches.keys().then(async ks => { for (const k of ks) { if ((await (await caches.open(k)).keys()).length >= 10) return true } return false })`, chromedp.EvalAwaitPromise)); err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	time.Sleep(settle)
-	var repeat []float64
 	for i := 0; i < 3; i++ {
 		// A new tab, as a person opening the link again would.
 		tab, cancelTab := chromedp.NewContext(ctx)
 		if err := chromedp.Do(tab, inject(markJS(map[string]string{"figure": sel})), chromedp.Navigate(link)); err != nil {
 			cancelTab()
-			return 0, nil, err
+			return 0, nil, 0, err
 		}
 		ms, err := mark(tab, "figure", 30*time.Second)
 		if err == nil && i == 0 {
@@ -336,11 +391,25 @@ func loads(profile, link, sel string) (float64, []float64, error) {
 		}
 		cancelTab()
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, 0, err
 		}
 		repeat = append(repeat, ms)
 	}
-	return cold, repeat, nil
+	u, err := url.Parse(link)
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	u.Path, u.Fragment = "/manifest.webmanifest", ""
+	if err := chromedp.Do(ctx, chromedp.Navigate(u.String())); err != nil {
+		return 0, nil, 0, err
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
+		return 0, nil, 0, err
+	}
+	if sameTab, err = mark(ctx, "figure", 30*time.Second); err != nil {
+		return 0, nil, 0, err
+	}
+	return cold, repeat, sameTab, nil
 }
 
 // writeCSV writes rows of scenario,run,passed: 1000 scenarios per run, an

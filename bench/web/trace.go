@@ -1,0 +1,282 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/wasm/webtest"
+)
+
+// traceCategories are what -only trace records: the renderer's tasks,
+// layout and paint, V8's wasm streaming, lazy (Liftoff) and top-tier
+// (TurboFan) compilation, and the page's performance marks.
+var traceCategories = []string{
+	"devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "blink.user_timing",
+	"loading", "toplevel", "v8", "v8.wasm", "disabled-by-default-v8.wasm.detailed",
+}
+
+// traceEvent is one Chrome trace event, as much of it as traceLoad reads.
+type traceEvent struct {
+	Name string          `json:"name"`
+	Ph   string          `json:"ph"`
+	Ts   float64         `json:"ts"`  // µs
+	Dur  float64         `json:"dur"` // µs, for ph "X"
+	Pid  int             `json:"pid"`
+	Tid  int             `json:"tid"`
+	Args json.RawMessage `json:"args"`
+}
+
+// traceLoad opens link in a fresh profile under Chrome's tracing and prints,
+// from navigation start to the first figure, what the page's main thread
+// spent its time on and how much wasm V8 compiled: lazily on the main
+// thread (Liftoff, on first call) and in the background (TurboFan). With
+// names (an app.wasm built without -s -w), it also splits the code compiled
+// on first call by Go package.
+func traceLoad(profile, name, link, sel string, names map[int]string) error {
+	ctx, cancel, err := webtest.NewBrowser(context.Background(), profile)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	var (
+		mu     sync.Mutex
+		events []traceEvent
+		done   = make(chan struct{})
+	)
+	err = chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			for _, v := range ev.Value {
+				var e traceEvent
+				if b, err := json.Marshal(v); err == nil && json.Unmarshal(b, &e) == nil {
+					events = append(events, e)
+				}
+			}
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			close(done)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	start := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{IncludedCategories: traceCategories}})
+		return err
+	})
+	if err := chromedp.Do(ctx, inject(markJS(map[string]string{"figure": sel})), start, chromedp.Navigate(link)); err != nil {
+		return err
+	}
+	ms, err := mark(ctx, "figure", 30*time.Second)
+	if err != nil {
+		return err
+	}
+	end := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, tracing.End, cdp.Empty{})
+		return err
+	})
+	if err := chromedp.Do(ctx, end); err != nil {
+		return err
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		return fmt.Errorf("tracing: no tracingComplete after 30s")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	fmt.Printf("  %s link, cold: figure %.0f ms\n", name, ms)
+	return printTrace(events, names)
+}
+
+// printTrace summarises the events of the page's main thread from its
+// navigation start to its fg-figure mark (whose startTime, in ms from
+// navigation start, places the start on the trace's clock).
+func printTrace(events []traceEvent, names map[int]string) error {
+	var from, to float64
+	var main [2]int
+	for _, e := range events {
+		if e.Name != "fg-figure" {
+			continue
+		}
+		var a struct {
+			Data struct {
+				StartTime float64 `json:"startTime"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(e.Args, &a); err != nil {
+			return fmt.Errorf("tracing: fg-figure mark: %v", err)
+		}
+		to, from, main = e.Ts, e.Ts-1000*a.Data.StartTime, [2]int{e.Pid, e.Tid}
+	}
+	if to == 0 {
+		return fmt.Errorf("tracing: no fg-figure mark in the trace")
+	}
+	in := func(e traceEvent) bool { return e.Ph == "X" && e.Ts >= from && e.Ts+e.Dur <= to }
+
+	// Self time of the main thread's events: complete events nest by time.
+	var mainEvents []traceEvent
+	for _, e := range events {
+		if in(e) && [2]int{e.Pid, e.Tid} == main {
+			mainEvents = append(mainEvents, e)
+		}
+	}
+	sort.Slice(mainEvents, func(i, j int) bool {
+		if mainEvents[i].Ts != mainEvents[j].Ts {
+			return mainEvents[i].Ts < mainEvents[j].Ts
+		}
+		return mainEvents[i].Dur > mainEvents[j].Dur
+	})
+	self := map[string]float64{}
+	var stack []traceEvent
+	var busy float64
+	for _, e := range mainEvents {
+		for len(stack) > 0 && stack[len(stack)-1].Ts+stack[len(stack)-1].Dur <= e.Ts {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			self[stack[len(stack)-1].Name] -= e.Dur
+		} else {
+			busy += e.Dur
+		}
+		self[e.Name] += e.Dur
+		stack = append(stack, e)
+	}
+	type kv struct {
+		k string
+		v float64
+	}
+	var top []kv
+	for k, v := range self {
+		top = append(top, kv{k, v})
+	}
+	sort.Slice(top, func(i, j int) bool { return top[i].v > top[j].v })
+	fmt.Printf("    main thread busy %.0f ms of %.0f ms; self time:\n", busy/1000, (to-from)/1000)
+	for i := 0; i < len(top) && i < 12; i++ {
+		fmt.Printf("      %7.1f ms  %s\n", top[i].v/1000, top[i].k)
+	}
+
+	var lazyN, lazyBytes int
+	byPkg := map[string]int{}
+	var lazyMS, tfMS float64
+	var tfN int
+	for _, e := range events {
+		if !in(e) {
+			continue
+		}
+		switch {
+		case e.Name == "wasm.CompileBaseline" && [2]int{e.Pid, e.Tid} == main:
+			var a struct {
+				BodySize  int `json:"bodySize"`
+				FuncIndex int `json:"funcIndex"`
+			}
+			json.Unmarshal(e.Args, &a)
+			lazyN, lazyBytes = lazyN+1, lazyBytes+a.BodySize
+			if names != nil {
+				byPkg[goPackage(names[a.FuncIndex])] += a.BodySize
+			}
+		case e.Name == "wasm.CompileLazy" && [2]int{e.Pid, e.Tid} == main:
+			lazyMS += e.Dur
+		case e.Name == "wasm.TopTierCompilation" && e.Pid == main[0]:
+			tfN, tfMS = tfN+1, tfMS+e.Dur
+		}
+	}
+	fmt.Printf("    compiled on first call (main thread): %d functions, %s of wasm, %.0f ms\n", lazyN, mb(int64(lazyBytes)), lazyMS/1000)
+	var pkgs []kv
+	for k, v := range byPkg {
+		pkgs = append(pkgs, kv{k, float64(v)})
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].v > pkgs[j].v })
+	for i := 0; i < len(pkgs) && i < 12; i++ {
+		fmt.Printf("      %7.0f KB  %s\n", pkgs[i].v/1000, pkgs[i].k)
+	}
+	fmt.Printf("    optimized in the background (TurboFan): %d functions, %.0f ms of wall time\n", tfN, tfMS/1000)
+	return nil
+}
+
+// wasmFuncNames reads the function names of a wasm module's "name" custom
+// section (absent from a build linked with -s -w); nil when there is none.
+func wasmFuncNames(b []byte) map[int]string {
+	if len(b) < 8 || string(b[:4]) != "\x00asm" {
+		return nil
+	}
+	uleb := func(b []byte, i int) (uint64, int) {
+		var v uint64
+		for s := uint(0); i < len(b) && s < 64; s += 7 {
+			c := b[i]
+			i++
+			v |= uint64(c&0x7f) << s
+			if c < 0x80 {
+				return v, i
+			}
+		}
+		return 0, len(b) + 1
+	}
+	for i := 8; i < len(b); {
+		id := b[i]
+		size, j := uleb(b, i+1)
+		end := j + int(size)
+		if end > len(b) || end < j {
+			return nil
+		}
+		if id == 0 {
+			n, k := uleb(b, j)
+			if k+int(n) <= end && string(b[k:k+int(n)]) == "name" {
+				return nameSubsection(b[k+int(n):end], uleb)
+			}
+		}
+		i = end
+	}
+	return nil
+}
+
+func nameSubsection(b []byte, uleb func([]byte, int) (uint64, int)) map[int]string {
+	for i := 0; i < len(b); {
+		id := b[i]
+		size, j := uleb(b, i+1)
+		end := j + int(size)
+		if end > len(b) || end < j {
+			return nil
+		}
+		if id == 1 { // function names
+			names := map[int]string{}
+			n, k := uleb(b, j)
+			for ; n > 0 && k < end; n-- {
+				var idx, l uint64
+				idx, k = uleb(b, k)
+				l, k = uleb(b, k)
+				if k+int(l) > end {
+					return nil
+				}
+				names[int(idx)] = string(b[k : k+int(l)])
+				k += int(l)
+			}
+			return names
+		}
+		i = end
+	}
+	return nil
+}
+
+// goPackage is the package part of a Go function's wasm name, in which the
+// linker writes '_' for the '/' and '.' of import paths:
+// "github.com_x_y_pkg.(*T).M" → "github.com_x_y_pkg", "runtime.mallocgc" → "runtime".
+func goPackage(name string) string {
+	skip := 0
+	if strings.HasPrefix(name, "github.com_") {
+		skip = len("github.com_")
+	}
+	if i := strings.Index(name[skip:], "."); i >= 0 {
+		return name[:skip+i]
+	}
+	return name
+}
