@@ -668,28 +668,31 @@ func printProfile(p *profiler.Profile, top int) {
 			}
 		}
 	}
-	type kv struct {
-		k string
-		v float64
-	}
-	var s []kv
-	for k, v := range self {
-		s = append(s, kv{k, v})
-	}
-	sort.Slice(s, func(i, j int) bool { return s[i].v > s[j].v })
 	fmt.Printf("  self time, %.0f ms sampled:\n", total)
-	for i := 0; i < len(s) && i < top; i++ {
-		fmt.Printf("    %7.1f ms  %s\n", s[i].v, s[i].k)
-	}
-	s = s[:0]
-	for k, v := range incl {
-		if strings.Contains(k, ".") {
-			s = append(s, kv{k, v})
+	printTop(self, top, "    %7.1f ms  %s\n", 1)
+	for k := range incl {
+		if !strings.Contains(k, ".") {
+			delete(incl, k)
 		}
 	}
-	sort.Slice(s, func(i, j int) bool { return s[i].v > s[j].v })
 	fmt.Printf("  inclusive time of Go functions:\n")
-	for i := 0; i < len(s) && i < top*2; i++ {
-		fmt.Printf("    %7.1f ms  %s\n", s[i].v, s[i].k)
+	printTop(incl, top*2, "    %7.1f ms  %s\n", 1)
+}
+
+// printTop prints the n largest values of m, each divided by unit, with
+// format (a number, then the key), largest first.
+func printTop(m map[string]float64, n int, format string, unit float64) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for _, k := range keys[:min(n, len(keys))] {
+		fmt.Printf(format, m[k]/unit, k)
 	}
 }

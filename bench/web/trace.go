@@ -151,22 +151,11 @@ func printTrace(events []traceEvent, names map[int]string) error {
 		self[e.Name] += e.Dur
 		stack = append(stack, e)
 	}
-	type kv struct {
-		k string
-		v float64
-	}
-	var top []kv
-	for k, v := range self {
-		top = append(top, kv{k, v})
-	}
-	sort.Slice(top, func(i, j int) bool { return top[i].v > top[j].v })
 	fmt.Printf("    main thread busy %.0f ms of %.0f ms; self time:\n", busy/1000, (to-from)/1000)
-	for i := 0; i < len(top) && i < 12; i++ {
-		fmt.Printf("      %7.1f ms  %s\n", top[i].v/1000, top[i].k)
-	}
+	printTop(self, 12, "      %7.1f ms  %s\n", 1000)
 
 	var lazyN, lazyBytes int
-	byPkg := map[string]int{}
+	byPkg := map[string]float64{}
 	var lazyMS, tfMS float64
 	var tfN int
 	for _, e := range events {
@@ -182,7 +171,7 @@ func printTrace(events []traceEvent, names map[int]string) error {
 			json.Unmarshal(e.Args, &a)
 			lazyN, lazyBytes = lazyN+1, lazyBytes+a.BodySize
 			if names != nil {
-				byPkg[goPackage(names[a.FuncIndex])] += a.BodySize
+				byPkg[goPackage(names[a.FuncIndex])] += float64(a.BodySize)
 			}
 		case e.Name == "wasm.CompileLazy" && [2]int{e.Pid, e.Tid} == main:
 			lazyMS += e.Dur
@@ -191,14 +180,7 @@ func printTrace(events []traceEvent, names map[int]string) error {
 		}
 	}
 	fmt.Printf("    compiled on first call (main thread): %d functions, %s of wasm, %.0f ms\n", lazyN, mb(int64(lazyBytes)), lazyMS/1000)
-	var pkgs []kv
-	for k, v := range byPkg {
-		pkgs = append(pkgs, kv{k, float64(v)})
-	}
-	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].v > pkgs[j].v })
-	for i := 0; i < len(pkgs) && i < 12; i++ {
-		fmt.Printf("      %7.0f KB  %s\n", pkgs[i].v/1000, pkgs[i].k)
-	}
+	printTop(byPkg, 12, "      %7.0f KB  %s\n", 1000)
 	fmt.Printf("    optimized in the background (TurboFan): %d functions, %.0f ms of wall time\n", tfN, tfMS/1000)
 	return nil
 }
@@ -209,62 +191,64 @@ func wasmFuncNames(b []byte) map[int]string {
 	if len(b) < 8 || string(b[:4]) != "\x00asm" {
 		return nil
 	}
-	uleb := func(b []byte, i int) (uint64, int) {
-		var v uint64
-		for s := uint(0); i < len(b) && s < 64; s += 7 {
-			c := b[i]
-			i++
-			v |= uint64(c&0x7f) << s
-			if c < 0x80 {
-				return v, i
+	var names map[int]string
+	sections(b[8:], func(id byte, body []byte) {
+		if id != 0 {
+			return
+		}
+		n, k := uleb(body, 0)
+		if k+int(n) > len(body) || string(body[k:k+int(n)]) != "name" {
+			return
+		}
+		sections(body[k+int(n):], func(id byte, sub []byte) {
+			if id != 1 { // function names
+				return
 			}
-		}
-		return 0, len(b) + 1
-	}
-	for i := 8; i < len(b); {
-		id := b[i]
-		size, j := uleb(b, i+1)
-		end := j + int(size)
-		if end > len(b) || end < j {
-			return nil
-		}
-		if id == 0 {
-			n, k := uleb(b, j)
-			if k+int(n) <= end && string(b[k:k+int(n)]) == "name" {
-				return nameSubsection(b[k+int(n):end], uleb)
-			}
-		}
-		i = end
-	}
-	return nil
-}
-
-func nameSubsection(b []byte, uleb func([]byte, int) (uint64, int)) map[int]string {
-	for i := 0; i < len(b); {
-		id := b[i]
-		size, j := uleb(b, i+1)
-		end := j + int(size)
-		if end > len(b) || end < j {
-			return nil
-		}
-		if id == 1 { // function names
-			names := map[int]string{}
-			n, k := uleb(b, j)
-			for ; n > 0 && k < end; n-- {
+			names = map[int]string{}
+			count, k := uleb(sub, 0)
+			for ; count > 0 && k < len(sub); count-- {
 				var idx, l uint64
-				idx, k = uleb(b, k)
-				l, k = uleb(b, k)
-				if k+int(l) > end {
-					return nil
+				idx, k = uleb(sub, k)
+				l, k = uleb(sub, k)
+				if k+int(l) > len(sub) {
+					return
 				}
-				names[int(idx)] = string(b[k : k+int(l)])
+				names[int(idx)] = string(sub[k : k+int(l)])
 				k += int(l)
 			}
-			return names
+		})
+	})
+	return names
+}
+
+// sections calls fn with the id and body of each (id, LEB128 size, body)
+// entry of b, the layout of a module's sections and of the name section's
+// subsections; it stops at the first entry that overruns b.
+func sections(b []byte, fn func(id byte, body []byte)) {
+	for i := 0; i < len(b); {
+		size, j := uleb(b, i+1)
+		end := j + int(size)
+		if end > len(b) || end < j {
+			return
 		}
+		fn(b[i], b[j:end])
 		i = end
 	}
-	return nil
+}
+
+// uleb decodes the unsigned LEB128 number at b[i:] and returns it and the
+// index after it; past the end of b it returns an index beyond len(b).
+func uleb(b []byte, i int) (uint64, int) {
+	var v uint64
+	for s := uint(0); i < len(b) && s < 64; s += 7 {
+		c := b[i]
+		i++
+		v |= uint64(c&0x7f) << s
+		if c < 0x80 {
+			return v, i
+		}
+	}
+	return 0, len(b) + 1
 }
 
 // goPackage is the package part of a Go function's wasm name, in which the
