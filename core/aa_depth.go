@@ -70,6 +70,24 @@ func (o DepthOptions) check() error {
 	return nil
 }
 
+// CheckDepth returns the error Depth would return for these inputs, or nil
+// when Depth will succeed, without running the analyses: a page can show
+// the A/A headline figures first, knowing the in-depth ones will follow.
+func CheckDepth(base, cand *AASide, opt DepthOptions) error {
+	if err := opt.check(); err != nil {
+		return err
+	}
+	if err := checkSide("baseline", base, true); err != nil {
+		return err
+	}
+	if cand != nil {
+		if err := checkSide("candidate", cand, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Depth runs the in-depth A/A analyses on base and, when cand is not nil,
 // the paired t-test of cand against base. It is deterministic: the trend
 // test's random orders come from a PCG seeded with opt.Seed.
@@ -79,16 +97,8 @@ func (o DepthOptions) check() error {
 // or a scenario with fewer than two rows, is Kind Unusable. A candidate may
 // have a single run.
 func Depth(base, cand *AASide, opt DepthOptions) (*AADepth, error) {
-	if err := opt.check(); err != nil {
+	if err := CheckDepth(base, cand, opt); err != nil {
 		return nil, err
-	}
-	if err := checkSide("baseline", base, true); err != nil {
-		return nil, err
-	}
-	if cand != nil {
-		if err := checkSide("candidate", cand, false); err != nil {
-			return nil, err
-		}
 	}
 	d := &AADepth{PassK: []PassK{}, Flaky: []FlakyScenario{}}
 	rates := runRates(base)

@@ -129,6 +129,9 @@ func FuzzDepth(f *testing.F) {
 		opt := DefaultDepthOptions
 		opt.Permutations = 50
 		d, err := Depth(base, cand, opt)
+		if cerr := CheckDepth(base, cand, opt); fmt.Sprint(cerr) != fmt.Sprint(err) {
+			t.Fatalf("CheckDepth says %v, Depth %v", cerr, err)
+		}
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) || e.Msg == "" {

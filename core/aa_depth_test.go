@@ -905,10 +905,18 @@ func TestDepthErrors(t *testing.T) {
 		if !errors.As(err, &e) || e.Kind != tc.kind || e.Field != tc.field || !strings.Contains(e.Msg, tc.msg) {
 			t.Errorf("%s: got %#v, want %s error on %s saying %q", tc.name, err, tc.kind, tc.field, tc.msg)
 		}
+		// CheckDepth foretells the very same error.
+		if cerr := CheckDepth(tc.base, tc.cand, tc.opt); fmt.Sprint(cerr) != fmt.Sprint(err) {
+			t.Errorf("%s: CheckDepth says %v, Depth %v", tc.name, cerr, err)
+		}
 	}
 	// A candidate with a single run is fine.
-	if _, err := Depth(good, synthSide([]int64{1, 0, 1}, 1, nil), DefaultDepthOptions); err != nil {
+	one := synthSide([]int64{1, 0, 1}, 1, nil)
+	if _, err := Depth(good, one, DefaultDepthOptions); err != nil {
 		t.Errorf("one-run candidate: %v", err)
+	}
+	if err := CheckDepth(good, one, DefaultDepthOptions); err != nil {
+		t.Errorf("one-run candidate: CheckDepth says %v", err)
 	}
 }
 

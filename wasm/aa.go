@@ -43,19 +43,27 @@ type AA struct {
 	frag     string // the fragment last read or written
 	derived  aaDerived
 	painted  bool // the first mount has been painted; see full
+	headline bool // res leaves out the in-depth analyses until painted; see compute
 }
 
 // OnMount lets the first mount paint, then adds what full holds back.
 func (c *AA) OnMount(ctx app.Context) {
 	c.pageBase.OnMount(ctx)
-	ctx.After(time.Millisecond, func(ctx app.Context) { c.painted = true })
+	ctx.After(time.Millisecond, func(ctx app.Context) {
+		c.painted = true
+		if c.headline {
+			c.compute()
+		}
+	})
 }
 
 // full reports whether to render the run plot, the further figures and the
-// Markdown. In the browser's first mount they wait for one turn of the
-// event loop, so a share link's headline figures paint without waiting for
-// them (the further figures are a JSON round trip of the whole result);
-// natively (tests, pre-rendering) everything renders at once.
+// Markdown, and to compute the in-depth analyses. In the browser's first
+// mount they wait for one turn of the event loop, so a share link's
+// headline figures paint without waiting for them (the further figures are
+// a JSON round trip of the whole result, the analyses a permutation test
+// and code V8 has yet to compile); natively (tests, pre-rendering)
+// everything renders at once.
 func (c *AA) full() bool { return c.painted || !app.IsClient }
 
 // aaDerived is what the page derives from a result for display only: the
@@ -147,7 +155,15 @@ func (c *AA) compute() {
 	if c.sides[1].err != nil {
 		cand = nil
 	}
-	c.res, c.err = core.AA(base, cand, core.DefaultAAOptions)
+	opt := core.DefaultAAOptions
+	// Before the first paint, leave the in-depth analyses for the next turn
+	// (OnMount) when they are sure to succeed: an input they reject shows
+	// its error at once rather than after a frame of figures.
+	c.headline = !c.full() && core.CheckDepth(base, cand, opt.Depth) == nil
+	if c.headline {
+		opt.Depth = core.DepthOptions{}
+	}
+	c.res, c.err = core.AA(base, cand, opt)
 }
 
 func (c *AA) shareState() (AAShare, bool) {
