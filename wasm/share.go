@@ -79,10 +79,8 @@ func DecodeAAShare(text string) (AAShare, error) {
 // ParseAAShareJSON reads the uncompressed JSON form of a share (the file the
 // page offers when a link would be too long).
 func ParseAAShareJSON(raw []byte) (AAShare, error) {
-	var s AAShare
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	s, err := decodeShareJSON(raw)
+	if err != nil {
 		return s, fmt.Errorf("share data: %w", err)
 	}
 	if s.Version != 1 {
