@@ -49,7 +49,7 @@ type AA struct {
 // OnMount lets the first mount paint, then adds what full holds back.
 func (c *AA) OnMount(ctx app.Context) {
 	c.pageBase.OnMount(ctx)
-	ctx.After(time.Millisecond, func(ctx app.Context) {
+	afterPaint(ctx, func(ctx app.Context) {
 		c.painted = true
 		if c.headline {
 			c.compute()
@@ -59,7 +59,7 @@ func (c *AA) OnMount(ctx app.Context) {
 
 // full reports whether to render the run plot, the further figures and the
 // Markdown, and to compute the in-depth analyses. In the browser's first
-// mount they wait for one turn of the event loop, so a share link's
+// mount they wait until it has been painted, so a share link's
 // headline figures paint without waiting for them (the further figures are
 // a JSON round trip of the whole result, the analyses a permutation test
 // and code V8 has yet to compile); natively (tests, pre-rendering)

@@ -29,6 +29,30 @@ func copyText(ctx app.Context, text string, done func(ok bool)) {
 	})
 }
 
+// afterPaint runs fn on the UI goroutine once the browser has painted what
+// is on the page now: a timer task queued from the next animation frame.
+// (A Go timer cannot promise this: one that is already due when the
+// current update ends runs before Go hands the thread back to the
+// browser.) Natively fn runs at once.
+func afterPaint(ctx app.Context, fn func(app.Context)) {
+	if !app.IsClient {
+		ctx.Dispatch(fn)
+		return
+	}
+	var frame, task app.Func
+	task = app.FuncOf(func(this app.Value, args []app.Value) any {
+		task.Release()
+		ctx.Dispatch(fn)
+		return nil
+	})
+	frame = app.FuncOf(func(this app.Value, args []app.Value) any {
+		frame.Release()
+		app.Window().Call("setTimeout", task, 0)
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", frame)
+}
+
 // await blocks the calling goroutine (never the UI one) until a JS promise
 // settles.
 func await(p app.Value) (app.Value, error) {
