@@ -156,9 +156,9 @@ func (c *AA) compute() {
 		cand = nil
 	}
 	opt := core.DefaultAAOptions
-	// Before the first paint, leave the in-depth analyses for the next turn
-	// (OnMount) when they are sure to succeed: an input they reject shows
-	// its error at once rather than after a frame of figures.
+	// Before the first paint, leave the in-depth analyses until it is done
+	// (OnMount's afterPaint) when they are sure to succeed: an input they
+	// reject shows its error at once rather than after a frame of figures.
 	c.headline = !c.full() && core.CheckDepth(base, cand, opt.Depth) == nil
 	if c.headline {
 		opt.Depth = core.DepthOptions{}

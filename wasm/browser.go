@@ -33,7 +33,8 @@ func copyText(ctx app.Context, text string, done func(ok bool)) {
 // is on the page now: a timer task queued from the next animation frame.
 // (A Go timer cannot promise this: one that is already due when the
 // current update ends runs before Go hands the thread back to the
-// browser.) Natively fn runs at once.
+// browser.) A hidden tab runs no animation frames, so there fn waits until
+// the tab is shown. Natively fn runs at once.
 func afterPaint(ctx app.Context, fn func(app.Context)) {
 	if !app.IsClient {
 		ctx.Dispatch(fn)
