@@ -184,7 +184,14 @@ func (e *engineX) mailTo(v *url.URL) bool {
 
 func (e *engineX) internalURL(v *url.URL) bool {
 	if e.internalURLs == nil {
-		json.Unmarshal([]byte(Getenv("GOAPP_INTERNAL_URLS")), &e.internalURLs)
+		// flakegate: read the list once. Upstream decoded it again on every
+		// call while it stayed nil, as it does for an app without internal
+		// URLs (the variable holds "null"): a JS call and a JSON decode for
+		// every URL attribute the page renders.
+		e.internalURLs = []string{}
+		if env := Getenv("GOAPP_INTERNAL_URLS"); env != "" && env != "null" {
+			json.Unmarshal([]byte(env), &e.internalURLs)
+		}
 	}
 
 	url := v.String()
