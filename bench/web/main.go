@@ -81,6 +81,7 @@ func main() {
 	out := flag.String("out", "bench/out/web.json", "where to write the JSON result")
 	rows := flag.Int("rows", 1_000_000, "rows of the A/A CSV")
 	reps := flag.Int("n", 5, "repetitions of each timing")
+	flag.StringVar(&tracePkg, "trace-pkg", "", "with -only trace and an app.wasm that keeps names: list the functions of this package (e.g. encoding_json) compiled on first call")
 	flag.DurationVar(&settle, "settle", 0, "stay on the page this long after the cold load before the repeat visits (lets V8 cache compiled code)")
 	only := flag.String("only", "", "measure only this part: sizes, load, csv or keys (default all); profile or trace to see where a load's time goes")
 	flag.Parse()

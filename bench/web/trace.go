@@ -15,6 +15,10 @@ import (
 	"github.com/flakegate/flakegate/wasm/webtest"
 )
 
+// tracePkg, when set (-trace-pkg), lists the functions of that Go package
+// (as the wasm name section spells it) compiled on first call.
+var tracePkg string
+
 // traceCategories are what -only trace records: the renderer's tasks,
 // layout and paint, V8's wasm streaming, lazy (Liftoff) and top-tier
 // (TurboFan) compilation, and the page's performance marks.
@@ -155,7 +159,7 @@ func printTrace(events []traceEvent, names map[int]string) error {
 	printTop(self, 12, "      %7.1f ms  %s\n", 1000)
 
 	var lazyN, lazyBytes int
-	byPkg := map[string]float64{}
+	byPkg, byFunc := map[string]float64{}, map[string]float64{}
 	var lazyMS, tfMS float64
 	var tfN int
 	for _, e := range events {
@@ -171,7 +175,11 @@ func printTrace(events []traceEvent, names map[int]string) error {
 			json.Unmarshal(e.Args, &a)
 			lazyN, lazyBytes = lazyN+1, lazyBytes+a.BodySize
 			if names != nil {
-				byPkg[goPackage(names[a.FuncIndex])] += float64(a.BodySize)
+				name := names[a.FuncIndex]
+				byPkg[goPackage(name)] += float64(a.BodySize)
+				if tracePkg != "" && goPackage(name) == tracePkg {
+					byFunc[name] += float64(a.BodySize)
+				}
 			}
 		case e.Name == "wasm.CompileLazy" && [2]int{e.Pid, e.Tid} == main:
 			lazyMS += e.Dur
@@ -181,6 +189,10 @@ func printTrace(events []traceEvent, names map[int]string) error {
 	}
 	fmt.Printf("    compiled on first call (main thread): %d functions, %s of wasm, %.0f ms\n", lazyN, mb(int64(lazyBytes)), lazyMS/1000)
 	printTop(byPkg, 12, "      %7.0f KB  %s\n", 1000)
+	if tracePkg != "" {
+		fmt.Printf("    %s, by function:\n", tracePkg)
+		printTop(byFunc, 40, "      %7.0f B  %s\n", 1)
+	}
 	fmt.Printf("    optimized in the background (TurboFan): %d functions, %.0f ms of wall time\n", tfN, tfMS/1000)
 	return nil
 }
