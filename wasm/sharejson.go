@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -102,18 +103,19 @@ func (d *shareDecoder) object(field func(key string) error) error {
 		d.i++
 		return nil
 	}
-	seen := map[string]bool{}
+	var seenBuf [4]string // the schema's objects have at most four keys
+	seen := seenBuf[:0]
 	for {
 		at := d.i
 		key, err := d.str()
 		if err != nil {
 			return err
 		}
-		if seen[key] {
+		if slices.Contains(seen, key) {
 			d.i = at
 			return d.errorf("field %q given twice", key)
 		}
-		seen[key] = true
+		seen = append(seen, key)
 		if err := d.expect(':'); err != nil {
 			return err
 		}
