@@ -17,6 +17,12 @@ type AAOptions struct {
 	Depth DepthOptions
 	// Simulate, when not nil, runs the gate simulator on the baseline.
 	Simulate *SimOptions
+	// Pause, when not nil, is called between slices of the in-depth
+	// analyses' long loops (the trend test's random permutations, every
+	// 2^16 values permuted or so), so that a caller sharing one thread with
+	// a user interface, as a browser page does, can let it paint and take
+	// input. It must not touch the sides; the result does not depend on it.
+	Pause func()
 }
 
 // DefaultAAOptions lists thresholds at 1, 2, 4 and 8 runs per side, the

@@ -97,6 +97,12 @@ func CheckDepth(base, cand *AASide, opt DepthOptions) error {
 // or a scenario with fewer than two rows, is Kind Unusable. A candidate may
 // have a single run.
 func Depth(base, cand *AASide, opt DepthOptions) (*AADepth, error) {
+	return depth(base, cand, opt, nil)
+}
+
+// depth is Depth, calling pause (when not nil) now and then; see
+// AAOptions.Pause.
+func depth(base, cand *AASide, opt DepthOptions, pause func()) (*AADepth, error) {
 	if err := CheckDepth(base, cand, opt); err != nil {
 		return nil, err
 	}
@@ -107,7 +113,7 @@ func Depth(base, cand *AASide, opt DepthOptions) (*AADepth, error) {
 	if len(rates) < 3 {
 		d.warn("the variance ratio and the trend test need 3 or more runs, found %d", len(rates))
 	} else {
-		d.TrendTest = trendTest(base, opt)
+		d.TrendTest = trendTest(base, opt, pause)
 		if v == 0 {
 			d.warn("no scenario went both ways, so the formula variance is 0 and the variance ratio is undefined")
 		} else {

@@ -948,3 +948,50 @@ func BenchmarkDepth(b *testing.B) {
 		}
 	}
 }
+
+// TestAAPause checks the pause hook: called between slices of the trend
+// test's random permutations (the count follows from pauseEvery, 9,999
+// permutations and the run count), never for an exact test, and without
+// changing a single byte of the result.
+func TestAAPause(t *testing.T) {
+	for _, tc := range []struct {
+		runs      int
+		wantCalls int // (permutations-1) / max(1, pauseEvery/runs); 0 when exact
+	}{
+		{runs: 5, wantCalls: 0},                           // 5 <= ExactUpTo: enumerated
+		{runs: 40, wantCalls: 9998 / (pauseEvery / 40)},   // 1638 orders a slice
+		{runs: 300, wantCalls: 9998 / (pauseEvery / 300)}, // 218 orders a slice
+	} {
+		passed := make([]int64, 30)
+		for i := range passed {
+			passed[i] = int64(tc.runs/2 + i%4)
+		}
+		bias := make([]int64, tc.runs)
+		bias[0], bias[tc.runs-1] = -2, 2
+		side := synthSide(passed, tc.runs, bias)
+
+		plain, err := AA(side, nil, DefaultAAOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		opt := DefaultAAOptions
+		opt.Pause = func() { calls++ }
+		paused, err := AA(side, nil, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b bytes.Buffer
+		WriteJSON(&a, plain)
+		WriteJSON(&b, paused)
+		if a.String() != b.String() {
+			t.Errorf("%d runs: the result changed with a pause hook:\n%s\nvs\n%s", tc.runs, a.String(), b.String())
+		}
+		if calls != tc.wantCalls {
+			t.Errorf("%d runs: pause called %d times, want %d", tc.runs, calls, tc.wantCalls)
+		}
+		if plain.AADepth == nil || plain.AADepth.TrendTest == nil {
+			t.Fatalf("%d runs: no trend test in the result", tc.runs)
+		}
+	}
+}

@@ -15,8 +15,9 @@ type TrendTest struct {
 	Exact          bool    `json:"exact"`            // every run order was enumerated
 }
 
-// trendTest needs at least 3 runs.
-func trendTest(s *AASide, opt DepthOptions) *TrendTest {
+// trendTest needs at least 3 runs; pause, when not nil, is called between
+// slices of the random permutations.
+func trendTest(s *AASide, opt DepthOptions, pause func()) *TrendTest {
 	rates := runRates(s)
 	r := len(rates)
 	mean, slope := lineFit(rates)
@@ -43,7 +44,7 @@ func trendTest(s *AASide, opt DepthOptions) *TrendTest {
 		t.PValue, t.Permutations = p.exact()
 		t.Exact = true
 	} else {
-		t.PValue, t.Permutations = p.sampled(opt.Permutations, opt.Seed)
+		t.PValue, t.Permutations = p.sampled(opt.Permutations, opt.Seed, pause)
 	}
 	return t
 }

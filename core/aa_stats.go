@@ -133,7 +133,7 @@ func AA(base, cand *AASide, opt AAOptions) (*AAResult, error) {
 		res.Warnings = append(res.Warnings, warns...)
 	}
 	if opt.Depth != (DepthOptions{}) {
-		d, err := Depth(base, cand, opt.Depth)
+		d, err := depth(base, cand, opt.Depth, opt.Pause)
 		if err != nil {
 			return nil, err
 		}

@@ -14,7 +14,9 @@ type permTest interface {
 	// exact enumerates all R! orders: p = #{|T*| >= |T|} / R!.
 	exact() (p float64, count int64)
 	// sampled draws b random orders: p = (1 + #{|T*| >= |T|}) / (b + 1).
-	sampled(b int, seed uint64) (p float64, count int64)
+	// It calls pause, when not nil, after every pauseEvery values
+	// permuted (rounded up to whole orders).
+	sampled(b int, seed uint64, pause func()) (p float64, count int64)
 }
 
 type number interface{ int64 | float64 }
@@ -93,11 +95,19 @@ func (t *slopeTest[T]) exact() (float64, int64) {
 	return float64(hits) / float64(count), count
 }
 
-func (t *slopeTest[T]) sampled(b int, seed uint64) (float64, int64) {
+// pauseEvery is how many values sampled permutes between calls of its
+// pause: about 1 ms of work natively, a few in a browser.
+const pauseEvery = 1 << 16
+
+func (t *slopeTest[T]) sampled(b int, seed uint64, pause func()) (float64, int64) {
 	rng := rand.New(rand.NewPCG(seed, permStream))
 	y := append([]T(nil), t.y...)
 	var hits int64
-	for range b {
+	slice := max(1, pauseEvery/len(y))
+	for k := range b {
+		if pause != nil && k > 0 && k%slice == 0 {
+			pause()
+		}
 		rng.Shuffle(len(y), func(i, j int) { y[i], y[j] = y[j], y[i] })
 		if abs(slopeStat(y)) >= t.obs {
 			hits++
