@@ -30,20 +30,22 @@ var sideKeys = [2]string{"baseline", "candidate"}
 // AA is the A/A noise check at "/aa".
 type AA struct {
 	pageBase
-	sides    [2]side
-	res      *core.AAResult
-	err      error
-	showRuns bool            // the per-run table is open (rendered lazily for many runs)
-	open     map[string]bool // further-figure disclosures that are open
-	share    string          // encoded state, "" when none or too long
-	tooBig   bool
-	shareLen int
-	linkErr  error
-	opened   bool   // the URL fragment has been read
-	frag     string // the fragment last read or written
-	derived  aaDerived
-	painted  bool // the first mount has been painted; see full
-	headline bool // res leaves out the in-depth analyses until painted; see compute
+	sides     [2]side
+	res       *core.AAResult
+	err       error
+	showRuns  bool            // the per-run table is open (rendered lazily for many runs)
+	open      map[string]bool // further-figure disclosures that are open
+	share     string          // encoded state, "" when none or too long
+	tooBig    bool
+	shareLen  int
+	linkErr   error
+	opened    bool   // the URL fragment has been read
+	frag      string // the fragment last read or written
+	derived   aaDerived
+	painted   bool // the first mount has been painted; see full
+	headline  bool // res leaves out the in-depth analyses for now; see compute
+	calc      int  // counts compute calls, so that a late deepen result is dropped
+	deepening int  // the calc whose in-depth analyses are under way
 }
 
 // OnMount lets the first mount paint, then adds what full holds back.
@@ -51,9 +53,7 @@ func (c *AA) OnMount(ctx app.Context) {
 	c.pageBase.OnMount(ctx)
 	afterPaint(ctx, func(ctx app.Context) {
 		c.painted = true
-		if c.headline {
-			c.compute()
-		}
+		c.deepen(ctx)
 	})
 }
 
@@ -109,6 +109,7 @@ func (c *AA) OnNav(ctx app.Context) {
 	if frag := fragmentOf(ctx.Page().URL()); !c.opened || frag != c.frag {
 		c.openFragment(frag)
 	}
+	c.deepen(ctx)
 }
 
 // openFragment loads the statistics of an "aa=" fragment; a fragment
@@ -144,10 +145,12 @@ func (c *AA) SetSide(ctx app.Context, i int, stats *core.AASide, err error) {
 	c.sides[i].stats, c.sides[i].err, c.sides[i].busy = stats, err, false
 	c.compute()
 	c.writeURL(ctx)
+	c.deepen(ctx)
 }
 
 func (c *AA) compute() {
-	c.res, c.err = nil, nil
+	c.calc++
+	c.res, c.err, c.headline = nil, nil, false
 	base, cand := c.sides[0].stats, c.sides[1].stats
 	if base == nil || c.sides[0].err != nil {
 		return
@@ -156,14 +159,44 @@ func (c *AA) compute() {
 		cand = nil
 	}
 	opt := core.DefaultAAOptions
-	// Before the first paint, leave the in-depth analyses until it is done
-	// (OnMount's afterPaint) when they are sure to succeed: an input they
-	// reject shows its error at once rather than after a frame of figures.
-	c.headline = !c.full() && core.CheckDepth(base, cand, opt.Depth) == nil
-	if c.headline {
+	// In the browser the in-depth analyses (a permutation test, long for
+	// a large suite) are left to deepen, off the UI goroutine, when they
+	// are sure to succeed; an input they reject shows its error at once.
+	if app.IsClient && core.CheckDepth(base, cand, opt.Depth) == nil {
+		c.headline = true
 		opt.Depth = core.DepthOptions{}
 	}
 	c.res, c.err = core.AA(base, cand, opt)
+	if c.err != nil {
+		c.headline = false
+	}
+}
+
+// deepen computes the whole result of a headline one off the UI goroutine,
+// pausing every few milliseconds so that the page keeps painting and taking
+// input, and installs it unless the inputs changed meanwhile. It waits for
+// the first paint (OnMount calls it then), so a share link's headline
+// figures show without waiting for the analyses or the code V8 has yet to
+// compile for them.
+func (c *AA) deepen(ctx app.Context) {
+	if !c.headline || !c.painted || c.deepening == c.calc {
+		return
+	}
+	c.deepening = c.calc
+	calc, base, cand := c.calc, c.sides[0].stats, c.sides[1].stats
+	if c.sides[1].err != nil {
+		cand = nil
+	}
+	ctx.Async(func() {
+		opt := core.DefaultAAOptions
+		opt.Pause = pauser()
+		res, err := core.AA(base, cand, opt)
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.calc == calc {
+				c.res, c.err, c.headline = res, err, false
+			}
+		})
+	})
 }
 
 func (c *AA) shareState() (AAShare, bool) {
@@ -216,27 +249,9 @@ func (c *AA) ParseSide(ctx app.Context, i int, name string, r io.Reader, size in
 	if pr, ok := r.(interface{ setProgress(func(int64, int64)) }); ok {
 		pr.setProgress(progress)
 	}
-	other := c.sides[1-i].stats
-	if c.sides[1-i].err != nil {
-		other = nil
-	}
 	ctx.Async(func() {
 		stats, share, err := readSide(r)
 		elapsed := time.Since(start)
-		// The A/A figures of a large suite take a while too: compute them
-		// here, off the UI goroutine, with the other side as it was.
-		var res *core.AAResult
-		var aaErr error
-		if err == nil && share == nil {
-			yield()
-			base, cand := stats, other
-			if i == 1 {
-				base, cand = other, stats
-			}
-			if base != nil {
-				res, aaErr = core.AA(base, cand, core.DefaultAAOptions)
-			}
-		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if c.sides[i].gen != gen {
 				return
@@ -244,15 +259,10 @@ func (c *AA) ParseSide(ctx app.Context, i int, name string, r io.Reader, size in
 			if share != nil {
 				c.load(*share, name)
 				c.writeURL(ctx)
+				c.deepen(ctx)
 				return
 			}
 			c.sides[i].elapsed = elapsed
-			if err == nil && res != nil && c.sides[1-i].stats == other {
-				c.sides[i].stats, c.sides[i].err, c.sides[i].busy = stats, nil, false
-				c.res, c.err = res, aaErr
-				c.writeURL(ctx)
-				return
-			}
 			c.SetSide(ctx, i, stats, core.WithFile(err, name))
 		})
 	})
@@ -387,6 +397,7 @@ func (c *AA) PasteSide(ctx app.Context, i int, text string) {
 		c.sides[i] = side{gen: c.sides[i].gen + 1}
 		c.compute()
 		c.writeURL(ctx)
+		c.deepen(ctx)
 		return
 	}
 	c.ParseSide(ctx, i, "pasted text", newTextReader(text, nil), int64(len(text)))
@@ -448,6 +459,9 @@ func (c *AA) renderResult() app.UI {
 			)
 		}),
 		c.renderCandidate(),
+		app.If(c.full() && c.headline, func() app.UI {
+			return app.P().Class("hint").Role("status").ID("depth-pending").Text("Working out the in-depth analyses (trend, variance ratio, pass^k, flaky scenarios)…")
+		}),
 		app.If(c.full(), func() app.UI { return c.extraFields(r) }),
 		app.Details().ID("run-table").Open(c.showRuns).OnToggle(func(ctx app.Context, e app.Event) {
 			c.showRuns = ctx.JSSrc().Get("open").Bool()

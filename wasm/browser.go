@@ -175,6 +175,23 @@ func yield() {
 	}
 }
 
+// pauser returns a core.AAOptions.Pause for work on a goroutine other than
+// the UI one: it yields to the browser's event loop once 8 ms have passed
+// since it last did, so a long computation drops no more than a frame or
+// so at a time. Natively it returns nil.
+func pauser() func() {
+	if !app.IsClient {
+		return nil
+	}
+	last := time.Now()
+	return func() {
+		if time.Since(last) >= 8*time.Millisecond {
+			yield()
+			last = time.Now()
+		}
+	}
+}
+
 // perfMark records a performance mark once per name, for the load-time
 // benchmark (bench/web reads them); natively it does nothing.
 func perfMark(name string) {
