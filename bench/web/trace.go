@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -194,7 +195,86 @@ func printTrace(events []traceEvent, names map[int]string) error {
 		printTop(byFunc, 40, "      %7.0f B  %s\n", 1)
 	}
 	fmt.Printf("    optimized in the background (TurboFan): %d functions, %.0f ms of wall time\n", tfN, tfMS/1000)
+	printPhases(events, mainEvents, main, from, to, names)
 	return nil
+}
+
+// loadPhases are the page's own performance marks, in the order a load
+// passes them (app.js, site/main.go, the component's first Render and its
+// OnNav); the bench's fg-figure mark ends the last phase.
+var loadPhases = []string{"wasm-ready", "go-main", "render", "nav"}
+
+// printPhases splits the main thread's time between the page's marks:
+// for each phase, its wall time, how long the main thread was busy, how
+// much of that was compiling wasm on first call and how many bytes of it,
+// and the busiest work by self time. Marks missing from the trace (a page
+// without a component) fold their phase into the next.
+func printPhases(events, mainEvents []traceEvent, main [2]int, from, to float64, names map[int]string) {
+	at := map[string]float64{}
+	for _, e := range events {
+		if [2]int{e.Pid, e.Tid} == main && e.Ts >= from && e.Ts <= to && slices.Contains(loadPhases, e.Name) {
+			if _, seen := at[e.Name]; !seen {
+				at[e.Name] = e.Ts
+			}
+		}
+	}
+	bounds, labels := []float64{from}, []string{"navigation"}
+	for _, name := range loadPhases {
+		if ts, ok := at[name]; ok && ts > bounds[len(bounds)-1] {
+			bounds, labels = append(bounds, ts), append(labels, name)
+		}
+	}
+	bounds, labels = append(bounds, to), append(labels, "figure")
+	phase := func(ts float64) int {
+		i := sort.SearchFloat64s(bounds, ts)
+		if i > 0 && (i == len(bounds) || bounds[i] > ts) {
+			i--
+		}
+		return min(i, len(bounds)-2)
+	}
+	n := len(bounds) - 1
+	busy, compileMS, compileB := make([]float64, n), make([]float64, n), make([]float64, n)
+	self, pkgs := make([]map[string]float64, n), make([]map[string]float64, n)
+	for i := range self {
+		self[i], pkgs[i] = map[string]float64{}, map[string]float64{}
+	}
+	var stack []traceEvent
+	for _, e := range mainEvents {
+		for len(stack) > 0 && stack[len(stack)-1].Ts+stack[len(stack)-1].Dur <= e.Ts {
+			stack = stack[:len(stack)-1]
+		}
+		i := phase(e.Ts)
+		if len(stack) > 0 {
+			self[phase(stack[len(stack)-1].Ts)][stack[len(stack)-1].Name] -= e.Dur
+		} else {
+			busy[i] += e.Dur
+		}
+		self[i][e.Name] += e.Dur
+		switch e.Name {
+		case "wasm.CompileLazy":
+			compileMS[i] += e.Dur
+		case "wasm.CompileBaseline":
+			var a struct {
+				BodySize  int `json:"bodySize"`
+				FuncIndex int `json:"funcIndex"`
+			}
+			json.Unmarshal(e.Args, &a)
+			compileB[i] += float64(a.BodySize)
+			if names != nil {
+				pkgs[i][goPackage(names[a.FuncIndex])] += float64(a.BodySize)
+			}
+		}
+		stack = append(stack, e)
+	}
+	fmt.Printf("    by phase (wall, main thread busy, compiling on first call):\n")
+	for i := range n {
+		fmt.Printf("      %-10s → %-10s %5.0f ms, busy %5.0f ms, compiling %4.0f ms (%3.0f KB)\n",
+			labels[i], labels[i+1], (bounds[i+1]-bounds[i])/1000, busy[i]/1000, compileMS[i]/1000, compileB[i]/1000)
+		printTop(self[i], map[bool]int{true: 14, false: 4}[i == 0], "          %6.1f ms  %s\n", 1000)
+		if names != nil {
+			printTop(pkgs[i], 6, "          %6.0f KB  %s\n", 1000)
+		}
+	}
 }
 
 // wasmFuncNames reads the function names of a wasm module's "name" custom
