@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -242,6 +243,19 @@ func TestEndToEnd(t *testing.T) {
 		}
 		typeIn(t, ctx, "in-target", "0.9")
 		expectFields(t, ctx, "budget restored", "", want["budget"])
+		// Opening the earlier link again from the address bar, after an
+		// edit rewrote it, brings its figures back.
+		typeIn(t, ctx, "in-cap", "7")
+		if err := webtest.Poll(ctx, 5*time.Second, `location.hash.includes('cap=7')`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.href = `+strconv.Quote(links["budget"])+`; true`)); err != nil {
+			t.Fatal(err)
+		}
+		expectFields(t, ctx, "budget link reopened", "", want["budget"])
+		if err := webtest.Poll(ctx, 5*time.Second, `document.getElementById('in-cap').value === '5'`); err != nil {
+			t.Error(err)
+		}
 	})
 
 	ledgerPath := filepath.Join(repoRoot(), "core", "testdata", "ledger", "seed_20x20.jsonl")

@@ -205,9 +205,24 @@ func (e *engineX) internalURL(v *url.URL) bool {
 
 func (e *engineX) page() Page {
 	if IsClient {
-		return makeBrowserPage(e.resolveURL)
+		return e.browserPage()
 	}
 	return e.originPage
+}
+
+// flakegate: the browser page tells the engine the URL ReplaceURL wrote,
+// which becomes the last visited one. Upstream kept the URL the app had
+// replaced, so navigating back to it (a fragment typed in the address bar
+// after the app replaced it with ReplaceURL) was taken for "already there"
+// and dropped. The engine keeps a copy, as replaceHistory completed it, like
+// the destination Navigate records after addHistory.
+func (e *engineX) browserPage() browserPage {
+	p := makeBrowserPage(e.resolveURL)
+	p.replacedURL = func(v *url.URL) {
+		u := *v
+		e.lastVisitedURL = &u
+	}
+	return p
 }
 
 func (e *engineX) Load(v Composer) error {

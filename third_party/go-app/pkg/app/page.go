@@ -185,6 +185,10 @@ func (p *requestPage) SetCanonicalLink(format string, v ...any) {
 
 type browserPage struct {
 	resolveURL func(string) string
+
+	// flakegate: told the URL ReplaceURL wrote, so the engine's
+	// lastVisitedURL follows the address bar (see engineX.page).
+	replacedURL func(*url.URL)
 }
 
 func makeBrowserPage(resolveURL func(string) string) browserPage {
@@ -272,6 +276,9 @@ func (p browserPage) URL() *url.URL {
 func (p browserPage) ReplaceURL(v *url.URL) {
 	Window().replaceHistory(v)
 	p.metaByProperty("og:url").setAttr("content", v.String())
+	if p.replacedURL != nil {
+		p.replacedURL(v)
+	}
 }
 
 func (p browserPage) Size() (width int, height int) {
