@@ -38,7 +38,11 @@ func rate(v float64) string {
 
 // points formats a difference of fractions as percentage points.
 func points(v float64) string {
-	return strconv.FormatFloat(100*v, 'f', 2, 64) + " pts"
+	s := strconv.FormatFloat(100*v, 'f', 2, 64)
+	if strings.HasPrefix(s, "-") {
+		s = "−" + s[1:] // the minus sign the rest of the text uses
+	}
+	return s + " pts"
 }
 
 // count formats an integer with thin spaces between thousands.

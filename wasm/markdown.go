@@ -26,14 +26,17 @@ func BudgetMarkdown(r *core.BudgetResult, link string) string {
 		fmt.Fprintf(&b, "Observed %s in %s: rate %s, %s Wilson interval [%s, %s]; planning at the upper bound.\n\n",
 			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), rate(o.Rate), pct(r.Confidence), rate(o.Lower), rate(o.Upper))
 	}
-	b.WriteString("| failure rate | reruns | power one short | power at cap | runner time | lane |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---|\n")
+	b.WriteString("| failure rate | reruns | power | power one short | power at cap | runner time | lane | action |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---|---|\n")
 	for _, row := range r.Rows {
-		k, short, secs := "—", "—", "—"
+		k, power, short, secs := "—", "—", "—", "—"
 		if row.Reruns != nil {
 			k = count(*row.Reruns)
 		} else if row.RerunsOverflow {
 			k = "beyond int64"
+		}
+		if row.Power != nil {
+			power = pct(*row.Power)
 		}
 		if row.PowerOneShort != nil {
 			short = pct(*row.PowerOneShort)
@@ -45,7 +48,7 @@ func BudgetMarkdown(r *core.BudgetResult, link string) string {
 		if row.Source == "observed_upper" {
 			src += " (observed, upper)"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", src, k, short, pct(row.PowerAtCap), secs, row.Lane)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", src, k, power, short, pct(row.PowerAtCap), secs, row.Lane, mdEscape(row.Action))
 	}
 	if r.Blocks() {
 		b.WriteString("\nAt least one rate needs more reruns than the cap: the gate cannot see that flake.\n")
@@ -82,7 +85,13 @@ func DecideMarkdown(r *core.DecideResult, size *core.SizeResult, link string) st
 			fmt.Fprintf(&b, "\nThese rates do not separate within %d trials per arm.\n", core.SizeLimit)
 		}
 	}
-	for _, w := range r.Warnings {
+	warns := r.Warnings
+	if size != nil {
+		for _, w := range size.Warnings {
+			warns = append(warns[:len(warns):len(warns)], "sizing: "+w)
+		}
+	}
+	for _, w := range warns {
 		fmt.Fprintf(&b, "\n> %s\n", mdEscape(w))
 	}
 	if link != "" {

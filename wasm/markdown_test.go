@@ -1,0 +1,70 @@
+package wasm
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// TestBudgetMarkdownColumns: every row carries the power at its k and the
+// gate's action, not only the lane.
+func TestBudgetMarkdownColumns(t *testing.T) {
+	b, err := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := b.Rows[0]
+	md := BudgetMarkdown(b, "")
+	want := "| 0.05 | 59 | " + pct(*row.Power) + " | " + pct(*row.PowerOneShort) + " | " + pct(row.PowerAtCap) + " | — | " + row.Lane + " | " + row.Action + " |"
+	if !strings.Contains(md, want) {
+		t.Errorf("budget markdown lacks the row %q:\n%s", want, md)
+	}
+}
+
+// TestDecideMarkdownSizingWarnings: the sizing's caveats travel with the
+// summary, marked as the sizing's.
+func TestDecideMarkdownSizingWarnings(t *testing.T) {
+	d, err := core.Decide(core.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := DecideMarkdown(d, &core.SizeResult{Warnings: []string{"rates this close need many trials"}}, "")
+	if !strings.Contains(md, "> sizing: rates this close need many trials") {
+		t.Errorf("decide markdown lacks the sizing warning:\n%s", md)
+	}
+}
+
+// TestAAMarkdownMinus: negative differences are written with the minus
+// sign (U+2212) that the threshold's "−" uses, never a hyphen.
+func TestAAMarkdownMinus(t *testing.T) {
+	read := func(path string) *core.AASide {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		s, err := core.ReadAA(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	r, err := core.AA(read("../examples/baseline.csv"), read("../examples/candidate.csv"), core.DefaultAAOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Candidate == nil || r.Candidate.Diff >= 0 {
+		t.Fatalf("the example candidate should score below its baseline: %+v", r.Candidate)
+	}
+	md := AAMarkdown(r, "")
+	if !strings.Contains(md, "difference −") {
+		t.Errorf("the candidate's difference lacks its minus sign:\n%s", md)
+	}
+	if m := regexp.MustCompile(`-\d+\.\d\d pts`).FindString(md); m != "" {
+		t.Errorf("a hyphen as a minus sign (%q) in:\n%s", m, md)
+	}
+}
