@@ -17,36 +17,71 @@ var budgetFields = []field{
 }
 
 // BudgetInputFrom turns the text of the budget form into a core input. Its
-// errors are *core.Error values naming the form field.
+// error is a FieldErrors with a *core.Error for each field it cannot read,
+// naming the form field; those fields keep their zero value in the input.
 func BudgetInputFrom(s map[string]string) (core.BudgetInput, error) {
 	in := core.DefaultBudgetInput
+	var errs FieldErrors
 	var err error
-	if in.Target, err = parseFraction("target", s["target"]); err != nil {
-		return in, err
-	}
-	if in.CostSeconds, err = parseOptSeconds("cost", s["cost"]); err != nil {
-		return in, err
-	}
-	if in.Cap, err = parseInt("cap", s["cap"]); err != nil {
-		return in, err
-	}
-	if in.Confidence, err = parseFraction("confidence", s["confidence"]); err != nil {
-		return in, err
-	}
+	in.Target, err = parseFraction("target", s["target"])
+	errs.add(err)
+	in.CostSeconds, err = parseOptSeconds("cost", s["cost"])
+	errs.add(err)
+	in.Cap, err = parseInt("cap", s["cap"])
+	errs.add(err)
+	in.Confidence, err = parseFraction("confidence", s["confidence"])
+	errs.add(err)
 	in.Rates = nil
 	if t := s["rates"]; !blank(t) {
-		if in.Rates, err = core.ParseRates("rates", t); err != nil {
-			return in, err
-		}
+		in.Rates, err = core.ParseRates("rates", t)
+		errs.add(err)
 	}
 	if t := s["observe"]; !blank(t) {
 		c, err := core.ParseCount("observe", t)
-		if err != nil {
-			return in, err
+		errs.add(err)
+		if err == nil {
+			in.Observed = &c
 		}
-		in.Observed = &c
 	}
-	return in, nil
+	return in, errs.orNil()
+}
+
+// budgetFrom computes the budget the form's text asks for. When the text is
+// invalid there is no result, and the error is a FieldErrors with every
+// invalid field's fault: what BudgetInputFrom cannot read and what
+// core.Budget rejects.
+func budgetFrom(s map[string]string) (*core.BudgetResult, error) {
+	in, err := BudgetInputFrom(s)
+	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*core.BudgetResult, error) {
+		return core.Budget(budgetStandIns(in, bad))
+	})
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return res, nil
+}
+
+// budgetStandIns is in with a valid value in each field that bad names, so
+// that core.Budget goes on to check the others.
+func budgetStandIns(in core.BudgetInput, bad FieldErrors) core.BudgetInput {
+	d := core.DefaultBudgetInput
+	for _, err := range bad {
+		switch errField(err) {
+		case "target":
+			in.Target = d.Target
+		case "cost":
+			in.CostSeconds = nil
+		case "cap":
+			in.Cap = d.Cap
+		case "confidence":
+			in.Confidence = d.Confidence
+		case "rates":
+			in.Rates = nil
+		case "observe":
+			in.Observed = nil
+		}
+	}
+	return in
 }
 
 // Budget is the rerun-budget calculator at "/".
@@ -81,12 +116,7 @@ func (c *Budget) open(frag string) {
 }
 
 func (c *Budget) compute() {
-	c.res, c.err = nil, nil
-	in, err := BudgetInputFrom(c.st)
-	if err == nil {
-		c.res, err = core.Budget(in)
-	}
-	c.err = err
+	c.res, c.err = budgetFrom(c.st)
 }
 
 // Result is the current result (nil when the input is invalid).
@@ -191,24 +221,35 @@ func blank(s string) bool {
 
 func preventSubmit(ctx app.Context, e app.Event) { e.PreventDefault() }
 
-// fieldError is err's message when it belongs to field key.
+// fieldError is the message of err's part that belongs to field key.
 func fieldError(err error, key string) string {
-	if err != nil && errField(err) == key {
-		return errText(err)
+	for _, e := range errorList(err) {
+		if errField(e) == key {
+			return errText(e)
+		}
 	}
 	return ""
 }
 
-// formError shows an error that names no field of the form.
+// formError shows the parts of err that name no field of the form.
 func formError(err error, fields []field) app.UI {
-	if err == nil {
-		return nil
-	}
-	f := errField(err)
-	for _, fl := range fields {
-		if fl.Key == f {
-			return nil
+	var loose []error
+	for _, e := range errorList(err) {
+		if !hasField(fields, errField(e)) {
+			loose = append(loose, e)
 		}
 	}
-	return app.P().Class("error").Role("alert").DataSet("error", "form").Text(err.Error())
+	return app.Range(loose).Slice(func(i int) app.UI {
+		return app.P().Class("error").Role("alert").DataSet("error", "form").Text(loose[i].Error())
+	})
+}
+
+// hasField reports whether the form has a field key.
+func hasField(fields []field, key string) bool {
+	for _, f := range fields {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
 }

@@ -16,24 +16,59 @@ var decideFields = []field{
 	{Key: "property", Label: "Deterministic property check", Default: core.PropertyUnknown, Hint: "an improvement is accepted only once it passed"},
 }
 
-// DecideInputFrom turns the text of the decide form into a core input.
+// DecideInputFrom turns the text of the decide form into a core input. Its
+// error is a FieldErrors with a *core.Error for each field it cannot read,
+// naming the form field; those fields keep their zero value in the input.
 func DecideInputFrom(s map[string]string) (core.DecideInput, error) {
 	in := core.DefaultDecideInput
+	var errs FieldErrors
 	var err error
-	if in.Baseline, err = core.ParseCount("baseline", s["baseline"]); err != nil {
-		return in, err
-	}
-	if in.Patched, err = core.ParseCount("patched", s["patched"]); err != nil {
-		return in, err
-	}
-	if in.MinTrials, err = parseInt("min_trials", s["min_trials"]); err != nil {
-		return in, err
-	}
-	if in.Confidence, err = parseFraction("confidence", s["confidence"]); err != nil {
-		return in, err
-	}
+	in.Baseline, err = core.ParseCount("baseline", s["baseline"])
+	errs.add(err)
+	in.Patched, err = core.ParseCount("patched", s["patched"])
+	errs.add(err)
+	in.MinTrials, err = parseInt("min_trials", s["min_trials"])
+	errs.add(err)
+	in.Confidence, err = parseFraction("confidence", s["confidence"])
+	errs.add(err)
 	in.Property = strings.TrimSpace(s["property"])
-	return in, nil
+	return in, errs.orNil()
+}
+
+// decideFrom decides what the form's text asks. When the text is invalid
+// there is no result, and the error is a FieldErrors with every invalid
+// field's fault: what DecideInputFrom cannot read and what core.Decide
+// rejects.
+func decideFrom(s map[string]string) (core.DecideInput, *core.DecideResult, error) {
+	in, err := DecideInputFrom(s)
+	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*core.DecideResult, error) {
+		return core.Decide(decideStandIns(in, bad))
+	})
+	if len(errs) > 0 {
+		return in, nil, errs
+	}
+	return in, res, nil
+}
+
+// decideStandIns is in with a valid value in each field that bad names, so
+// that core.Decide goes on to check the others.
+func decideStandIns(in core.DecideInput, bad FieldErrors) core.DecideInput {
+	d := core.DefaultDecideInput
+	for _, err := range bad {
+		switch errField(err) {
+		case "baseline":
+			in.Baseline = core.Count{}
+		case "patched":
+			in.Patched = core.Count{}
+		case "min_trials":
+			in.MinTrials = d.MinTrials
+		case "confidence":
+			in.Confidence = d.Confidence
+		case "property":
+			in.Property = d.Property
+		}
+	}
+	return in
 }
 
 // SizeInputFrom is the sizing question a decision raises: the trials per
@@ -89,14 +124,11 @@ func (c *Decide) open(frag string) {
 }
 
 func (c *Decide) compute() {
-	c.res, c.size, c.err = nil, nil, nil
-	in, err := DecideInputFrom(c.st)
+	c.size = nil
+	in, res, err := decideFrom(c.st)
+	c.res, c.err = res, err
 	if err == nil {
 		c.in = in
-		c.res, err = core.Decide(in)
-	}
-	c.err = err
-	if err == nil {
 		if si, ok := SizeInputFrom(in); ok {
 			c.size, _ = core.Size(si)
 		}
@@ -111,6 +143,9 @@ func (c *Decide) SetLedger(name string, data []byte) {
 	c.computeLedger()
 }
 
+// computeLedger reads the ledger and tabulates it with the form's settings.
+// While the form is invalid it shows no figures (ledgerWaits), never
+// figures for other settings than those in the form.
 func (c *Decide) computeLedger() {
 	c.ledger, c.ledgerErr = nil, nil
 	if c.ledgerText == nil {
@@ -121,11 +156,17 @@ func (c *Decide) computeLedger() {
 		c.ledgerErr = core.WithFile(err, c.ledgerName)
 		return
 	}
-	opt := core.DefaultLedgerOptions
-	if c.err == nil {
-		opt = core.LedgerOptions{MinTrials: c.in.MinTrials, Confidence: c.in.Confidence, Property: c.in.Property}
+	if c.err != nil {
+		return
 	}
+	opt := core.LedgerOptions{MinTrials: c.in.MinTrials, Confidence: c.in.Confidence, Property: c.in.Property}
 	c.ledger, c.ledgerErr = l.Result(opt)
+}
+
+// ledgerWaits reports whether a ledger that was read is waiting for the
+// form to be valid.
+func (c *Decide) ledgerWaits() bool {
+	return c.ledgerText != nil && c.ledger == nil && c.ledgerErr == nil && c.err != nil
 }
 
 // Result is the current verdict (nil when the input is invalid).
@@ -251,6 +292,9 @@ func (c *Decide) renderLedger() app.UI {
 		}),
 		app.If(c.ledgerErr != nil, func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "ledger").Text(errString(c.ledgerErr))
+		}),
+		app.If(c.ledgerWaits(), func() app.UI {
+			return app.P().Class("hint").Role("status").ID("ledger-waits").Text("The ledger is tabulated again once the settings above are valid.")
 		}),
 		app.If(c.ledger != nil, func() app.UI { return renderLedgerTable(c.ledger) }),
 	)

@@ -13,6 +13,83 @@ import (
 // fault is inside the text), the same shape core's own parsers return, so
 // the page shows both kinds at the field.
 
+// FieldErrors is every input error of a form, at most one per field, in
+// the order found: the page shows each at its own field at once. Its parts
+// are *core.Error values.
+type FieldErrors []error
+
+func (e FieldErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, err := range e {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Unwrap gives the parts to errors.Is and errors.As.
+func (e FieldErrors) Unwrap() []error { return e }
+
+// For is the error of field key, or nil.
+func (e FieldErrors) For(key string) error {
+	for _, err := range e {
+		if errField(err) == key {
+			return err
+		}
+	}
+	return nil
+}
+
+// add keeps err unless it is nil.
+func (e *FieldErrors) add(err error) {
+	if err != nil {
+		*e = append(*e, err)
+	}
+}
+
+// orNil is e as an error, nil when it holds none.
+func (e FieldErrors) orNil() error {
+	if len(e) == 0 {
+		return nil
+	}
+	return e
+}
+
+// errorList is err's parts: the errors of a FieldErrors, or err alone.
+func errorList(err error) []error {
+	var fe FieldErrors
+	if errors.As(err, &fe) {
+		return fe
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
+// collect adds to errs the faults check finds in the fields errs does not
+// name yet. check computes with a valid stand-in for each field in bad, so
+// every round finds one more field's fault, with the message it gives when
+// it is the only one. It stops at a success, at a fault it cannot place
+// (an error naming no field, kept only when no stand-in was in use, as it
+// could come from one) or at a field it already named. The value is
+// check's last, meaningful only when errs is still empty.
+func collect[T any](errs FieldErrors, check func(bad FieldErrors) (T, error)) (T, FieldErrors) {
+	for {
+		v, err := check(errs)
+		if err == nil {
+			return v, errs
+		}
+		f := errField(err)
+		switch {
+		case f == "" && len(errs) == 0:
+			return v, append(errs, err)
+		case f == "" || errs.For(f) != nil:
+			return v, errs
+		}
+		errs = append(errs, err)
+	}
+}
+
 func inputErr(field string, col int, msg string) error {
 	return &core.Error{Kind: core.Invalid, Field: field, Column: col, Msg: msg}
 }

@@ -38,7 +38,7 @@ func TestFormat(t *testing.T) {
 		{duration(4e9), "127 years"},
 		{count(1234567), "1\u202f234\u202f567"},
 		{count(-999), "-999"},
-		{points(-0.0569), "-5.69 pts"},
+		{points(-0.0569), "−5.69 pts"}, // U+2212, the minus sign of the text
 		{rate(0.045696291245049675), "0.0457"},
 	} {
 		if tc.got != tc.want {
@@ -197,15 +197,21 @@ func FuzzFormParsers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		st := newFormState(budgetFields)
 		st["target"], st["cost"], st["cap"] = s, s, s
-		in, err := BudgetInputFrom(st)
-		if err == nil {
-			if _, err := core.Budget(in); err != nil && errField(err) == "" {
-				t.Fatalf("core error without a field: %v", err)
-			}
-			return
+		res, err := budgetFrom(st)
+		if (res == nil) == (err == nil) {
+			t.Fatalf("result %v with error %v", res, err)
 		}
-		if errField(err) == "" {
-			t.Fatalf("error names no field: %v", err)
+		// Every fault names its field, once.
+		seen := map[string]bool{}
+		for _, e := range errorList(err) {
+			f := errField(e)
+			if f == "" || seen[f] {
+				t.Fatalf("error names no field or a field twice: %v", err)
+			}
+			seen[f] = true
+		}
+		if _, err := BudgetInputFrom(st); err != nil && errField(err) == "" {
+			t.Fatalf("parse error without a field: %v", err)
 		}
 	})
 }
