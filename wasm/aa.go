@@ -3,6 +3,7 @@ package wasm
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -107,26 +108,35 @@ func (c *AA) OnNav(ctx app.Context) {
 	defer perfMark("nav-done")
 	ctx.Page().SetTitle("A/A noise check · flakegate")
 	if frag := fragmentOf(ctx.Page().URL()); !c.opened || frag != c.frag {
-		c.openFragment(frag)
+		if !c.openFragment(frag) && c.sides[0].stats != nil {
+			// A plain /aa (the menu's link) keeps what is on the page,
+			// so the address bar must say so again.
+			c.writeURL(ctx)
+		}
 	}
 	c.deepen(ctx)
 }
 
-// openFragment loads the statistics of an "aa=" fragment; a fragment
-// without them leaves the view as it is.
-func (c *AA) openFragment(v string) {
-	c.opened, c.frag = true, v
+// openFragment loads the statistics of an "aa=" fragment and reports
+// whether it held some; a fragment without them leaves the view as it is.
+// A link whose statistics cannot be read clears the view, so that no
+// figure of earlier input stands beside its error.
+func (c *AA) openFragment(v string) bool {
+	c.opened, c.frag, c.linkErr = true, v, nil
 	q := applyFragment([]field{{Key: "aa"}}, v)
 	if q["aa"] == "" {
-		return
+		return false
 	}
 	s, err := DecodeAAShare(q["aa"])
 	if err != nil {
 		c.linkErr = err
-		return
+		c.sides = [2]side{{gen: c.sides[0].gen + 1}, {gen: c.sides[1].gen + 1}}
+		c.compute()
+		return true
 	}
 	c.load(s, "share link")
 	c.share = q["aa"]
+	return true
 }
 
 // load sets both sides from shared statistics and computes.
@@ -211,7 +221,7 @@ func (c *AA) shareState() (AAShare, bool) {
 }
 
 func (c *AA) writeURL(ctx app.Context) {
-	c.share, c.tooBig, c.shareLen = "", false, 0
+	c.share, c.tooBig, c.shareLen, c.noLink = "", false, 0, ""
 	s, ok := c.shareState()
 	frag := ""
 	if ok {
@@ -220,6 +230,7 @@ func (c *AA) writeURL(ctx app.Context) {
 			c.shareLen = len(enc) + len("aa=")
 			if c.shareLen > MaxShareFragment {
 				c.tooBig = true
+				c.noLink = "No link copied: these statistics are too long for one. Download them as JSON instead."
 			} else {
 				c.share, frag = enc, "aa="+enc
 			}
@@ -235,6 +246,7 @@ func (c *AA) Result() *core.AAResult { return c.res }
 // ParseSide reads CSV (or a shared-statistics JSON) for side i, off the UI
 // goroutine, showing progress; r is read in chunks.
 func (c *AA) ParseSide(ctx app.Context, i int, name string, r io.Reader, size int64) {
+	c.linkErr = nil
 	c.sides[i].gen++
 	gen := c.sides[i].gen
 	c.sides[i] = side{name: name, busy: true, total: size, gen: gen}
@@ -333,16 +345,34 @@ func (c *AA) Render() app.UI {
 		app.If(c.linkErr != nil, func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(c.linkErr))
 		}),
-		app.If(c.err != nil, func() app.UI {
+		app.If(c.err != nil && c.errSide() < 0, func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "aa").Text(errString(c.err))
 		}),
 		app.If(c.res != nil, func() app.UI { return c.renderResult() }),
 	)
 }
 
+// errSide is the side (0 or 1) the A/A error is about, -1 for none or
+// both: the core names the side in the error's field.
+func (c *AA) errSide() int {
+	var ce *core.Error
+	if errors.As(c.err, &ce) {
+		for i, k := range sideKeys {
+			if ce.Field == k {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 func (c *AA) renderSide(i int) app.UI {
 	s := c.sides[i]
 	key := sideKeys[i]
+	sideErr := s.err
+	if sideErr == nil && !s.busy && c.errSide() == i {
+		sideErr = c.err
+	}
 	label := "Baseline runs (CSV)"
 	if i == 1 {
 		label = "Candidate runs (CSV, optional)"
@@ -358,8 +388,8 @@ func (c *AA) renderSide(i int) app.UI {
 			app.Progress().ID("progress-"+key).Max(1).Value(exact(pc)).Aria("label", "reading "+key),
 			app.Span().Text(" reading "+s.name+": "+pct(pc)),
 		)
-	case s.err != nil:
-		status = app.P().ID("err-"+key).Class("error").Role("alert").DataSet("error", key).Text(errString(s.err))
+	case sideErr != nil:
+		status = app.P().ID("err-"+key).Class("error").Role("alert").DataSet("error", key).Text(errString(sideErr))
 	case s.stats != nil:
 		rows := count(s.stats.Rows) + " rows"
 		if s.stats.Rows == 1 {
@@ -368,22 +398,24 @@ func (c *AA) renderSide(i int) app.UI {
 		status = app.P().Class("loaded").ID("loaded-"+key).DataSet("ms", strconv.FormatInt(s.elapsed.Milliseconds(), 10)).
 			Text(fmt.Sprintf("%s: %s, %s, %s", s.name, rows, core.Nouns(len(s.stats.Scenarios), "scenario"), core.Nouns(len(s.stats.Runs), "run")))
 	}
+	text := app.Textarea().ID("text-"+key).Rows(6).Attr("spellcheck", "false").Attr("placeholder", "scenario,run,passed\nlogin,r1,1\n…")
+	if sideErr != nil {
+		text = text.Aria("invalid", "true").Aria("describedby", "err-"+key)
+	}
 	return app.FieldSet().Class("side").Body(
 		app.Legend().Text(label),
 		app.Label().For("text-"+key).Text("Paste CSV with the columns scenario,run,passed"),
-		app.Textarea().ID("text-"+key).Rows(6).Attr("spellcheck", "false").Attr("placeholder", "scenario,run,passed\nlogin,r1,1\n…").
-			Aria("describedby", "err-"+key).
-			OnInput(func(ctx app.Context, e app.Event) {
-				c.sides[i].gen++
-				gen := c.sides[i].gen
-				ctx.After(150*time.Millisecond, func(ctx app.Context) {
-					if c.sides[i].gen != gen {
-						return
-					}
-					text := app.Window().GetElementByID("text-" + key).Get("value").String()
-					c.PasteSide(ctx, i, text)
-				})
-			}),
+		text.OnInput(func(ctx app.Context, e app.Event) {
+			c.sides[i].gen++
+			gen := c.sides[i].gen
+			ctx.After(150*time.Millisecond, func(ctx app.Context) {
+				if c.sides[i].gen != gen {
+					return
+				}
+				text := app.Window().GetElementByID("text-" + key).Get("value").String()
+				c.PasteSide(ctx, i, text)
+			})
+		}),
 		dropZone(key, "or a CSV file", ".csv,.txt,.json,text/csv", func(ctx app.Context, name string, blob app.Value) {
 			c.ParseSide(ctx, i, name, newFileReader(blob, nil), int64(blob.Get("size").Int()))
 		}),
@@ -394,6 +426,7 @@ func (c *AA) renderSide(i int) app.UI {
 // PasteSide parses pasted text for side i; an empty text clears the side.
 func (c *AA) PasteSide(ctx app.Context, i int, text string) {
 	if strings.TrimSpace(text) == "" {
+		c.linkErr = nil
 		c.sides[i] = side{gen: c.sides[i].gen + 1}
 		c.compute()
 		c.writeURL(ctx)
@@ -494,6 +527,9 @@ func (c *AA) runTable() app.UI {
 func (c *AA) renderCandidate() app.UI {
 	cand := c.res.Candidate
 	if cand == nil {
+		if c.sides[1].err != nil {
+			return app.P().Body(fieldNull("candidate"), app.Text(" No comparison: the candidate's runs could not be read (see above)."))
+		}
 		return app.P().Body(fieldNull("candidate"), app.Text(" No candidate: add its runs to compare."))
 	}
 	class := "verdict good"

@@ -33,7 +33,13 @@ func dropZone(id, label, accept string, onFile func(ctx app.Context, name string
 		Body(
 			app.Label().For("file-"+id).Text(label+": drop a file here or choose one"),
 			app.Input().Type("file").ID("file-"+id).Accept(accept).
-				OnChange(func(ctx app.Context, e app.Event) { pick(ctx, ctx.JSSrc().Get("files")) }),
+				OnChange(func(ctx app.Context, e app.Event) {
+					pick(ctx, ctx.JSSrc().Get("files"))
+					// Forget the choice, so that choosing the same file again
+					// (say, after fixing it) is a change too; the File read
+					// above stays readable.
+					ctx.JSSrc().Set("value", "")
+				}),
 		)
 }
 

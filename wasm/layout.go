@@ -10,6 +10,9 @@ type pageBase struct {
 	app.Compo
 	updateReady bool
 	status      string
+	// noLink, when set, says why the address bar cannot hold the view
+	// (too long a link); Copy link shows it instead of copying.
+	noLink string
 }
 
 // OnAppUpdate is called by go-app when the service worker installed a newer
@@ -81,6 +84,10 @@ func (p *pageBase) statusLine() app.UI {
 func (p *pageBase) copyButtons(markdown func(link string) string) app.UI {
 	return app.Div().Class("share").Body(
 		app.Button().ID("copy-link").Text("Copy link").OnClick(func(ctx app.Context, e app.Event) {
+			if p.noLink != "" {
+				p.status = p.noLink
+				return
+			}
 			copyText(ctx, currentURL(ctx), func(ok bool) { p.setStatus(ctx, ok, "Link copied.") })
 		}),
 		app.Button().ID("copy-md").Text("Copy as Markdown").OnClick(func(ctx app.Context, e app.Event) {
