@@ -9,11 +9,11 @@ import (
 
 var budgetFields = []field{
 	{Key: "target", Label: "Target detection power", Default: "0.95", Hint: "a fraction in (0,1) or a percentage, e.g. 0.95 or 95%"},
-	{Key: "cost", Label: "Runner seconds per run", Default: "", Hint: "optional; gives the runner time of each budget"},
-	{Key: "cap", Label: "Rerun cap of the gate", Default: "3", Hint: "reruns the merge gate allows today"},
+	{Key: "cost", Label: "Runner seconds per run", Default: "", Hint: "optional; gives the runner time of each budget", Mode: "decimal"},
+	{Key: "cap", Label: "Rerun cap of the gate", Default: "3", Hint: "reruns the merge gate allows today", Mode: "numeric"},
 	{Key: "rates", Label: "Per-run failure rates", Default: "0.05,0.02,0.01", Hint: "comma-separated fractions, e.g. 0.05,0.02"},
 	{Key: "observe", Label: "Observed failures / runs", Default: "", Hint: "optional history such as 1/120; planned at its Wilson upper bound"},
-	{Key: "confidence", Label: "Confidence of the observed interval", Default: "0.95", Hint: "in (0,1)"},
+	{Key: "confidence", Label: "Confidence of the observed interval", Default: "0.95", Hint: "in (0,1)", Mode: "decimal"},
 }
 
 // BudgetInputFrom turns the text of the budget form into a core input. Its

@@ -115,8 +115,11 @@ func currentURL(ctx app.Context) string {
 func fieldInput(f field, value, errMsg string, onInput app.EventHandler) app.UI {
 	id := "in-" + f.Key
 	in := app.Input().ID(id).Name(f.Key).Type("text").Value(value).
-		Attr("inputmode", "decimal").Attr("autocomplete", "off").Attr("spellcheck", "false").
+		Attr("autocomplete", "off").Attr("spellcheck", "false").
 		OnInput(onInput)
+	if f.Mode != "" {
+		in = in.Attr("inputmode", f.Mode)
+	}
 	describedBy := "hint-" + f.Key
 	if errMsg != "" {
 		in = in.Aria("invalid", "true")

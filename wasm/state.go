@@ -18,6 +18,10 @@ type field struct {
 	Label   string
 	Default string
 	Hint    string
+	// Mode is the input's inputmode, the keyboard a phone shows: "decimal"
+	// or "numeric" for a plain number; "" (the full keyboard) for text
+	// with "/", "," or "%", which a number pad may lack.
+	Mode string
 }
 
 // formState is the text of each field of a form, as typed.
