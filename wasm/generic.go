@@ -16,6 +16,12 @@ func sortStrings(s []string) { sort.Strings(s) }
 // nested lists with data-scope, leaves as data-field elements. Object keys
 // keep their order in the JSON (the struct's field order).
 func genericField(name string, raw json.RawMessage) app.UI {
+	return genericNode(name, raw, true)
+}
+
+// genericNode is genericField; a nested object or list (heading false) goes
+// without a heading of its own, as the term beside it names it already.
+func genericNode(name string, raw json.RawMessage, heading bool) app.UI {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil
@@ -25,7 +31,7 @@ func genericField(name string, raw json.RawMessage) app.UI {
 	case '{':
 		keys, vals := orderedObject(raw)
 		return app.Div().Class("generic").DataSet("scope", name).Body(
-			app.H3().Text(label),
+			app.If(heading, func() app.UI { return app.H3().Text(label) }),
 			app.Dl().Body(app.Range(keys).Slice(func(i int) app.UI {
 				return app.Div().Body(app.Dt().Text(strings.ReplaceAll(keys[i], "_", " ")), app.Dd().Body(genericValue(keys[i], vals[i])))
 			})),
@@ -37,7 +43,7 @@ func genericField(name string, raw json.RawMessage) app.UI {
 			return t
 		}
 		return app.Div().Class("generic").DataSet("scope", name).Body(
-			app.H3().Text(label),
+			app.If(heading, func() app.UI { return app.H3().Text(label) }),
 			app.Ol().Body(app.Range(items).Slice(func(i int) app.UI {
 				return app.Li().Body(genericValue(strconv.Itoa(i), items[i]))
 			})),
@@ -49,7 +55,7 @@ func genericField(name string, raw json.RawMessage) app.UI {
 func genericValue(name string, raw json.RawMessage) app.UI {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && (raw[0] == '{' || raw[0] == '[') {
-		return genericField(name, raw)
+		return genericNode(name, raw, false)
 	}
 	return genericLeaf(name, raw)
 }
