@@ -40,10 +40,17 @@ func afterPaint(ctx app.Context, fn func(app.Context)) {
 		ctx.Dispatch(fn)
 		return
 	}
+	afterPaintJS(func() { ctx.Dispatch(fn) })
+}
+
+// afterPaintJS calls fn from a timer task queued from the next animation
+// frame, in the browser only: fn runs in a JavaScript callback, outside
+// go-app's loop, so it must not touch components.
+func afterPaintJS(fn func()) {
 	var frame, task app.Func
 	task = app.FuncOf(func(this app.Value, args []app.Value) any {
 		task.Release()
-		ctx.Dispatch(fn)
+		fn()
 		return nil
 	})
 	frame = app.FuncOf(func(this app.Value, args []app.Value) any {

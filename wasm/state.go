@@ -89,12 +89,38 @@ func (f *urlForm) set(fields []field, key, value string) string {
 }
 
 // keepInURL writes the view's state, an escaped fragment, into the address
-// bar once the frame that shows the new figures is done: replaceState costs
-// a few milliseconds that a keystroke should not wait for.
+// bar once the browser has painted the new figures: replaceState costs 3–5
+// ms that a keystroke's frame should not wait for (go-app's ctx.Defer runs
+// in the same task as the update, before the paint). Writes asked for
+// before that paint are folded into the last one. Natively the URL is
+// written at once.
 func keepInURL(ctx app.Context, escaped string) {
-	u := withFragment(ctx.Page().URL(), escaped)
-	ctx.Defer(func(ctx app.Context) { ctx.Page().ReplaceURL(u) })
+	page := ctx.Page()
+	u := withFragment(page.URL(), escaped)
+	if !app.IsClient {
+		page.ReplaceURL(u)
+		return
+	}
+	scheduled := pendingURL != nil
+	pendingURL = u
+	if scheduled {
+		return
+	}
+	// The write runs in the timer's JavaScript callback, not through
+	// ctx.Dispatch, which would render the page again for nothing.
+	afterPaintJS(func() {
+		u := pendingURL
+		pendingURL = nil
+		if cur := page.URL(); cur != nil && cur.Path != u.Path {
+			return // the app moved to another page meanwhile
+		}
+		page.ReplaceURL(u)
+	})
 }
+
+// pendingURL is the address keepInURL will write after the next paint; nil
+// when no write is scheduled.
+var pendingURL *url.URL
 
 // withFragment returns a copy of u with its fragment set to an already
 // escaped fragment.
