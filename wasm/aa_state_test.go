@@ -108,16 +108,9 @@ func TestPlainAAKeepsItsLink(t *testing.T) {
 // TestCopyLinkWhenTooLong: with statistics too long for a link, Copy link
 // says so instead of copying a bare /aa.
 func TestCopyLinkWhenTooLong(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("scenario,run,passed\n")
-	for r := 0; r < 3; r++ {
-		for s := 0; s < 3000; s++ {
-			b.WriteString("tests/integration/some_long_module_name_" + itoa(s*7919%100003) + ",run" + itoa(r) + ",1\n")
-		}
-	}
 	c := &aaT{}
 	e := load(t, c)
-	c.PasteSide(c.ctx, 0, b.String())
+	c.PasteSide(c.ctx, 0, longAACSV())
 	e.ConsumeAll()
 	c.ctx.Update()
 	e.ConsumeAll()
