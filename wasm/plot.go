@@ -105,10 +105,18 @@ func PowerPlot(r *core.BudgetResult) string {
 	}
 	s.text("pl-label", (padL+plotW-padR)/2, plotH-4, "middle", "reruns k"+map[bool]string{true: " (log scale)", false: ""}[logX])
 	s.line("pl-target", padL, y(r.Target), plotW-padR, y(r.Target))
-	s.text("pl-tick pl-target-label", plotW-padR-4, y(r.Target)-5, "end", "target "+pct(r.Target))
+	// The target's label goes left, above its line, where the curves are
+	// still low; the k marks crowd the right end of the line.
+	s.text("pl-tick pl-target-label", padL+6, y(r.Target)-5, "start", "target "+pct(r.Target))
 	if r.Cap > 0 {
-		s.line("pl-cap", x(float64(r.Cap)), padT, x(float64(r.Cap)), plotH-padB)
-		s.text("pl-tick", x(float64(r.Cap))+4, padT+12, "start", "cap "+strconv.FormatInt(r.Cap, 10))
+		cx := x(float64(r.Cap))
+		s.line("pl-cap", cx, padT, cx, plotH-padB)
+		// Half-way up, clear of the target's line and label.
+		anchor, tx := "start", cx+4
+		if cx > plotW-padR-60 {
+			anchor, tx = "end", cx-4
+		}
+		s.text("pl-tick", tx, y(0.55), anchor, "cap "+strconv.FormatInt(r.Cap, 10))
 	}
 	for i, row := range r.Rows {
 		class := "pl-series" + strconv.Itoa(i%6)
@@ -138,7 +146,8 @@ func PowerPlot(r *core.BudgetResult) string {
 			s.circle("pl-mark "+class, px, py, 4.5)
 			// Alternate labels below and above the target line so that
 			// neighbouring k do not overwrite each other; keep them inside.
-			ty := py + 16 + float64(i%3)*13
+			// 18 units apart: the labels' font is 17 units on a phone.
+			ty := py + 16 + float64(i%3)*18
 			anchor, tx := "start", px+6
 			if px > plotW-padR-60 {
 				anchor, tx = "end", px-6
