@@ -1,7 +1,6 @@
 package wasm
 
 import (
-	"fmt"
 	"html"
 	"math"
 	"strconv"
@@ -20,48 +19,86 @@ const (
 	padL, padR, padT, padB = 52.0, 16.0, 14.0, 40.0
 )
 
-type svg struct{ b strings.Builder }
+type svg struct {
+	b   strings.Builder
+	buf []byte // scratch for writeNum
+}
+
+// writeNum writes v as num does, without a string per number.
+func (s *svg) writeNum(v float64) {
+	s.buf = strconv.AppendFloat(s.buf[:0], v, 'f', 2, 64)
+	s.b.Write(s.buf)
+}
 
 func newSVG(label string, h float64) *svg {
 	s := &svg{}
-	fmt.Fprintf(&s.b, `<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 %s %s" role="img" aria-label="%s">`,
-		num(plotW), num(h), html.EscapeString(label))
-	fmt.Fprintf(&s.b, `<title>%s</title>`, html.EscapeString(label))
+	l := html.EscapeString(label)
+	s.b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ` + num(plotW) + " " + num(h) + `" role="img" aria-label="` + l + `">`)
+	s.b.WriteString("<title>" + l + "</title>")
 	return s
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 
+// The plots are rebuilt on every keystroke, so elements are written as
+// strings rather than through fmt.
+
+// open starts an element with its class; attr adds a numeric attribute;
+// a "/>" closes it.
+func (s *svg) open(tag, class string) { s.b.WriteString("<" + tag + ` class="` + class + `"`) }
+
+func (s *svg) attr(name string, v float64) {
+	s.b.WriteString(" " + name + `="`)
+	s.writeNum(v)
+	s.b.WriteString(`"`)
+}
+
 func (s *svg) line(class string, x1, y1, x2, y2 float64) {
-	fmt.Fprintf(&s.b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, class, num(x1), num(y1), num(x2), num(y2))
+	s.open("line", class)
+	s.attr("x1", x1)
+	s.attr("y1", y1)
+	s.attr("x2", x2)
+	s.attr("y2", y2)
+	s.b.WriteString("/>")
 }
 
 func (s *svg) rect(class string, x, y, w, h float64) {
-	fmt.Fprintf(&s.b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, num(x), num(y), num(max(w, 0)), num(max(h, 0)))
+	s.open("rect", class)
+	s.attr("x", x)
+	s.attr("y", y)
+	s.attr("width", max(w, 0))
+	s.attr("height", max(h, 0))
+	s.b.WriteString("/>")
 }
 
 func (s *svg) circle(class string, x, y, r float64) {
-	fmt.Fprintf(&s.b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, class, num(x), num(y), num(r))
+	s.open("circle", class)
+	s.attr("cx", x)
+	s.attr("cy", y)
+	s.attr("r", r)
+	s.b.WriteString("/>")
 }
 
 func (s *svg) text(class string, x, y float64, anchor, t string) {
-	fmt.Fprintf(&s.b, `<text class="%s" x="%s" y="%s" text-anchor="%s">%s</text>`, class, num(x), num(y), anchor, html.EscapeString(t))
+	s.b.WriteString(`<text class="` + class + `" x="` + num(x) + `" y="` + num(y) + `" text-anchor="` + anchor + `">` + html.EscapeString(t) + "</text>")
 }
 
 func (s *svg) path(class string, pts [][2]float64) {
 	if len(pts) == 0 {
 		return
 	}
-	var d strings.Builder
+	s.b.WriteString(`<path class="` + class + `" d="`)
 	for i, p := range pts {
 		if i == 0 {
-			d.WriteString("M")
+			s.b.WriteString("M")
 		} else {
-			d.WriteString(" L")
+			s.b.WriteString(" L")
 		}
-		d.WriteString(num(p[0]) + " " + num(p[1]))
+		s.writeNum(p[0])
+		s.b.WriteString(" ")
+		s.writeNum(p[1])
 	}
-	fmt.Fprintf(&s.b, `<path class="%s" d="%s"/>`, class, d.String())
+	s.b.WriteString(`"/>`)
 }
 
 func (s *svg) String() string { return s.b.String() + "</svg>" }
@@ -298,7 +335,7 @@ func RunPlot(r *core.AAResult) string {
 	for _, p := range pts {
 		s.circle("pl-mark pl-series0", p[0], p[1], r0)
 	}
-	s.text("pl-label", (padL+plotW-padR)/2, plotH-4, "middle", fmt.Sprintf("runs in order of first appearance (%d)", n))
+	s.text("pl-label", (padL+plotW-padR)/2, plotH-4, "middle", "runs in order of first appearance ("+strconv.Itoa(n)+")")
 	return s.String()
 }
 
