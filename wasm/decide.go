@@ -1,6 +1,7 @@
 package wasm
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -96,7 +97,8 @@ type Decide struct {
 	err  error
 
 	ledgerName string
-	ledgerText []byte
+	book       *core.Ledger // the dropped ledger, read once; nil when none or unreadable
+	bookErr    error        // why the dropped ledger could not be read
 	ledger     *core.LedgerResult
 	ledgerErr  error
 }
@@ -139,34 +141,30 @@ func (c *Decide) compute() {
 // SetLedger reads a JSONL ledger and tabulates every test with the form's
 // minimum trials, confidence and property check.
 func (c *Decide) SetLedger(name string, data []byte) {
-	c.ledgerName, c.ledgerText = name, data
+	c.ledgerName, c.book, c.bookErr = name, core.NewLedger(), nil
+	if err := core.ReadLedger(bytes.NewReader(data), c.book); err != nil {
+		c.book, c.bookErr = nil, core.WithFile(err, name)
+	}
 	c.computeLedger()
 }
 
-// computeLedger reads the ledger and tabulates it with the form's settings.
-// While the form is invalid it shows no figures (ledgerWaits), never
-// figures for other settings than those in the form.
+// computeLedger tabulates the dropped ledger with the form's settings (on
+// every keystroke: the file itself was read once, by SetLedger). While the
+// form is invalid it shows no figures (ledgerWaits), never figures for
+// other settings than those in the form.
 func (c *Decide) computeLedger() {
-	c.ledger, c.ledgerErr = nil, nil
-	if c.ledgerText == nil {
-		return
-	}
-	l := core.NewLedger()
-	if err := core.ReadLedger(strings.NewReader(string(c.ledgerText)), l); err != nil {
-		c.ledgerErr = core.WithFile(err, c.ledgerName)
-		return
-	}
-	if c.err != nil {
+	c.ledger, c.ledgerErr = nil, c.bookErr
+	if c.book == nil || c.err != nil {
 		return
 	}
 	opt := core.LedgerOptions{MinTrials: c.in.MinTrials, Confidence: c.in.Confidence, Property: c.in.Property}
-	c.ledger, c.ledgerErr = l.Result(opt)
+	c.ledger, c.ledgerErr = c.book.Result(opt)
 }
 
 // ledgerWaits reports whether a ledger that was read is waiting for the
 // form to be valid.
 func (c *Decide) ledgerWaits() bool {
-	return c.ledgerText != nil && c.ledger == nil && c.ledgerErr == nil && c.err != nil
+	return c.book != nil && c.ledger == nil && c.ledgerErr == nil && c.err != nil
 }
 
 // Result is the current verdict (nil when the input is invalid).
