@@ -142,20 +142,15 @@ func printTrace(events []traceEvent, names map[int]string) error {
 		return mainEvents[i].Dur > mainEvents[j].Dur
 	})
 	self := map[string]float64{}
-	var stack []traceEvent
 	var busy float64
-	for _, e := range mainEvents {
-		for len(stack) > 0 && stack[len(stack)-1].Ts+stack[len(stack)-1].Dur <= e.Ts {
-			stack = stack[:len(stack)-1]
-		}
-		if len(stack) > 0 {
-			self[stack[len(stack)-1].Name] -= e.Dur
+	walkNested(mainEvents, func(e traceEvent, parent *traceEvent) {
+		if parent != nil {
+			self[parent.Name] -= e.Dur
 		} else {
 			busy += e.Dur
 		}
 		self[e.Name] += e.Dur
-		stack = append(stack, e)
-	}
+	})
 	fmt.Printf("    main thread busy %.0f ms of %.0f ms; self time:\n", busy/1000, (to-from)/1000)
 	printTop(self, 12, "      %7.1f ms  %s\n", 1000)
 
@@ -238,14 +233,10 @@ func printPhases(events, mainEvents []traceEvent, main [2]int, from, to float64,
 	for i := range self {
 		self[i], pkgs[i] = map[string]float64{}, map[string]float64{}
 	}
-	var stack []traceEvent
-	for _, e := range mainEvents {
-		for len(stack) > 0 && stack[len(stack)-1].Ts+stack[len(stack)-1].Dur <= e.Ts {
-			stack = stack[:len(stack)-1]
-		}
+	walkNested(mainEvents, func(e traceEvent, parent *traceEvent) {
 		i := phase(e.Ts)
-		if len(stack) > 0 {
-			self[phase(stack[len(stack)-1].Ts)][stack[len(stack)-1].Name] -= e.Dur
+		if parent != nil {
+			self[phase(parent.Ts)][parent.Name] -= e.Dur
 		} else {
 			busy[i] += e.Dur
 		}
@@ -264,8 +255,7 @@ func printPhases(events, mainEvents []traceEvent, main [2]int, from, to float64,
 				pkgs[i][goPackage(names[a.FuncIndex])] += float64(a.BodySize)
 			}
 		}
-		stack = append(stack, e)
-	}
+	})
 	fmt.Printf("    by phase (wall, main thread busy, compiling on first call):\n")
 	for i := range n {
 		fmt.Printf("      %-10s → %-10s %5.0f ms, busy %5.0f ms, compiling %4.0f ms (%3.0f KB)\n",
@@ -274,6 +264,24 @@ func printPhases(events, mainEvents []traceEvent, main [2]int, from, to float64,
 		if names != nil {
 			printTop(pkgs[i], 6, "          %6.0f KB  %s\n", 1000)
 		}
+	}
+}
+
+// walkNested calls fn with each of one thread's complete events, sorted by
+// start (longest first on ties), and the innermost event enclosing it (nil
+// at the top level): complete events on a thread nest by time.
+func walkNested(events []traceEvent, fn func(e traceEvent, parent *traceEvent)) {
+	var stack []traceEvent
+	for _, e := range events {
+		for len(stack) > 0 && stack[len(stack)-1].Ts+stack[len(stack)-1].Dur <= e.Ts {
+			stack = stack[:len(stack)-1]
+		}
+		var parent *traceEvent
+		if len(stack) > 0 {
+			parent = &stack[len(stack)-1]
+		}
+		fn(e, parent)
+		stack = append(stack, e)
 	}
 }
 
