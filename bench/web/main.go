@@ -8,7 +8,9 @@
 //   - keystroke → figures updated in the budget form;
 //   - the same cold and repeat loads of go-app's smallest page (package
 //     floor, built from the same go-app), so the calculator's load times
-//     come with the ratio to what go-app alone costs on this machine.
+//     come with the ratio to what go-app alone costs on this machine, and
+//     of that page with the whole calculator linked in but never run
+//     (floor/linked): what the calculator's code costs by its size alone.
 //
 // The site is served from 127.0.0.1 by an httptest server without
 // compression (on this 2-core VM Chromium moves a response into the
@@ -67,6 +69,10 @@ type Result struct {
 	ColdFloorMS    []float64 `json:"cold_goapp_floor_ms"`
 	RepeatFloorMS  []float64 `json:"repeat_goapp_floor_ms"`
 	SameTabFloorMS []float64 `json:"same_tab_goapp_floor_ms"`
+	LinkedWasmRaw  int64     `json:"linked_wasm_raw_bytes"`
+	ColdLinkedMS   []float64 `json:"cold_linked_floor_ms"`
+	RepeatLinkedMS []float64 `json:"repeat_linked_floor_ms"`
+	SameLinkedMS   []float64 `json:"same_tab_linked_floor_ms"`
 	CSVRows        int       `json:"csv_rows"`
 	CSVBytes       int64     `json:"csv_bytes"`
 	CSVMS          []float64 `json:"csv_to_figures_ms"`
@@ -120,15 +126,24 @@ func run(site, out string, rows, reps int, only string) error {
 	if err != nil {
 		return err
 	}
-	var floorURL string
+	var floorURL, linkedURL string
 	if want("load") {
-		dir := filepath.Join(tmp, "floor")
-		if r.FloorWasmRaw, err = floor.Build(".", dir); err != nil {
-			return err
+		for _, p := range []struct {
+			dir, pkg string
+			size     *int64
+			url      *string
+		}{
+			{"floor", "./bench/web/floor/app", &r.FloorWasmRaw, &floorURL},
+			{"linked", "./bench/web/floor/linked", &r.LinkedWasmRaw, &linkedURL},
+		} {
+			dir := filepath.Join(tmp, p.dir)
+			if *p.size, err = floor.Build(".", dir, p.pkg); err != nil {
+				return err
+			}
+			fsrv := httptest.NewServer(floor.Handler(dir))
+			defer fsrv.Close()
+			*p.url = fsrv.URL + "/"
 		}
-		fsrv := httptest.NewServer(floor.Handler(dir))
-		defer fsrv.Close()
-		floorURL = fsrv.URL + "/"
 	}
 	for i := 0; i < reps && want("load"); i++ {
 		cold, repeat, same, err := loads(filepath.Join(tmp, "floorprofile"+strconv.Itoa(i)), floorURL, floor.Selector)
@@ -136,6 +151,11 @@ func run(site, out string, rows, reps int, only string) error {
 			return err
 		}
 		r.ColdFloorMS, r.RepeatFloorMS, r.SameTabFloorMS = append(r.ColdFloorMS, cold), append(r.RepeatFloorMS, repeat...), append(r.SameTabFloorMS, same)
+		cold, repeat, same, err = loads(filepath.Join(tmp, "linkedprofile"+strconv.Itoa(i)), linkedURL, floor.Selector)
+		if err != nil {
+			return err
+		}
+		r.ColdLinkedMS, r.RepeatLinkedMS, r.SameLinkedMS = append(r.ColdLinkedMS, cold), append(r.RepeatLinkedMS, repeat...), append(r.SameLinkedMS, same)
 		cold, repeat, same, err = loads(filepath.Join(tmp, "profile"+strconv.Itoa(i)), budgetLink, budgetSel)
 		if err != nil {
 			return err
@@ -152,9 +172,13 @@ func run(site, out string, rows, reps int, only string) error {
 		fmt.Printf("share link, repeat visit:               budget %s, A/A %s\n", stats(r.RepeatMS), stats(r.RepeatAAMS))
 		fmt.Printf("share link, again in the same tab:      budget %s, A/A %s\n", stats(r.SameTabMS), stats(r.SameTabAAMS))
 		fmt.Printf("go-app's smallest page (app.wasm %s): cold %s, repeat %s, same tab %s\n", mb(r.FloorWasmRaw), stats(r.ColdFloorMS), stats(r.RepeatFloorMS), stats(r.SameTabFloorMS))
+		fmt.Printf("the same with the calculator linked in, never run (app.wasm %s): cold %s, repeat %s, same tab %s\n", mb(r.LinkedWasmRaw), stats(r.ColdLinkedMS), stats(r.RepeatLinkedMS), stats(r.SameLinkedMS))
 		cf, rf := median(r.ColdFloorMS), median(r.RepeatFloorMS)
 		fmt.Printf("calculator / go-app floor, medians: cold budget %.2f×, A/A %.2f×; repeat budget %.2f×, A/A %.2f×\n",
 			median(r.ColdBudgetMS)/cf, median(r.ColdAAMS)/cf, median(r.RepeatMS)/rf, median(r.RepeatAAMS)/rf)
+		cl, rl := median(r.ColdLinkedMS), median(r.RepeatLinkedMS)
+		fmt.Printf("linked floor / go-app floor (the code's size), medians: cold %.2f×, repeat %.2f×; calculator / linked floor (running it): cold budget %.2f×, A/A %.2f×; repeat budget %.2f×, A/A %.2f×\n",
+			cl/cf, rl/rf, median(r.ColdBudgetMS)/cl, median(r.ColdAAMS)/cl, median(r.RepeatMS)/rl, median(r.RepeatAAMS)/rl)
 	}
 	if only == "trace" {
 		raw, err := os.ReadFile(filepath.Join(site, "web", "app.wasm"))

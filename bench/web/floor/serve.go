@@ -4,26 +4,30 @@ package floor
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 
+	"github.com/flakegate/flakegate/site/loader"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// Build compiles the browser side into dir/web/app.wasm, with the flags
-// the calculator's app.wasm is built with, and returns its size in bytes.
-func Build(root, dir string) (int64, error) {
+// Build compiles the browser side, the main package pkg ("./bench/web/floor/app"
+// or "./bench/web/floor/linked"), into dir/web/app.wasm with the flags the
+// calculator's app.wasm is built with, and returns its size in bytes.
+func Build(root, dir, pkg string) (int64, error) {
 	out := filepath.Join(dir, "web", "app.wasm")
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return 0, err
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./bench/web/floor/app")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("building the go-app floor page: %v\n%s", err, b)
+		return 0, fmt.Errorf("building %s: %v\n%s", pkg, err, b)
 	}
 	st, err := os.Stat(out)
 	if err != nil {
@@ -33,11 +37,30 @@ func Build(root, dir string) (int64, error) {
 }
 
 // Handler serves the page, pre-rendered by go-app's own handler, and
-// /web/ (app.wasm) from dir.
+// /web/ (app.wasm) from dir. The page loads app.wasm the way the
+// calculator's pages do (package site/loader: the preload and the patched
+// app.js), so the two compare on go-app's own costs alone.
 func Handler(dir string) http.Handler {
 	Register()
+	h := &app.Handler{Name: "floor", Version: "1", RawHeaders: []string{loader.Preload}}
 	mux := http.NewServeMux()
 	mux.Handle("/web/", http.FileServer(http.Dir(dir)))
-	mux.Handle("/", &app.Handler{Name: "floor", Version: "1"})
+	mux.Handle("/", h)
+	mux.HandleFunc("/app.js", func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		js, err := loader.Patch(rec.Body.String())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		for k, v := range rec.Header() {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(rec.Code)
+		io.WriteString(w, js)
+	})
 	return mux
 }
