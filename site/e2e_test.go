@@ -256,6 +256,16 @@ func TestEndToEnd(t *testing.T) {
 		if err := webtest.Poll(ctx, 5*time.Second, `document.getElementById('in-cap').value === '5'`); err != nil {
 			t.Error(err)
 		}
+		// A link without some of the fields, opened in the same tab,
+		// empties their inputs: the boxes show what the figures use.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.href = '/#observe=2%2F40&rates='; true`)); err != nil {
+			t.Fatal(err)
+		}
+		expectFields(t, ctx, "budget link without cost and rates", "", cli(t, "budget", "-json", "-observe", "2/40"))
+		if err := webtest.Poll(ctx, 5*time.Second, `['target','cost','cap','rates'].map(k => document.getElementById('in-'+k).value).join('|') === '0.95||3|' && document.getElementById('in-observe').value === '2/40'`); err != nil {
+			got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`['target','cost','cap','rates','observe'].map(k => document.getElementById('in-'+k).value).join('|')`))
+			t.Errorf("%v: inputs %q", err, got)
+		}
 	})
 
 	ledgerPath := filepath.Join(repoRoot(), "core", "testdata", "ledger", "seed_20x20.jsonl")

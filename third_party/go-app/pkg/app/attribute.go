@@ -11,7 +11,13 @@ func (a attributes) Set(name string, value any) {
 	var v string
 	switch name {
 	case "value":
-		v = toString(value)
+		// flakegate: an empty value is kept. Upstream's switch below tests
+		// the value instead of the name, so Value("") set no attribute; the
+		// update then removed the "value" attribute, which leaves an
+		// input's value property (what setJSAttribute writes) as it was:
+		// an input emptied by a re-render kept showing its old text.
+		a[name] = toString(value)
+		return
 
 	case "style", "allow":
 		v = strings.TrimLeft(a[name]+";"+toAttributeValue(value), ";")

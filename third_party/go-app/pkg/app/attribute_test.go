@@ -46,6 +46,14 @@ func TestAttributesSet(t *testing.T) {
 		require.Equal(t, "/hi, /bye", attributes["srcset"])
 	})
 
+	t.Run("set empty value", func(t *testing.T) {
+		attributes := make(attributes)
+		attributes.Set("value", "")
+		v, ok := attributes["value"]
+		require.True(t, ok)
+		require.Equal(t, "", v)
+	})
+
 	t.Run("set common attribute", func(t *testing.T) {
 		attributes := make(attributes)
 		attributes.Set("value", "foo")
