@@ -162,11 +162,10 @@ func (c *AA) compute() {
 	c.calc++
 	c.res, c.err, c.headline = nil, nil, false
 	base, cand := c.sides[0].stats, c.sides[1].stats
-	if base == nil || c.sides[0].err != nil {
+	// No figure while either side cannot be read: baseline-only figures
+	// beside a candidate's error would pass for a comparison.
+	if base == nil || c.sides[0].err != nil || c.sides[1].err != nil {
 		return
-	}
-	if c.sides[1].err != nil {
-		cand = nil
 	}
 	opt := core.DefaultAAOptions
 	// In the browser the in-depth analyses (a permutation test, long for
@@ -194,9 +193,6 @@ func (c *AA) deepen(ctx app.Context) {
 	}
 	c.deepening = c.calc
 	calc, base, cand := c.calc, c.sides[0].stats, c.sides[1].stats
-	if c.sides[1].err != nil {
-		cand = nil
-	}
 	ctx.Async(func() {
 		opt := core.DefaultAAOptions
 		opt.Pause = pauser()
@@ -209,15 +205,13 @@ func (c *AA) deepen(ctx app.Context) {
 	})
 }
 
+// shareState is what a link holds: the statistics of both sides, none
+// while a side cannot be read (a link cannot carry the unread runs).
 func (c *AA) shareState() (AAShare, bool) {
-	if c.sides[0].stats == nil {
+	if c.sides[0].stats == nil || c.sides[0].err != nil || c.sides[1].err != nil {
 		return AAShare{}, false
 	}
-	s := AAShare{Baseline: c.sides[0].stats}
-	if c.sides[1].err == nil {
-		s.Candidate = c.sides[1].stats
-	}
-	return s, true
+	return AAShare{Baseline: c.sides[0].stats, Candidate: c.sides[1].stats}, true
 }
 
 func (c *AA) writeURL(ctx app.Context) {
@@ -527,9 +521,6 @@ func (c *AA) runTable() app.UI {
 func (c *AA) renderCandidate() app.UI {
 	cand := c.res.Candidate
 	if cand == nil {
-		if c.sides[1].err != nil {
-			return app.P().Body(fieldNull("candidate"), app.Text(" No comparison: the candidate's runs could not be read (see above)."))
-		}
 		return app.P().Body(fieldNull("candidate"), app.Text(" No candidate: add its runs to compare."))
 	}
 	class := "verdict good"

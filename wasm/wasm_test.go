@@ -324,6 +324,14 @@ func TestAAPageAndShareLink(t *testing.T) {
 	if !strings.Contains(html, `data-error="candidate"`) || !strings.Contains(html, "pasted text:2:") {
 		t.Errorf("candidate error not shown at the field:\n%s", html)
 	}
+	// No figure stays beside it (baseline-only figures would pass for a
+	// comparison), and the address bar no longer holds the earlier pair.
+	if strings.Contains(html, "data-field=") {
+		t.Errorf("figures stay on the page beside the candidate's error:\n%s", html)
+	}
+	if f := c.ctx.Page().URL().Fragment; f != "" {
+		t.Errorf("the link still holds statistics while the candidate is unreadable: #%s", f)
+	}
 }
 
 // longAACSV is an A/A CSV of 3000 scenarios with long names in 3 runs: its
