@@ -14,9 +14,13 @@ import (
 // Coordinates are written with two decimals so the markup is the same bytes
 // on every platform.
 
+// The margins leave room for tick labels at the phone stylesheet's 17-unit
+// font (the plot is scaled to about half its width there): "100.0%" on the
+// left, half of "100%" past the last tick on the right.
 const (
 	plotW, plotH           = 640.0, 300.0
-	padL, padR, padT, padB = 52.0, 16.0, 14.0, 40.0
+	padL, padR, padT, padB = 76.0, 24.0, 14.0, 40.0
+	legendRow              = 20.0 // legend line height, above the 17-unit font
 )
 
 type svg struct {
@@ -119,7 +123,8 @@ func (s *svg) yAxis(y func(float64) float64, h float64) {
 // k marked on its curve. The reruns axis is logarithmic when the largest k
 // exceeds 60.
 func PowerPlot(r *core.BudgetResult) string {
-	s := newSVG("Detection power against reruns", plotH)
+	cols := legendColumns(r)
+	s := newSVG("Detection power against reruns", plotH+8+float64((len(r.Rows)+cols-1)/cols)*legendRow+8)
 	kmax := float64(max(r.Cap, 10))
 	for _, row := range r.Rows {
 		if row.Reruns != nil {
@@ -155,8 +160,12 @@ func PowerPlot(r *core.BudgetResult) string {
 		}
 		s.text("pl-tick", tx, y(0.55), anchor, "cap "+strconv.FormatInt(r.Cap, 10))
 	}
+	// Six colours, then the same colours dashed: the legend below the
+	// axis tells the curves apart. The k labels are left out past six
+	// rows, where they would pile up; the table has every k.
+	labelK := len(r.Rows) <= 6
 	for i, row := range r.Rows {
-		class := "pl-series" + strconv.Itoa(i%6)
+		class := seriesClass(i)
 		const steps = 160
 		pts := make([][2]float64, 0, steps+1)
 		for j := 0; j <= steps; j++ {
@@ -169,18 +178,17 @@ func PowerPlot(r *core.BudgetResult) string {
 			pts = append(pts, [2]float64{x(k), y(core.Power(row.Rate, k))})
 		}
 		s.path("pl-curve "+class, pts)
-		// Legend, left, under the target line, where the curves are low.
-		ly := min(y(r.Target)+24, plotH-padB-16*float64(len(r.Rows))) + float64(i)*16
-		s.line("pl-curve "+class, padL+10, ly-4, padL+30, ly-4)
-		label := "p = " + rate(row.Rate)
-		if row.Source == "observed_upper" {
-			label += " (observed, upper)"
-		}
-		s.text("pl-tick", padL+36, ly, "start", label)
+		lx := padL + float64(i%cols)*(plotW-padL-padR)/float64(cols)
+		ly := plotH + 8 + float64(i/cols+1)*legendRow
+		s.line("pl-curve "+class, lx, ly-5, lx+24, ly-5)
+		s.text("pl-tick", lx+30, ly, "start", legendLabel(row))
 		if row.Reruns != nil {
 			k := float64(*row.Reruns)
 			px, py := x(k), y(core.Power(row.Rate, k))
 			s.circle("pl-mark "+class, px, py, 4.5)
+			if !labelK {
+				continue
+			}
 			// Alternate labels below and above the target line so that
 			// neighbouring k do not overwrite each other; keep them inside.
 			// 18 units apart: the labels' font is 17 units on a phone.
@@ -193,6 +201,35 @@ func PowerPlot(r *core.BudgetResult) string {
 		}
 	}
 	return s.String()
+}
+
+// legendLabel names a budget row's curve.
+func legendLabel(row core.BudgetRow) string {
+	if row.Source == "observed_upper" {
+		return "p = " + rate(row.Rate) + " (observed, upper)"
+	}
+	return "p = " + rate(row.Rate)
+}
+
+// legendColumns is 2 when every legend label fits half the plot's width
+// at the phone font (about 9.5 units a character), else 1.
+func legendColumns(r *core.BudgetResult) int {
+	for _, row := range r.Rows {
+		if len(legendLabel(row)) > 24 {
+			return 1
+		}
+	}
+	return 2
+}
+
+// seriesClass is the classes of the i-th curve: one of six colours, plain
+// for the first six, then dashed in two patterns.
+func seriesClass(i int) string {
+	c := "pl-series" + strconv.Itoa(i%6)
+	if d := i / 6 % 3; d > 0 {
+		c += " pl-dash" + strconv.Itoa(d)
+	}
+	return c
 }
 
 func xTicks(kmax float64, logX bool) []float64 {
@@ -274,7 +311,7 @@ func FitTrend(rates []core.RunRate) Trend {
 // the one-run threshold band: the mean run rate ± 1.645·s, inside which a
 // single run's difference from a typical run is noise.
 func RunPlot(r *core.AAResult) string {
-	s := newSVG("Run pass rates in run order with trend line and one-run threshold band", plotH)
+	s := newSVG("Run pass rates in run order with trend line and one-run threshold band", plotH+8+2*legendRow+8)
 	rates := r.RunRates
 	n := len(rates)
 	lo, hi := 1.0, 0.0
@@ -314,7 +351,20 @@ func RunPlot(r *core.AAResult) string {
 	s.line("pl-axis", padL, plotH-padB, plotW-padR, plotH-padB)
 	if t > 0 {
 		s.rect("pl-band", padL, y(min(hi, mean+t)), plotW-padL-padR, y(max(lo, mean-t))-y(min(hi, mean+t)))
-		s.text("pl-tick", plotW-padR-4, y(min(hi, mean+t))+12, "end", "mean ± one-run threshold ("+points(t)+")")
+	}
+	// The legend goes below the axis, clear of the runs.
+	ly := plotH + 8 + legendRow
+	s.line("pl-mean", padL, ly-5, padL+24, ly-5)
+	s.text("pl-tick", padL+30, ly, "start", "mean run")
+	if n >= 2 {
+		mid := padL + (plotW-padL-padR)/2
+		s.line("pl-trend", mid, ly-5, mid+24, ly-5)
+		s.text("pl-tick", mid+30, ly, "start", "trend")
+	}
+	if t > 0 {
+		ly += legendRow
+		s.rect("pl-band", padL, ly-12, 24, 12)
+		s.text("pl-tick", padL+30, ly, "start", "mean ± one-run threshold ("+points(t)+")")
 	}
 	s.line("pl-mean", padL, y(mean), plotW-padR, y(mean))
 	if n >= 2 {

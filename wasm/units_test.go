@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -339,5 +341,40 @@ func TestAADerivedPerResult(t *testing.T) {
 	}
 	if d2.runPlot == RunPlot(r1) {
 		t.Fatal("test results should differ")
+	}
+}
+
+// Thirty rates: every legend line lies inside the plot's viewBox, the k
+// labels (which would pile up) are left out, and past six curves the
+// colours come back dashed.
+func TestPowerPlotManyRates(t *testing.T) {
+	var rates []float64
+	for i := 1; i <= 30; i++ {
+		rates = append(rates, 0.00011*float64(i))
+	}
+	r, err := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: rates})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := PowerPlot(r)
+	m := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) ([0-9.]+)"`).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatalf("no viewBox:\n%s", svg)
+	}
+	h, _ := strconv.ParseFloat(m[2], 64)
+	texts := regexp.MustCompile(`<text [^>]*y="([0-9.-]+)"[^>]*>p = `).FindAllStringSubmatch(svg, -1)
+	if len(texts) != 30 {
+		t.Fatalf("%d legend labels, want 30", len(texts))
+	}
+	for _, tm := range texts {
+		if y, _ := strconv.ParseFloat(tm[1], 64); y <= 0 || y > h-4 {
+			t.Errorf("legend label at y %v outside the viewBox height %v", y, h)
+		}
+	}
+	if strings.Contains(svg, ">k=") {
+		t.Error("k labels drawn for 30 curves")
+	}
+	if !strings.Contains(svg, "pl-series0 pl-dash1") || !strings.Contains(svg, "pl-series5 pl-dash2") {
+		t.Error("curves past the sixth are not dashed")
 	}
 }
