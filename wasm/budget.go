@@ -146,11 +146,11 @@ func (c *Budget) renderResult() app.UI {
 	r := c.res
 	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
 		app.P().Class("summary").Body(
-			app.Text("Planning for "), fieldNum("target", r.Target, pct(r.Target)),
+			app.Text("Planning for "), fieldNum("target", r.Target, level(r.Target)),
 			app.Text(" detection power with a cap of "), fieldInt("cap", r.Cap),
 			app.Text(" reruns; "), fieldOptNum("cost_seconds", r.CostSeconds, duration),
 			app.If(r.CostSeconds == nil, func() app.UI { return app.Text(" (cost per run not given)") }).Else(func() app.UI { return app.Text(" per run") }),
-			app.Text("; observed interval at "), fieldNum("confidence", r.Confidence, pct(r.Confidence)),
+			app.Text("; observed interval at "), fieldNum("confidence", r.Confidence, level(r.Confidence)),
 			app.Text(" confidence."),
 		),
 		app.If(r.Observed != nil, func() app.UI {

@@ -241,7 +241,7 @@ func (c *Decide) renderResult() app.UI {
 		app.P().Class("summary").Body(
 			app.Text("Property check "), fieldStr("property", r.Property),
 			app.Text("; at least "), fieldInt("min_trials", r.MinTrials), app.Text(" trials per arm; intervals at "),
-			fieldNum("confidence", r.Confidence, pct(r.Confidence)), app.Text(" confidence."),
+			fieldNum("confidence", r.Confidence, level(r.Confidence)), app.Text(" confidence."),
 		),
 		app.Div().Class("table-wrap").Body(app.Table().Body(
 			app.Caption().Text("Both arms"),
@@ -266,7 +266,7 @@ func renderSize(s *core.SizeResult) app.UI {
 			app.Text("Rates "), fieldNum("baseline", s.Baseline, pct(s.Baseline)), app.Text(" and "),
 			fieldNum("patched", s.Patched, pct(s.Patched)), app.Text(", observed exactly, separate at "),
 			fieldOptInt("trials_per_arm", s.TrialsPerArm), app.Text(" trials per arm ("),
-			fieldNum("confidence", s.Confidence, pct(s.Confidence)), app.Text(" intervals)."),
+			fieldNum("confidence", s.Confidence, level(s.Confidence)), app.Text(" intervals)."),
 		),
 		warnings(s.Warnings),
 	)
@@ -313,7 +313,7 @@ func renderLedgerTable(l *core.LedgerResult) app.UI {
 				fieldInt("patched", int64(l.Runs.Patched)), app.Text(" patched runs; "),
 			),
 			app.Text("at least "), fieldInt("min_trials", l.MinTrials), app.Text(" trials per arm, "),
-			fieldNum("confidence", l.Confidence, pct(l.Confidence)), app.Text(" intervals, property check "),
+			fieldNum("confidence", l.Confidence, level(l.Confidence)), app.Text(" intervals, property check "),
 			fieldStr("property", l.Property), app.Text("."),
 		),
 		app.P().Class(map[bool]string{true: "verdict bad", false: "verdict good"}[l.Blocks]).Body(

@@ -28,6 +28,21 @@ func pct(v float64) string {
 	return strconv.FormatFloat(p, 'g', 2, 64) + "%"
 }
 
+// level formats a setting the user chose (a target power, a confidence) as
+// a percentage without rounding it: 0.95 is "95%", 0.999999999 is
+// "99.9999999%", not the "100.0%" pct would show.
+func level(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	p := 100 * v
+	t := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(p, 'f', 10, 64), "0"), ".")
+	if t == "0" && p != 0 || t == "100" && p != 100 {
+		t = strconv.FormatFloat(p, 'g', 15, 64)
+	}
+	return t + "%"
+}
+
 // rate formats a failure or pass rate: four significant digits.
 func rate(v float64) string {
 	if v == 0 || v == 1 {

@@ -17,14 +17,14 @@ func mdEscape(s string) string {
 // BudgetMarkdown summarises a rerun budget.
 func BudgetMarkdown(r *core.BudgetResult, link string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Rerun budget** for %s detection power (cap %d reruns", pct(r.Target), r.Cap)
+	fmt.Fprintf(&b, "**Rerun budget** for %s detection power (cap %d reruns", level(r.Target), r.Cap)
 	if r.CostSeconds != nil {
 		fmt.Fprintf(&b, ", %s per run", duration(*r.CostSeconds))
 	}
 	b.WriteString(")\n\n")
 	if o := r.Observed; o != nil {
 		fmt.Fprintf(&b, "Observed %s in %s: rate %s, %s Wilson interval [%s, %s]; planning at the upper bound.\n\n",
-			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), rate(o.Rate), pct(r.Confidence), rate(o.Lower), rate(o.Upper))
+			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), rate(o.Rate), level(r.Confidence), rate(o.Lower), rate(o.Upper))
 	}
 	b.WriteString("| failure rate | reruns | power | power one short | power at cap | runner time | lane | action |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---|---|\n")
@@ -67,7 +67,7 @@ func BudgetMarkdown(r *core.BudgetResult, link string) string {
 func DecideMarkdown(r *core.DecideResult, size *core.SizeResult, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Two-arm verdict: %s** — gate: %s (%s)\n\n", r.Verdict, r.Gate, r.Action)
-	b.WriteString("| arm | passed / trials | rate | " + pct(r.Confidence) + " Wilson interval |\n|---|---:|---:|---|\n")
+	b.WriteString("| arm | passed / trials | rate | " + level(r.Confidence) + " Wilson interval |\n|---|---:|---:|---|\n")
 	for _, a := range []struct {
 		n string
 		a core.Arm

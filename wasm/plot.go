@@ -149,7 +149,7 @@ func PowerPlot(r *core.BudgetResult) string {
 	s.line("pl-target", padL, y(r.Target), plotW-padR, y(r.Target))
 	// The target's label goes left, above its line, where the curves are
 	// still low; the k marks crowd the right end of the line.
-	s.text("pl-tick pl-target-label", padL+6, y(r.Target)-5, "start", "target "+pct(r.Target))
+	s.text("pl-tick pl-target-label", padL+6, y(r.Target)-5, "start", "target "+level(r.Target))
 	if r.Cap > 0 {
 		cx := x(float64(r.Cap))
 		s.line("pl-cap", cx, padT, cx, plotH-padB)
@@ -274,7 +274,7 @@ func IntervalPlot(r *core.DecideResult) string {
 			s.circle("pl-mark "+class, x(*a.arm.Rate), yy, 5)
 		}
 	}
-	s.text("pl-label", (padL+plotW-padR)/2, h-4, "middle", "pass rate, "+pct(r.Confidence)+" Wilson interval")
+	s.text("pl-label", (padL+plotW-padR)/2, h-4, "middle", "pass rate, "+level(r.Confidence)+" Wilson interval")
 	return s.String()
 }
 

@@ -42,6 +42,13 @@ func TestFormat(t *testing.T) {
 		{count(-999), "-999"},
 		{points(-0.0569), "−5.69 pts"}, // U+2212, the minus sign of the text
 		{rate(0.045696291245049675), "0.0457"},
+		// level shows a chosen setting as typed, never rounded to 100%.
+		{level(0.95), "95%"},
+		{level(0.9), "90%"}, // 100×0.9 is 90.00000000000001 in float64
+		{level(0.975), "97.5%"},
+		{level(0.999999999), "99.9999999%"},
+		{level(0.99999999999999), "99.999999999999%"},
+		{level(1e-13), "1e-11%"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
