@@ -398,7 +398,7 @@ func (c *AA) renderSide(i int) app.UI {
 	}
 	return app.FieldSet().Class("side").Body(
 		app.Legend().Text(label),
-		app.Label().For("text-"+key).Text("Paste CSV with the columns scenario,run,passed"),
+		app.Label().For("text-"+key).Text("Paste the "+key+"'s CSV (columns scenario,run,passed)"),
 		text.OnInput(func(ctx app.Context, e app.Event) {
 			c.sides[i].gen++
 			gen := c.sides[i].gen
@@ -410,7 +410,7 @@ func (c *AA) renderSide(i int) app.UI {
 				c.PasteSide(ctx, i, text)
 			})
 		}),
-		dropZone(key, "or a CSV file", ".csv,.txt,.json,text/csv", func(ctx app.Context, name string, blob app.Value) {
+		dropZone(key, "or the "+key+"'s CSV file", ".csv,.txt,.json,text/csv", func(ctx app.Context, name string, blob app.Value) {
 			c.ParseSide(ctx, i, name, newFileReader(blob, nil), int64(blob.Get("size").Int()))
 		}),
 		status,
