@@ -297,16 +297,29 @@ func (l *Ledger) counts(arm string) map[string]*Count {
 	return out
 }
 
-// Result computes each test's verdict with Decide. Tests are sorted by nodeid
-// (byte order); a test seen in one arm only, or only in setup or teardown
-// failures, has zero trials in the other arm and so is underpowered. A
-// ledger without any test is Unusable.
-func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
-	// Check the options once, before any test, so that an empty ledger
-	// with bad options reports the options.
-	if _, err := Decide(DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property}); err != nil {
-		return nil, err
-	}
+// LedgerSummary is all that Result reads of a ledger: each test's trials
+// and side failures in the two arms, the runs of each arm, and the caveats
+// of reading it. It is the ledger's sufficient statistics for its verdicts
+// (a share link carries it instead of the trials); Result of the summary
+// is Result of the ledger, figure for figure.
+type LedgerSummary struct {
+	Runs         LedgerRuns         `json:"runs"`
+	Tests        []LedgerTestCounts `json:"tests"`         // sorted by nodeid (byte order), each once
+	SkippedCalls int64              `json:"skipped_calls"` // >= 0; call rows whose outcome was skipped, counted as failed trials
+	OtherArms    []string           `json:"other_arms"`    // arms besides baseline and patched, in order of first trial
+	Notes        []string           `json:"notes"`         // the readers' caveats (Warn)
+}
+
+// LedgerTestCounts is one test's trials and side failures in each arm.
+type LedgerTestCounts struct {
+	NodeID   string   `json:"nodeid"` // not empty
+	Baseline Count    `json:"baseline"`
+	Patched  Count    `json:"patched"`
+	Sides    ArmSides `json:"sides"`
+}
+
+// Summary returns the ledger's LedgerSummary.
+func (l *Ledger) Summary() *LedgerSummary {
 	base, patch := l.counts(ArmBaseline), l.counts(ArmPatched)
 	names := map[string]bool{}
 	for n := range base {
@@ -320,45 +333,110 @@ func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
 			names[k.test] = true
 		}
 	}
-	if len(names) == 0 {
-		return nil, &Error{Kind: Unusable, Msg: "no trials of any test in the baseline or patched arm"}
-	}
 	sorted := make([]string, 0, len(names))
 	for n := range names {
 		sorted = append(sorted, n)
 	}
 	sort.Strings(sorted)
-
-	res := &LedgerResult{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property,
-		Tests: make([]LedgerTest, 0, len(sorted)), Warnings: []string{}}
+	s := &LedgerSummary{Tests: make([]LedgerTestCounts, 0, len(sorted)), SkippedCalls: l.skippedCalls,
+		OtherArms: []string{}, Notes: append([]string{}, l.notes...)}
 	if a := l.arms[ArmBaseline]; a != nil {
-		res.Runs.Baseline = len(a.runs)
+		s.Runs.Baseline = len(a.runs)
 	}
 	if a := l.arms[ArmPatched]; a != nil {
-		res.Runs.Patched = len(a.runs)
+		s.Runs.Patched = len(a.runs)
 	}
-	var oneArm, sideTests, underpowered, errTests []string
-	var setups, teardowns, errCount int64
 	for _, name := range sorted {
-		in := DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property}
+		t := LedgerTestCounts{NodeID: name}
 		if c := base[name]; c != nil {
-			in.Baseline = *c
+			t.Baseline = *c
 		}
 		if c := patch[name]; c != nil {
-			in.Patched = *c
+			t.Patched = *c
 		}
+		if f := l.sides[sideKey{ArmBaseline, name}]; f != nil {
+			t.Sides.Baseline = *f
+		}
+		if f := l.sides[sideKey{ArmPatched, name}]; f != nil {
+			t.Sides.Patched = *f
+		}
+		s.Tests = append(s.Tests, t)
+	}
+	for _, a := range l.armOrder {
+		if a != ArmBaseline && a != ArmPatched {
+			s.OtherArms = append(s.OtherArms, a)
+		}
+	}
+	return s
+}
+
+// Check reports the first way s could not have come from a ledger: a
+// negative count, more passes than trials, an empty or repeated nodeid, or
+// tests out of order. Result checks it first, so a summary read from a
+// damaged link gives an error, never a wrong figure.
+func (s *LedgerSummary) Check() error {
+	bad := func(format string, args ...any) error {
+		return &Error{Kind: Invalid, Field: "ledger", Msg: fmt.Sprintf(format, args...)}
+	}
+	if s.Runs.Baseline < 0 || s.Runs.Patched < 0 || s.SkippedCalls < 0 {
+		return bad("negative run or call count")
+	}
+	for i, t := range s.Tests {
+		switch {
+		case t.NodeID == "":
+			return bad("test %d has no nodeid", i+1)
+		case i > 0 && s.Tests[i-1].NodeID >= t.NodeID:
+			return bad("tests out of order or repeated at %q", t.NodeID)
+		}
+		for _, c := range []Count{t.Baseline, t.Patched} {
+			if c.Trials < 0 || c.Passed < 0 || c.Passed > c.Trials {
+				return bad("test %q: %d passed of %d trials", t.NodeID, c.Passed, c.Trials)
+			}
+		}
+		for _, f := range []SideFailures{t.Sides.Baseline, t.Sides.Patched} {
+			if f.Setup < 0 || f.Teardown < 0 || f.Errors < 0 {
+				return bad("test %q: negative side failures", t.NodeID)
+			}
+		}
+	}
+	return nil
+}
+
+// Result computes each test's verdict with Decide. Tests are sorted by nodeid
+// (byte order); a test seen in one arm only, or only in setup or teardown
+// failures, has zero trials in the other arm and so is underpowered. A
+// ledger without any test is Unusable.
+func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
+	return l.Summary().Result(opt)
+}
+
+// Result computes each test's verdict as Ledger.Result does.
+func (s *LedgerSummary) Result(opt LedgerOptions) (*LedgerResult, error) {
+	// Check the options once, before any test, so that an empty ledger
+	// with bad options reports the options.
+	if _, err := Decide(DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property}); err != nil {
+		return nil, err
+	}
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if len(s.Tests) == 0 {
+		return nil, &Error{Kind: Unusable, Msg: "no trials of any test in the baseline or patched arm"}
+	}
+	res := &LedgerResult{Runs: s.Runs, MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property,
+		Tests: make([]LedgerTest, 0, len(s.Tests)), Warnings: []string{}}
+	var oneArm, sideTests, underpowered, errTests []string
+	var setups, teardowns, errCount int64
+	for _, tc := range s.Tests {
+		name := tc.NodeID
+		in := DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property,
+			Baseline: tc.Baseline, Patched: tc.Patched}
 		d, err := Decide(in)
 		if err != nil {
 			return nil, err
 		}
 		t := LedgerTest{NodeID: name, Verdict: d.Verdict, Gate: d.Gate, Action: d.Action, Blocks: d.Blocks,
-			Baseline: d.Baseline, Patched: d.Patched, Warnings: d.Warnings}
-		if s := l.sides[sideKey{ArmBaseline, name}]; s != nil {
-			t.SideFailures.Baseline = *s
-		}
-		if s := l.sides[sideKey{ArmPatched, name}]; s != nil {
-			t.SideFailures.Patched = *s
-		}
+			Baseline: d.Baseline, Patched: d.Patched, Warnings: d.Warnings, SideFailures: tc.Sides}
 		t.SetupFailures = t.SideFailures.Baseline.Setup + t.SideFailures.Patched.Setup
 		t.TeardownFailures = t.SideFailures.Baseline.Teardown + t.SideFailures.Patched.Teardown
 		errs := t.SideFailures.Baseline.Errors + t.SideFailures.Patched.Errors
@@ -407,21 +485,19 @@ func (l *Ledger) Result(opt LedgerOptions) (*LedgerResult, error) {
 	}
 	if len(underpowered) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"tests with an arm of fewer than %s: %d of %d (%s)", Nouns(opt.MinTrials, "trial"), len(underpowered), len(sorted), listNames(underpowered)))
+			"tests with an arm of fewer than %s: %d of %d (%s)", Nouns(opt.MinTrials, "trial"), len(underpowered), len(s.Tests), listNames(underpowered)))
 	}
-	if l.skippedCalls > 0 {
+	if s.SkippedCalls > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d call rows with outcome skipped were counted as failed trials (only passed counts as a pass)", l.skippedCalls))
+			"%d call rows with outcome skipped were counted as failed trials (only passed counts as a pass)", s.SkippedCalls))
 	}
-	var others []string
-	for _, a := range l.armOrder {
-		if a != ArmBaseline && a != ArmPatched {
-			others = append(others, fmt.Sprintf("%q", a))
+	if len(s.OtherArms) > 0 {
+		others := make([]string, len(s.OtherArms))
+		for i, a := range s.OtherArms {
+			others[i] = fmt.Sprintf("%q", a)
 		}
-	}
-	if len(others) > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("trials of arms other than baseline and patched were left out: %s", listNames(others)))
 	}
-	res.Warnings = append(res.Warnings, l.notes...)
+	res.Warnings = append(res.Warnings, s.Notes...)
 	return res, nil
 }
