@@ -287,9 +287,13 @@ func TestEndToEnd(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("file-ledger"), []string{abs})); err != nil {
 			t.Fatal(err)
 		}
-		expectFields(t, ctx, "ledger", "ledger", cli(t, "ledger", "-json", "-property", "passed", ledgerPath))
+		want["ledger"] = cli(t, "ledger", "-json", "-property", "passed", ledgerPath)
+		expectFields(t, ctx, "ledger", "ledger", want["ledger"])
 		screenshot(t, ctx, "decide-desktop")
 		links["decide"] = location(t, ctx)
+		if !strings.Contains(links["decide"], "ledger=") {
+			t.Errorf("the decide link does not carry the ledger: %s", links["decide"])
+		}
 	})
 
 	base := aaCSV(60, 8, func(s, r int) bool { return (s*13+r*7)%17 == 0 || (s%9 == 0 && r%2 == 1) })
@@ -343,9 +347,10 @@ func TestEndToEnd(t *testing.T) {
 			open(t, fresh, links[c.name])
 			expectFields(t, fresh, c.name+" link", c.prefix, c.json, c.exclude...)
 		}
-		// The decide link also reproduces the sizing.
+		// The decide link also reproduces the sizing and the ledger's table.
 		open(t, fresh, links["decide"])
 		expectFields(t, fresh, "size link", "size", want["size"])
+		expectFields(t, fresh, "ledger link", "ledger", want["ledger"])
 		// Phone width: the A/A view and the budget view.
 		if err := chromedp.Do(fresh, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
 			t.Fatal(err)

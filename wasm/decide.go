@@ -2,6 +2,8 @@ package wasm
 
 import (
 	"bytes"
+	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -96,17 +98,46 @@ type Decide struct {
 	size *core.SizeResult
 	err  error
 
-	ledgerName string
-	book       *core.Ledger // the dropped ledger, read once; nil when none or unreadable
-	bookErr    error        // why the dropped ledger could not be read
-	ledger     *core.LedgerResult
-	ledgerErr  error
+	book      *core.LedgerSummary // the dropped ledger, read once; nil when none or unreadable
+	bookErr   error               // why the dropped ledger (or the link's) could not be read
+	bookShare string              // the summary as a fragment value; "" when none or too long
+	bookLong  int                 // bytes of the summary's fragment value when too long for a link
+	ledger    *core.LedgerResult
+	ledgerErr error
+}
+
+// withLedger adds the dropped ledger's summary to a form fragment: the
+// link then reopens the ledger's table too. Keys stay sorted.
+func (c *Decide) withLedger(frag string) string {
+	if c.bookShare == "" {
+		return frag
+	}
+	v, _ := url.ParseQuery(frag)
+	v.Set("ledger", c.bookShare)
+	return v.Encode()
+}
+
+// openLedger reads the ledger a fragment carries, if any; without one the
+// view has no ledger, as the link says.
+func (c *Decide) openLedger(frag string) {
+	c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, "", 0
+	v, _ := url.ParseQuery(frag)
+	enc := v.Get("ledger")
+	if enc == "" {
+		return
+	}
+	if s, err := DecodeLedgerShare(enc); err != nil {
+		c.bookErr = fmt.Errorf("this link's ledger could not be read: %w", err)
+	} else {
+		c.book, c.bookShare = s, enc
+	}
 }
 
 func (c *Decide) OnNav(ctx app.Context) {
 	perfMark("nav")
 	defer perfMark("nav-done")
-	if c.load(decideFields, fragmentOf(ctx.Page().URL())) {
+	if frag := fragmentOf(ctx.Page().URL()); c.load(decideFields, frag) {
+		c.openLedger(frag)
 		c.compute()
 	}
 	ctx.Page().SetTitle("Two-arm verdict · flakegate")
@@ -114,14 +145,15 @@ func (c *Decide) OnNav(ctx app.Context) {
 
 // SetField sets one input as if typed, recomputes and rewrites the URL.
 func (c *Decide) SetField(ctx app.Context, key, value string) {
-	frag := c.set(decideFields, key, value)
+	c.frag = c.withLedger(c.set(decideFields, key, value))
 	c.compute()
-	keepInURL(ctx, frag)
+	keepInURL(ctx, c.frag)
 }
 
-// open sets the form from a URL fragment and computes.
+// open sets the form and the ledger from a URL fragment and computes.
 func (c *Decide) open(frag string) {
 	c.load(decideFields, frag)
+	c.openLedger(frag)
 	c.compute()
 }
 
@@ -138,14 +170,30 @@ func (c *Decide) compute() {
 	c.computeLedger()
 }
 
-// SetLedger reads a JSONL ledger and tabulates every test with the form's
-// minimum trials, confidence and property check.
-func (c *Decide) SetLedger(name string, data []byte) {
-	c.ledgerName, c.book, c.bookErr = name, core.NewLedger(), nil
-	if err := core.ReadLedger(bytes.NewReader(data), c.book); err != nil {
-		c.book, c.bookErr = nil, core.WithFile(err, name)
+// SetLedger reads a JSONL ledger, tabulates every test with the form's
+// minimum trials, confidence and property check, and puts the ledger's
+// summary into the link (unless it is too long for one).
+func (c *Decide) SetLedger(ctx app.Context, name string, data []byte) {
+	c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, "", 0
+	l := core.NewLedger()
+	if err := core.ReadLedger(bytes.NewReader(data), l); err != nil {
+		c.bookErr = core.WithFile(err, name)
+	} else {
+		c.book = l.Summary()
+		if enc, err := EncodeLedgerShare(c.book); err == nil {
+			if len(enc)+len("ledger=") > MaxShareFragment {
+				c.bookLong = len(enc)
+			} else {
+				c.bookShare = enc
+			}
+		}
 	}
 	c.computeLedger()
+	if c.st == nil {
+		c.st = newFormState(decideFields)
+	}
+	c.frag = c.withLedger(c.st.fragment(decideFields))
+	keepInURL(ctx, c.frag)
 }
 
 // computeLedger tabulates the dropped ledger with the form's settings (on
@@ -284,12 +332,16 @@ func (c *Decide) renderLedger() app.UI {
 						c.ledgerErr = err
 						return
 					}
-					c.SetLedger(name, data)
+					c.SetLedger(ctx, name, data)
 				})
 			})
 		}),
 		app.If(c.ledgerErr != nil, func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "ledger").Text(errString(c.ledgerErr))
+		}),
+		app.If(c.bookLong > 0, func() app.UI {
+			return app.P().Class("notice").Role("status").ID("ledger-no-link").Text(
+				"This ledger is too long for a link (" + count(int64(c.bookLong)/1024+1) + " KB of summary): links from this page hold the settings above, not the ledger. Share the file with the link.")
 		}),
 		app.If(c.ledgerWaits(), func() app.UI {
 			return app.P().Class("hint").Role("status").ID("ledger-waits").Text("The ledger is tabulated again once the settings above are valid.")

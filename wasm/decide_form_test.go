@@ -220,7 +220,7 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 	}
 	c := &decideT{}
 	e := load(t, c)
-	c.SetLedger("flake.jsonl", data)
+	c.SetLedger(c.ctx, "flake.jsonl", data)
 	typeInto(t, e, c, c.ctx, "confidence", "0.8", "property", core.PropertyPassed)
 	checkPage(t, c, "ledger", ledgerWant(core.LedgerOptions{MinTrials: 20, Confidence: 0.8, Property: core.PropertyPassed}))
 

@@ -34,7 +34,13 @@ type AAShare struct {
 // JSON, DEFLATE at best compression, base64url without padding.
 func EncodeAAShare(s AAShare) (string, error) {
 	s.Version = 1
-	raw, err := json.Marshal(s)
+	return packShare(s)
+}
+
+// packShare is the fragment text of v: compact JSON, DEFLATE at best
+// compression, base64url without padding.
+func packShare(v any) (string, error) {
+	raw, err := json.Marshal(v)
 	if err != nil {
 		return "", err
 	}
@@ -60,20 +66,28 @@ func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 // trust the numbers: a known version, a baseline, and tallies whose passes
 // lie in [0, total].
 func DecodeAAShare(text string) (AAShare, error) {
-	var s AAShare
+	raw, err := unpackShare(text)
+	if err != nil {
+		return AAShare{}, err
+	}
+	return ParseAAShareJSON(raw)
+}
+
+// unpackShare reverses packShare, up to maxShareJSON bytes of JSON.
+func unpackShare(text string) ([]byte, error) {
 	z, err := base64.RawURLEncoding.DecodeString(text)
 	if err != nil {
-		return s, fmt.Errorf("share link: not base64url: %w", err)
+		return nil, fmt.Errorf("share link: not base64url: %w", err)
 	}
 	r := io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxShareJSON+1)
 	raw, err := io.ReadAll(r)
 	if err != nil {
-		return s, fmt.Errorf("share link: damaged data: %w", err)
+		return nil, fmt.Errorf("share link: damaged data: %w", err)
 	}
 	if len(raw) > maxShareJSON {
-		return s, errors.New("share link: data larger than 64 MiB")
+		return nil, errors.New("share link: data larger than 64 MiB")
 	}
-	return ParseAAShareJSON(raw)
+	return raw, nil
 }
 
 // ParseAAShareJSON reads the uncompressed JSON form of a share (the file the

@@ -38,12 +38,18 @@ func decodeShareJSON(raw []byte) (AAShare, error) {
 		return d.errorf("unknown field %q", key)
 	})
 	if err == nil {
-		d.space()
-		if d.i < len(d.b) {
-			err = d.errorf("data after the end of the share")
-		}
+		err = d.end()
 	}
 	return s, err
+}
+
+// end checks that nothing but white space follows the value.
+func (d *shareDecoder) end() error {
+	d.space()
+	if d.i < len(d.b) {
+		return d.errorf("data after the end of the share")
+	}
+	return nil
 }
 
 // shareDecoder is a cursor over JSON text.
@@ -103,7 +109,7 @@ func (d *shareDecoder) object(field func(key string) error) error {
 		d.i++
 		return nil
 	}
-	var seenBuf [4]string // the schema's objects have at most four keys
+	var seenBuf [5]string // the schemas' objects have at most five keys
 	seen := seenBuf[:0]
 	for {
 		at := d.i
@@ -162,18 +168,12 @@ func (d *shareDecoder) side(p **core.AASide) error {
 
 // tallies reads [{"id": …, "passed": …, "total": …}, …] or null.
 func (d *shareDecoder) tallies() ([]core.Tally, error) {
-	if d.null() {
-		return nil, nil
-	}
-	if err := d.expect('['); err != nil {
-		return nil, err
-	}
-	ts := []core.Tally{}
-	if d.peek() == ']' {
-		d.i++
-		return ts, nil
-	}
-	for {
+	var ts []core.Tally
+	err := d.array(func(null bool) {
+		if !null {
+			ts = []core.Tally{}
+		}
+	}, func() error {
 		var t core.Tally
 		err := d.object(func(key string) error {
 			var err error
@@ -191,20 +191,13 @@ func (d *shareDecoder) tallies() ([]core.Tally, error) {
 			}
 			return err
 		})
-		if err != nil {
-			return nil, err
-		}
 		ts = append(ts, t)
-		switch d.peek() {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return ts, nil
-		default:
-			return nil, d.errorf("expected ',' or ']'")
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return ts, nil
 }
 
 // int reads a JSON integer that fits int64, or null (as 0, which is what

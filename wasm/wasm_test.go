@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,11 +214,11 @@ func TestDecidePage(t *testing.T) {
 	}
 
 	// A ledger dropped in is tabulated with the form's settings.
-	ledger, err := os.ReadFile(filepath.Join("..", "core", "testdata", "ledger", "seed.jsonl"))
+	ledger, err := os.ReadFile(filepath.Join("..", "core", "testdata", "ledger", "messy.jsonl"))
 	if err != nil {
 		ledger = []byte(sampleLedger)
 	}
-	c.SetLedger("ledger.jsonl", ledger)
+	c.SetLedger(c.ctx, "ledger.jsonl", ledger)
 	c.ctx.Update()
 	e.ConsumeAll()
 	l := core.NewLedger()
@@ -231,8 +231,43 @@ func TestDecidePage(t *testing.T) {
 	}
 	checkPage(t, c, "ledger", lr)
 
+	// The link carries the ledger's summary: a fresh page opened on it
+	// shows the same table; typing keeps it in the link.
+	c.SetField(c.ctx, "min_trials", "20")
+	link := c.ctx.Page().URL()
+	if !strings.Contains(link.Fragment, "ledger=") || !strings.Contains(link.Fragment, "property=passed") {
+		t.Fatalf("decide link without the ledger or the form: %s", link)
+	}
+	d := &decideT{}
+	e2 := load(t, d)
+	d.ctx.Page().ReplaceURL(link)
+	d.OnNav(d.ctx)
+	d.ctx.Update()
+	e2.ConsumeAll()
+	checkPage(t, d, "ledger", lr)
+	// A link whose ledger was damaged says so at the ledger, without a table.
+	bad := *link
+	bad.Fragment = strings.Replace(link.Fragment, "ledger=", "ledger=x", 1)
+	d.ctx.Page().ReplaceURL(&bad)
+	d.OnNav(d.ctx)
+	d.ctx.Update()
+	e2.ConsumeAll()
+	if html := app.HTMLString(d); !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "ledger could not be read") || strings.Contains(html, `data-scope="ledger"`) {
+		t.Errorf("damaged ledger in a link not reported at the ledger:\n%s", html)
+	}
+	// A link without a ledger shows none.
+	bare := *link
+	bare.Fragment = "property=passed"
+	d.ctx.Page().ReplaceURL(&bare)
+	d.OnNav(d.ctx)
+	d.ctx.Update()
+	e2.ConsumeAll()
+	if html := app.HTMLString(d); strings.Contains(html, `data-scope="ledger"`) || strings.Contains(html, `data-error="ledger"`) {
+		t.Errorf("a link without a ledger still shows one:\n%s", html)
+	}
+
 	// A broken ledger line is reported with its file, line and column.
-	c.SetLedger("bad.jsonl", []byte("{\"run\": 1}\n"))
+	c.SetLedger(c.ctx, "bad.jsonl", []byte("{\"run\": 1}\n"))
 	c.ctx.Update()
 	e.ConsumeAll()
 	html := app.HTMLString(c)

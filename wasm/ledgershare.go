@@ -1,0 +1,230 @@
+package wasm
+
+import (
+	"fmt"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// LedgerShare is the shareable state of a ledger dropped on the decide
+// page: its summary, from which core gives every test's verdict exactly
+// as from the trials. A decide link carries it as "ledger=" +
+// base64url(DEFLATE(JSON)).
+type LedgerShare struct {
+	Version int                `json:"v"` // format version, 1
+	Ledger  core.LedgerSummary `json:"ledger"`
+}
+
+// EncodeLedgerShare is the fragment value of s.
+func EncodeLedgerShare(s *core.LedgerSummary) (string, error) {
+	return packShare(LedgerShare{Version: 1, Ledger: *s})
+}
+
+// DecodeLedgerShare reverses EncodeLedgerShare and refuses a summary no
+// ledger could give (core.LedgerSummary.Check).
+func DecodeLedgerShare(text string) (*core.LedgerSummary, error) {
+	raw, err := unpackShare(text)
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeLedgerShareJSON(raw)
+	if err != nil {
+		return nil, fmt.Errorf("share data: %w", err)
+	}
+	if s.Version != 1 {
+		return nil, fmt.Errorf("share data: unknown version %d", s.Version)
+	}
+	if err := s.Ledger.Check(); err != nil {
+		return nil, fmt.Errorf("share data: %w", err)
+	}
+	return &s.Ledger, nil
+}
+
+// decodeLedgerShareJSON reads a LedgerShare's JSON with the same rules as
+// decodeShareJSON (exact keys, none twice, valid UTF-8, nothing after the
+// value, no null inside an array); whatever it accepts, encoding/json
+// decodes to the same share (FuzzLedgerShareJSON).
+func decodeLedgerShareJSON(raw []byte) (LedgerShare, error) {
+	d := shareDecoder{b: raw}
+	var s LedgerShare
+	err := d.object(func(key string) error {
+		switch key {
+		case "v":
+			n, err := d.int()
+			s.Version = int(n)
+			return err
+		case "ledger":
+			return d.ledgerSummary(&s.Ledger)
+		}
+		return d.errorf("unknown field %q", key)
+	})
+	if err == nil {
+		err = d.end()
+	}
+	return s, err
+}
+
+func (d *shareDecoder) ledgerSummary(s *core.LedgerSummary) error {
+	if d.null() {
+		return nil
+	}
+	return d.object(func(key string) error {
+		var err error
+		switch key {
+		case "runs":
+			if d.null() {
+				return nil
+			}
+			err = d.object(func(key string) error {
+				n, err := d.int()
+				switch key {
+				case "baseline":
+					s.Runs.Baseline = int(n)
+				case "patched":
+					s.Runs.Patched = int(n)
+				default:
+					err = d.errorf("unknown field %q", key)
+				}
+				return err
+			})
+		case "tests":
+			err = d.array(func(null bool) {
+				if null {
+					s.Tests = nil
+				} else if s.Tests == nil {
+					s.Tests = []core.LedgerTestCounts{}
+				}
+			}, func() error {
+				var t core.LedgerTestCounts
+				if err := d.ledgerTest(&t); err != nil {
+					return err
+				}
+				s.Tests = append(s.Tests, t)
+				return nil
+			})
+		case "skipped_calls":
+			s.SkippedCalls, err = d.int()
+		case "other_arms":
+			s.OtherArms, err = d.strs()
+		case "notes":
+			s.Notes, err = d.strs()
+		default:
+			err = d.errorf("unknown field %q", key)
+		}
+		return err
+	})
+}
+
+func (d *shareDecoder) ledgerTest(t *core.LedgerTestCounts) error {
+	return d.object(func(key string) error {
+		switch key {
+		case "nodeid":
+			var err error
+			t.NodeID, err = d.str()
+			return err
+		case "baseline":
+			return d.count(&t.Baseline)
+		case "patched":
+			return d.count(&t.Patched)
+		case "sides":
+			if d.null() {
+				return nil
+			}
+			return d.object(func(key string) error {
+				switch key {
+				case "baseline":
+					return d.sideFailures(&t.Sides.Baseline)
+				case "patched":
+					return d.sideFailures(&t.Sides.Patched)
+				}
+				return d.errorf("unknown field %q", key)
+			})
+		}
+		return d.errorf("unknown field %q", key)
+	})
+}
+
+func (d *shareDecoder) count(c *core.Count) error {
+	if d.null() {
+		return nil
+	}
+	return d.object(func(key string) error {
+		var err error
+		switch key {
+		case "passed":
+			c.Passed, err = d.int()
+		case "trials":
+			c.Trials, err = d.int()
+		default:
+			err = d.errorf("unknown field %q", key)
+		}
+		return err
+	})
+}
+
+func (d *shareDecoder) sideFailures(f *core.SideFailures) error {
+	if d.null() {
+		return nil
+	}
+	return d.object(func(key string) error {
+		var err error
+		switch key {
+		case "setup":
+			f.Setup, err = d.int()
+		case "teardown":
+			f.Teardown, err = d.int()
+		case "errors":
+			f.Errors, err = d.int()
+		default:
+			err = d.errorf("unknown field %q", key)
+		}
+		return err
+	})
+}
+
+// strs reads an array of strings, or null (nil).
+func (d *shareDecoder) strs() ([]string, error) {
+	var out []string
+	err := d.array(func(null bool) {
+		if !null {
+			out = []string{}
+		}
+	}, func() error {
+		s, err := d.str()
+		out = append(out, s)
+		return err
+	})
+	return out, err
+}
+
+// array reads [item, item, ...] or null: start is told which it found
+// (as encoding/json, null leaves a slice nil and [] makes it empty), then
+// item is called with the cursor before each element.
+func (d *shareDecoder) array(start func(null bool), item func() error) error {
+	if d.null() {
+		start(true)
+		return nil
+	}
+	if err := d.expect('['); err != nil {
+		return err
+	}
+	start(false)
+	if d.peek() == ']' {
+		d.i++
+		return nil
+	}
+	for {
+		if err := item(); err != nil {
+			return err
+		}
+		switch d.peek() {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return nil
+		default:
+			return d.errorf("expected ',' or ']'")
+		}
+	}
+}
