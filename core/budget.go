@@ -131,15 +131,33 @@ func RerunsFor(p, target float64) float64 {
 	if k > 1<<52 {
 		return k // beyond exact integers; the ratio is all we have
 	}
-	// The ratio of logarithms can land a hair off an integer; settle k so
-	// that it is minimal under Power itself.
-	for Power(p, k) < target {
-		k++
+	// The ratio of logarithms can land off an integer; settle k so that it
+	// is minimal under Power itself, which is monotone in k. Near 1, Power
+	// moves in steps of 2^-53 while k moves by 1, so for a tiny p the true
+	// k can be far from the estimate (1.79e8 reruns for p 2.26e-9 and the
+	// largest target below 1): gallop out from the estimate, then bisect.
+	lo, hi := k-1, k // Power(lo) < target <= Power(hi), once settled
+	if Power(p, hi) < target {
+		for step := 1.0; Power(p, hi) < target; step *= 2 {
+			lo, hi = hi, k+step
+			if hi > 1<<53 {
+				return hi
+			}
+		}
+	} else {
+		for step := 2.0; lo >= 1 && Power(p, lo) >= target; step *= 2 {
+			hi, lo = lo, math.Max(k-step, 0)
+		}
 	}
-	for k > 1 && Power(p, k-1) >= target {
-		k--
+	for hi-lo > 1 {
+		mid := math.Floor(lo + (hi-lo)/2)
+		if Power(p, mid) >= target {
+			hi = mid
+		} else {
+			lo = mid
+		}
 	}
-	return k
+	return hi
 }
 
 // Lane returns the merge-gate lane for a budget of k reruns.

@@ -179,7 +179,11 @@ func TestBudgetErrors(t *testing.T) {
 // target <= Power(k), over a log grid of rates from 1e-9 to 1 and several
 // targets.
 func TestRerunsMinimal(t *testing.T) {
-	for _, target := range []float64{0.5, 0.8, 0.9, 0.95, 0.99, 0.999} {
+	// Targets up to the largest float64 below 1, where Power moves in
+	// steps of 2^-53 and the logarithm ratio can be hundreds of millions
+	// of reruns off for a tiny rate (p 2.26273976e-9: 1.79e8 too many, 6 s
+	// stepping down by one rerun, and a frozen calculator).
+	for _, target := range []float64{0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1 - 1e-12, 0.9999999999999999} {
 		for e := -9.0; e <= 0; e += 0.01 {
 			p := math.Pow(10, e)
 			k := RerunsFor(p, target)
@@ -285,5 +289,22 @@ func TestBudgetGolden(t *testing.T) {
 				t.Errorf("%s row %d: seconds %v, want %v", c.Name, i, g.Seconds, w.Seconds)
 			}
 		}
+	}
+}
+
+// The case that froze the calculator: minimal, and found without stepping.
+func TestRerunsForTinyRateExtremeTarget(t *testing.T) {
+	p, target := 2.26273976e-09, 0.9999999999999999
+	k := RerunsFor(p, target)
+	if !(Power(p, k) >= target) || !(Power(p, k-1) < target) {
+		t.Fatalf("k=%v power(k)=%v power(k-1)=%v", k, Power(p, k), Power(p, k-1))
+	}
+}
+
+// BenchmarkRerunsForExtremeTarget: the logarithm ratio is 1.79e8 reruns
+// above the minimal k here; stepping by one took about 6 s.
+func BenchmarkRerunsForExtremeTarget(b *testing.B) {
+	for b.Loop() {
+		RerunsFor(2.26273976e-09, 0.9999999999999999)
 	}
 }
