@@ -100,15 +100,31 @@ func parseFraction(field, s string) (float64, error) {
 	if t == "" {
 		return 0, inputErr(field, 0, "is required")
 	}
-	scale := 1.0
-	if strings.HasSuffix(t, "%") {
-		t, scale = strings.TrimSpace(strings.TrimSuffix(t, "%")), 0.01
+	if p, ok := strings.CutSuffix(t, "%"); ok {
+		t = percentToFraction(strings.TrimSpace(p))
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil {
 		return 0, inputErr(field, badColumn(s), "not a number: "+strconv.Quote(strings.TrimSpace(s)))
 	}
-	return v * scale, nil
+	return v, nil
+}
+
+// percentToFraction rewrites a decimal percentage as the same number over
+// 100, in decimal ("99.9" → "99.9e-2"), so that parsing it rounds once:
+// "95%" is then exactly 0.95 as the CLI reads it, where 95*0.01 is
+// 0.9500000000000001. Text that is not a number is returned as it is, for
+// the parser to refuse.
+func percentToFraction(p string) string {
+	mant, exp := p, 0
+	if i := strings.IndexAny(p, "eE"); i >= 0 {
+		e, err := strconv.Atoi(p[i+1:])
+		if err != nil || e < -100000 || e > 100000 {
+			return p
+		}
+		mant, exp = p[:i], e
+	}
+	return mant + "e" + strconv.Itoa(exp-2)
 }
 
 // parseNonNeg reads a finite number >= 0; empty gives nil (unknown).
