@@ -12,7 +12,7 @@ func runBudget(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "budget", "[flags] [rate ...]")
 	fs.Float64Var(&in.Target, "target", in.Target, "detection power wanted, in (0,1)")
 	cost := fs.String("cost", "", "runner `seconds` per run")
-	fs.Int64Var(&in.Cap, "cap", in.Cap, "reruns the gate allows today")
+	int64Flag(fs, &in.Cap, "cap", "reruns the gate allows today, a whole `number`")
 	observe := fs.String("observe", "", "observed history as `fails/runs`; planned against its upper Wilson bound")
 	rates := fs.String("rates", "", "comma-separated per-run failure rates (also accepted as arguments)")
 	fs.Float64Var(&in.Confidence, "confidence", in.Confidence, "confidence of the observed rate's interval")

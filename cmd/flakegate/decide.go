@@ -15,7 +15,7 @@ func runDecide(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "decide", "-baseline passed/trials -patched passed/trials [flags]")
 	baseline := fs.String("baseline", "", "baseline arm as `passed/trials` (required)")
 	patched := fs.String("patched", "", "patched arm as `passed/trials` (required)")
-	fs.Int64Var(&in.MinTrials, "min-trials", in.MinTrials, "fewest trials an arm needs for a verdict")
+	int64Flag(fs, &in.MinTrials, "min-trials", "fewest trials an arm needs for a verdict, a whole `number`")
 	fs.Float64Var(&in.Confidence, "confidence", in.Confidence, "confidence of the Wilson intervals")
 	fs.StringVar(&in.Property, "property", in.Property, "property check result: passed, failed or unknown")
 	asJSON := fs.Bool("json", false, "print the JSON result")

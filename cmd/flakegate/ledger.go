@@ -9,7 +9,7 @@ import (
 func runLedger(e *env, args []string) (bool, error) {
 	opt := core.DefaultLedgerOptions
 	fs := newFlags(e, "ledger", "[flags] [report ...]")
-	fs.Int64Var(&opt.MinTrials, "min-trials", opt.MinTrials, "fewest trials an arm needs for a verdict")
+	int64Flag(fs, &opt.MinTrials, "min-trials", "fewest trials an arm needs for a verdict, a whole `number`")
 	fs.Float64Var(&opt.Confidence, "confidence", opt.Confidence, "confidence of the Wilson intervals")
 	fs.StringVar(&opt.Property, "property", opt.Property, "property check result: passed, failed or unknown")
 	format := fs.String("format", "", formatUsage)

@@ -157,6 +157,10 @@ func TestErrors(t *testing.T) {
 		{"bad ledger line", []string{"ledger", badLedger}, []string{"bad.jsonl:2:"}},
 		{"bad date", []string{"freeze", "-claim", "1/2", "-date", "yesterday"}, []string{"date"}},
 		{"size one rate", []string{"size", "0.5"}, []string{"two rates"}},
+		// Whole numbers are decimal, as in the calculator's form and the API.
+		{"hex min trials", []string{"decide", "-min-trials", "0x14", "-baseline", "1/2", "-patched", "2/2"}, []string{"-min-trials", `"0x14" is not a whole number in decimal`}},
+		{"underscored cap", []string{"budget", "-cap", "1_000", "0.1"}, []string{"-cap", `"1_000"`}},
+		{"ledger min trials out of range", []string{"ledger", "-min-trials", "99999999999999999999", badLedger}, []string{"out of range"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

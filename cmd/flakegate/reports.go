@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -46,3 +48,32 @@ func readReports(e *env, l *core.Ledger, files []string, format, arm string) err
 }
 
 const formatUsage = "report `format`: ledger, gotest or junit (default: detected from the content)"
+
+// decimalInt is an int64 flag read in decimal only, as the calculator's
+// form and the API read the same number: flag.Int64Var also takes 0x14,
+// 0o24 and 1_000.
+type decimalInt struct{ p *int64 }
+
+func (d decimalInt) String() string {
+	if d.p == nil {
+		return "0"
+	}
+	return strconv.FormatInt(*d.p, 10)
+}
+
+func (d decimalInt) Set(s string) error {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("%q is out of range", s)
+		}
+		return fmt.Errorf("%q is not a whole number in decimal", s)
+	}
+	*d.p = v
+	return nil
+}
+
+// int64Flag defines a decimal int64 flag with a default of *p.
+func int64Flag(fs *flag.FlagSet, p *int64, name, usage string) {
+	fs.Var(decimalInt{p}, name, usage)
+}
