@@ -47,7 +47,7 @@ func DecodeLedgerShare(text string) (*core.LedgerSummary, error) {
 func decodeLedgerShareJSON(raw []byte) (LedgerShare, error) {
 	d := shareDecoder{b: raw}
 	var s LedgerShare
-	err := d.object(func(key string) error {
+	err := d.document(func(key string) error {
 		switch key {
 		case "v":
 			n, err := d.int()
@@ -58,9 +58,6 @@ func decodeLedgerShareJSON(raw []byte) (LedgerShare, error) {
 		}
 		return d.errorf("unknown field %q", key)
 	})
-	if err == nil {
-		err = d.end()
-	}
 	return s, err
 }
 

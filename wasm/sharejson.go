@@ -24,7 +24,7 @@ import (
 func decodeShareJSON(raw []byte) (AAShare, error) {
 	d := shareDecoder{b: raw}
 	var s AAShare
-	err := d.object(func(key string) error {
+	err := d.document(func(key string) error {
 		switch key {
 		case "v":
 			n, err := d.int()
@@ -37,14 +37,14 @@ func decodeShareJSON(raw []byte) (AAShare, error) {
 		}
 		return d.errorf("unknown field %q", key)
 	})
-	if err == nil {
-		err = d.end()
-	}
 	return s, err
 }
 
-// end checks that nothing but white space follows the value.
-func (d *shareDecoder) end() error {
+// document reads a whole share: one object, then nothing but white space.
+func (d *shareDecoder) document(field func(key string) error) error {
+	if err := d.object(field); err != nil {
+		return err
+	}
 	d.space()
 	if d.i < len(d.b) {
 		return d.errorf("data after the end of the share")
