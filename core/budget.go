@@ -62,17 +62,18 @@ type BudgetRow struct {
 	// Reruns is the smallest k with power(k) >= target; null when the rate is
 	// 0 (unreachable) or when k exceeds the int64 range (RerunsOverflow).
 	Reruns         *int64 `json:"reruns"`
-	RerunsOverflow bool   `json:"reruns_overflow"` // k is finite but beyond int64
-	// Power is the detection power at Reruns, >= target; null when unreachable.
+	RerunsOverflow bool   `json:"reruns_overflow"` // k is beyond int64 (finite, or beyond float64 for p > 0)
+	// Power is the detection power at Reruns, >= target; null when unreachable
+	// or when k is beyond float64 (a rate as small as 5e-324).
 	Power *float64 `json:"power"`
-	// PowerOneShort is the power at Reruns-1, < target; null when unreachable.
+	// PowerOneShort is the power at Reruns-1, < target; null as Power is.
 	PowerOneShort *float64 `json:"power_one_short"`
 	// Gain is target - PowerOneShort: the shortfall the last rerun closes
-	// (seed 003's definition); null when unreachable.
+	// (seed 003's definition); null as Power is.
 	Gain       *float64 `json:"gain"`
 	PowerAtCap float64  `json:"power_at_cap"` // detection power at the cap, in [0,1]
-	// Seconds is Reruns times the cost per run; null without a cost or when
-	// unreachable.
+	// Seconds is Reruns times the cost per run; null without a cost, when
+	// unreachable, or beyond the float64 range (a warning says so).
 	Seconds *float64 `json:"seconds"`
 	Lane    string   `json:"lane"`
 	Action  string   `json:"action"`
@@ -224,6 +225,10 @@ func Budget(in BudgetInput) (*BudgetResult, error) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf(
 				"rate %v needs more reruns than an int64 holds: no rerun budget can see it", row.Rate))
 		}
+		if in.CostSeconds != nil && row.Seconds == nil && row.Lane != LaneUnreachable {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"rate %v: the runner time of its reruns at %v s each is beyond the float64 range", row.Rate, *in.CostSeconds))
+		}
 	}
 	return res, nil
 }
@@ -232,6 +237,11 @@ func budgetRow(p float64, source string, in BudgetInput) BudgetRow {
 	row := BudgetRow{Rate: p, Source: source, PowerAtCap: Power(p, float64(in.Cap))}
 	k := RerunsFor(p, in.Target)
 	row.Lane = Lane(k)
+	if math.IsInf(k, 1) && p > 0 {
+		// A rate so small (5e-324) that k is beyond float64 itself: a flake
+		// no budget sees, not a zero rate.
+		row.Lane, row.RerunsOverflow, row.OverCap = LaneQuarantine, true, true
+	}
 	row.Action = LaneAction(row.Lane)
 	if math.IsInf(k, 1) {
 		return row
@@ -247,7 +257,9 @@ func budgetRow(p float64, source string, in BudgetInput) BudgetRow {
 	row.PowerOneShort = ptr(short)
 	row.Gain = ptr(in.Target - short)
 	if in.CostSeconds != nil {
-		row.Seconds = ptr(k * *in.CostSeconds)
+		if t := k * *in.CostSeconds; !math.IsInf(t, 1) {
+			row.Seconds = ptr(t)
+		}
 	}
 	return row
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -306,5 +307,34 @@ func TestRerunsForTinyRateExtremeTarget(t *testing.T) {
 func BenchmarkRerunsForExtremeTarget(b *testing.B) {
 	for b.Loop() {
 		RerunsFor(2.26273976e-09, 0.9999999999999999)
+	}
+}
+
+// Inputs at the edge of float64 give nulls with a warning, never +Inf
+// (which JSON cannot hold) or a zero rate's lane for a rate that is not
+// zero.
+func TestBudgetBeyondFloat64(t *testing.T) {
+	cost := 1e300 // 2.99e12 reruns of 1e-12 overflow; 5 of 0.5 do not
+	r, err := Budget(BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, CostSeconds: &cost, Rates: []float64{1e-12, 0.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rows[0].Seconds != nil || r.Rows[1].Seconds == nil || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "beyond the float64 range") {
+		t.Errorf("seconds %v %v, warnings %q", r.Rows[0].Seconds, r.Rows[1].Seconds, r.Warnings)
+	}
+	r, err = Budget(BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{5e-324, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiny, zero := r.Rows[0], r.Rows[1]
+	if tiny.Lane != LaneQuarantine || !tiny.RerunsOverflow || !tiny.OverCap || tiny.Reruns != nil || tiny.Power != nil {
+		t.Errorf("5e-324: %+v", tiny)
+	}
+	if zero.Lane != LaneUnreachable || zero.RerunsOverflow || zero.OverCap {
+		t.Errorf("0: %+v", zero)
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		t.Errorf("not valid JSON: %v", err)
 	}
 }
