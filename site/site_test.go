@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/flakegate/flakegate/site/loader"
 )
 
 // fakeWasm is enough of a module header for the generator's check.
@@ -70,7 +68,7 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 			t.Errorf("%s does not load the stylesheet", page)
 		}
 	}
-	// The loader (loader.Patch): app.wasm is preloaded by every page and
+	// The loader (patchAppJS): app.wasm is preloaded by every page and
 	// handed to instantiateStreaming as fetch's own response; the service
 	// worker is registered after the loader, not before it.
 	js := read("app.js")
@@ -82,7 +80,7 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 		t.Error("app.js registers the service worker before app.wasm is up")
 	}
 	for _, page := range []string{"index.html", "decide.html", "aa.html"} {
-		if !strings.Contains(read(page), loader.Preload) {
+		if !strings.Contains(read(page), preloadWasm) {
 			t.Errorf("%s does not preload app.wasm", page)
 		}
 	}

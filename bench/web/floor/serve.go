@@ -4,14 +4,11 @@ package floor
 
 import (
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 
-	"github.com/flakegate/flakegate/site/loader"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -37,30 +34,11 @@ func Build(root, dir, pkg string) (int64, error) {
 }
 
 // Handler serves the page, pre-rendered by go-app's own handler, and
-// /web/ (app.wasm) from dir. The page loads app.wasm the way the
-// calculator's pages do (package site/loader: the preload and the patched
-// app.js), so the two compare on go-app's own costs alone.
+// /web/ (app.wasm) from dir.
 func Handler(dir string) http.Handler {
 	Register()
-	h := &app.Handler{Name: "floor", Version: "1", RawHeaders: []string{loader.Preload}}
 	mux := http.NewServeMux()
 	mux.Handle("/web/", http.FileServer(http.Dir(dir)))
-	mux.Handle("/", h)
-	mux.HandleFunc("/app.js", func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		js, err := loader.Patch(rec.Body.String())
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		for k, v := range rec.Header() {
-			if k != "Content-Length" {
-				w.Header()[k] = v
-			}
-		}
-		w.WriteHeader(rec.Code)
-		io.WriteString(w, js)
-	})
+	mux.Handle("/", &app.Handler{Name: "floor", Version: "1"})
 	return mux
 }
