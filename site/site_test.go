@@ -84,6 +84,11 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 			t.Errorf("%s does not preload app.wasm", page)
 		}
 	}
+	// The pre-rendered select shows the default property check: only that
+	// option carries "selected" (HTML reads selected="false" as selected).
+	if d := read("decide.html"); strings.Count(d, "selected") != 1 || !strings.Contains(d, `<option value="unknown" selected>`) {
+		t.Errorf("decide.html selects other than the default property check")
+	}
 	// Pre-rendered figures: the budget page ships the default budget.
 	if !strings.Contains(read("index.html"), `data-field="reruns"`) {
 		t.Error("index.html has no pre-rendered figures")

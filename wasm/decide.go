@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -247,19 +248,35 @@ func (c *Decide) propertySelect() app.UI {
 		{core.PropertyPassed, "passed"},
 		{core.PropertyFailed, "failed"},
 	}
+	// A link can hold a value that is no choice ("Passed"): the select
+	// shows it, marked, rather than a choice the page does not use.
+	cur := c.st["property"]
+	if !slices.ContainsFunc(opts, func(o struct{ v, label string }) bool { return o.v == cur }) {
+		opts = append(opts, struct{ v, label string }{cur, strconv.Quote(cur) + " (not a choice)"})
+	}
+	sel := app.Select().ID("in-property").Name("property").Aria("describedby", "hint-property")
+	if msg := fieldError(c.err, "property"); msg != "" {
+		sel = sel.Aria("invalid", "true").Aria("describedby", "hint-property err-property")
+	}
 	return app.Div().Class("field").Body(
 		app.Label().For("in-property").Text(f.Label),
-		app.Select().ID("in-property").Name("property").Aria("describedby", "hint-property").
-			OnChange(func(ctx app.Context, e app.Event) {
-				c.SetField(ctx, "property", ctx.JSSrc().Get("value").String())
-			}).Body(
+		sel.OnChange(func(ctx app.Context, e app.Event) {
+			c.SetField(ctx, "property", ctx.JSSrc().Get("value").String())
+		}).Body(
 			app.Range(opts).Slice(func(i int) app.UI {
-				return app.Option().Value(opts[i].v).Selected(c.st["property"] == opts[i].v).Text(opts[i].label)
+				o := app.Option().Value(opts[i].v).Text(opts[i].label)
+				if opts[i].v == cur {
+					// Only the chosen option carries the attribute: the
+					// pre-rendered page writes selected="false" as
+					// selected, and a select shows the last one.
+					o = o.Selected(true)
+				}
+				return o
 			}),
 		),
 		app.Small().ID("hint-property").Class("hint").Text(f.Hint),
 		app.If(fieldError(c.err, "property") != "", func() app.UI {
-			return app.P().Class("error").Role("alert").DataSet("error", "property").Text(fieldError(c.err, "property"))
+			return app.P().ID("err-property").Class("error").Role("alert").DataSet("error", "property").Text(fieldError(c.err, "property"))
 		}),
 	)
 }

@@ -5,6 +5,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func typeInto(t *testing.T, e app.TestEngine, c formT, ctx app.Context, kv ...st
 }
 
 var (
-	inputTag = regexp.MustCompile(`<input [^>]*>`)
+	inputTag = regexp.MustCompile(`<(?:input|select) [^>]*>`)
 	// go-app writes aria-invalid="true" as a bare attribute natively.
 	ariaInvalid = regexp.MustCompile(`\saria-invalid(="true")?[\s>]`)
 )
@@ -246,5 +247,28 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 	checkPage(t, c, "ledger", want)
 	if want.MinTrials != 10 || want.Confidence != 0.8 {
 		t.Fatalf("core ledger result has options %d, %v", want.MinTrials, want.Confidence)
+	}
+}
+
+// A link whose property check is no choice ("Passed") shows that value in
+// the select, marked invalid beside its error, not "not run yet".
+func TestDecidePropertyFromLinkThatIsNoChoice(t *testing.T) {
+	c := &decideT{}
+	e := load(t, c)
+	c.ctx.Page().ReplaceURL(&url.URL{Path: "/decide", Fragment: "property=Passed"})
+	c.OnNav(c.ctx)
+	c.ctx.Update()
+	e.ConsumeAll()
+	html := app.HTMLString(c)
+	expectMarked(t, html, "property", `got "Passed"`)
+	expectNoFigures(t, html)
+	var opt []string // go-app writes selected="false" for the others
+	for _, o := range regexp.MustCompile(`<option[^>]*>`).FindAllString(html, -1) {
+		if strings.Contains(o, "selected") && !strings.Contains(o, `selected="false"`) {
+			opt = append(opt, o)
+		}
+	}
+	if len(opt) != 1 || !strings.Contains(opt[0], `value="Passed"`) {
+		t.Errorf("selected options %q, want the link's value", opt)
 	}
 }
