@@ -3,9 +3,9 @@ package wasm
 import (
 	"bytes"
 	"html"
+	"net/url"
 	"os"
 	"path/filepath"
-	"net/url"
 	"regexp"
 	"strings"
 	"testing"
