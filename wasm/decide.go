@@ -250,7 +250,7 @@ func (c *Decide) propertySelect() app.UI {
 	}
 	// A link can hold a value that is no choice ("Passed"): the select
 	// shows it, marked, rather than a choice the page does not use.
-	cur := c.st["property"]
+	cur := strings.TrimSpace(c.st["property"]) // read as DecideInputFrom reads it
 	if !slices.ContainsFunc(opts, func(o struct{ v, label string }) bool { return o.v == cur }) {
 		opts = append(opts, struct{ v, label string }{cur, strconv.Quote(cur) + " (not a choice)"})
 	}

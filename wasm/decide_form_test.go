@@ -272,3 +272,21 @@ func TestDecidePropertyFromLinkThatIsNoChoice(t *testing.T) {
 		t.Errorf("selected options %q, want the link's value", opt)
 	}
 }
+
+// A property check the form accepts with spaces around it (" passed")
+// selects that choice, with no extra option.
+func TestDecidePropertyFromLinkWithSpaces(t *testing.T) {
+	c := &decideT{}
+	e := load(t, c)
+	c.ctx.Page().ReplaceURL(&url.URL{Path: "/decide", Fragment: "property=+passed"})
+	c.OnNav(c.ctx)
+	c.ctx.Update()
+	e.ConsumeAll()
+	html := app.HTMLString(c)
+	if strings.Contains(html, "not a choice") || strings.Contains(html, `data-error="property"`) {
+		t.Errorf("a spaced choice shown as invalid")
+	}
+	if !regexp.MustCompile(`<option value="passed" selected[ >]`).MatchString(html) {
+		t.Errorf("passed not selected")
+	}
+}
