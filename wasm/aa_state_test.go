@@ -20,10 +20,7 @@ func TestBrokenLinkClearsTheView(t *testing.T) {
 		t.Fatal("no result after pasting")
 	}
 	u, _ := url.Parse("/aa#aa=zzzz")
-	c.ctx.Page().ReplaceURL(u)
-	c.OnNav(c.ctx)
-	c.ctx.Update()
-	e.ConsumeAll()
+	follow(e, c.ctx, c, u)
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `data-error="link"`) {
 		t.Fatalf("the damaged link is not reported:\n%s", html)

@@ -255,10 +255,7 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 func TestDecidePropertyFromLinkThatIsNoChoice(t *testing.T) {
 	c := &decideT{}
 	e := load(t, c)
-	c.ctx.Page().ReplaceURL(&url.URL{Path: "/decide", Fragment: "property=Passed"})
-	c.OnNav(c.ctx)
-	c.ctx.Update()
-	e.ConsumeAll()
+	follow(e, c.ctx, c, &url.URL{Path: "/decide", Fragment: "property=Passed"})
 	html := app.HTMLString(c)
 	expectMarked(t, html, "property", `got "Passed"`)
 	expectNoFigures(t, html)
@@ -278,10 +275,7 @@ func TestDecidePropertyFromLinkThatIsNoChoice(t *testing.T) {
 func TestDecidePropertyFromLinkWithSpaces(t *testing.T) {
 	c := &decideT{}
 	e := load(t, c)
-	c.ctx.Page().ReplaceURL(&url.URL{Path: "/decide", Fragment: "property=+passed"})
-	c.OnNav(c.ctx)
-	c.ctx.Update()
-	e.ConsumeAll()
+	follow(e, c.ctx, c, &url.URL{Path: "/decide", Fragment: "property=+passed"})
 	html := app.HTMLString(c)
 	if strings.Contains(html, "not a choice") || strings.Contains(html, `data-error="property"`) {
 		t.Errorf("a spaced choice shown as invalid")

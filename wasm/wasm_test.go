@@ -44,6 +44,15 @@ type aaT struct {
 
 func (a *aaT) OnPreRender(ctx app.Context) { a.ctx = ctx }
 
+// follow opens u on a loaded page, as following a link in its tab does:
+// the address bar changes, the page gets its nav event and renders.
+func follow(e app.TestEngine, ctx app.Context, page interface{ OnNav(app.Context) }, u *url.URL) {
+	ctx.Page().ReplaceURL(u)
+	page.OnNav(ctx)
+	ctx.Update()
+	e.ConsumeAll()
+}
+
 func load(t *testing.T, c app.Composer) app.TestEngine {
 	t.Helper()
 	e := app.NewTestEngine()
@@ -163,10 +172,7 @@ func TestBudgetShareLinkRestoresState(t *testing.T) {
 	c := &budgetT{}
 	e := load(t, c)
 	u, _ := url.Parse("/#cap=10&cost=2.5&observe=0%2F10&rates=0.001&target=0.99")
-	c.ctx.Page().ReplaceURL(u)
-	c.OnNav(c.ctx)
-	c.ctx.Update()
-	e.ConsumeAll()
+	follow(e, c.ctx, c, u)
 	cost := 2.5
 	want, err := core.Budget(core.BudgetInput{Target: 0.99, Cap: 10, Confidence: 0.95, CostSeconds: &cost,
 		Rates: []float64{0.001}, Observed: &core.Count{Passed: 0, Trials: 10}})
@@ -240,28 +246,19 @@ func TestDecidePage(t *testing.T) {
 	}
 	d := &decideT{}
 	e2 := load(t, d)
-	d.ctx.Page().ReplaceURL(link)
-	d.OnNav(d.ctx)
-	d.ctx.Update()
-	e2.ConsumeAll()
+	follow(e2, d.ctx, d, link)
 	checkPage(t, d, "ledger", lr)
 	// A link whose ledger was damaged says so at the ledger, without a table.
 	bad := *link
 	bad.Fragment = strings.Replace(link.Fragment, "ledger=", "ledger=x", 1)
-	d.ctx.Page().ReplaceURL(&bad)
-	d.OnNav(d.ctx)
-	d.ctx.Update()
-	e2.ConsumeAll()
+	follow(e2, d.ctx, d, &bad)
 	if html := app.HTMLString(d); !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "ledger could not be read") || strings.Contains(html, `data-scope="ledger"`) {
 		t.Errorf("damaged ledger in a link not reported at the ledger:\n%s", html)
 	}
 	// A link without a ledger shows none.
 	bare := *link
 	bare.Fragment = "property=passed"
-	d.ctx.Page().ReplaceURL(&bare)
-	d.OnNav(d.ctx)
-	d.ctx.Update()
-	e2.ConsumeAll()
+	follow(e2, d.ctx, d, &bare)
 	if html := app.HTMLString(d); strings.Contains(html, `data-scope="ledger"`) || strings.Contains(html, `data-error="ledger"`) {
 		t.Errorf("a link without a ledger still shows one:\n%s", html)
 	}
@@ -345,10 +342,7 @@ func TestAAPageAndShareLink(t *testing.T) {
 	}
 	d := &aaT{}
 	e2 := load(t, d)
-	d.ctx.Page().ReplaceURL(link)
-	d.OnNav(d.ctx)
-	d.ctx.Update()
-	e2.ConsumeAll()
+	follow(e2, d.ctx, d, link)
 	checkPage(t, d, "", want)
 
 	// A CSV error is shown at its side with line and column.
@@ -415,10 +409,7 @@ func TestBrokenShareLink(t *testing.T) {
 	c := &aaT{}
 	e := load(t, c)
 	u, _ := url.Parse("/aa#aa=not-really-data")
-	c.ctx.Page().ReplaceURL(u)
-	c.OnNav(c.ctx)
-	c.ctx.Update()
-	e.ConsumeAll()
+	follow(e, c.ctx, c, u)
 	if html := app.HTMLString(c); !strings.Contains(html, `data-error="link"`) {
 		t.Errorf("a damaged link is not reported:\n%s", html)
 	}
