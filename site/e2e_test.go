@@ -1,4 +1,4 @@
-//go:build !wasm
+//go:build !wasm && integration
 
 package main
 
@@ -186,6 +186,9 @@ func aaCSV(scenarios, runs int, fail func(s, r int) bool) string {
 }
 
 func TestEndToEnd(t *testing.T) {
+	if _, err := webtest.Chromium(); err != nil {
+		t.Fatal(err) // before building: a missing chromium is a failure
+	}
 	dir, _ := built(t)
 	srv, handler, err := webtest.Serve(dir)
 	if err != nil {

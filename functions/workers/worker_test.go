@@ -1,4 +1,4 @@
-//go:build !js
+//go:build !js && integration
 
 package main
 
@@ -88,9 +88,10 @@ func devConfig(t *testing.T, dir, workerDir, siteDir string) string {
 	return cfg
 }
 
-// startWorker runs the Worker under `wrangler dev` (workerd, offline, on
-// loopback) and returns its base URL once /v1/health answers.
-func startWorker(t *testing.T, workerDir, siteDir string) string {
+// wranglerPath is the repository's wrangler, or a failure saying how to
+// install it (and Node, which runs it). Tests call it before they build
+// anything, so a missing tool fails at once.
+func wranglerPath(t *testing.T) string {
 	t.Helper()
 	wrangler, err := filepath.Abs(filepath.Join(root, "node_modules", ".bin", "wrangler"))
 	if err != nil {
@@ -99,6 +100,17 @@ func startWorker(t *testing.T, workerDir, siteDir string) string {
 	if _, err := os.Stat(wrangler); err != nil {
 		t.Fatalf("wrangler is not installed at %s: run `make tools-functions` (npm ci from package-lock.json)", wrangler)
 	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is not on PATH: wrangler runs on Node 20 (apt-get install nodejs)")
+	}
+	return wrangler
+}
+
+// startWorker runs the Worker under `wrangler dev` (workerd, offline, on
+// loopback) and returns its base URL once /v1/health answers.
+func startWorker(t *testing.T, workerDir, siteDir string) string {
+	t.Helper()
+	wrangler := wranglerPath(t)
 	dir := t.TempDir()
 	cfg := devConfig(t, dir, workerDir, siteDir)
 	port, inspector := apitest.FreePort(t), apitest.FreePort(t)
@@ -152,6 +164,7 @@ func startWorker(t *testing.T, workerDir, siteDir string) string {
 // and logs the median latency of GET /v1/budget next to the same handler
 // served by net/http on loopback.
 func TestWorker(t *testing.T) {
+	wranglerPath(t)
 	workerDir, siteDir := t.TempDir(), t.TempDir()
 	buildWorker(t, workerDir)
 	checkSize(t, filepath.Join(workerDir, "app.wasm"))
