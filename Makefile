@@ -8,24 +8,44 @@ TEST_DEPS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: test vet gotest goapptest wasmtest fmtcheck cli
+.PHONY: test vet gotest integrationtest goapptest wasmtest fmtcheck cli
 
-## test: vet, every Go test natively, and the core's tests again in WebAssembly
+# The packages with integration tests: tests that drive Chromium, wrangler,
+# the Lambda runtime emulator or wrk carry `//go:build integration`, so
+# `go test ./...` passes with Go alone and `make test` runs them with the tag.
+INTEGRATION_PKGS = $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=third_party \
+	--exclude-dir=node_modules --exclude-dir=dist '^//go:build .*\<integration\>' .)))
+
+## test: vet, every Go test natively (with Go alone, then the integration tests with their tools), and the core's tests again in WebAssembly
 test: $(TEST_DEPS)
 	$(MAKE) fmtcheck vet
 	$(MAKE) gotest
+	$(MAKE) integrationtest
 	$(MAKE) wasmtest
 
 fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 
+# Both builds: without the tag, and with the integration tests' files.
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags integration ./...
 
+# gotest: every test without the integration tag, as a machine with only Go
+# runs them (mk/go-only.sh: PATH holds go, gofmt, sh, bash, git and the
+# coreutils; the module is a copy outside this folder; HOME is empty), then
+# the forked go-app's.
 gotest:
-	$(GO) test -count=1 ./...
+	GO=$(GO) mk/go-only.sh go test -count=1 ./...
 	$(MAKE) goapptest
+
+# integrationtest: the packages with integration tests, with the tag and the
+# tools `make test` installed first; a missing tool fails the test (each
+# looks for its tool before it builds anything) and names the make target
+# that installs it.
+integrationtest:
+	$(GO) test -count=1 -tags integration $(INTEGRATION_PKGS)
 
 # The go-app the calculator is built with (third_party/go-app, its own
 # module): upstream's tests and ours, natively, and a vet of the wasm build.
@@ -42,6 +62,7 @@ goapptest:
 # The same core tests under GOOS=js GOARCH=wasm with Node, so the numbers are
 # proven identical in WebAssembly.
 wasmtest:
+	@command -v node >/dev/null || { echo "wasmtest: node not found: the WebAssembly tests run under Node 20 (apt-get install nodejs)"; exit 1; }
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/...
 
 ## cli: build the command-line gate into bin/
