@@ -399,9 +399,6 @@ func TestEndToEnd(t *testing.T) {
 		if err := Generate(Options{Out: dir, Wasm: filepath.Join(dir, "web", "app.wasm"), Version: "e2e-test-2"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := handler.Reload(); err != nil {
-			t.Fatal(err)
-		}
 		open(t, ctx, srv.URL+"/")
 		if err := webtest.Poll(ctx, 20*time.Second, `!!document.getElementById('reload')`); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/static"
 )
 
 // fakeWasm is enough of a module header for the generator's check.
@@ -50,8 +52,12 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 			t.Errorf("service worker does not cache %s", p)
 		}
 	}
-	// The CSP: exactly what Go's wasm needs and no inline code.
+	// _headers is static.Headers, the rules the local server applies.
 	h := read("_headers")
+	if want, err := static.Headers.MarshalText(); err != nil || h != string(want) {
+		t.Errorf("_headers is not static.Headers (%v):\n%s", err, h)
+	}
+	// The CSP: exactly what Go's wasm needs and no inline code.
 	for _, want := range []string{"script-src 'self' 'wasm-unsafe-eval';", "worker-src 'self';", "manifest-src 'self';", "default-src 'self';", "style-src 'self';"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("_headers lacks %q", want)

@@ -16,33 +16,13 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/flakegate/flakegate/static"
 	"github.com/flakegate/flakegate/wasm"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 //go:embed web/flakegate.css
 var stylesheet []byte
-
-// CSP is the Content-Security-Policy of every page: scripts and workers
-// only from the site itself, plus 'wasm-unsafe-eval', which Go's
-// WebAssembly needs to compile app.wasm; no inline scripts or styles.
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
-	"manifest-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-
-// Headers is the _headers file (Cloudflare's static-assets format, also read
-// by the local server and the end-to-end tests): the CSP and hardening
-// headers on every path, and revalidation of every file, because their names
-// do not change between builds: a new service worker must not cache a stale
-// app.js or app.wasm from the HTTP cache.
-var Headers = "/*\n" +
-	"  Content-Security-Policy: " + CSP + "\n" +
-	"  Cache-Control: no-cache\n" +
-	"  X-Content-Type-Options: nosniff\n" +
-	"  Referrer-Policy: no-referrer\n" +
-	"  Permissions-Policy: camera=(), microphone=(), geolocation=()\n" +
-	"/web/app.wasm\n" +
-	"  Content-Type: application/wasm\n"
 
 // Options says where the site goes and what it is built from.
 type Options struct {
@@ -77,7 +57,7 @@ func Handler(version string) *app.Handler {
 
 // Generate writes the complete static site: every page pre-rendered, the
 // go-app scripts, manifest and service worker, app.wasm, the stylesheet,
-// local icons and _headers.
+// local icons and _headers (static.Headers, for Workers).
 func Generate(o Options) error {
 	if o.Out == "" || o.Version == "" {
 		return errors.New("generate: Out and Version are required")
@@ -99,6 +79,10 @@ func Generate(o Options) error {
 	if err := patchAppJS(filepath.Join(o.Out, "app.js")); err != nil {
 		return err
 	}
+	headers, err := static.Headers.MarshalText()
+	if err != nil {
+		return fmt.Errorf("generate: %s: %w", static.HeadersFile, err)
+	}
 	files := map[string][]byte{
 		"web/app.wasm":      wasmBytes,
 		"web/flakegate.css": stylesheet,
@@ -106,7 +90,7 @@ func Generate(o Options) error {
 		"web/icon-192.png":  iconPNG(192),
 		"favicon.ico":       iconPNG(48), // browsers ask for it; a PNG body is accepted
 		"web/icon-512.png":  iconPNG(512),
-		"_headers":          []byte(Headers),
+		static.HeadersFile:  headers, // for Workers; the local server applies static.Headers itself
 		"version.txt":       []byte(o.Version + "\n"),
 	}
 	for name, data := range files {

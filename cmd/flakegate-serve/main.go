@@ -5,12 +5,11 @@
 //	flakegate-serve [-addr 127.0.0.1:8080] [-site dist/site] [-max-body bytes]
 //
 // It prints the URL it serves once it listens, and stops on an interrupt.
-// The site is served by site/static as Workers serves it in production:
+// The site is served by package static as Workers serves it in production:
 // /decide is decide.html, a path that names no file gets index.html, and
-// the headers of the site's _headers file (its CSP among them) are applied.
-// A _headers that does not parse stops the server at start, naming the line;
-// it is read once, so restart the server after changing it (pages and other
-// files are read on every request, so `make site` needs no restart).
+// the site's headers (static.Headers, its CSP among them; the same rules
+// the generator writes to _headers for Workers) are applied. Files are read
+// on every request, so `make site` needs no restart.
 package main
 
 import (
@@ -28,7 +27,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/functions/api"
-	"github.com/flakegate/flakegate/site/static"
+	"github.com/flakegate/flakegate/static"
 )
 
 func main() {
@@ -59,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *maxBody <= 0 {
 		return fmt.Errorf("-max-body must be a positive number of bytes, got %d", *maxBody)
 	}
-	mux, err := newMux(api.Options{MaxBodyBytes: *maxBody}, os.DirFS(*site), *site)
+	mux, err := newMux(api.Options{MaxBodyBytes: *maxBody}, os.DirFS(*site))
 	if err != nil {
 		return err
 	}
@@ -85,10 +84,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return srv.Shutdown(shut)
 }
 
-// newMux serves the API under /v1/ and the site everywhere else; name is
-// how errors name the site folder.
-func newMux(opt api.Options, site fs.FS, name string) (http.Handler, error) {
-	files, err := static.New(site, static.Options{Name: name, Placeholder: placeholder})
+// newMux serves the API under /v1/ and the site everywhere else.
+func newMux(opt api.Options, site fs.FS) (http.Handler, error) {
+	files, err := static.New(site, static.Options{Headers: static.Headers, Placeholder: placeholder})
 	if err != nil {
 		return nil, err
 	}

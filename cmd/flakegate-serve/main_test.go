@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/static"
 )
 
 const corpusDir = "../../functions/api/testdata"
@@ -148,21 +148,13 @@ func TestServesCorpus(t *testing.T) {
 	}
 }
 
-// siteHeaders is a _headers in the form site.Headers writes (site/static.go):
-// the CSP and hardening headers on every path, app.wasm's type and
-// revalidation.
-const (
-	siteCSP     = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; manifest-src 'self'"
-	siteHeaders = "/*\n" +
-		"  Content-Security-Policy: " + siteCSP + "\n" +
-		"  Cache-Control: no-cache\n" +
-		"  X-Content-Type-Options: nosniff\n" +
-		"/web/app.wasm\n" +
-		"  Content-Type: application/wasm\n"
-)
+// decoyHeaders is a _headers file unlike static.Headers: the server must
+// apply static.Headers, never read the site's file (Workers reads that
+// one, and the generator writes it from the same value).
+const decoyHeaders = "/*\n  Content-Security-Policy: default-src *\n  X-Decoy: 1\n"
 
-// writeSite writes a small built site: the three pages, app.wasm and
-// _headers.
+// writeSite writes a small built site: the three pages, app.wasm and a
+// _headers file.
 func writeSite(t *testing.T, headers string) string {
 	t.Helper()
 	site := t.TempDir()
@@ -186,9 +178,9 @@ func writeSite(t *testing.T, headers string) string {
 
 // TestServesSite: outside /v1/ the running server answers as Workers does
 // (wrangler.toml): /decide is decide.html's bytes, a path that names no
-// file gets index.html, and every page carries the CSP of _headers.
+// file gets index.html, and every answer carries static.Headers.
 func TestServesSite(t *testing.T) {
-	site := writeSite(t, siteHeaders)
+	site := writeSite(t, decoyHeaders)
 	base := startServer(t, site)
 	client := &http.Client{
 		Timeout:       30 * time.Second,
@@ -224,8 +216,11 @@ func TestServesSite(t *testing.T) {
 			t.Errorf("%s %s: %d %q %q Location %q, want %d %q %q %q", tc.method, tc.path, resp.StatusCode,
 				resp.Header.Get("Content-Type"), body, resp.Header.Get("Location"), tc.status, tc.ctype, tc.body, tc.location)
 		}
-		if got := resp.Header.Get("Content-Security-Policy"); got != siteCSP {
-			t.Errorf("%s %s: CSP %q, want the one of _headers", tc.method, tc.path, got)
+		if got := resp.Header.Get("Content-Security-Policy"); got != static.CSP {
+			t.Errorf("%s %s: CSP %q, want static.CSP", tc.method, tc.path, got)
+		}
+		if got := resp.Header.Get("X-Decoy"); got != "" {
+			t.Errorf("%s %s: the site's own _headers was applied", tc.method, tc.path)
 		}
 		if got := resp.Header.Get("Cache-Control"); got != tc.cache {
 			t.Errorf("%s %s: Cache-Control %q, want %q", tc.method, tc.path, got, tc.cache)
@@ -255,29 +250,10 @@ func TestServesSite(t *testing.T) {
 	}
 }
 
-// TestBrokenHeadersStopsServer: a _headers that does not parse is an error
-// at start (exit 2, the file, line and column on stderr), not a server that
-// sends pages without their CSP.
-func TestBrokenHeadersStopsServer(t *testing.T) {
-	site := writeSite(t, "/*\n  Content-Security-Policy default-src 'self'\n")
-	cmd := exec.Command(binary(t), "-addr", "127.0.0.1:0", "-site", site)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-		t.Fatalf("exit: %v, want status 2; stdout %q", err, stdout.String())
-	}
-	want := "flakegate-serve: " + filepath.Join(site, "_headers") + ":2:3: expected \"Name: value\""
-	if !strings.HasPrefix(stderr.String(), want) || stdout.Len() != 0 {
-		t.Errorf("stderr %q, want it to start %q; stdout %q", stderr.String(), want, stdout.String())
-	}
-}
-
 // TestPlaceholder: with no site built, every page explains how to build it
 // and links the API, with status 404.
 func TestPlaceholder(t *testing.T) {
-	h, err := newMux(api.Options{}, os.DirFS(t.TempDir()), "dist/site")
+	h, err := newMux(api.Options{}, os.DirFS(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,11 @@
 // linked into app.wasm.
 //
 // It builds the site as `make site` does, serves it from an httptest server
-// on 127.0.0.1 through site/static, the local server's handler, which
+// on 127.0.0.1 through package static, the local server's handler, which
 // follows Workers' static-asset rules (clean URLs: /decide is decide.html;
-// the _headers file applied; index.html for a path that names no file),
-// starts Debian's chromium with a fresh profile, and reads a page's figures
-// through their data-field attributes.
+// the site's headers, static.Headers, applied; index.html for a path that
+// names no file), starts Debian's chromium with a fresh profile, and reads a
+// page's figures through their data-field attributes.
 package webtest
 
 import (
@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/site/static"
+	"github.com/flakegate/flakegate/static"
 )
 
 // BuildSite builds app.wasm and runs the generator into out, from the
@@ -53,10 +53,10 @@ func BuildSite(root, out, version string) error {
 	return os.Remove(tmp)
 }
 
-// Handler serves a static site folder through site/static, the handler of
-// the local server, so the browser tests see what flakegate-serve and
+// Handler serves a static site folder through package static, the handler
+// of the local server, so the browser tests see what flakegate-serve and
 // Workers send: clean URLs (/decide is decide.html), the index.html
-// fallback and the _headers rules. It counts requests per path, so tests can
+// fallback and static.Headers. It counts requests per path, so tests can
 // check that a repeat visit is served by the service worker, and can play
 // offline.
 type Handler struct {
@@ -75,12 +75,10 @@ func (h *Handler) SetOffline(off bool) {
 	h.mu.Unlock()
 }
 
-// Reload re-reads _headers after the folder was regenerated.
-func (h *Handler) Reload() error { return h.site.Reload() }
-
-// NewHandler serves dir; a _headers that does not parse is an error.
+// NewHandler serves dir; files are read on every request, so a
+// regenerated site is served at once.
 func NewHandler(dir string) (*Handler, error) {
-	site, err := static.New(os.DirFS(dir), static.Options{})
+	site, err := static.New(os.DirFS(dir), static.Options{Headers: static.Headers})
 	if err != nil {
 		return nil, err
 	}

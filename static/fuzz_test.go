@@ -16,7 +16,7 @@ func FuzzServePath(f *testing.F) {
 		"/_headers", "//_headers", "/./_redirects", "/web/../_headers", "//evil.example/", "/%2e%2e/x", "/a\x00b"} {
 		f.Add(p)
 	}
-	h, err := New(site(), Options{})
+	h, err := New(site(), Options{Headers: rules})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -1,7 +1,10 @@
 // Package static serves the calculator's pre-rendered site the way
 // Cloudflare Workers serves it as static assets (wrangler.toml: html_handling
 // left at "auto-trailing-slash", not_found_handling "single-page-application"),
-// so the local server and the browser tests see what production sends.
+// so the local server and the browser tests see what production sends; and
+// it holds the site's response headers (Headers), the one value from which
+// the generator writes the _headers file Workers reads and which this
+// handler applies itself. It imports nothing of flakegate's.
 //
 // The contract, for a GET or HEAD of a decoded, cleaned path p:
 //
@@ -14,9 +17,9 @@
 //     (single-page-application fallback: the page routes itself).
 //   - Headers: Content-Type from the file's extension (a fixed table, the
 //     same on every machine), a strong ETag from the content's SHA-256 (an
-//     If-None-Match that matches gets 304), then the rules of the site's
-//     _headers file applied as Workers applies them (see Rules.Apply),
-//     matched against the requested path, not the file's.
+//     If-None-Match that matches gets 304), then Options.Headers applied as
+//     Workers applies _headers (see Rules.Apply), matched against the
+//     requested path, not the file's; on redirects and 304s too.
 //   - _headers, _redirects and .assetsignore are never served: Workers does
 //     not upload them, so their paths fall back to index.html like any
 //     other missing file.
@@ -24,17 +27,13 @@
 //   - With no index.html in the site (not built yet), a path that names no
 //     file gets Options.Placeholder with status 404.
 //
-// New reads _headers once and returns its syntax errors, with the line, so
-// a broken file stops a server at start rather than serving wrong headers;
-// Reload reads it again after the site was regenerated. Files themselves are
-// read on every request, so a rebuilt site is served at once.
+// Files are read on every request, so a rebuilt site is served at once.
 package static
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -46,7 +45,8 @@ import (
 	"time"
 )
 
-// HeadersFile is the name of the headers file at the site's root.
+// HeadersFile is the name of the headers file at the site's root, which
+// the generator writes from Headers for Workers.
 const HeadersFile = "_headers"
 
 // hidden are the site files Workers does not serve.
@@ -54,9 +54,9 @@ var hidden = map[string]bool{HeadersFile: true, "_redirects": true, ".assetsigno
 
 // Options adjusts a Handler.
 type Options struct {
-	// Name is how errors name the site, e.g. its folder "dist/site"; the
-	// _headers errors then read "dist/site/_headers:3:5: …".
-	Name string
+	// Headers are applied to every answer; the site's are Headers. A site
+	// folder's own _headers file is not read.
+	Headers Rules
 	// Placeholder is the HTML page sent when the site has no index.html;
 	// empty means DefaultPlaceholder.
 	Placeholder string
@@ -73,11 +73,8 @@ const DefaultPlaceholder = `<!doctype html>
 // Handler serves one site. It is safe for concurrent use.
 type Handler struct {
 	site        fs.FS
-	name        string // HeadersFile as errors name it
+	headers     Rules
 	placeholder string
-
-	mu    sync.RWMutex
-	rules *Rules
 
 	etagMu sync.Mutex
 	etags  map[string]etagEntry // by file name: one entry per file
@@ -91,44 +88,17 @@ type etagEntry struct {
 	etag string
 }
 
-// New returns a handler for site, reading site's _headers (a missing file
-// means no rules). A _headers that does not parse is a *SyntaxError.
+// New returns a handler for site; headers that fail Rules.Check are an
+// error.
 func New(site fs.FS, opt Options) (*Handler, error) {
-	h := &Handler{site: site, name: path.Join(opt.Name, HeadersFile), placeholder: opt.Placeholder, etags: map[string]etagEntry{}}
+	if err := opt.Headers.Check(); err != nil {
+		return nil, fmt.Errorf("static: %w", err)
+	}
+	h := &Handler{site: site, headers: opt.Headers, placeholder: opt.Placeholder, etags: map[string]etagEntry{}}
 	if h.placeholder == "" {
 		h.placeholder = DefaultPlaceholder
 	}
-	if err := h.Reload(); err != nil {
-		return nil, err
-	}
 	return h, nil
-}
-
-// Reload reads _headers again; on error the rules in use are kept.
-func (h *Handler) Reload() error {
-	data, err := fs.ReadFile(h.site, HeadersFile)
-	var rules *Rules
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		rules = &Rules{}
-	case err != nil:
-		return fmt.Errorf("reading %s: %w", h.name, err)
-	default:
-		if rules, err = ParseHeaders(h.name, data); err != nil {
-			return err
-		}
-	}
-	h.mu.Lock()
-	h.rules = rules
-	h.mu.Unlock()
-	return nil
-}
-
-// Rules returns the _headers rules in use.
-func (h *Handler) Rules() *Rules {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	return h.rules
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -147,7 +117,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					loc += "?" + r.URL.RawQuery
 				}
 				w.Header().Set("Location", loc)
-				h.Rules().Apply(w.Header(), r.Host, p)
+				h.headers.Apply(w.Header(), p)
 				w.WriteHeader(http.StatusTemporaryRedirect)
 				return
 			}
@@ -157,7 +127,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		hd := w.Header()
 		hd.Set("Content-Type", "text/html; charset=utf-8")
-		h.Rules().Apply(hd, r.Host, p)
+		h.headers.Apply(hd, p)
 		w.WriteHeader(http.StatusNotFound)
 		if r.Method != http.MethodHead {
 			io.WriteString(w, h.placeholder)
@@ -251,7 +221,7 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, p, file stri
 	hd := w.Header()
 	hd.Set("Content-Type", ContentType(file))
 	hd.Set("Etag", etag)
-	h.Rules().Apply(hd, r.Host, p)
+	h.headers.Apply(hd, p)
 	// A zero modification time: like Workers, no Last-Modified; the ETag
 	// alone answers revalidation (a site regenerated within the same
 	// second would fool If-Modified-Since).

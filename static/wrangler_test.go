@@ -1,0 +1,262 @@
+//go:build integration
+
+package static
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/flakegate/flakegate/functions/api/apitest"
+)
+
+// root is the repository, where wrangler (node_modules) and wrangler.toml are.
+const root = ".."
+
+// TestWranglerServesHeaders writes a small site with the _headers file the
+// generator writes, serves it with `wrangler dev` (workerd running
+// Cloudflare's own asset worker, configured as wrangler.toml's [assets]) and
+// with this package's handler applying the same rules, and asks both the
+// same questions: every answer must have the same status, Location,
+// Content-Type, body, and the same values of every header the rules name.
+// Once with Headers, once with rules that use more of the patterns.
+func TestWranglerServesHeaders(t *testing.T) {
+	wrangler := wranglerPath(t) // before anything else: a missing tool fails at once
+	more := Rules{
+		{Path: "/*.txt", Headers: []Header{{"X-Text", "yes"}, {"Cache-Control", "max-age=60"}}},
+		{Path: "/docs*", Headers: []Header{{"X-Docs", "a"}, {"x-docs", "b"}}},
+		{Path: "/decide", Headers: []Header{{"X-Page", "decide"}}},
+		{Path: "/web/*.wasm", Headers: []Header{{"Content-Type", "application/octet-stream"}}},
+		{Path: "/*", Headers: []Header{{"Content-Security-Policy", "default-src 'self'"}, {"Cache-Control", "no-cache"}}},
+		{Path: "/web/app.wasm", Headers: []Header{{"Content-Type", "application/wasm"}, {"Cache-Control", "no-store"}}},
+		{Path: "/docs/*", Headers: []Header{{"X-Docs", "yes"}}},
+		{Path: "/it's-(ok)!~/", Headers: []Header{{"X-Marks", ":splat"}}},
+	}
+	for name, rs := range map[string]Rules{"Headers": Headers, "more patterns": more} {
+		t.Run(name, func(t *testing.T) { compareWithWrangler(t, wrangler, rs) })
+	}
+}
+
+func compareWithWrangler(t *testing.T, wrangler string, rs Rules) {
+	site := t.TempDir()
+	file, err := rs.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"index.html":           "<!doctype html><title>home</title>",
+		"decide.html":          "<!doctype html><title>decide</title>",
+		"aa.html":              "<!doctype html><title>aa</title>",
+		"docs/index.html":      "<!doctype html><title>docs</title>",
+		"app.js":               "console.log(1)\n",
+		"app.css":              "body{}\n",
+		"manifest.webmanifest": "{}\n",
+		"favicon.ico":          "\x89PNG\r\n\x1a\n",
+		"version.txt":          "v1\n",
+		"web/app.wasm":         "\x00asm\x01\x00\x00\x00",
+		"web/icon.svg":         "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+		HeadersFile:            string(file),
+	} {
+		p := filepath.Join(site, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := New(os.DirFS(site), Options{Headers: rs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := httptest.NewServer(h)
+	defer local.Close()
+	cf := startWrangler(t, wrangler, site)
+
+	names := []string{"Content-Type", "Location"}
+	for _, r := range rs {
+		for _, hd := range r.Headers {
+			names = append(names, hd.Name)
+		}
+	}
+	client := &http.Client{
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	type answer struct {
+		status int
+		header http.Header
+		body   []byte
+	}
+	ask := func(base, method, target string, hdr http.Header) answer {
+		req, err := http.NewRequest(method, base+target, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header = hdr.Clone()
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s%s: %v", method, base, target, err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return answer{res.StatusCode, res.Header, b}
+	}
+	for _, method := range []string{"GET", "HEAD"} {
+		for _, target := range []string{"/", "/decide", "/decide?baseline=10/20", "/aa", "/decide.html", "/decide.html?x=1",
+			"/decide/", "/index.html", "/index", "/docs", "/docs/", "/docs/index.html", "/web/app.wasm", "/web/icon.svg",
+			"/app.js", "/app.css", "/manifest.webmanifest", "/favicon.ico", "/version.txt", "/no/such/page", "/web/",
+			"/web/missing.js", "/_headers", "/_redirects", "/it's-(ok)!~/"} {
+			// A browser's navigation, as the pages are asked for.
+			hdr := http.Header{"Accept": {"text/html"}, "Sec-Fetch-Mode": {"navigate"}}
+			want, got := ask(cf, method, target, hdr), ask(local.URL, method, target, hdr)
+			what := method + " " + target
+			compare(t, what, names, want.status, got.status, want.header, got.header)
+			if !bytes.Equal(want.body, got.body) {
+				t.Errorf("%s: body %q, wrangler dev %q", what, got.body, want.body)
+			}
+			// Revalidation: each server's own ETag gets 304 with the headers.
+			if want.status == http.StatusOK && method == "GET" {
+				wantEtag, gotEtag := hdr.Clone(), hdr.Clone()
+				wantEtag.Set("If-None-Match", want.header.Get("Etag"))
+				gotEtag.Set("If-None-Match", got.header.Get("Etag"))
+				want, got = ask(cf, method, target, wantEtag), ask(local.URL, method, target, gotEtag)
+				// Workers keeps Content-Type on a 304; net/http never sends
+				// it there (transfer.go, suppressedHeaders304; RFC 9110
+				// 15.4.5 lets a 304 leave it out), and the browser keeps
+				// its cached copy's.
+				want.header.Del("Content-Type")
+				compare(t, what+" (If-None-Match)", names, want.status, got.status, want.header, got.header)
+			}
+		}
+	}
+}
+
+// compare reports a differing status or header value; got is the local
+// server's answer, want wrangler dev's.
+func compare(t *testing.T, what string, names []string, wantStatus, gotStatus int, want, got http.Header) {
+	t.Helper()
+	if gotStatus != wantStatus {
+		t.Errorf("%s: status %d, wrangler dev %d", what, gotStatus, wantStatus)
+	}
+	for _, n := range names {
+		// Field lines joined with ", ", as RFC 9110 (5.3) lets a recipient
+		// combine them: workerd sends a value appended to a name it does
+		// not know as a line of its own, net/http joins them in one.
+		w, g := strings.Join(want.Values(n), ", "), strings.Join(got.Values(n), ", ")
+		if w != g {
+			t.Errorf("%s: %s %q, wrangler dev %q", what, n, g, w)
+		}
+	}
+}
+
+// wranglerPath is the repository's wrangler, or a failure saying how to
+// install it (and Node, which runs it).
+func wranglerPath(t *testing.T) string {
+	t.Helper()
+	wrangler, err := filepath.Abs(filepath.Join(root, "node_modules", ".bin", "wrangler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(wrangler); err != nil {
+		t.Fatalf("wrangler is not installed at %s: run `make tools-functions` (npm ci from package-lock.json)", wrangler)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is not on PATH: wrangler runs on Node 20 (apt-get install nodejs)")
+	}
+	return wrangler
+}
+
+// assetsConfig is an assets-only wrangler.toml for site: the repository's
+// compatibility date and its [assets] settings (not_found_handling,
+// html_handling), without the Worker.
+func assetsConfig(t *testing.T, site string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "wrangler.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{`name = "flakegate-static-test"`}
+	section := ""
+	for _, line := range strings.Split(string(raw), "\n") {
+		trim := strings.TrimSpace(line)
+		if strings.HasPrefix(trim, "[") {
+			section = trim
+			if section == "[assets]" {
+				out = append(out, section, fmt.Sprintf("directory = %q", site))
+			}
+			continue
+		}
+		key, _, _ := strings.Cut(trim, "=")
+		switch key = strings.TrimSpace(key); {
+		case section == "" && key == "compatibility_date",
+			section == "[assets]" && (key == "not_found_handling" || key == "html_handling"):
+			out = append(out, trim)
+		}
+	}
+	if len(out) < 4 {
+		t.Fatalf("wrangler.toml: no compatibility_date or [assets] settings found:\n%s", strings.Join(out, "\n"))
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// startWrangler serves site under `wrangler dev` (workerd, offline, on
+// loopback) and returns its base URL once it answers.
+func startWrangler(t *testing.T, wrangler, site string) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "wrangler.toml")
+	if err := os.WriteFile(cfg, []byte(assetsConfig(t, site)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port, inspector := apitest.FreePort(t), apitest.FreePort(t)
+	logs := &apitest.Output{}
+	cmd := exec.Command(wrangler, "dev", "--config", cfg, "--ip", "127.0.0.1", "--port", fmt.Sprint(port),
+		"--inspector-port", fmt.Sprint(inspector), "--show-interactive-dev-session=false", "--log-level", "warn")
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = logs, logs
+	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_HIDE_BANNER=true",
+		"CLOUDFLARE_CF_FETCH_ENABLED=false", "CI=1", "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop them together
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("wrangler output:\n%s", logs.String())
+		}
+	})
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	client := &http.Client{Timeout: 10 * time.Second}
+	for deadline := time.Now().Add(90 * time.Second); ; {
+		res, err := client.Get(base + "/version.txt")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return base
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("wrangler dev did not serve /version.txt within 90s (last error %v):\n%s", err, logs.String())
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
