@@ -31,6 +31,7 @@ fmtcheck:
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags integration ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./functions/workers/...
 
 # gotest: every test without the integration tag, as a machine with only Go
 # runs them (mk/go-only.sh: PATH holds go, gofmt, sh, bash, git and the
@@ -60,10 +61,10 @@ goapptest:
 		$(GO) test -count=1 -run '^TestStateManagerSet$$' -skip '^TestStateManagerSet$$/^set_state_broadcast_a_value$$' ./pkg/app
 
 # The same core tests under GOOS=js GOARCH=wasm with Node, so the numbers are
-# proven identical in WebAssembly.
+# proven identical in WebAssembly; and the Worker's bridge to JavaScript.
 wasmtest:
 	@command -v node >/dev/null || { echo "wasmtest: node not found: the WebAssembly tests run under Node 20 (apt-get install nodejs)"; exit 1; }
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/... ./functions/workers/bridge/
 
 ## cli: build the command-line gate into bin/
 cli:
