@@ -8,7 +8,6 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/maxence-charriere/go-app/v10 v10.1.11
-	github.com/syumai/workers v0.33.0
 	gonum.org/v1/gonum v0.17.0
 )
 

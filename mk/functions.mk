@@ -3,7 +3,7 @@
 #
 #   make lambda           dist/lambda/bootstrap for provided.al2023 on arm64 (SAM's CodeUri)
 #   make lambda-local     bin/lambda/bootstrap for this machine, to run under aws-lambda-rie
-#   make worker           dist/worker/: app.wasm and the workers-assets-gen shim
+#   make worker           dist/worker/: app.wasm, the shim (functions/workers/shim) and Go's wasm_exec.js
 #   make dev-worker       the Worker and the site under `wrangler dev` on 127.0.0.1:8787
 #   make tools-functions  wrangler (npm ci, from package-lock.json), aws-lambda-rie, wrk
 #   make bench-api        the 30 s wrk load check of the local server (bench/api)
@@ -12,9 +12,9 @@ SITE_DIR       ?= dist/site
 WORKER_OUT     ?= dist/worker
 LAMBDA_OUT     ?= dist/lambda
 TOOLS_BIN      := $(CURDIR)/bin/tools
-# The shim generator runs at the version go.mod requires (v0.33.0): the module
-# proxy here refuses `@version` queries for this module, and go.mod pins it.
-WORKERS_MOD    := github.com/syumai/workers
+# WORKER_TAGS builds the Worker with extra tags; the tests use workertest,
+# never the deployed build.
+WORKER_TAGS    ?=
 RIE_VERSION    := v0.0.0-20261030222936-bef5c4ba774d
 WRK_PKG        ?= wrk
 DEV_WORKER_PORT ?= 8787
@@ -37,9 +37,11 @@ lambda-local:
 		-o bin/lambda/bootstrap ./functions/lambda
 
 ## worker: the Worker's wasm and its JavaScript shim, for wrangler
+# wasm_exec.js comes from the toolchain that builds app.wasm: the two must match.
 worker: site-ready
-	$(GO) run $(WORKERS_MOD)/cmd/workers-assets-gen -mode=go -o $(WORKER_OUT)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WORKER_OUT)/app.wasm ./functions/workers
+	rm -rf $(WORKER_OUT) && mkdir -p $(WORKER_OUT)
+	cp functions/workers/shim/worker.mjs "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WORKER_OUT)/
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -tags '$(WORKER_TAGS)' -o $(WORKER_OUT)/app.wasm ./functions/workers
 	@ls -l $(WORKER_OUT)/app.wasm
 
 ## dev-worker: run the Worker locally under wrangler dev (offline, loopback)
@@ -78,3 +80,4 @@ wrk:
 ## bench-api: 30 s of wrk against the local server (GET /v1/budget, POST /v1/aa)
 bench-api: wrk serve-bin
 	$(GO) run ./bench/api -server ./bin/flakegate-serve -duration 30s
+

@@ -1,21 +1,40 @@
 //go:build js && wasm
 
-// Command workers serves flakegate's JSON API on Cloudflare Workers through
-// github.com/syumai/workers. It is built with GOOS=js GOARCH=wasm into
-// dist/worker/app.wasm, beside the JavaScript shim of workers-assets-gen
-// (`make worker`); wrangler.toml at the repository root routes /v1/* here
-// and serves everything else from the static site.
+// Command workers serves flakegate's JSON API on Cloudflare Workers. It is
+// built with GOOS=js GOARCH=wasm into dist/worker/app.wasm, beside the
+// JavaScript shim in shim/ (`make worker`); wrangler.toml at the repository
+// root routes /v1/* here and serves everything else from the static site.
 //
-// Every request starts a fresh Go instance, so main does nothing but hand
-// the handler over: no globals, no caches, no start-up work.
+// One instance of this program serves every request of its isolate, several
+// at a time (package bridge). The API keeps no state between requests, so
+// nothing here does either; a panic, which the API answers with a 500, also
+// retires the instance (so does a panic that escapes it), and the shim starts a fresh one for the next
+// request.
 package main
 
 import (
-	"github.com/syumai/workers"
+	"log"
+	"os"
 
 	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/functions/workers/bridge"
 )
 
 func main() {
-	workers.Serve(api.New(api.Options{}))
+	h := api.New(api.Options{Log: log.New(retiringLog{}, "", 0)})
+	err := bridge.Serve(hooks(h), bridge.Options{DiscardBytes: 2 * api.DefaultMaxBodyBytes})
+	log.Fatal(err)
+}
+
+// retiringLog receives the API's log, which it writes only when the server
+// is at fault: a panic it recovered, an error it did not expect (both
+// answered 500), an answer it could not encode or write (the bridge's
+// buffered writer never fails). After any of them this instance's state is
+// not to be trusted, so it is retired.
+type retiringLog struct{}
+
+func (retiringLog) Write(p []byte) (int, error) {
+	n, err := os.Stderr.Write(p)
+	bridge.Retire("the API logged a fault of its own (the line above)")
+	return n, err
 }

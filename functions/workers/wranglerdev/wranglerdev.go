@@ -1,0 +1,267 @@
+//go:build !js
+
+// Package wranglerdev builds the Worker and runs it under `wrangler dev`
+// (workerd, offline, on loopback) for the Worker's tests and benchmark. The
+// configuration is the repository's wrangler.toml with its main and assets
+// pointed elsewhere, so what runs is what deploys.
+package wranglerdev
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/flakegate/flakegate/functions/api/apitest"
+)
+
+// Wrangler returns the path of the repository's wrangler (under root), or
+// an error that says how to install it and Node, which runs it.
+func Wrangler(root string) (string, error) {
+	wrangler, err := filepath.Abs(filepath.Join(root, "node_modules", ".bin", "wrangler"))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(wrangler); err != nil {
+		return "", fmt.Errorf("wrangler is not installed at %s: run `make tools-functions` (npm ci from package-lock.json)", wrangler)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return "", errors.New("node is not on PATH: wrangler runs on Node 20 (apt-get install nodejs)")
+	}
+	return wrangler, nil
+}
+
+// Build does what `make worker` does, into dir: Go's wasm_exec.js, the shim
+// and app.wasm, built with tags (none for the deployed Worker).
+func Build(root, dir string, tags ...string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOROOT: %v", err)
+	}
+	for _, src := range []string{
+		filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"),
+		filepath.Join(root, "functions", "workers", "shim", "worker.mjs"),
+	} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o644); err != nil {
+			return err
+		}
+	}
+	out, err := filepath.Abs(filepath.Join(dir, "app.wasm"))
+	if err != nil {
+		return err
+	}
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-tags", strings.Join(tags, ","), "-o", out, "./functions/workers")
+	build.Dir = root
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=mod")
+	if b, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building app.wasm: %v\n%s", err, b)
+	}
+	return nil
+}
+
+// Config is the repository's wrangler.toml (under root) with its main and
+// its assets directory replaced and its [build] step dropped (the caller
+// has built already), written to dir.
+func Config(root, dir, main, assets string) (string, error) {
+	raw, err := os.ReadFile(filepath.Join(root, "wrangler.toml"))
+	if err != nil {
+		return "", err
+	}
+	var out []string
+	section := ""
+	replaced := 0
+	for _, line := range strings.Split(string(raw), "\n") {
+		trim := strings.TrimSpace(line)
+		if strings.HasPrefix(trim, "[") {
+			section = trim
+		}
+		switch {
+		case section == "[build]":
+			continue
+		case section == "" && strings.HasPrefix(trim, "main ="):
+			line = fmt.Sprintf("main = %q", main)
+			replaced++
+		case section == "[assets]" && strings.HasPrefix(trim, "directory ="):
+			line = fmt.Sprintf("directory = %q", assets)
+			replaced++
+		}
+		out = append(out, line)
+	}
+	if replaced != 2 {
+		return "", fmt.Errorf("wrangler.toml: expected a main and an [assets] directory to replace, found %d", replaced)
+	}
+	cfg := filepath.Join(dir, "wrangler.toml")
+	return cfg, os.WriteFile(cfg, []byte(strings.Join(out, "\n")), 0o644)
+}
+
+// Server is a running `wrangler dev`.
+type Server struct {
+	URL  string // http://127.0.0.1:port
+	cmd  *exec.Cmd
+	logs *apitest.Output
+	done chan struct{}
+}
+
+// Start runs `wrangler dev` with the configuration cfg, its state and home
+// in dir, and returns once /v1/health answers 200 (or after 90 s, with an
+// error holding wrangler's output).
+func Start(root, dir, cfg string) (*Server, error) {
+	wrangler, err := Wrangler(root)
+	if err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	inspector, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &apitest.Output{}, done: make(chan struct{})}
+	s.cmd = exec.Command(wrangler, "dev", "--config", cfg, "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
+		"--inspector-port", strconv.Itoa(inspector), "--show-interactive-dev-session=false", "--log-level", "warn")
+	s.cmd.Dir = dir
+	s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs
+	// Offline and quiet: no metrics, no update check, no Request.cf download.
+	s.cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_HIDE_BANNER=true",
+		"CLOUDFLARE_CF_FETCH_ENABLED=false", "CI=1", "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop them together
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { s.cmd.Wait(); close(s.done) }()
+	deadline := time.Now().Add(90 * time.Second)
+	client := &http.Client{Timeout: 10 * time.Second}
+	for {
+		resp, err := client.Get(s.URL + "/v1/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s, nil
+			}
+		}
+		select {
+		case <-s.done:
+			return nil, fmt.Errorf("wrangler dev exited before it answered /v1/health:\n%s", s.Logs())
+		default:
+		}
+		if time.Now().After(deadline) {
+			s.Stop()
+			return nil, fmt.Errorf("wrangler dev did not answer /v1/health within 90s (last error %v):\n%s", err, s.Logs())
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// Logs returns what wrangler and workerd printed so far.
+func (s *Server) Logs() string { return s.logs.String() }
+
+// Stop ends wrangler and workerd: SIGTERM, then SIGKILL after 10 s.
+func (s *Server) Stop() {
+	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		<-s.done
+	}
+}
+
+// Usage is the CPU time (user and system) and resident memory of the
+// workerd processes behind a Server. wrangler dev runs two: one that serves
+// the port and forwards each request, and one that runs the Worker.
+type Usage struct {
+	CPU       time.Duration // both processes
+	WorkerCPU time.Duration // the Worker's process alone
+	WorkerRSS int64         // the Worker's process, in bytes
+}
+
+// Usage reads the workerd processes' figures from /proc.
+func (s *Server) Usage() (Usage, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return Usage{}, err
+	}
+	var u Usage
+	found := 0
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := readStat(pid)
+		if err != nil || st.pgrp != s.cmd.Process.Pid || st.comm != "workerd" {
+			continue
+		}
+		found++
+		u.CPU += st.cpu
+		// The Worker's process is the one with the inspector.
+		if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && bytes.Contains(cmdline, []byte("--inspector-addr")) {
+			u.WorkerCPU, u.WorkerRSS = st.cpu, st.rss
+		}
+	}
+	if found == 0 || u.WorkerRSS == 0 {
+		return Usage{}, fmt.Errorf("found %d workerd processes in wrangler's process group, and not the Worker's", found)
+	}
+	return u, nil
+}
+
+type stat struct {
+	comm string
+	pgrp int
+	cpu  time.Duration
+	rss  int64
+}
+
+// clockTick is USER_HZ, the unit of /proc/pid/stat's times: 100 on Linux.
+const clockTick = 100
+
+func readStat(pid int) (stat, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return stat{}, err
+	}
+	// pid (comm) state ppid pgrp ... ; comm may hold spaces: split after ')'.
+	open, close := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || close < open {
+		return stat{}, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+	}
+	f := strings.Fields(string(b[close+1:]))
+	if len(f) < 22 {
+		return stat{}, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	}
+	// f[0] is field 3 (state): pgrp is field 5, utime 14, stime 15, rss 24.
+	num := func(field int) int64 { n, _ := strconv.ParseInt(f[field-3], 10, 64); return n }
+	ticks := num(14) + num(15)
+	return stat{
+		comm: string(b[open+1 : close]),
+		pgrp: int(num(5)),
+		cpu:  time.Duration(ticks) * time.Second / clockTick,
+		rss:  num(24) * int64(os.Getpagesize()),
+	}, nil
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
