@@ -7,6 +7,7 @@
 #   make dev-worker       the Worker and the site under `wrangler dev` on 127.0.0.1:8787
 #   make tools-functions  wrangler (npm ci, from package-lock.json), aws-lambda-rie, wrk
 #   make bench-api        the 30 s wrk load check of the local server (bench/api)
+#   make bench-worker     the Worker under wrangler dev against a plain JavaScript Worker (bench/worker)
 
 SITE_DIR       ?= dist/site
 WORKER_OUT     ?= dist/worker
@@ -21,7 +22,7 @@ DEV_WORKER_PORT ?= 8787
 
 TEST_DEPS += tools-functions lambda-local worker
 
-.PHONY: lambda lambda-local worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api
+.PHONY: lambda lambda-local worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker
 
 ## lambda: the Lambda binary for deployment (template.yaml points at it)
 lambda:
@@ -81,3 +82,6 @@ wrk:
 bench-api: wrk serve-bin
 	$(GO) run ./bench/api -server ./bin/flakegate-serve -duration 30s
 
+## bench-worker: GET /v1/budget under wrangler dev, the Worker against a plain JavaScript Worker with the same bytes: p50, p99, CPU per request, memory over 10,000 requests
+bench-worker: npm-tools
+	$(GO) run ./bench/worker -n 2000 -memory 10000
