@@ -27,7 +27,8 @@ fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 
-# Both builds: without the tag, and with the integration tests' files.
+# Both builds: without the tag, and with the integration tests' files; and
+# the Worker's WebAssembly build, deployed and with its test hooks.
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags integration ./...
