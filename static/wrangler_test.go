@@ -9,14 +9,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 )
 
 // root is the repository, where wrangler (node_modules) and wrangler.toml are.
@@ -30,7 +28,10 @@ const root = ".."
 // Content-Type, body, and the same values of every header the rules name.
 // Once with Headers, once with rules that use more of the patterns.
 func TestWranglerServesHeaders(t *testing.T) {
-	wrangler := wranglerPath(t) // before anything else: a missing tool fails at once
+	// Before anything else: a missing tool fails at once.
+	if _, err := wranglerdev.Wrangler(root); err != nil {
+		t.Fatal(err)
+	}
 	more := Rules{
 		{Path: "/*.txt", Headers: []Header{{"X-Text", "yes"}, {"Cache-Control", "max-age=60"}}},
 		{Path: "/docs*", Headers: []Header{{"X-Docs", "a"}, {"x-docs", "b"}}},
@@ -42,11 +43,11 @@ func TestWranglerServesHeaders(t *testing.T) {
 		{Path: "/it's-(ok)!~/", Headers: []Header{{"X-Marks", ":splat"}}},
 	}
 	for name, rs := range map[string]Rules{"Headers": Headers, "more patterns": more} {
-		t.Run(name, func(t *testing.T) { compareWithWrangler(t, wrangler, rs) })
+		t.Run(name, func(t *testing.T) { compareWithWrangler(t, rs) })
 	}
 }
 
-func compareWithWrangler(t *testing.T, wrangler string, rs Rules) {
+func compareWithWrangler(t *testing.T, rs Rules) {
 	site := t.TempDir()
 	file, err := rs.MarshalText()
 	if err != nil {
@@ -80,7 +81,7 @@ func compareWithWrangler(t *testing.T, wrangler string, rs Rules) {
 	}
 	local := httptest.NewServer(h)
 	defer local.Close()
-	cf := startWrangler(t, wrangler, site)
+	cf := startWrangler(t, site)
 
 	names := []string{"Content-Type", "Location"}
 	for _, r := range rs {
@@ -159,23 +160,6 @@ func compare(t *testing.T, what string, names []string, wantStatus, gotStatus in
 	}
 }
 
-// wranglerPath is the repository's wrangler, or a failure saying how to
-// install it (and Node, which runs it).
-func wranglerPath(t *testing.T) string {
-	t.Helper()
-	wrangler, err := filepath.Abs(filepath.Join(root, "node_modules", ".bin", "wrangler"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(wrangler); err != nil {
-		t.Fatalf("wrangler is not installed at %s: run `make tools-functions` (npm ci from package-lock.json)", wrangler)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("node is not on PATH: wrangler runs on Node 20 (apt-get install nodejs)")
-	}
-	return wrangler
-}
-
 // assetsConfig is an assets-only wrangler.toml for site: the repository's
 // compatibility date and its [assets] settings (not_found_handling,
 // html_handling), without the Worker.
@@ -209,54 +193,25 @@ func assetsConfig(t *testing.T, site string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-// startWrangler serves site under `wrangler dev` (workerd, offline, on
-// loopback) and returns its base URL once it answers.
-func startWrangler(t *testing.T, wrangler, site string) string {
+// startWrangler serves site under `wrangler dev` and returns its base URL.
+// wranglerdev.Start waits for /v1/health to answer 200, which an
+// assets-only Worker does with index.html (single-page-application).
+func startWrangler(t *testing.T, site string) string {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "wrangler.toml")
 	if err := os.WriteFile(cfg, []byte(assetsConfig(t, site)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	port, inspector := apitest.FreePort(t), apitest.FreePort(t)
-	logs := &apitest.Output{}
-	cmd := exec.Command(wrangler, "dev", "--config", cfg, "--ip", "127.0.0.1", "--port", fmt.Sprint(port),
-		"--inspector-port", fmt.Sprint(inspector), "--show-interactive-dev-session=false", "--log-level", "warn")
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = logs, logs
-	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_HIDE_BANNER=true",
-		"CLOUDFLARE_CF_FETCH_ENABLED=false", "CI=1", "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop them together
-	if err := cmd.Start(); err != nil {
+	srv, err := wranglerdev.Start(root, dir, cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
+		srv.Stop()
 		if t.Failed() {
-			t.Logf("wrangler output:\n%s", logs.String())
+			t.Logf("wrangler output:\n%s", srv.Logs())
 		}
 	})
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	client := &http.Client{Timeout: 10 * time.Second}
-	for deadline := time.Now().Add(90 * time.Second); ; {
-		res, err := client.Get(base + "/version.txt")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return base
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("wrangler dev did not serve /version.txt within 90s (last error %v):\n%s", err, logs.String())
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	return srv.URL
 }
