@@ -143,7 +143,25 @@ func nextRune(s string) string {
 // countErr builds a field error whose column is the 1-based character
 // position of byte offset off in s.
 func countErr(field, s string, off int, format string, args ...any) *Error {
-	e := fieldErr(field, format, args...)
+	e := FieldErrorf(field, format, args...)
 	e.Column = utf8.RuneCountInString(s[:min(off, len(s))]) + 1
 	return e
+}
+
+// Count is a number of successes out of a number of trials.
+type Count struct {
+	Passed int64 `json:"passed"` // in [0, Trials]
+	Trials int64 `json:"trials"` // >= 0
+}
+
+// Check returns an Invalid *Error naming field when c is not a count:
+// negative trials, or passes outside [0, Trials].
+func (c Count) Check(field string) error {
+	if c.Trials < 0 {
+		return FieldErrorf(field, "trials must not be negative, got %d", c.Trials)
+	}
+	if c.Passed < 0 || c.Passed > c.Trials {
+		return FieldErrorf(field, "passed must be in [0, %d], got %d", c.Trials, c.Passed)
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -78,19 +77,15 @@ func ErrorKind(err error) Kind {
 	return ""
 }
 
-func fieldErr(field, format string, args ...any) *Error {
+// FieldErrorf returns an Invalid *Error about the input parameter field, its
+// message formatted as fmt.Sprintf does: the error of a setting out of range.
+func FieldErrorf(field, format string, args ...any) *Error {
 	return &Error{Kind: Invalid, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-func posErr(kind Kind, line, col int, format string, args ...any) *Error {
+// PosErrorf returns a *Error of kind at a 1-based line and column of a text
+// input (0 when not known), its message formatted as fmt.Sprintf does. The
+// caller adds the file name with WithFile.
+func PosErrorf(kind Kind, line, col int, format string, args ...any) *Error {
 	return &Error{Kind: kind, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
-}
-
-// Nouns is "1 test", "2 tests": a count and a regular English noun that
-// agrees with it, as warnings and every surface's text use them.
-func Nouns[N ~int | ~int64](n N, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.FormatInt(int64(n), 10) + " " + noun + "s"
 }

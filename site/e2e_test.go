@@ -271,7 +271,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
-	ledgerPath := filepath.Join(repoRoot(), "core", "testdata", "ledger", "seed_20x20.jsonl")
+	ledgerPath := filepath.Join(repoRoot(), "core", "ledger", "testdata", "ledger", "seed_20x20.jsonl")
 	t.Run("decide", func(t *testing.T) {
 		open(t, ctx, srv.URL+"/decide")
 		typeIn(t, ctx, "in-baseline", "30/60")

@@ -5,19 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/flakegate/flakegate/core/aa"
 )
 
 // side is one CSV of the A/A view while it is read and once it is.
 type side struct {
 	name    string // file name, or "pasted text"
-	stats   *core.AASide
+	stats   *aa.Side
 	err     error
 	busy    bool
 	done    int64 // bytes read so far
@@ -32,7 +33,7 @@ var sideKeys = [2]string{"baseline", "candidate"}
 type AA struct {
 	pageBase
 	sides     [2]side
-	res       *core.AAResult
+	res       *aa.Result
 	err       error
 	showRuns  bool            // the per-run table is open (rendered lazily for many runs)
 	open      map[string]bool // further-figure disclosures that are open
@@ -72,14 +73,14 @@ func (c *AA) full() bool { return c.painted || !app.IsClient }
 // Built once per result, not on every render (progress bars and disclosures
 // re-render the page while the result stays the same).
 type aaDerived struct {
-	res      *core.AAResult
+	res      *aa.Result
 	keys     []string                   // further-figure names, sorted
 	raw      map[string]json.RawMessage // their JSON
 	runPlot  string
 	markdown string
 }
 
-func (c *AA) derive(r *core.AAResult) *aaDerived {
+func (c *AA) derive(r *aa.Result) *aaDerived {
 	d := &c.derived
 	if d.res == r {
 		return d
@@ -151,7 +152,7 @@ func (c *AA) load(s AAShare, name string) {
 
 // SetSide installs parsed statistics (or an error) for side i, recomputes
 // and rewrites the URL.
-func (c *AA) SetSide(ctx app.Context, i int, stats *core.AASide, err error) {
+func (c *AA) SetSide(ctx app.Context, i int, stats *aa.Side, err error) {
 	c.sides[i].stats, c.sides[i].err, c.sides[i].busy = stats, err, false
 	c.compute()
 	c.writeURL(ctx)
@@ -167,15 +168,15 @@ func (c *AA) compute() {
 	if base == nil || c.sides[0].err != nil || c.sides[1].err != nil {
 		return
 	}
-	opt := core.DefaultAAOptions
+	opt := aa.DefaultOptions
 	// In the browser the in-depth analyses (a permutation test, long for
 	// a large suite) are left to deepen, off the UI goroutine, when they
 	// are sure to succeed; an input they reject shows its error at once.
-	if app.IsClient && core.CheckDepth(base, cand, opt.Depth) == nil {
+	if app.IsClient && aa.CheckDepth(base, cand, opt.Depth) == nil {
 		c.headline = true
-		opt.Depth = core.DepthOptions{}
+		opt.Depth = aa.DepthOptions{}
 	}
-	c.res, c.err = core.AA(base, cand, opt)
+	c.res, c.err = aa.Check(base, cand, opt)
 	if c.err != nil {
 		c.headline = false
 	}
@@ -194,9 +195,9 @@ func (c *AA) deepen(ctx app.Context) {
 	c.deepening = c.calc
 	calc, base, cand := c.calc, c.sides[0].stats, c.sides[1].stats
 	ctx.Async(func() {
-		opt := core.DefaultAAOptions
+		opt := aa.DefaultOptions
 		opt.Pause = pauser()
-		res, err := core.AA(base, cand, opt)
+		res, err := aa.Check(base, cand, opt)
 		ctx.Dispatch(func(ctx app.Context) {
 			if c.calc == calc {
 				c.res, c.err, c.headline = res, err, false
@@ -235,7 +236,7 @@ func (c *AA) writeURL(ctx app.Context) {
 }
 
 // Result is the current A/A result (nil until a baseline is read).
-func (c *AA) Result() *core.AAResult { return c.res }
+func (c *AA) Result() *aa.Result { return c.res }
 
 // ParseSide reads CSV (or a shared-statistics JSON) for side i, off the UI
 // goroutine, showing progress; r is read in chunks.
@@ -276,7 +277,7 @@ func (c *AA) ParseSide(ctx app.Context, i int, name string, r io.Reader, size in
 
 // readSide reads an A/A CSV, or the JSON the page offers when a link is too
 // long (recognised by its leading '{').
-func readSide(r io.Reader) (*core.AASide, *AAShare, error) {
+func readSide(r io.Reader) (*aa.Side, *AAShare, error) {
 	br := newPeekReader(r)
 	if br.peek() == '{' {
 		raw, err := io.ReadAll(io.LimitReader(br, maxShareJSON+1))
@@ -289,7 +290,7 @@ func readSide(r io.Reader) (*core.AASide, *AAShare, error) {
 		}
 		return nil, &s, nil
 	}
-	stats, err := core.ReadAA(br)
+	stats, err := aa.ReadCSV(br)
 	return stats, nil, err
 }
 
@@ -602,7 +603,7 @@ func download(name, mime string, data []byte) {
 // extraFields renders result fields this page has no dedicated layout for
 // (figures added to core.AAResult later), generically, so that every
 // figure of the result is on the page.
-func (c *AA) extraFields(r *core.AAResult) app.UI {
+func (c *AA) extraFields(r *aa.Result) app.UI {
 	d := c.derive(r)
 	keys, m := d.keys, d.raw
 	if len(keys) == 0 {

@@ -1,10 +1,11 @@
 package wasm
 
 import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"strconv"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 var budgetFields = []field{
@@ -19,8 +20,8 @@ var budgetFields = []field{
 // BudgetInputFrom turns the text of the budget form into a core input. Its
 // error is a FieldErrors with a *core.Error for each field it cannot read,
 // naming the form field; those fields keep their zero value in the input.
-func BudgetInputFrom(s map[string]string) (core.BudgetInput, error) {
-	in := core.DefaultBudgetInput
+func BudgetInputFrom(s map[string]string) (gate.BudgetInput, error) {
+	in := gate.DefaultBudgetInput
 	var errs FieldErrors
 	var err error
 	in.Target, err = parseFraction("target", s["target"])
@@ -50,10 +51,10 @@ func BudgetInputFrom(s map[string]string) (core.BudgetInput, error) {
 // invalid there is no result, and the error is a FieldErrors with every
 // invalid field's fault: what BudgetInputFrom cannot read and what
 // core.Budget rejects.
-func budgetFrom(s map[string]string) (*core.BudgetResult, error) {
+func budgetFrom(s map[string]string) (*gate.BudgetResult, error) {
 	in, err := BudgetInputFrom(s)
-	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*core.BudgetResult, error) {
-		return core.Budget(budgetStandIns(in, bad))
+	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*gate.BudgetResult, error) {
+		return gate.Budget(budgetStandIns(in, bad))
 	})
 	if len(errs) > 0 {
 		return nil, errs
@@ -63,8 +64,8 @@ func budgetFrom(s map[string]string) (*core.BudgetResult, error) {
 
 // budgetStandIns is in with a valid value in each field that bad names, so
 // that core.Budget goes on to check the others.
-func budgetStandIns(in core.BudgetInput, bad FieldErrors) core.BudgetInput {
-	d := core.DefaultBudgetInput
+func budgetStandIns(in gate.BudgetInput, bad FieldErrors) gate.BudgetInput {
+	d := gate.DefaultBudgetInput
 	for _, err := range bad {
 		switch errField(err) {
 		case "target":
@@ -88,7 +89,7 @@ func budgetStandIns(in core.BudgetInput, bad FieldErrors) core.BudgetInput {
 type Budget struct {
 	pageBase
 	urlForm
-	res *core.BudgetResult
+	res *gate.BudgetResult
 	err error
 }
 
@@ -120,7 +121,7 @@ func (c *Budget) compute() {
 }
 
 // Result is the current result (nil when the input is invalid).
-func (c *Budget) Result() *core.BudgetResult { return c.res }
+func (c *Budget) Result() *gate.BudgetResult { return c.res }
 
 func (c *Budget) Render() app.UI {
 	perfMark("render")

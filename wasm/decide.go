@@ -3,13 +3,16 @@ package wasm
 import (
 	"bytes"
 	"fmt"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 )
 
 var decideFields = []field{
@@ -23,8 +26,8 @@ var decideFields = []field{
 // DecideInputFrom turns the text of the decide form into a core input. Its
 // error is a FieldErrors with a *core.Error for each field it cannot read,
 // naming the form field; those fields keep their zero value in the input.
-func DecideInputFrom(s map[string]string) (core.DecideInput, error) {
-	in := core.DefaultDecideInput
+func DecideInputFrom(s map[string]string) (gate.DecideInput, error) {
+	in := gate.DefaultDecideInput
 	var errs FieldErrors
 	var err error
 	in.Baseline, err = core.ParseCount("baseline", s["baseline"])
@@ -43,10 +46,10 @@ func DecideInputFrom(s map[string]string) (core.DecideInput, error) {
 // there is no result, and the error is a FieldErrors with every invalid
 // field's fault: what DecideInputFrom cannot read and what core.Decide
 // rejects.
-func decideFrom(s map[string]string) (core.DecideInput, *core.DecideResult, error) {
+func decideFrom(s map[string]string) (gate.DecideInput, *gate.DecideResult, error) {
 	in, err := DecideInputFrom(s)
-	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*core.DecideResult, error) {
-		return core.Decide(decideStandIns(in, bad))
+	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*gate.DecideResult, error) {
+		return gate.Decide(decideStandIns(in, bad))
 	})
 	if len(errs) > 0 {
 		return in, nil, errs
@@ -56,8 +59,8 @@ func decideFrom(s map[string]string) (core.DecideInput, *core.DecideResult, erro
 
 // decideStandIns is in with a valid value in each field that bad names, so
 // that core.Decide goes on to check the others.
-func decideStandIns(in core.DecideInput, bad FieldErrors) core.DecideInput {
-	d := core.DefaultDecideInput
+func decideStandIns(in gate.DecideInput, bad FieldErrors) gate.DecideInput {
+	d := gate.DefaultDecideInput
 	for _, err := range bad {
 		switch errField(err) {
 		case "baseline":
@@ -78,11 +81,11 @@ func decideStandIns(in core.DecideInput, bad FieldErrors) core.DecideInput {
 // SizeInputFrom is the sizing question a decision raises: the trials per
 // arm at which the two observed rates would separate. ok is false when an
 // arm has no trials (no rate to size for).
-func SizeInputFrom(in core.DecideInput) (core.SizeInput, bool) {
+func SizeInputFrom(in gate.DecideInput) (gate.SizeInput, bool) {
 	if in.Baseline.Trials == 0 || in.Patched.Trials == 0 {
-		return core.SizeInput{}, false
+		return gate.SizeInput{}, false
 	}
-	return core.SizeInput{
+	return gate.SizeInput{
 		Baseline:   float64(in.Baseline.Passed) / float64(in.Baseline.Trials),
 		Patched:    float64(in.Patched.Passed) / float64(in.Patched.Trials),
 		Confidence: in.Confidence,
@@ -94,16 +97,16 @@ func SizeInputFrom(in core.DecideInput) (core.SizeInput, bool) {
 type Decide struct {
 	pageBase
 	urlForm
-	in   core.DecideInput
-	res  *core.DecideResult
-	size *core.SizeResult
+	in   gate.DecideInput
+	res  *gate.DecideResult
+	size *gate.SizeResult
 	err  error
 
-	book      *core.LedgerSummary // the dropped ledger, read once; nil when none or unreadable
-	bookErr   error               // why the dropped ledger (or the link's) could not be read
-	bookShare string              // the summary as a fragment value; "" when none or too long
-	bookLong  int                 // bytes of the summary's fragment value when too long for a link
-	ledger    *core.LedgerResult
+	book      *ledger.Summary // the dropped ledger, read once; nil when none or unreadable
+	bookErr   error           // why the dropped ledger (or the link's) could not be read
+	bookShare string          // the summary as a fragment value; "" when none or too long
+	bookLong  int             // bytes of the summary's fragment value when too long for a link
+	ledger    *ledger.Result
 	ledgerErr error
 }
 
@@ -165,7 +168,7 @@ func (c *Decide) compute() {
 	if err == nil {
 		c.in = in
 		if si, ok := SizeInputFrom(in); ok {
-			c.size, _ = core.Size(si)
+			c.size, _ = gate.Size(si)
 		}
 	}
 	c.computeLedger()
@@ -176,8 +179,8 @@ func (c *Decide) compute() {
 // summary into the link (unless it is too long for one).
 func (c *Decide) SetLedger(ctx app.Context, name string, data []byte) {
 	c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, "", 0
-	l := core.NewLedger()
-	if err := core.ReadLedger(bytes.NewReader(data), l); err != nil {
+	l := ledger.New()
+	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
 		c.bookErr = core.WithFile(err, name)
 	} else {
 		c.book = l.Summary()
@@ -206,7 +209,7 @@ func (c *Decide) computeLedger() {
 	if c.book == nil || c.err != nil {
 		return
 	}
-	opt := core.LedgerOptions{MinTrials: c.in.MinTrials, Confidence: c.in.Confidence, Property: c.in.Property}
+	opt := ledger.Options{MinTrials: c.in.MinTrials, Confidence: c.in.Confidence, Property: c.in.Property}
 	c.ledger, c.ledgerErr = c.book.Result(opt)
 }
 
@@ -217,7 +220,7 @@ func (c *Decide) ledgerWaits() bool {
 }
 
 // Result is the current verdict (nil when the input is invalid).
-func (c *Decide) Result() *core.DecideResult { return c.res }
+func (c *Decide) Result() *gate.DecideResult { return c.res }
 
 func (c *Decide) Render() app.UI {
 	perfMark("render")
@@ -281,7 +284,7 @@ func (c *Decide) propertySelect() app.UI {
 	)
 }
 
-func armRow(name string, a core.Arm) app.UI {
+func armRow(name string, a gate.Arm) app.UI {
 	return app.Tr().DataSet("scope", name).Body(
 		app.Th().Scope("row").Text(name),
 		app.Td().Body(fieldInt("passed", a.Passed), app.Text(" / "), fieldInt("trials", a.Trials)),
@@ -324,7 +327,7 @@ func (c *Decide) renderResult() app.UI {
 	)
 }
 
-func renderSize(s *core.SizeResult) app.UI {
+func renderSize(s *gate.SizeResult) app.UI {
 	return app.Section().Class("size").DataSet("scope", "size").Aria("label", "Trials per arm").Body(
 		app.H2().Text("How many trials per arm would separate these rates?"),
 		app.P().Body(
@@ -374,7 +377,7 @@ func errString(err error) string {
 	return err.Error()
 }
 
-func renderLedgerTable(l *core.LedgerResult) app.UI {
+func renderLedgerTable(l *ledger.Result) app.UI {
 	return app.Div().DataSet("scope", "ledger").Body(
 		app.P().Body(
 			app.Span().DataSet("scope", "runs").Body(
@@ -416,14 +419,14 @@ func renderLedgerTable(l *core.LedgerResult) app.UI {
 	)
 }
 
-func sides(arm string, s core.SideFailures) app.UI {
+func sides(arm string, s ledger.SideFailures) app.UI {
 	return app.Span().DataSet("scope", arm).Body(
 		app.Text(arm+": setup "), fieldInt("setup", s.Setup), app.Text(", teardown "), fieldInt("teardown", s.Teardown),
 		app.Text(", errors "), fieldInt("errors", s.Errors), app.Text(". "),
 	)
 }
 
-func ledgerArm(name string, a core.Arm) app.UI {
+func ledgerArm(name string, a gate.Arm) app.UI {
 	return app.Td().DataSet("scope", name).Body(
 		fieldInt("passed", a.Passed), app.Text("/"), fieldInt("trials", a.Trials), app.Text(" · "),
 		fieldOptNum("rate", a.Rate, pct), app.Text(" ["), fieldNum("lower", a.Lower, pct(a.Lower)), app.Text(", "),

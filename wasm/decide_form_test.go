@@ -2,6 +2,8 @@ package wasm
 
 import (
 	"bytes"
+	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"html"
 	"net/url"
 	"os"
@@ -11,8 +13,9 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/wasm/fieldcheck"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 )
 
 // Form tests: every invalid field is marked at once, each with the message
@@ -160,7 +163,7 @@ func TestBudgetMarksEveryInvalidField(t *testing.T) {
 
 	// All valid again: the figures are back, and right.
 	typeInto(t, e, c, c.ctx, "cap", "3", "target", "0.9", "rates", "0.05")
-	want, err := core.Budget(core.BudgetInput{Target: 0.9, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+	want, err := gate.Budget(gate.BudgetInput{Target: 0.9, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +195,7 @@ func TestDecideMarksEveryInvalidField(t *testing.T) {
 	expectNoFigures(t, html)
 
 	typeInto(t, e, c, c.ctx, "baseline", "10/20", "patched", "17/20", "min_trials", "20", "confidence", "0.95")
-	want, err := core.Decide(core.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+	want, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
 	if err != nil {
 		t.Fatal(err)
@@ -207,10 +210,10 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ledgerWant := func(opt core.LedgerOptions) *core.LedgerResult {
+	ledgerWant := func(opt ledger.Options) *ledger.Result {
 		t.Helper()
-		l := core.NewLedger()
-		if err := core.ReadLedger(bytes.NewReader(data), l); err != nil {
+		l := ledger.New()
+		if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
 			t.Fatal(err)
 		}
 		r, err := l.Result(opt)
@@ -223,7 +226,7 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 	e := load(t, c)
 	c.SetLedger(c.ctx, "flake.jsonl", data)
 	typeInto(t, e, c, c.ctx, "confidence", "0.8", "property", core.PropertyPassed)
-	checkPage(t, c, "ledger", ledgerWant(core.LedgerOptions{MinTrials: 20, Confidence: 0.8, Property: core.PropertyPassed}))
+	checkPage(t, c, "ledger", ledgerWant(ledger.Options{MinTrials: 20, Confidence: 0.8, Property: core.PropertyPassed}))
 
 	html := typeInto(t, e, c, c.ctx, "min_trials", "")
 	expectMarked(t, html, "min_trials", "is required")
@@ -243,7 +246,7 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 	if strings.Contains(html, `id="ledger-waits"`) {
 		t.Error("the waiting note stays with valid settings")
 	}
-	want := ledgerWant(core.LedgerOptions{MinTrials: 10, Confidence: 0.8, Property: core.PropertyPassed})
+	want := ledgerWant(ledger.Options{MinTrials: 10, Confidence: 0.8, Property: core.PropertyPassed})
 	checkPage(t, c, "ledger", want)
 	if want.MinTrials != 10 || want.Confidence != 0.8 {
 		t.Fatalf("core ledger result has options %d, %v", want.MinTrials, want.Confidence)

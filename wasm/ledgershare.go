@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 // LedgerShare is the shareable state of a ledger dropped on the decide
@@ -11,18 +12,18 @@ import (
 // as from the trials. A decide link carries it as "ledger=" +
 // base64url(DEFLATE(JSON)).
 type LedgerShare struct {
-	Version int                `json:"v"` // format version, 1
-	Ledger  core.LedgerSummary `json:"ledger"`
+	Version int            `json:"v"` // format version, 1
+	Ledger  ledger.Summary `json:"ledger"`
 }
 
 // EncodeLedgerShare is the fragment value of s.
-func EncodeLedgerShare(s *core.LedgerSummary) (string, error) {
+func EncodeLedgerShare(s *ledger.Summary) (string, error) {
 	return packShare(LedgerShare{Version: 1, Ledger: *s})
 }
 
 // DecodeLedgerShare reverses EncodeLedgerShare and refuses a summary no
 // ledger could give (core.LedgerSummary.Check).
-func DecodeLedgerShare(text string) (*core.LedgerSummary, error) {
+func DecodeLedgerShare(text string) (*ledger.Summary, error) {
 	raw, err := unpackShare(text)
 	if err != nil {
 		return nil, err
@@ -61,7 +62,7 @@ func decodeLedgerShareJSON(raw []byte) (LedgerShare, error) {
 	return s, err
 }
 
-func (d *shareDecoder) ledgerSummary(s *core.LedgerSummary) error {
+func (d *shareDecoder) ledgerSummary(s *ledger.Summary) error {
 	if d.null() {
 		return nil
 	}
@@ -89,10 +90,10 @@ func (d *shareDecoder) ledgerSummary(s *core.LedgerSummary) error {
 				if null {
 					s.Tests = nil
 				} else if s.Tests == nil {
-					s.Tests = []core.LedgerTestCounts{}
+					s.Tests = []ledger.TestCounts{}
 				}
 			}, func() error {
-				var t core.LedgerTestCounts
+				var t ledger.TestCounts
 				if err := d.ledgerTest(&t); err != nil {
 					return err
 				}
@@ -112,7 +113,7 @@ func (d *shareDecoder) ledgerSummary(s *core.LedgerSummary) error {
 	})
 }
 
-func (d *shareDecoder) ledgerTest(t *core.LedgerTestCounts) error {
+func (d *shareDecoder) ledgerTest(t *ledger.TestCounts) error {
 	return d.object(func(key string) error {
 		switch key {
 		case "nodeid":
@@ -159,7 +160,7 @@ func (d *shareDecoder) count(c *core.Count) error {
 	})
 }
 
-func (d *shareDecoder) sideFailures(f *core.SideFailures) error {
+func (d *shareDecoder) sideFailures(f *ledger.SideFailures) error {
 	if d.null() {
 		return nil
 	}

@@ -3,6 +3,7 @@ package wasm
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,17 +11,18 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 )
 
-func readLedgerFile(t testing.TB, name string) *core.Ledger {
+func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "core", "testdata", "ledger", name))
+	data, err := os.ReadFile(filepath.Join("..", "core", "ledger", "testdata", "ledger", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := core.NewLedger()
-	if err := core.ReadLedger(bytes.NewReader(data), l); err != nil {
+	l := ledger.New()
+	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
 		t.Fatal(err)
 	}
 	return l
@@ -51,7 +53,7 @@ func TestLedgerShareRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		opt := core.LedgerOptions{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed}
+		opt := ledger.Options{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed}
 		want, _ := l.Result(opt)
 		got, err := s.Result(opt)
 		if err != nil {
@@ -105,7 +107,7 @@ func TestDecodeLedgerShareRejects(t *testing.T) {
 		}
 		return s
 	}
-	forged := core.LedgerSummary{Tests: []core.LedgerTestCounts{{NodeID: "a", Baseline: core.Count{Passed: 5, Trials: 2}}}}
+	forged := ledger.Summary{Tests: []ledger.TestCounts{{NodeID: "a", Baseline: core.Count{Passed: 5, Trials: 2}}}}
 	for _, c := range []struct{ text, msg string }{
 		{"***", "not base64url"},
 		{"AAAA", "damaged data"},

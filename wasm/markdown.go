@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 // The Markdown summaries are for a code-review comment: a table of the
@@ -15,7 +17,7 @@ func mdEscape(s string) string {
 }
 
 // BudgetMarkdown summarises a rerun budget.
-func BudgetMarkdown(r *core.BudgetResult, link string) string {
+func BudgetMarkdown(r *gate.BudgetResult, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Rerun budget** for %s detection power (cap %d reruns", level(r.Target), r.Cap)
 	if r.CostSeconds != nil {
@@ -64,13 +66,13 @@ func BudgetMarkdown(r *core.BudgetResult, link string) string {
 
 // DecideMarkdown summarises a two-arm verdict and, when known, the trials
 // per arm that would separate the observed rates.
-func DecideMarkdown(r *core.DecideResult, size *core.SizeResult, link string) string {
+func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Two-arm verdict: %s** — gate: %s (%s)\n\n", r.Verdict, r.Gate, r.Action)
 	b.WriteString("| arm | passed / trials | rate | " + level(r.Confidence) + " Wilson interval |\n|---|---:|---:|---|\n")
 	for _, a := range []struct {
 		n string
-		a core.Arm
+		a gate.Arm
 	}{{"baseline", r.Baseline}, {"patched", r.Patched}} {
 		rt := "—"
 		if a.a.Rate != nil {
@@ -82,7 +84,7 @@ func DecideMarkdown(r *core.DecideResult, size *core.SizeResult, link string) st
 		if size.TrialsPerArm != nil {
 			fmt.Fprintf(&b, "\nTrials per arm at which these rates separate: %d.\n", *size.TrialsPerArm)
 		} else {
-			fmt.Fprintf(&b, "\nThese rates do not separate within %d trials per arm.\n", core.SizeLimit)
+			fmt.Fprintf(&b, "\nThese rates do not separate within %d trials per arm.\n", gate.SizeLimit)
 		}
 	}
 	warns := r.Warnings
@@ -101,7 +103,7 @@ func DecideMarkdown(r *core.DecideResult, size *core.SizeResult, link string) st
 }
 
 // AAMarkdown summarises an A/A check and its candidate comparison.
-func AAMarkdown(r *core.AAResult, link string) string {
+func AAMarkdown(r *aa.Result, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**A/A check**: %s, %s, %s; one-run noise s = %s\n\n",
 		core.Nouns(r.Scenarios, "scenario"), core.Nouns(r.Runs, "run"), core.Nouns(r.Rows, "row"), points(r.Noise.S))

@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 // TestBudgetMarkdownColumns: every row carries the power at its k and the
 // gate's action, not only the lane.
 func TestBudgetMarkdownColumns(t *testing.T) {
-	b, err := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+	b, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,12 +29,12 @@ func TestBudgetMarkdownColumns(t *testing.T) {
 // TestDecideMarkdownSizingWarnings: the sizing's caveats travel with the
 // summary, marked as the sizing's.
 func TestDecideMarkdownSizingWarnings(t *testing.T) {
-	d, err := core.Decide(core.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+	d, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := DecideMarkdown(d, &core.SizeResult{Warnings: []string{"rates this close need many trials"}}, "")
+	md := DecideMarkdown(d, &gate.SizeResult{Warnings: []string{"rates this close need many trials"}}, "")
 	if !strings.Contains(md, "> sizing: rates this close need many trials") {
 		t.Errorf("decide markdown lacks the sizing warning:\n%s", md)
 	}
@@ -41,19 +43,19 @@ func TestDecideMarkdownSizingWarnings(t *testing.T) {
 // TestAAMarkdownMinus: negative differences are written with the minus
 // sign (U+2212) that the threshold's "−" uses, never a hyphen.
 func TestAAMarkdownMinus(t *testing.T) {
-	read := func(path string) *core.AASide {
+	read := func(path string) *aa.Side {
 		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		s, err := core.ReadAA(f)
+		s, err := aa.ReadCSV(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	r, err := core.AA(read("../examples/baseline.csv"), read("../examples/candidate.csv"), core.DefaultAAOptions)
+	r, err := aa.Check(read("../examples/baseline.csv"), read("../examples/candidate.csv"), aa.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 // Plots are inline SVG strings built here, styled by classes in the site's
@@ -122,7 +123,7 @@ func (s *svg) yAxis(y func(float64) float64, h float64) {
 // the target as a horizontal line, the cap as a vertical line and each row's
 // k marked on its curve. The reruns axis is logarithmic when the largest k
 // exceeds 60.
-func PowerPlot(r *core.BudgetResult) string {
+func PowerPlot(r *gate.BudgetResult) string {
 	cols := legendColumns(r)
 	s := newSVG("Detection power against reruns", plotH+8+float64((len(r.Rows)+cols-1)/cols)*legendRow+8)
 	kmax := float64(max(r.Cap, 10))
@@ -175,7 +176,7 @@ func PowerPlot(r *core.BudgetResult) string {
 			} else {
 				k = kmax * float64(j) / steps
 			}
-			pts = append(pts, [2]float64{x(k), y(core.Power(row.Rate, k))})
+			pts = append(pts, [2]float64{x(k), y(gate.Power(row.Rate, k))})
 		}
 		s.path("pl-curve "+class, pts)
 		lx := padL + float64(i%cols)*(plotW-padL-padR)/float64(cols)
@@ -184,7 +185,7 @@ func PowerPlot(r *core.BudgetResult) string {
 		s.text("pl-tick", lx+30, ly, "start", legendLabel(row))
 		if row.Reruns != nil {
 			k := float64(*row.Reruns)
-			px, py := x(k), y(core.Power(row.Rate, k))
+			px, py := x(k), y(gate.Power(row.Rate, k))
 			s.circle("pl-mark "+class, px, py, 4.5)
 			if !labelK {
 				continue
@@ -204,7 +205,7 @@ func PowerPlot(r *core.BudgetResult) string {
 }
 
 // legendLabel names a budget row's curve.
-func legendLabel(row core.BudgetRow) string {
+func legendLabel(row gate.BudgetRow) string {
 	if row.Source == "observed_upper" {
 		return "p = " + rate(row.Rate) + " (observed, upper)"
 	}
@@ -213,7 +214,7 @@ func legendLabel(row core.BudgetRow) string {
 
 // legendColumns is 2 when every legend label fits half the plot's width
 // at the phone font (about 9.5 units a character), else 1.
-func legendColumns(r *core.BudgetResult) int {
+func legendColumns(r *gate.BudgetResult) int {
 	for _, row := range r.Rows {
 		if len(legendLabel(row)) > 24 {
 			return 1
@@ -252,7 +253,7 @@ func xTicks(kmax float64, logX bool) []float64 {
 
 // IntervalPlot draws both arms' Wilson intervals on one [0,1] axis, with a
 // dot at each observed rate.
-func IntervalPlot(r *core.DecideResult) string {
+func IntervalPlot(r *gate.DecideResult) string {
 	const h = 150.0
 	s := newSVG("Wilson intervals of both arms on a 0 to 1 axis", h)
 	x := func(f float64) float64 { return padL + 40 + (plotW-padL-40-padR)*f }
@@ -264,7 +265,7 @@ func IntervalPlot(r *core.DecideResult) string {
 	s.line("pl-axis", x(0), h-padB, x(1), h-padB)
 	for i, a := range []struct {
 		name string
-		arm  core.Arm
+		arm  gate.Arm
 	}{{"baseline", r.Baseline}, {"patched", r.Patched}} {
 		yy := padT + 22 + float64(i)*38
 		class := "pl-series" + strconv.Itoa(i)
@@ -283,7 +284,7 @@ func IntervalPlot(r *core.DecideResult) string {
 type Trend struct{ Intercept, Slope float64 }
 
 // FitTrend fits rates in run order. With fewer than two runs the slope is 0.
-func FitTrend(rates []core.RunRate) Trend {
+func FitTrend(rates []aa.RunRate) Trend {
 	n := float64(len(rates))
 	if len(rates) == 0 {
 		return Trend{}
@@ -310,7 +311,7 @@ func FitTrend(rates []core.RunRate) Trend {
 // RunPlot draws the run pass rates in run order, the fitted trend line, and
 // the one-run threshold band: the mean run rate ± 1.645·s, inside which a
 // single run's difference from a typical run is noise.
-func RunPlot(r *core.AAResult) string {
+func RunPlot(r *aa.Result) string {
 	s := newSVG("Run pass rates in run order with trend line and one-run threshold band", plotH+8+2*legendRow+8)
 	rates := r.RunRates
 	n := len(rates)
@@ -323,7 +324,7 @@ func RunPlot(r *core.AAResult) string {
 	if n > 0 {
 		mean /= float64(n)
 	}
-	t := core.ZAlarm * r.Noise.S
+	t := aa.ZAlarm * r.Noise.S
 	for _, th := range r.Thresholds {
 		if th.RunsPerSide == 1 {
 			t = th.Drop

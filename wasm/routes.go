@@ -1,6 +1,8 @@
 package wasm
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Pages are the calculators' paths; the static site has one pre-rendered
 // HTML file per path ("/" is index.html, "/decide" is decide.html).

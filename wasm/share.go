@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 )
 
 // MaxShareFragment is the longest A/A state, in bytes of fragment, that the
@@ -25,9 +26,9 @@ const maxShareJSON = 64 << 20
 // of the baseline and, optionally, the candidate. core.AA on these gives
 // every figure of the view exactly; the raw CSV is not needed.
 type AAShare struct {
-	Version   int          `json:"v"` // format version, 1
-	Baseline  *core.AASide `json:"baseline"`
-	Candidate *core.AASide `json:"candidate,omitempty"`
+	Version   int      `json:"v"` // format version, 1
+	Baseline  *aa.Side `json:"baseline"`
+	Candidate *aa.Side `json:"candidate,omitempty"`
 }
 
 // EncodeAAShare compresses s into the text of a fragment value: compact
@@ -105,7 +106,7 @@ func ParseAAShareJSON(raw []byte) (AAShare, error) {
 	}
 	for _, side := range []struct {
 		name string
-		s    *core.AASide
+		s    *aa.Side
 	}{{"baseline", s.Baseline}, {"candidate", s.Candidate}} {
 		if side.s == nil {
 			continue
@@ -117,11 +118,11 @@ func ParseAAShareJSON(raw []byte) (AAShare, error) {
 	return s, nil
 }
 
-func checkSide(s *core.AASide) error {
+func checkSide(s *aa.Side) error {
 	if s.Rows < 0 || s.Duplicates < 0 {
 		return errors.New("negative row count")
 	}
-	for _, group := range [][]core.Tally{s.Scenarios, s.Runs} {
+	for _, group := range [][]aa.Tally{s.Scenarios, s.Runs} {
 		for _, t := range group {
 			if t.Total < 0 || t.Passed < 0 || t.Passed > t.Total {
 				return fmt.Errorf("tally %q: passed %d of %d", t.ID, t.Passed, t.Total)

@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 )
 
 // decodeShareJSON reads the JSON of an AAShare without reflection: an A/A
@@ -141,12 +141,12 @@ func (d *shareDecoder) object(field func(key string) error) error {
 }
 
 // side reads an AASide into *p, or null (which leaves *p nil).
-func (d *shareDecoder) side(p **core.AASide) error {
+func (d *shareDecoder) side(p **aa.Side) error {
 	if d.null() {
 		*p = nil
 		return nil
 	}
-	s := &core.AASide{}
+	s := &aa.Side{}
 	*p = s
 	return d.object(func(key string) error {
 		var err error
@@ -167,14 +167,14 @@ func (d *shareDecoder) side(p **core.AASide) error {
 }
 
 // tallies reads [{"id": …, "passed": …, "total": …}, …] or null.
-func (d *shareDecoder) tallies() ([]core.Tally, error) {
-	var ts []core.Tally
+func (d *shareDecoder) tallies() ([]aa.Tally, error) {
+	var ts []aa.Tally
 	err := d.array(func(null bool) {
 		if !null {
-			ts = []core.Tally{}
+			ts = []aa.Tally{}
 		}
 	}, func() error {
-		var t core.Tally
+		var t aa.Tally
 		err := d.object(func(key string) error {
 			var err error
 			switch key {

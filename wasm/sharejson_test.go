@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 )
 
 // stdShare decodes raw as ParseAAShareJSON did with encoding/json.
@@ -79,7 +79,7 @@ func TestShareJSONRejects(t *testing.T) {
 // FuzzShareJSON: whatever decodeShareJSON accepts, encoding/json decodes
 // to the same share; and every share encodes to JSON it reads back.
 func FuzzShareJSON(f *testing.F) {
-	side := &core.AASide{Scenarios: []core.Tally{{ID: "a\"\\☃", Passed: 1, Total: 2}}, Runs: []core.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
+	side := &aa.Side{Scenarios: []aa.Tally{{ID: "a\"\\☃", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
 	compact, _ := json.Marshal(AAShare{Version: 1, Baseline: side, Candidate: side})
 	for _, s := range [][]byte{compact, ShareJSON(AAShare{Baseline: side}), []byte(`{"v":1,"baseline":null}`),
 		[]byte(`{"v":-0,"baseline":{"scenarios":[{"id":"\u00e9\ud834\udd1e"}],"runs":null}}`), []byte(`{"V":1}`), []byte(`[1]`)} {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"math"
 	"net/url"
 	"os"
@@ -15,8 +17,8 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/wasm/fieldcheck"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -99,9 +101,9 @@ func TestFragmentState(t *testing.T) {
 	}
 }
 
-func sampleSide(t testing.TB, csv string) *core.AASide {
+func sampleSide(t testing.TB, csv string) *aa.Side {
 	t.Helper()
-	s, err := core.ReadAA(strings.NewReader(csv))
+	s, err := aa.ReadCSV(strings.NewReader(csv))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +130,8 @@ func TestAAShareRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Every A/A figure is reproduced exactly: same JSON bytes.
-	r1, _ := core.AA(base, cand, core.DefaultAAOptions)
-	r2, _ := core.AA(back.Baseline, back.Candidate, core.DefaultAAOptions)
+	r1, _ := aa.Check(base, cand, aa.DefaultOptions)
+	r2, _ := aa.Check(back.Baseline, back.Candidate, aa.DefaultOptions)
 	if a, b := jsonOf(t, r1), jsonOf(t, r2); !bytes.Equal(a, b) {
 		t.Errorf("results differ after the link:\n%s\n%s", a, b)
 	}
@@ -140,7 +142,7 @@ func TestAAShareRoundTrip(t *testing.T) {
 }
 
 func TestAAShareRejects(t *testing.T) {
-	good, _ := EncodeAAShare(AAShare{Baseline: &core.AASide{Scenarios: []core.Tally{{ID: "a", Passed: 1, Total: 2}}}})
+	good, _ := EncodeAAShare(AAShare{Baseline: &aa.Side{Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}}})
 	for name, text := range map[string]string{
 		"not base64":   "***",
 		"not deflate":  "aGVsbG8",
@@ -172,8 +174,8 @@ func rawEncode(js string) string {
 }
 
 func FuzzDecodeAAShare(f *testing.F) {
-	good, _ := EncodeAAShare(AAShare{Baseline: &core.AASide{
-		Scenarios: []core.Tally{{ID: "a", Passed: 1, Total: 2}}, Runs: []core.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}})
+	good, _ := EncodeAAShare(AAShare{Baseline: &aa.Side{
+		Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}})
 	for _, s := range []string{good, "", "***", "aGVsbG8", good[:5], rawEncode(`{"v":1,"baseline":null}`)} {
 		f.Add(s)
 	}
@@ -184,7 +186,7 @@ func FuzzDecodeAAShare(f *testing.F) {
 		}
 		// Whatever decodes must be safe to compute with, and re-encode to
 		// the same statistics.
-		core.AA(s.Baseline, s.Candidate, core.DefaultAAOptions)
+		aa.Check(s.Baseline, s.Candidate, aa.DefaultOptions)
 		enc, err := EncodeAAShare(s)
 		if err != nil {
 			t.Fatal(err)
@@ -229,11 +231,11 @@ func FuzzFormParsers(f *testing.F) {
 // is seen in review. Regenerate with: go test ./wasm -run Plot -update
 func TestPlotGolden(t *testing.T) {
 	cost := 8.0
-	b, _ := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, CostSeconds: &cost,
+	b, _ := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, CostSeconds: &cost,
 		Rates: []float64{0.05, 0.02, 0.01}, Observed: &core.Count{Passed: 1, Trials: 120}})
-	d, _ := core.Decide(core.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+	d, _ := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
-	aa, err := core.AA(sampleSide(t, aaCSV(30, 9, func(s, r int) bool { return (s*7+r*r)%10 == 0 })), nil, core.DefaultAAOptions)
+	aa, err := aa.Check(sampleSide(t, aaCSV(30, 9, func(s, r int) bool { return (s*7+r*r)%10 == 0 })), nil, aa.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,36 +259,36 @@ func TestPlotGolden(t *testing.T) {
 
 func TestFitTrend(t *testing.T) {
 	// rates 0.9, 0.8, 0.7: slope exactly -0.1 per run (up to rounding, 1e-12).
-	tr := FitTrend([]core.RunRate{{Rate: 0.9}, {Rate: 0.8}, {Rate: 0.7}})
+	tr := FitTrend([]aa.RunRate{{Rate: 0.9}, {Rate: 0.8}, {Rate: 0.7}})
 	if math.Abs(tr.Slope+0.1) > 1e-12 || math.Abs(tr.Intercept-0.9) > 1e-12 {
 		t.Errorf("trend %+v", tr)
 	}
-	if tr := FitTrend([]core.RunRate{{Rate: 0.5}}); tr.Slope != 0 || tr.Intercept != 0.5 {
+	if tr := FitTrend([]aa.RunRate{{Rate: 0.5}}); tr.Slope != 0 || tr.Intercept != 0.5 {
 		t.Errorf("one run: %+v", tr)
 	}
 }
 
 func TestMarkdown(t *testing.T) {
-	b, _ := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+	b, _ := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
 	md := BudgetMarkdown(b, "https://example.test/#rates=0.05")
 	for _, want := range []string{"| 0.05 | 59 |", "[Open in flakegate](https://example.test/#rates=0.05)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("budget markdown lacks %q:\n%s", want, md)
 		}
 	}
-	d, _ := core.Decide(core.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+	d, _ := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
 	n := int64(28)
-	md = DecideMarkdown(d, &core.SizeResult{TrialsPerArm: &n}, "")
+	md = DecideMarkdown(d, &gate.SizeResult{TrialsPerArm: &n}, "")
 	if !strings.Contains(md, "no-detectable-change") || !strings.Contains(md, "separate: 28") {
 		t.Errorf("decide markdown:\n%s", md)
 	}
 }
 
 func ExampleEncodeAAShare() {
-	side := &core.AASide{
-		Scenarios: []core.Tally{{ID: "login", Passed: 2, Total: 3}, {ID: "search", Passed: 3, Total: 3}},
-		Runs:      []core.Tally{{ID: "r1", Passed: 2, Total: 2}, {ID: "r2", Passed: 1, Total: 2}, {ID: "r3", Passed: 2, Total: 2}},
+	side := &aa.Side{
+		Scenarios: []aa.Tally{{ID: "login", Passed: 2, Total: 3}, {ID: "search", Passed: 3, Total: 3}},
+		Runs:      []aa.Tally{{ID: "r1", Passed: 2, Total: 2}, {ID: "r2", Passed: 1, Total: 2}, {ID: "r3", Passed: 2, Total: 2}},
 		Rows:      6,
 	}
 	enc, _ := EncodeAAShare(AAShare{Baseline: side})
@@ -322,11 +324,11 @@ func TestGenericFieldsReadBack(t *testing.T) {
 // The A/A page derives its plot, Markdown and further figures once per
 // result: the same result gives the cached values, a new one rebuilds them.
 func TestAADerivedPerResult(t *testing.T) {
-	r1, err := core.AA(sampleSide(t, aaCSV(30, 9, func(s, r int) bool { return (s*7+r*r)%10 == 0 })), nil, core.DefaultAAOptions)
+	r1, err := aa.Check(sampleSide(t, aaCSV(30, 9, func(s, r int) bool { return (s*7+r*r)%10 == 0 })), nil, aa.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := core.AA(sampleSide(t, aaCSV(20, 6, func(s, r int) bool { return (s+r)%4 == 0 })), nil, core.DefaultAAOptions)
+	r2, err := aa.Check(sampleSide(t, aaCSV(20, 6, func(s, r int) bool { return (s+r)%4 == 0 })), nil, aa.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +361,7 @@ func TestPowerPlotManyRates(t *testing.T) {
 	for i := 1; i <= 30; i++ {
 		rates = append(rates, 0.00011*float64(i))
 	}
-	r, err := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: rates})
+	r, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: rates})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package wasm
 
 import (
 	"bytes"
+	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"math"
 	"net/url"
 	"os"
@@ -12,8 +14,10 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/wasm/fieldcheck"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 )
 
 // Component tests: each calculator is loaded into go-app's test engine (no
@@ -93,7 +97,7 @@ func TestBudgetPageShowsEveryFigure(t *testing.T) {
 	c := &budgetT{}
 	e := load(t, c)
 	// The defaults: 95% target, cap 3, rates 0.05,0.02,0.01.
-	want, err := core.Budget(core.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05, 0.02, 0.01}})
+	want, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05, 0.02, 0.01}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +116,7 @@ func TestBudgetPageShowsEveryFigure(t *testing.T) {
 	c.ctx.Update()
 	e.ConsumeAll()
 	cost := 8.0
-	want, err = core.Budget(core.BudgetInput{Target: 0.95, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
+	want, err = gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
 		Rates: []float64{0.05, 0.02, 0.01}, Observed: &core.Count{Passed: 1, Trials: 120}})
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +178,7 @@ func TestBudgetShareLinkRestoresState(t *testing.T) {
 	u, _ := url.Parse("/#cap=10&cost=2.5&observe=0%2F10&rates=0.001&target=0.99")
 	follow(e, c.ctx, c, u)
 	cost := 2.5
-	want, err := core.Budget(core.BudgetInput{Target: 0.99, Cap: 10, Confidence: 0.95, CostSeconds: &cost,
+	want, err := gate.Budget(gate.BudgetInput{Target: 0.99, Cap: 10, Confidence: 0.95, CostSeconds: &cost,
 		Rates: []float64{0.001}, Observed: &core.Count{Passed: 0, Trials: 10}})
 	if err != nil {
 		t.Fatal(err)
@@ -193,14 +197,14 @@ func TestBudgetShareLinkRestoresState(t *testing.T) {
 func TestDecidePage(t *testing.T) {
 	c := &decideT{}
 	e := load(t, c)
-	in := core.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+	in := gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown}
-	want, err := core.Decide(in)
+	want, err := gate.Decide(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := checkPage(t, c, "", want, "size", "ledger")
-	size, _ := core.Size(core.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.95})
+	size, _ := gate.Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.95})
 	checkPage(t, c, "size", size)
 	// DESIGN.md: 0.50 vs 0.85 separate at 28 trials per arm.
 	if page["size.trials_per_arm"] != "28" {
@@ -213,25 +217,25 @@ func TestDecidePage(t *testing.T) {
 	c.ctx.Update()
 	e.ConsumeAll()
 	in.Baseline, in.Patched, in.Property = core.Count{Passed: 30, Trials: 60}, core.Count{Passed: 51, Trials: 60}, core.PropertyPassed
-	want, _ = core.Decide(in)
+	want, _ = gate.Decide(in)
 	page = checkPage(t, c, "", want, "size", "ledger")
 	if page["verdict"] != core.VerdictImproved || page["gate"] != core.GateAccept {
 		t.Errorf("verdict %q gate %q, want improved/accept", page["verdict"], page["gate"])
 	}
 
 	// A ledger dropped in is tabulated with the form's settings.
-	ledger, err := os.ReadFile(filepath.Join("..", "core", "testdata", "ledger", "messy.jsonl"))
+	jsonl, err := os.ReadFile(filepath.Join("..", "core", "ledger", "testdata", "ledger", "messy.jsonl"))
 	if err != nil {
-		ledger = []byte(sampleLedger)
+		jsonl = []byte(sampleLedger)
 	}
-	c.SetLedger(c.ctx, "ledger.jsonl", ledger)
+	c.SetLedger(c.ctx, "ledger.jsonl", jsonl)
 	c.ctx.Update()
 	e.ConsumeAll()
-	l := core.NewLedger()
-	if err := core.ReadLedger(bytes.NewReader(ledger), l); err != nil {
+	l := ledger.New()
+	if err := report.ReadLedger(bytes.NewReader(jsonl), l); err != nil {
 		t.Fatal(err)
 	}
-	lr, err := l.Result(core.LedgerOptions{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed})
+	lr, err := l.Result(ledger.Options{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,15 +312,15 @@ func appendInt(b []byte, i int) []byte {
 func TestAAPageAndShareLink(t *testing.T) {
 	base := aaCSV(40, 6, func(s, r int) bool { return (s*7+r*3)%11 == 0 })
 	cand := aaCSV(40, 4, func(s, r int) bool { return (s*5+r)%4 == 0 })
-	bs, err := core.ReadAA(strings.NewReader(base))
+	bs, err := aa.ReadCSV(strings.NewReader(base))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := core.ReadAA(strings.NewReader(cand))
+	cs, err := aa.ReadCSV(strings.NewReader(cand))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := core.AA(bs, cs, core.DefaultAAOptions)
+	want, err := aa.Check(bs, cs, aa.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +403,7 @@ func TestAATooLargeForALink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r1, _ := core.AA(back.Baseline, back.Candidate, core.DefaultAAOptions)
+	r1, _ := aa.Check(back.Baseline, back.Candidate, aa.DefaultOptions)
 	if !bytes.Equal(jsonOf(t, r1), jsonOf(t, c.Result())) {
 		t.Error("the JSON file does not reproduce the result")
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 )
 
 var (
@@ -32,7 +32,7 @@ func BenchmarkReadAA(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := core.ReadAA(bytes.NewReader(data)); err != nil {
+		if _, err := aa.ReadCSV(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -41,14 +41,14 @@ func BenchmarkReadAA(b *testing.B) {
 // BenchmarkAA computes the figures of the 1,000,000-row CSV's tallies, with
 // itself as the candidate.
 func BenchmarkAA(b *testing.B) {
-	side, err := core.ReadAA(bytes.NewReader(big(b)))
+	side, err := aa.ReadCSV(bytes.NewReader(big(b)))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := core.AA(side, side, core.DefaultAAOptions); err != nil {
+		if _, err := aa.Check(side, side, aa.DefaultOptions); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -67,7 +67,7 @@ func TestWriteCSV(t *testing.T) {
 	if !strings.HasPrefix(a.String(), "scenario,run,passed\nscenario-000") {
 		t.Fatalf("unexpected start %q", a.String()[:40])
 	}
-	side, err := core.ReadAA(&a)
+	side, err := aa.ReadCSV(&a)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 )
 
 func main() {
@@ -106,11 +107,11 @@ func readOne(path string) error {
 		return err
 	}
 	start := time.Now()
-	l := core.NewLedger()
-	if err := core.ReadReport(f, core.ReportOptions{Format: core.FormatGoTest}, l); err != nil {
+	l := ledger.New()
+	if err := report.Read(f, report.Options{Format: report.FormatGoTest}, l); err != nil {
 		return err
 	}
-	res, err := l.Result(core.DefaultLedgerOptions)
+	res, err := l.Result(ledger.DefaultOptions)
 	if err != nil {
 		return err
 	}

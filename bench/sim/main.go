@@ -1,8 +1,8 @@
 // Command sim times the gate simulator at the size issue 5 sets: 4,000 sets,
 // 4 shapes, 200 scenarios, 4 runs per side, on a baseline shaped like seed
 // 004's (158 scenarios always passing, 14 always failing, 28 flaky, 20 runs:
-// core/testdata/depth/seed004_like.csv, so run it from the repository root).
-// It prints the table once, then the fastest and the median time of -reps
+// core/aa/testdata/depth/seed004_like.csv, so run it from the repository root).
+// It prints each gate's rates once, then the fastest and the median time of -reps
 // calls, and fails when the median exceeds -budget.
 //
 // Natively: go run ./bench/sim
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 )
 
 func main() {
@@ -36,7 +37,7 @@ func run(args []string, out io.Writer) error {
 	budget := fs.Duration("budget", time.Second, "largest acceptable median time per call")
 	sets := fs.Int("sets", 4000, "simulated sets per shape")
 	k := fs.Int("k", 4, "runs per side")
-	csv := fs.String("csv", "core/testdata/depth/seed004_like.csv", "baseline A/A runs, scenario,run,passed")
+	csv := fs.String("csv", "core/aa/testdata/depth/seed004_like.csv", "baseline A/A runs, scenario,run,passed")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -44,24 +45,22 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	base, err := core.ReadAA(f)
+	base, err := aa.ReadCSV(f)
 	f.Close()
 	if err != nil {
 		return core.WithFile(err, *csv)
 	}
-	opt := core.DefaultSimOptions
+	opt := aa.DefaultSimOptions
 	opt.Sets, opt.RunsPerSide = *sets, *k
-	res, err := core.Simulate(base, opt)
+	res, err := aa.Simulate(base, opt)
 	if err != nil {
 		return err
 	}
-	if err := res.WriteTable(out); err != nil {
-		return err
-	}
+	printGates(out, res)
 	times := make([]time.Duration, *reps)
 	for i := range times {
 		start := time.Now()
-		if _, err := core.Simulate(base, opt); err != nil {
+		if _, err := aa.Simulate(base, opt); err != nil {
 			return err
 		}
 		times[i] = time.Since(start)
@@ -75,4 +74,22 @@ func run(args []string, out io.Writer) error {
 		return fmt.Errorf("median %v is over the budget of %v", median, *budget)
 	}
 	return nil
+}
+
+// printGates prints each gate's false alarms and detection rates, one line a
+// gate (flakegate aa -simulate prints them as a table).
+func printGates(w io.Writer, res *aa.SimResult) {
+	pct := func(x *float64) string {
+		if x == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", 100**x)
+	}
+	for _, g := range res.Gates {
+		fmt.Fprintf(w, "%-18s false alarms %6s; caught", g.Gate, pct(g.FalseAlarm))
+		for i, d := range g.Detection {
+			fmt.Fprintf(w, "  %s %s", res.Shapes[i].Shape, pct(d))
+		}
+		fmt.Fprintln(w)
+	}
 }

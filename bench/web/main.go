@@ -48,9 +48,12 @@ import (
 	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/bench/web/floor"
-	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/wasm"
 	"github.com/flakegate/flakegate/wasm/webtest"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 // Result is what the benchmark measured; times in milliseconds.
@@ -294,7 +297,7 @@ func sizes(path string, r *Result) error {
 // pre-rendered defaults, and the selector of that figure.
 func budgetShare(base string) (string, string, error) {
 	cost := 8.0
-	res, err := core.Budget(core.BudgetInput{Target: 0.9, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
+	res, err := gate.Budget(gate.BudgetInput{Target: 0.9, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
 		Rates: []float64{0.05, 0.02, 0.001}, Observed: &core.Count{Passed: 1, Trials: 120}})
 	if err != nil {
 		return "", "", err
@@ -318,7 +321,7 @@ func aaShare(base string) (string, string, error) {
 			fmt.Fprintf(&b, "s%03d,r%d,%d\n", s, r, p)
 		}
 	}
-	side, err := core.ReadAA(strings.NewReader(b.String()))
+	side, err := aa.ReadCSV(strings.NewReader(b.String()))
 	if err != nil {
 		return "", "", err
 	}

@@ -7,17 +7,19 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 func runAA(e *env, args []string) (bool, error) {
-	opt := core.DefaultAAOptions
+	opt := aa.DefaultOptions
 	fs := newFlags(e, "aa", "[flags] baseline.csv [candidate.csv]")
 	ks := fs.String("k", "", "runs per side to list thresholds for, comma-separated (default 1,2,4,8)")
 	drops := fs.String("drops", "", "drops to size runs per side for, comma-separated fractions (default 0.02,0.03,0.05)")
 	fs.Float64Var(&opt.Depth.Drop, "rule", opt.Depth.Drop, "the fixed-drop rule's `drop` to count false alarms of, a fraction")
 	fs.Uint64Var(&opt.Depth.Seed, "seed", opt.Depth.Seed, "seed of the trend test's permutations and of the simulation")
 	simulate := fs.Bool("simulate", false, "simulate which gates catch which shape of regression")
-	sim := core.DefaultSimOptions
+	sim := aa.DefaultSimOptions
 	fs.IntVar(&sim.Sets, "sets", sim.Sets, "simulated comparisons per shape")
 	fs.IntVar(&sim.RunsPerSide, "sim-k", sim.RunsPerSide, "runs per side in the simulation")
 	fs.Float64Var(&sim.Drop, "sim-drop", sim.Drop, "size of the planted regression, a fraction")
@@ -64,26 +66,26 @@ func runAA(e *env, args []string) (bool, error) {
 		sim.Seed = opt.Depth.Seed
 		opt.Simulate = &sim
 	}
-	var res *core.AAResult
+	var res *aa.Result
 	if reports {
-		l := core.NewLedger()
-		if err := readReports(e, l, *baseRuns, *format, core.ArmBaseline); err != nil {
+		l := ledger.New()
+		if err := readReports(e, l, *baseRuns, *format, ledger.ArmBaseline); err != nil {
 			return false, err
 		}
-		if err := readReports(e, l, *candRuns, *format, core.ArmPatched); err != nil {
+		if err := readReports(e, l, *candRuns, *format, ledger.ArmPatched); err != nil {
 			return false, err
 		}
-		if res, err = l.AA(opt); err != nil {
+		if res, err = aa.CheckLedger(l, opt); err != nil {
 			return false, err
 		}
 	} else {
-		sides := make([]*core.AASide, 2)
+		sides := make([]*aa.Side, 2)
 		for i, name := range pos {
 			if sides[i], err = readAA(e, name); err != nil {
 				return false, err
 			}
 		}
-		if res, err = core.AA(sides[0], sides[1], opt); err != nil {
+		if res, err = aa.Check(sides[0], sides[1], opt); err != nil {
 			return false, core.WithFile(err, displayName(pos[0]))
 		}
 	}
@@ -97,20 +99,20 @@ func runAA(e *env, args []string) (bool, error) {
 	return blocks, nil
 }
 
-func readAA(e *env, name string) (*core.AASide, error) {
+func readAA(e *env, name string) (*aa.Side, error) {
 	f, err := e.open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	side, err := core.ReadAA(f)
+	side, err := aa.ReadCSV(f)
 	if err != nil {
 		return nil, core.WithFile(err, displayName(name))
 	}
 	return side, nil
 }
 
-func writeAA(e *env, res *core.AAResult) error {
+func writeAA(e *env, res *aa.Result) error {
 	w := e.stdout
 	fmt.Fprintf(w, "%s, %s (%s), %d both passed and failed, v = %.4f\n",
 		core.Nouns(res.Scenarios, "scenario"), core.Nouns(res.Runs, "run"), core.Nouns(res.Rows, "row"), res.Mixed, res.V)
@@ -167,15 +169,15 @@ func writeAA(e *env, res *core.AAResult) error {
 			fmt.Fprintln(w, "gate: pass — no drop beyond the noise")
 		}
 	}
-	if res.AADepth != nil {
+	if res.Depth != nil {
 		fmt.Fprintln(w, "\nin depth:")
-		if err := res.AADepth.WriteText(w, 10); err != nil {
+		if err := writeDepth(w, res.Depth, 10); err != nil {
 			return err
 		}
 	}
 	if res.Simulation != nil {
 		fmt.Fprintln(w, "\nsimulated gates:")
-		if err := res.Simulation.WriteTable(w); err != nil {
+		if err := writeSimTable(w, res.Simulation); err != nil {
 			return err
 		}
 	}

@@ -5,10 +5,12 @@ import (
 	"strconv"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 func runBudget(e *env, args []string) (bool, error) {
-	in := core.DefaultBudgetInput
+	in := gate.DefaultBudgetInput
 	fs := newFlags(e, "budget", "[flags] [rate ...]")
 	fs.Float64Var(&in.Target, "target", in.Target, "detection power wanted, in (0,1)")
 	cost := fs.String("cost", "", "runner `seconds` per run")
@@ -64,7 +66,7 @@ func runBudget(e *env, args []string) (bool, error) {
 		}
 		in.Rates = append(in.Rates, p)
 	}
-	res, err := core.Budget(in)
+	res, err := gate.Budget(in)
 	if err != nil {
 		return false, err
 	}
@@ -125,15 +127,15 @@ func runBudget(e *env, args []string) (bool, error) {
 	return res.Blocks(), nil
 }
 
-func budgetFrom(e *env, in core.BudgetInput, files []string, format string, asJSON bool) (bool, error) {
-	l := core.NewLedger()
-	if err := readReports(e, l, files, format, core.ArmBaseline); err != nil {
+func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, asJSON bool) (bool, error) {
+	l := ledger.New()
+	if err := readReports(e, l, files, format, ledger.ArmBaseline); err != nil {
 		return false, err
 	}
 	// Check the settings even when no test flaked.
 	probe := in
 	probe.Rates = []float64{0.5}
-	if _, err := core.Budget(probe); err != nil {
+	if _, err := gate.Budget(probe); err != nil {
 		return false, err
 	}
 	res, err := l.FlakeBudgets(in)

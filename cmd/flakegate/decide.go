@@ -8,10 +8,11 @@ import (
 	"strconv"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 func runDecide(e *env, args []string) (bool, error) {
-	in := core.DefaultDecideInput
+	in := gate.DefaultDecideInput
 	fs := newFlags(e, "decide", "-baseline passed/trials -patched passed/trials [flags]")
 	baseline := fs.String("baseline", "", "baseline arm as `passed/trials` (required)")
 	patched := fs.String("patched", "", "patched arm as `passed/trials` (required)")
@@ -35,7 +36,7 @@ func runDecide(e *env, args []string) (bool, error) {
 	if in.Patched, err = core.ParseCount("patched", *patched); err != nil {
 		return false, err
 	}
-	res, err := core.Decide(in)
+	res, err := gate.Decide(in)
 	if err != nil {
 		return false, err
 	}
@@ -47,7 +48,7 @@ func runDecide(e *env, args []string) (bool, error) {
 	t.row("arm", "passed", "rate", pct(res.Confidence, 0)+" Wilson")
 	for _, a := range []struct {
 		name string
-		arm  core.Arm
+		arm  gate.Arm
 	}{{"baseline", res.Baseline}, {"patched", res.Patched}} {
 		rate := "-"
 		if a.arm.Rate != nil {
@@ -62,7 +63,7 @@ func runDecide(e *env, args []string) (bool, error) {
 }
 
 func runSize(e *env, args []string) (bool, error) {
-	in := core.SizeInput{Baseline: -1, Patched: -1, Confidence: core.DefaultConfidence}
+	in := gate.SizeInput{Baseline: -1, Patched: -1, Confidence: core.DefaultConfidence}
 	fs := newFlags(e, "size", "[flags] baseline-rate patched-rate")
 	fs.Float64Var(&in.Baseline, "baseline", in.Baseline, "baseline pass `rate` in [0,1]")
 	fs.Float64Var(&in.Patched, "patched", in.Patched, "patched pass `rate` in [0,1]")
@@ -87,7 +88,7 @@ func runSize(e *env, args []string) (bool, error) {
 	if in.Baseline == -1 || in.Patched == -1 {
 		return false, usagef("give the baseline and patched pass rates")
 	}
-	res, err := core.Size(in)
+	res, err := gate.Size(in)
 	if err != nil {
 		return false, err
 	}
@@ -97,7 +98,7 @@ func runSize(e *env, args []string) (bool, error) {
 	w := e.stdout
 	if res.TrialsPerArm == nil {
 		fmt.Fprintf(w, "%s and %s do not separate within %d trials per arm at %s\n",
-			pct(res.Baseline, 1), pct(res.Patched, 1), core.SizeLimit, pct(res.Confidence, 0))
+			pct(res.Baseline, 1), pct(res.Patched, 1), gate.SizeLimit, pct(res.Confidence, 0))
 	} else {
 		fmt.Fprintf(w, "%s against %s: %d trials per arm separate the %s Wilson intervals\n",
 			pct(res.Baseline, 1), pct(res.Patched, 1), *res.TrialsPerArm, pct(res.Confidence, 0))
@@ -107,7 +108,7 @@ func runSize(e *env, args []string) (bool, error) {
 }
 
 func runFreeze(e *env, args []string) (bool, error) {
-	in := core.DefaultFreezeInput
+	in := gate.DefaultFreezeInput
 	fs := newFlags(e, "freeze", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]")
 	claim := fs.String("claim", "", "the frozen claim as `passed/trials`")
 	record := fs.String("record", "", "a stored claim: the JSON this command printed earlier (`file`, - for stdin)")
@@ -150,7 +151,7 @@ func runFreeze(e *env, args []string) (bool, error) {
 		}
 		in.Newer = &c
 	}
-	res, err := core.Freeze(in)
+	res, err := gate.Freeze(in)
 	if err != nil {
 		return false, err
 	}
@@ -169,13 +170,13 @@ func runFreeze(e *env, args []string) (bool, error) {
 		fmt.Fprintf(w, "newer: %s\n", armText(*n))
 	}
 	switch res.Status {
-	case core.FreezeRecorded:
+	case gate.FreezeRecorded:
 		fmt.Fprintln(w, "status: recorded — store this with -json and check it later with -record")
-	case core.FreezeValid:
+	case gate.FreezeValid:
 		fmt.Fprintln(w, "status: valid — the newer rate is inside the claimed interval")
-	case core.FreezeStale:
+	case gate.FreezeStale:
 		fmt.Fprintln(w, "status: stale — the newer rate left the claimed interval; measure the test again")
-	case core.FreezeNotComparable:
+	case gate.FreezeNotComparable:
 		fmt.Fprintln(w, "status: not comparable — too few newer trials to judge the claim")
 	}
 	writeWarnings(w, res.Warnings)
@@ -183,7 +184,7 @@ func runFreeze(e *env, args []string) (bool, error) {
 }
 
 // readRecord reads a stored claim: a freeze result, or its claim object alone.
-func readRecord(e *env, name string) (*core.Claim, error) {
+func readRecord(e *env, name string) (*gate.Claim, error) {
 	f, err := e.open(name)
 	if err != nil {
 		return nil, err
@@ -194,13 +195,13 @@ func readRecord(e *env, name string) (*core.Claim, error) {
 		return nil, fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	var doc struct {
-		Claim *core.Claim `json:"claim"`
+		Claim *gate.Claim `json:"claim"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("%s: not a stored claim: %v", displayName(name), err)
 	}
 	if doc.Claim == nil {
-		doc.Claim = new(core.Claim)
+		doc.Claim = new(gate.Claim)
 		if err := json.Unmarshal(b, doc.Claim); err != nil {
 			return nil, fmt.Errorf("%s: not a stored claim: %v", displayName(name), err)
 		}

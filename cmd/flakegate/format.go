@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 // pct formats a fraction as a percentage with the given decimals.
@@ -73,7 +73,7 @@ func writeWarnings(w io.Writer, ws []string) {
 	}
 }
 
-func armText(a core.Arm) string {
+func armText(a gate.Arm) string {
 	rate := "-"
 	if a.Rate != nil {
 		rate = pct(*a.Rate, 1)

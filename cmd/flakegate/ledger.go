@@ -4,10 +4,11 @@ import (
 	"fmt"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 func runLedger(e *env, args []string) (bool, error) {
-	opt := core.DefaultLedgerOptions
+	opt := ledger.DefaultOptions
 	fs := newFlags(e, "ledger", "[flags] [report ...]")
 	int64Flag(fs, &opt.MinTrials, "min-trials", "fewest trials an arm needs for a verdict, a whole `number`")
 	fs.Float64Var(&opt.Confidence, "confidence", opt.Confidence, "confidence of the Wilson intervals")
@@ -15,7 +16,7 @@ func runLedger(e *env, args []string) (bool, error) {
 	format := fs.String("format", "", formatUsage)
 	baseline := filesFlag(fs, "baseline", "a report `file` of one baseline run (go test -json or JUnit); repeat per run")
 	patched := filesFlag(fs, "patched", "a report `file` of one patched run (go test -json or JUnit); repeat per run")
-	arm := fs.String("arm", core.ArmBaseline, "arm of go test -json or JUnit files given as arguments")
+	arm := fs.String("arm", ledger.ArmBaseline, "arm of go test -json or JUnit files given as arguments")
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -24,11 +25,11 @@ func runLedger(e *env, args []string) (bool, error) {
 	if len(pos)+len(*baseline)+len(*patched) == 0 {
 		return false, usagef("give a ledger file, or report files with -baseline and -patched (- reads standard input)")
 	}
-	l := core.NewLedger()
+	l := ledger.New()
 	for _, in := range []struct {
 		files []string
 		arm   string
-	}{{pos, *arm}, {*baseline, core.ArmBaseline}, {*patched, core.ArmPatched}} {
+	}{{pos, *arm}, {*baseline, ledger.ArmBaseline}, {*patched, ledger.ArmPatched}} {
 		if err := readReports(e, l, in.files, *format, in.arm); err != nil {
 			return false, err
 		}

@@ -186,7 +186,7 @@ func TestHelp(t *testing.T) {
 
 // TestReports reads test reports of other tools through the same gates.
 func TestReports(t *testing.T) {
-	const dir = "../../core/testdata/reports/"
+	const dir = "../../core/report/testdata/reports/"
 	cases := []struct {
 		name string
 		args []string

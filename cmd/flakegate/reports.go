@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 )
 
 // fileList is a repeatable flag naming input files.
@@ -32,13 +34,13 @@ func filesFlag(fs *flag.FlagSet, name, usage string) *fileList {
 // readReports reads test reports (seed JSONL ledger, go test -json, JUnit
 // XML; format "" detects) into l; for go test -json and JUnit each file is
 // one run of arm.
-func readReports(e *env, l *core.Ledger, files []string, format, arm string) error {
+func readReports(e *env, l *ledger.Ledger, files []string, format, arm string) error {
 	for _, name := range files {
 		f, err := e.open(name)
 		if err != nil {
 			return err
 		}
-		err = core.ReadReport(f, core.ReportOptions{Format: format, Arm: arm}, l)
+		err = report.Read(f, report.Options{Format: format, Arm: arm}, l)
 		f.Close()
 		if err != nil {
 			return core.WithFile(err, displayName(name))

@@ -1,5 +1,5 @@
 // Package ci holds the CI examples' test: it runs flakegate-gate.sh, as a
-// workflow would, on the seeded flaky suite in core/testdata/reports/flaky.
+// workflow would, on the seeded flaky suite in core/report/testdata/reports/flaky.
 package ci
 
 import (
@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 // copySuite copies the seeded suite to dir and adds a "patch": an init that
@@ -21,7 +22,7 @@ import (
 // fail every time).
 func copySuite(t *testing.T, dir, scale string) {
 	t.Helper()
-	src := "../../core/testdata/reports/flaky"
+	src := "../../core/report/testdata/reports/flaky"
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -101,11 +102,11 @@ func TestGateScript(t *testing.T) {
 					t.Errorf("%s: %d reports, want 5", arm, len(got))
 				}
 			}
-			var res core.LedgerResult
+			var res ledger.Result
 			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 				t.Fatalf("the CLI's -json output: %v\n%s", err, stdout.String())
 			}
-			if res.Runs != (core.LedgerRuns{Baseline: 5, Patched: 5}) {
+			if res.Runs != (ledger.RunCounts{Baseline: 5, Patched: 5}) {
 				t.Errorf("runs %+v", res.Runs)
 			}
 			found := false

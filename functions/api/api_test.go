@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/flakegate/flakegate/functions/api/apitest"
 	"log"
 	"math"
 	"net/http"
@@ -14,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/core/gate"
 )
 
 func serve(h http.Handler, method, target, contentType, body string) *httptest.ResponseRecorder {
@@ -193,9 +194,9 @@ func TestSameQuestionSameBytes(t *testing.T) {
 // result, byte for byte, as the CLI's -json prints it.
 func TestBodyIsTheCoreContract(t *testing.T) {
 	cost := 8.0
-	in := core.DefaultBudgetInput
+	in := gate.DefaultBudgetInput
 	in.CostSeconds, in.Observed, in.Rates = &cost, &core.Count{Passed: 1, Trials: 120}, []float64{0.05, 0.02}
-	res, err := core.Budget(in)
+	res, err := gate.Budget(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestBodyIsTheCoreContract(t *testing.T) {
 // statsmodels) back out of the API's answers.
 func TestVerifiedNumbers(t *testing.T) {
 	h := New(Options{})
-	var b core.BudgetResult
+	var b gate.BudgetResult
 	decode(t, serve(h, "GET", "/v1/budget?rates=0.05,0.02,0.01,0.005,0.001", "", ""), &b)
 	wantReruns := []int64{59, 149, 299, 598, 2995}
 	wantAtCap := []float64{0.143, 0.059, 0.030, 0.015, 0.003} // power at 3 reruns, to 0.1 points
@@ -231,7 +232,7 @@ func TestVerifiedNumbers(t *testing.T) {
 	if o := b.Observed; o == nil || math.Abs(o.Lower-0.00147) > 5e-6 || math.Abs(o.Upper-0.04570) > 5e-6 {
 		t.Errorf("observed 1/120: %+v, want Wilson [0.00147, 0.04570] ± 5e-6", b.Observed)
 	}
-	var d core.DecideResult
+	var d gate.DecideResult
 	decode(t, serve(h, "GET", "/v1/decide?baseline=10/20&patched=17/20", "", ""), &d)
 	if math.Abs(d.Baseline.Lower-0.2993) > 5e-5 || math.Abs(d.Patched.Upper-0.9476) > 5e-5 || d.Verdict != core.VerdictNoChange {
 		t.Errorf("decide 10/20 vs 17/20: %+v", d)
@@ -240,7 +241,7 @@ func TestVerifiedNumbers(t *testing.T) {
 		q    string
 		want int64
 	}{{"baseline=0.5&patched=0.85", 28}, {"baseline=0.9&patched=0.95", 427}, {"baseline=0.5&patched=0.6", 381}} {
-		var s core.SizeResult
+		var s gate.SizeResult
 		decode(t, serve(h, "GET", "/v1/size?"+tc.q, "", ""), &s)
 		if s.TrialsPerArm == nil || *s.TrialsPerArm != tc.want {
 			t.Errorf("size %s: %v, want %d", tc.q, s.TrialsPerArm, tc.want)

@@ -11,6 +11,10 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 )
 
 // bodyKind is one way a POST may send its upload; the OpenAPI document
@@ -139,7 +143,7 @@ const (
 )
 
 func reportFormats() []string {
-	return []string{formatAuto, core.FormatLedger, core.FormatGoTest, core.FormatJUnit}
+	return []string{formatAuto, report.FormatLedger, report.FormatGoTest, report.FormatJUnit}
 }
 
 func aaFormats() []string { return append([]string{formatCSV}, reportFormats()...) }
@@ -156,20 +160,20 @@ func checkFormat(format string, allowed []string) error {
 // coreFormat is the core's name of a report format.
 func coreFormat(format string) string {
 	if format == formatAuto {
-		return core.FormatAuto
+		return report.FormatAuto
 	}
 	return format
 }
 
 // aaDepthArgs reads the in-depth and simulation settings, named as the
 // CLI's flags are; the core checks their ranges.
-func aaDepthArgs(a *args, opt *core.AAOptions) error {
+func aaDepthArgs(a *args, opt *aa.Options) error {
 	a.number("rule", &opt.Depth.Drop)
 	seed := int64(opt.Depth.Seed)
 	a.integer("seed", &seed)
 	simulate := "false"
 	a.str("simulate", &simulate)
-	sim := core.DefaultSimOptions
+	sim := aa.DefaultSimOptions
 	sets, k, broken := int64(sim.Sets), int64(sim.RunsPerSide), int64(sim.Broken)
 	a.integer("sets", &sets)
 	a.integer("sim_k", &k)
@@ -210,10 +214,10 @@ func aaDepthArgs(a *args, opt *core.AAOptions) error {
 	return nil
 }
 
-func aa(h *handler, w http.ResponseWriter, r *http.Request) error {
+func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["aa"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
-	opt := core.DefaultAAOptions
+	opt := aa.DefaultOptions
 	format := formatCSV
 	a.str("format", &format)
 	a.integers("k", &opt.Ks)
@@ -235,15 +239,15 @@ func aa(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var base, cand *core.AASide
+	var base, cand *aa.Side
 	switch mt {
 	case "text/csv", "application/csv":
-		if base, err = core.ReadAA(lb); err != nil {
+		if base, err = aa.ReadCSV(lb); err != nil {
 			return lb.check(err, "baseline")
 		}
 	case "multipart/form-data":
 		err = eachPart(r, lb, func(name string, p *multipart.Part) error {
-			var dst **core.AASide
+			var dst **aa.Side
 			switch name {
 			case "baseline":
 				dst = &base
@@ -255,7 +259,7 @@ func aa(h *handler, w http.ResponseWriter, r *http.Request) error {
 			if *dst != nil {
 				return invalid(name, "part %q given twice", name)
 			}
-			side, err := core.ReadAA(p)
+			side, err := aa.ReadCSV(p)
 			if err != nil {
 				return lb.check(err, name)
 			}
@@ -271,7 +275,7 @@ func aa(h *handler, w http.ResponseWriter, r *http.Request) error {
 	default:
 		return unsupported(mt, aaMedia)
 	}
-	res, err := core.AA(base, cand, opt)
+	res, err := aa.Check(base, cand, opt)
 	if err != nil {
 		return err // core.AA names the side at fault
 	}
@@ -282,7 +286,7 @@ const aaReportMedia = "multipart/form-data with one or more parts baseline (each
 
 // aaReports reads test reports as A/A runs: each file is a run, each test a
 // scenario. Parts baseline and candidate may repeat.
-func (h *handler) aaReports(w http.ResponseWriter, r *http.Request, format string, opt core.AAOptions) error {
+func (h *handler) aaReports(w http.ResponseWriter, r *http.Request, format string, opt aa.Options) error {
 	mt, _, err := mediaType(r, aaReportMedia)
 	if err != nil {
 		return err
@@ -291,41 +295,41 @@ func (h *handler) aaReports(w http.ResponseWriter, r *http.Request, format strin
 	if err != nil {
 		return err
 	}
-	l := core.NewLedger()
+	l := ledger.New()
 	candidates := 0
 	switch {
 	case mt == "multipart/form-data":
 		err = eachPart(r, lb, func(name string, p *multipart.Part) error {
-			arm := core.ArmBaseline
+			arm := ledger.ArmBaseline
 			switch name {
 			case "baseline":
 			case "candidate":
-				arm = core.ArmPatched
+				arm = ledger.ArmPatched
 				candidates++
 			default:
 				return invalid(name, "unknown part %q; send parts baseline and optional candidate, one per run (options go in the query)", name)
 			}
-			return lb.check(core.ReadReport(p, core.ReportOptions{Format: format, Arm: arm}, l), partFile(name, p))
+			return lb.check(report.Read(p, report.Options{Format: format, Arm: arm}, l), partFile(name, p))
 		})
 	case reportMedia[mt]:
-		err = lb.check(core.ReadReport(lb, core.ReportOptions{Format: format, Arm: core.ArmBaseline}, l), "baseline")
+		err = lb.check(report.Read(lb, report.Options{Format: format, Arm: ledger.ArmBaseline}, l), "baseline")
 	default:
 		return unsupported(mt, aaReportMedia)
 	}
 	if err != nil {
 		return err
 	}
-	base, err := l.AASide(core.ArmBaseline)
+	base, err := aa.FromLedger(l, ledger.ArmBaseline)
 	if err != nil {
 		return err
 	}
-	var cand *core.AASide
+	var cand *aa.Side
 	if candidates > 0 {
-		if cand, err = l.AASide(core.ArmPatched); err != nil {
+		if cand, err = aa.FromLedger(l, ledger.ArmPatched); err != nil {
 			return err
 		}
 	}
-	res, err := core.AA(base, cand, opt)
+	res, err := aa.Check(base, cand, opt)
 	if err != nil {
 		return err
 	}
@@ -385,11 +389,11 @@ var reportMedia = map[string]bool{
 	"application/junit+xml":   true,
 }
 
-func ledger(h *handler, w http.ResponseWriter, r *http.Request) error {
+func postLedger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["ledger"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
-	opt := core.DefaultLedgerOptions
-	format, arm, run := formatAuto, core.ArmBaseline, ""
+	opt := ledger.DefaultOptions
+	format, arm, run := formatAuto, ledger.ArmBaseline, ""
 	a.str("format", &format)
 	a.str("arm", &arm)
 	a.str("run", &run)
@@ -402,7 +406,7 @@ func ledger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err := checkFormat(format, reportFormats()); err != nil {
 		return err
 	}
-	if arm != core.ArmBaseline && arm != core.ArmPatched {
+	if arm != ledger.ArmBaseline && arm != ledger.ArmPatched {
 		return invalid("arm", "must be baseline or patched, got %q", arm)
 	}
 	mt, _, err := mediaType(r, ledgerMedia)
@@ -413,11 +417,11 @@ func ledger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l := core.NewLedger()
+	l := ledger.New()
 	switch {
 	case reportMedia[mt]:
-		ro := core.ReportOptions{Format: coreFormat(format), Arm: arm, Run: run}
-		if err := core.ReadReport(lb, ro, l); err != nil {
+		ro := report.Options{Format: coreFormat(format), Arm: arm, Run: run}
+		if err := report.Read(lb, ro, l); err != nil {
 			return lb.check(err, "ledger")
 		}
 	case mt == "multipart/form-data":
@@ -429,14 +433,14 @@ func ledger(h *handler, w http.ResponseWriter, r *http.Request) error {
 			partArm := arm
 			switch name {
 			case "ledger", "report":
-			case core.ArmBaseline, core.ArmPatched:
+			case ledger.ArmBaseline, ledger.ArmPatched:
 				partArm = name
 			default:
 				return invalid(name, "unknown part %q; send parts ledger, baseline or patched, one report each (options go in the query)", name)
 			}
 			parts++
-			ro := core.ReportOptions{Format: coreFormat(format), Arm: partArm}
-			return lb.check(core.ReadReport(p, ro, l), partFile(name, p))
+			ro := report.Options{Format: coreFormat(format), Arm: partArm}
+			return lb.check(report.Read(p, ro, l), partFile(name, p))
 		})
 		if err != nil {
 			return err
@@ -456,12 +460,12 @@ func ledger(h *handler, w http.ResponseWriter, r *http.Request) error {
 
 const flakesMedia = "multipart/form-data with one or more parts named report (each a run), or one report as the body"
 
-// flakes plans a rerun budget for every test whose retry history in the
+// postFlakes plans a rerun budget for every test whose retry history in the
 // uploaded reports shows it flaking, as `flakegate budget -from` does.
-func flakes(h *handler, w http.ResponseWriter, r *http.Request) error {
+func postFlakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["flakes"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
-	in := core.DefaultBudgetInput
+	in := gate.DefaultBudgetInput
 	format := formatAuto
 	a.str("format", &format)
 	a.number("target", &in.Target)
@@ -478,7 +482,7 @@ func flakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	// test flaked.
 	probe := in
 	probe.Rates = []float64{0.5}
-	if _, err := core.Budget(probe); err != nil {
+	if _, err := gate.Budget(probe); err != nil {
 		return err
 	}
 	mt, _, err := mediaType(r, flakesMedia)
@@ -489,11 +493,11 @@ func flakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l := core.NewLedger()
-	ro := core.ReportOptions{Format: coreFormat(format), Arm: core.ArmBaseline}
+	l := ledger.New()
+	ro := report.Options{Format: coreFormat(format), Arm: ledger.ArmBaseline}
 	switch {
 	case reportMedia[mt]:
-		err = lb.check(core.ReadReport(lb, ro, l), "report")
+		err = lb.check(report.Read(lb, ro, l), "report")
 	case mt == "multipart/form-data":
 		parts := 0
 		err = eachPart(r, lb, func(name string, p *multipart.Part) error {
@@ -501,7 +505,7 @@ func flakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 				return invalid(name, "unknown part %q; send one or more parts named report, one run each (options go in the query)", name)
 			}
 			parts++
-			return lb.check(core.ReadReport(p, ro, l), partFile(name, p))
+			return lb.check(report.Read(p, ro, l), partFile(name, p))
 		})
 		if err == nil && parts == 0 {
 			err = invalid("report", "the multipart body has no report part")

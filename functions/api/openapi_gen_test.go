@@ -64,9 +64,36 @@ func (o obj) with(k string, v any) obj { return append(o, kv{k, v}) }
 
 // goTypes are the struct declarations of the packages the API exposes,
 // with their doc comments, read from source so the document carries them.
+// Types are keyed by package and name ("gate.BudgetResult"); docs by schema
+// name (and Schema.Field).
 type goTypes map[string]*ast.StructType
 
-type goDocs map[string]string // type name (and Type.Field) → doc
+type goDocs map[string]string // schema name (and Schema.Field) → doc
+
+// legacySchemas names the schemas of Go types whose names alone would not
+// say what they are beside the other packages' types, as the document named
+// them before the core was split into packages: the names are part of the
+// published document and stay.
+var legacySchemas = map[string]string{
+	"aa.Result":         "AAResult",
+	"aa.Options":        "AAOptions",
+	"aa.Side":           "AASide",
+	"aa.Depth":          "AADepth",
+	"ledger.Result":     "LedgerResult",
+	"ledger.Options":    "LedgerOptions",
+	"ledger.RunCounts":  "LedgerRuns",
+	"ledger.Test":       "LedgerTest",
+	"ledger.Summary":    "LedgerSummary",
+	"ledger.TestCounts": "LedgerTestCounts",
+}
+
+// schemaOf is the OpenAPI name of the Go struct type pkg.name.
+func schemaOf(qualified string) string {
+	if s, ok := legacySchemas[qualified]; ok {
+		return s
+	}
+	return schemaName(qualified[strings.IndexByte(qualified, '.')+1:])
+}
 
 func parseTypes(t *testing.T, dirs ...string) (goTypes, goDocs) {
 	types, docs := goTypes{}, goDocs{}
@@ -95,19 +122,21 @@ func parseTypes(t *testing.T, dirs ...string) (goTypes, goDocs) {
 					if !ok {
 						continue
 					}
-					types[ts.Name.Name] = st
+					q := f.Name.Name + "." + ts.Name.Name
+					types[q] = st
+					schema := schemaOf(q)
 					doc := ts.Doc
 					if doc == nil && len(gd.Specs) == 1 {
 						doc = gd.Doc
 					}
-					docs[ts.Name.Name] = clean(doc)
+					docs[schema] = clean(doc)
 					for _, fld := range st.Fields.List {
 						text := clean(fld.Doc)
 						if c := clean(fld.Comment); c != "" {
 							text = strings.TrimSpace(text + " " + c)
 						}
 						for _, n := range fld.Names {
-							docs[ts.Name.Name+"."+n.Name] = text
+							docs[schema+"."+n.Name] = text
 						}
 					}
 				}
@@ -136,16 +165,17 @@ type schemaGen struct {
 	types  goTypes
 	docs   goDocs
 	out    map[string]any
-	queued []string
+	goName map[string]string // schema name → the Go type it was made from
+	queued []string          // Go types, qualified
 }
 
 func ref(name string) obj { return obj{{"$ref", "#/components/schemas/" + name}} }
 
-// typeSchema converts a Go type expression to a JSON Schema.
-func (g *schemaGen) typeSchema(e ast.Expr) obj {
+// typeSchema converts a Go type expression in package pkg to a JSON Schema.
+func (g *schemaGen) typeSchema(pkg string, e ast.Expr) obj {
 	switch x := e.(type) {
 	case *ast.StarExpr:
-		inner := g.typeSchema(x.X)
+		inner := g.typeSchema(pkg, x.X)
 		if len(inner) > 0 && inner[0].k == "type" {
 			if s, ok := inner[0].v.(string); ok {
 				inner[0].v = []string{s, "null"}
@@ -154,9 +184,11 @@ func (g *schemaGen) typeSchema(e ast.Expr) obj {
 		}
 		return obj{{"anyOf", []any{inner, obj{{"type", "null"}}}}}
 	case *ast.ArrayType:
-		return obj{{"type", "array"}, {"items", g.typeSchema(x.Elt)}}
+		return obj{{"type", "array"}, {"items", g.typeSchema(pkg, x.Elt)}}
 	case *ast.SelectorExpr:
-		return g.typeSchema(x.Sel)
+		if id, ok := x.X.(*ast.Ident); ok {
+			return g.typeSchema(id.Name, x.Sel)
+		}
 	case *ast.Ident:
 		switch x.Name {
 		case "string", "Kind":
@@ -168,37 +200,59 @@ func (g *schemaGen) typeSchema(e ast.Expr) obj {
 		case "float64":
 			return obj{{"type", "number"}}
 		}
-		if _, ok := g.types[x.Name]; ok {
-			g.queue(x.Name)
-			return ref(schemaName(x.Name))
+		if q := pkg + "." + x.Name; g.types[q] != nil {
+			g.queue(q)
+			return ref(schemaOf(q))
 		}
 	}
-	g.t.Fatalf("openapi: no schema for Go type %T %v", e, e)
+	g.t.Fatalf("openapi: no schema for Go type %T %v in package %s", e, e, pkg)
 	return nil
 }
 
-func (g *schemaGen) queue(goName string) {
-	if _, done := g.out[schemaName(goName)]; done {
+// queueResult queues the Go type whose schema is named schema.
+func (g *schemaGen) queueResult(schema string) {
+	var found []string
+	for q := range g.types {
+		if schemaOf(q) == schema {
+			found = append(found, q)
+		}
+	}
+	if len(found) != 1 {
+		g.t.Fatalf("openapi: want one Go struct for the schema %s, found %v", schema, found)
+	}
+	g.queue(found[0])
+}
+
+func (g *schemaGen) queue(q string) {
+	name := schemaOf(q)
+	if prev, ok := g.goName[name]; ok && prev != q {
+		g.t.Fatalf("openapi: %s and %s would both be the schema %s: name one in legacySchemas", prev, q, name)
+	}
+	if g.goName == nil {
+		g.goName = map[string]string{}
+	}
+	g.goName[name] = q
+	if _, done := g.out[name]; done {
 		return
 	}
-	g.out[schemaName(goName)] = nil // reserve
-	g.queued = append(g.queued, goName)
+	g.out[name] = nil // reserve
+	g.queued = append(g.queued, q)
 }
 
 func (g *schemaGen) run() {
 	for len(g.queued) > 0 {
-		name := g.queued[0]
+		q := g.queued[0]
 		g.queued = g.queued[1:]
-		g.out[schemaName(name)] = g.structSchema(name)
+		g.out[schemaOf(q)] = g.structSchema(q)
 	}
 }
 
-func (g *schemaGen) structSchema(name string) obj {
+func (g *schemaGen) structSchema(q string) obj {
 	props := obj{}
 	var required []string
-	g.fields(name, &props, &required, true)
+	g.fields(q, &props, &required, true)
 	s := obj{{"type", "object"}}
-	if d := g.docs[name]; d != "" {
+	if d := g.docs[schemaOf(q)]; d != "" {
 		s = s.with("description", d)
 	}
 	s = s.with("properties", props)
@@ -208,14 +262,15 @@ func (g *schemaGen) structSchema(name string) obj {
 	return s.with("additionalProperties", false)
 }
 
-// fields adds the JSON members of struct name. An embedded struct's members
-// sit at the top level, as encoding/json writes them; embedded by pointer,
-// they are absent when it is nil, so not required.
-func (g *schemaGen) fields(name string, props *obj, required *[]string, req bool) {
-	st, ok := g.types[name]
+// fields adds the JSON members of struct q (package.Name). An embedded
+// struct's members sit at the top level, as encoding/json writes them;
+// embedded by pointer, they are absent when it is nil, so not required.
+func (g *schemaGen) fields(q string, props *obj, required *[]string, req bool) {
+	st, ok := g.types[q]
 	if !ok {
-		g.t.Fatalf("openapi: no struct %s", name)
+		g.t.Fatalf("openapi: no struct %s", q)
 	}
+	pkg := q[:strings.IndexByte(q, '.')]
 	for _, f := range st.Fields.List {
 		var js string
 		if f.Tag != nil {
@@ -229,9 +284,9 @@ func (g *schemaGen) fields(name string, props *obj, required *[]string, req bool
 			}
 			id, ok := typ.(*ast.Ident)
 			if !ok {
-				g.t.Fatalf("openapi: %s embeds %T", name, f.Type)
+				g.t.Fatalf("openapi: %s embeds %T", q, f.Type)
 			}
-			g.fields(id.Name, props, required, req && !ptr)
+			g.fields(pkg+"."+id.Name, props, required, req && !ptr)
 			continue
 		}
 		if len(f.Names) == 0 || !f.Names[0].IsExported() {
@@ -245,8 +300,8 @@ func (g *schemaGen) fields(name string, props *obj, required *[]string, req bool
 		if key == "" {
 			key = f.Names[0].Name
 		}
-		s := g.typeSchema(f.Type)
-		if d := g.docs[name+"."+f.Names[0].Name]; d != "" {
+		s := g.typeSchema(pkg, f.Type)
+		if d := g.docs[schemaOf(q)+"."+f.Names[0].Name]; d != "" {
 			if s[0].k == "$ref" || s[0].k == "anyOf" {
 				s = obj{{"description", d}, {"allOf", []any{s}}}
 			} else {
@@ -347,9 +402,9 @@ func responses(result string, cache string, post bool) obj {
 }
 
 func generateOpenAPI(t *testing.T) []byte {
-	types, docs := parseTypes(t, "../../core", ".")
+	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", ".")
 	g := &schemaGen{t: t, types: types, docs: docs, out: map[string]any{}}
-	g.queue("problem")
+	g.queue("api.problem")
 	paths := obj{}
 	for _, rt := range routes() {
 		item := obj{}
@@ -364,7 +419,7 @@ func generateOpenAPI(t *testing.T) []byte {
 		case "OpenAPI":
 			g.out["OpenAPI"] = obj{{"type", "object"}, {"description", "an OpenAPI 3.1 document: this one"}}
 		default:
-			g.queue(result)
+			g.queueResult(result)
 		}
 		if rt.get != nil {
 			cache := cacheGET

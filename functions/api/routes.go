@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 var confidenceParam = param{name: "confidence", kind: kNumber, def: "0.95",
@@ -90,7 +92,7 @@ func routes() []*route {
 				{name: "sim_drop", kind: kNumber, def: "0.02", doc: "size of the planted regression in the simulation, a fraction"},
 				{name: "broken", kind: kInteger, def: "0", doc: "stable scenarios the broken shape breaks; 0 means the drop times the scenarios"},
 			},
-			post:    aa,
+			post:    postAA,
 			body:    []bodyKind{bodyCSV, bodyMultipartAA},
 			results: "AAResult",
 		},
@@ -100,7 +102,7 @@ func routes() []*route {
 			params: []param{
 				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
 					doc: "the reports' format: the seed's JSONL ledger, go test -json or JUnit XML; auto detects it from the content"},
-				{name: "arm", kind: kString, def: core.ArmBaseline, enum: []string{core.ArmBaseline, core.ArmPatched},
+				{name: "arm", kind: kString, def: ledger.ArmBaseline, enum: []string{ledger.ArmBaseline, ledger.ArmPatched},
 					doc: "the arm of a go test -json or JUnit report sent as the body or as parts named ledger (a JSONL ledger names its own arms)"},
 				{name: "run", kind: kString, doc: "the run name of a go test -json or JUnit report sent as the body; numbered per arm when omitted"},
 				{name: "min_trials", kind: kInteger, def: "20", doc: "fewest trials an arm needs for a verdict, >= 1"},
@@ -109,7 +111,7 @@ func routes() []*route {
 					enum: []string{core.PropertyPassed, core.PropertyFailed, core.PropertyUnknown},
 					doc:  "result of the deterministic property check, applied to every test"},
 			},
-			post:    ledger,
+			post:    postLedger,
 			body:    []bodyKind{bodyJSONL, bodyMultipartLedger},
 			results: "LedgerResult",
 		},
@@ -124,7 +126,7 @@ func routes() []*route {
 				{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
 				confidenceParam,
 			},
-			post:    flakes,
+			post:    postFlakes,
 			body:    []bodyKind{bodyReport, bodyMultipartReports},
 			results: "FlakesResult",
 		},
@@ -171,7 +173,7 @@ func paramsRoute(compute func(a *args) (any, error)) handlerFunc {
 }
 
 func budget(a *args) (any, error) {
-	in := core.DefaultBudgetInput
+	in := gate.DefaultBudgetInput
 	a.number("target", &in.Target)
 	a.optNumber("cost_seconds", &in.CostSeconds)
 	a.integer("cap", &in.Cap)
@@ -181,11 +183,11 @@ func budget(a *args) (any, error) {
 	if a.err != nil {
 		return nil, a.err
 	}
-	return core.Budget(in)
+	return gate.Budget(in)
 }
 
 func decide(a *args) (any, error) {
-	in := core.DefaultDecideInput
+	in := gate.DefaultDecideInput
 	var b, p *core.Count
 	a.count("baseline", &b)
 	a.count("patched", &p)
@@ -196,22 +198,22 @@ func decide(a *args) (any, error) {
 		return nil, a.err
 	}
 	in.Baseline, in.Patched = *b, *p
-	return core.Decide(in)
+	return gate.Decide(in)
 }
 
 func size(a *args) (any, error) {
-	in := core.SizeInput{Confidence: core.DefaultConfidence}
+	in := gate.SizeInput{Confidence: core.DefaultConfidence}
 	a.number("baseline", &in.Baseline)
 	a.number("patched", &in.Patched)
 	a.number("confidence", &in.Confidence)
 	if a.err != nil {
 		return nil, a.err
 	}
-	return core.Size(in)
+	return gate.Size(in)
 }
 
 func freeze(a *args) (any, error) {
-	in := core.DefaultFreezeInput
+	in := gate.DefaultFreezeInput
 	var c *core.Count
 	a.count("claim", &c)
 	a.str("date", &in.Date)
@@ -222,7 +224,7 @@ func freeze(a *args) (any, error) {
 		return nil, a.err
 	}
 	in.Claim = *c
-	return core.Freeze(in)
+	return gate.Freeze(in)
 }
 
 // Health is the answer of /v1/health.

@@ -5,7 +5,9 @@
 // costs on the same machine.
 package floor
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Selector matches the page once the component has mounted in the browser;
 // the pre-rendered HTML never matches it.

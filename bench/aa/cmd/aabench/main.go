@@ -18,7 +18,9 @@ import (
 	"time"
 
 	aabench "github.com/flakegate/flakegate/bench/aa"
+
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 )
 
 func main() {
@@ -48,11 +50,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		opt := core.AAOptions{Ks: core.DefaultAAOptions.Ks, Drops: core.DefaultAAOptions.Drops}
+		opt := aa.Options{Ks: aa.DefaultOptions.Ks, Drops: aa.DefaultOptions.Drops}
 		switch *figures {
 		case "reference":
 		case "all":
-			opt = core.DefaultAAOptions
+			opt = aa.DefaultOptions
 		default:
 			return fmt.Errorf("-figures: want reference or all, got %q", *figures)
 		}
@@ -60,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if len(files) < 1 || len(files) > 2 || *n < 1 {
 			return fmt.Errorf("usage: aabench run [-n passes] base.csv [candidate.csv]")
 		}
-		var res *core.AAResult
+		var res *aa.Result
 		var elapsed time.Duration
 		for pass := 0; pass < *n; pass++ {
 			start := time.Now()
@@ -86,18 +88,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 // once reads the CSVs and computes the A/A figures.
-func once(files []string, opt core.AAOptions) (*core.AAResult, error) {
-	sides := make([]*core.AASide, 2)
+func once(files []string, opt aa.Options) (*aa.Result, error) {
+	sides := make([]*aa.Side, 2)
 	for i, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		sides[i], err = core.ReadAA(f)
+		sides[i], err = aa.ReadCSV(f)
 		f.Close()
 		if err != nil {
 			return nil, core.WithFile(err, name)
 		}
 	}
-	return core.AA(sides[0], sides[1], opt)
+	return aa.Check(sides[0], sides[1], opt)
 }

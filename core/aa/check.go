@@ -1,0 +1,475 @@
+package aa
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/stat"
+)
+
+// The A/A figures follow seed 004's aa_check.py operation by operation, so
+// that they agree with it bit for bit: every mean is statistics.fmean (an
+// exactly rounded sum divided by the count, see fsum.go), the standard
+// deviation of the run rates is exact and then rounded once, as Python's
+// statistics.stdev, and each product is evaluated left to right as Python
+// does. Products are wrapped in float64() where a fused multiply-add could
+// otherwise change the last bit on some architectures.
+
+// aaMinDrop is the smallest drop AA sizes runs for. Since s <= 1, it keeps
+// runs_per_side below 7e12, exact in float64 and int64.
+const aaMinDrop = 1e-6
+
+// aaFewRuns is the number of baseline runs below which the measured noise is
+// flagged as rough; the seed advises about ten A/A runs.
+const aaFewRuns = 10
+
+// AA computes the A/A check of base and, when cand is not nil, compares the
+// candidate with it.
+//
+// Figures (n scenarios, R runs, q a scenario's pass rate over its rows):
+//
+//	v        = mean over scenarios of len/(len-1)·q·(1-q)
+//	formula  = sqrt(2v/n)
+//	measured = sqrt(2)·stdev(run rates), for R >= 3
+//	s        = max(formula, measured)
+//	threshold at k runs per side = 1.645·s/sqrt(k)
+//	runs per side to catch a drop d 80% of the time = ceil(((1.645+0.842)·s/d)²)
+//
+// The trend counts, over the R(R-1)/2 pairs of runs in run order, the pairs
+// whose difference falls below -1.645·s with the earlier run as the baseline
+// and with the later one. With s = 0 there are no thresholds, run counts or
+// trend: any drop is a change.
+//
+// The candidate's diff is the mean over the scenarios both sides have of the
+// candidate's pass rate minus the baseline's; it is a regression when it is
+// below -1.645·s/√2·sqrt(1/R_base+1/R_cand). LargestDrops lists the 8 lowest
+// differences, lowest first, ties by scenario id (as the reference, these are
+// the 8 lowest even when some are not negative).
+//
+// Errors: a nil or empty baseline, a tally that does not add up (for sides
+// not made by ReadAA), and options out of range are Kind Invalid; a baseline
+// scenario with fewer than 2 rows, or a candidate sharing no scenario with the
+// baseline, is Kind Unusable.
+func Check(base, cand *Side, opt Options) (*Result, error) {
+	if err := checkAAOptions(opt); err != nil {
+		return nil, err
+	}
+	if base == nil {
+		return nil, core.FieldErrorf("baseline", "no baseline runs given")
+	}
+	baseIdx, err := aaCheckSide("baseline", base)
+	if err != nil {
+		return nil, err
+	}
+	if len(base.Scenarios) == 0 {
+		return nil, &core.Error{Kind: core.Unusable, Field: "baseline", Msg: "no rows: an A/A check needs the rows of at least two runs"}
+	}
+	if err := aaCheckTwoRows(base.Scenarios); err != nil {
+		return nil, err
+	}
+
+	res := &Result{
+		Scenarios:  len(base.Scenarios),
+		Runs:       len(base.Runs),
+		Rows:       base.Rows,
+		Thresholds: []Threshold{},
+		RunsNeeded: []RunsNeeded{},
+		RunRates:   make([]RunRate, len(base.Runs)),
+		Warnings:   []string{},
+	}
+
+	// v: the mean over scenarios of the unbiased q(1-q).
+	var vs stat.Sum
+	for _, t := range base.Scenarios {
+		if 0 < t.Passed && t.Passed < t.Total {
+			res.Mixed++
+		}
+		l := float64(t.Total)
+		q := float64(t.Passed) / l
+		vs.Add(float64(float64(l/(l-1)*q) * (1 - q)))
+	}
+	n := float64(len(base.Scenarios))
+	res.V = vs.Sum() / n
+	res.Noise.Formula = math.Sqrt(2 * res.V / n)
+
+	rates := make([]float64, len(base.Runs))
+	for i, t := range base.Runs {
+		rates[i] = float64(t.Passed) / float64(t.Total)
+		res.RunRates[i] = RunRate{Run: t.ID, Rate: rates[i]}
+	}
+	sRuns := 0.0
+	if len(rates) >= 3 {
+		m := float64(math.Sqrt(2) * stat.ExactStdev(rates))
+		res.Noise.Measured = &m
+		sRuns = m
+	}
+	s := math.Max(res.Noise.Formula, sRuns)
+	res.Noise.S = s
+
+	if s != 0 {
+		for _, k := range opt.Ks {
+			res.Thresholds = append(res.Thresholds, Threshold{RunsPerSide: k, Drop: alarmThreshold(s, k)})
+		}
+		for _, d := range opt.Drops {
+			res.RunsNeeded = append(res.RunsNeeded, RunsNeeded{Drop: d, RunsPerSide: runsToCatch(s, d)})
+		}
+		if len(rates) >= 3 {
+			early, late := aaTrend(rates, float64(ZAlarm*s))
+			r := len(rates)
+			res.Trend = &Trend{Pairs: r * (r - 1) / 2, FiredEarlierBaseline: early, FiredLaterBaseline: late}
+		}
+	}
+
+	res.Warnings = append(res.Warnings, aaBaseWarnings(base, res)...)
+
+	if cand != nil {
+		c, warns, err := compareAA(base, baseIdx, cand, s)
+		if err != nil {
+			return nil, err
+		}
+		res.Candidate = c
+		res.Warnings = append(res.Warnings, warns...)
+	}
+	if opt.Depth != (DepthOptions{}) {
+		d, err := inDepth(base, cand, opt.Depth, opt.Pause)
+		if err != nil {
+			return nil, err
+		}
+		res.Depth = d
+		res.Warnings = append(res.Warnings, d.Warnings...)
+	}
+	if opt.Simulate != nil {
+		sim, err := Simulate(base, *opt.Simulate)
+		if err != nil {
+			return nil, err
+		}
+		res.Simulation = sim
+		for _, w := range sim.Warnings {
+			res.Warnings = append(res.Warnings, "simulation: "+w)
+		}
+	}
+	return res, nil
+}
+
+// alarmThreshold is the drop a comparison at k runs per side must exceed:
+// 1.645·s/sqrt(k).
+func alarmThreshold(s float64, k int) float64 {
+	return float64(ZAlarm*s) / math.Sqrt(float64(k))
+}
+
+// runsToCatch is the runs per side that catch a drop d 80% of the time:
+// ceil(((1.645+0.842)·s/d)²). The z sum is rounded as Python rounds it (two
+// float64 values added), not exactly as Go's constant arithmetic would.
+func runsToCatch(s, d float64) int64 {
+	za, zp := float64(ZAlarm), float64(ZPower)
+	z := za + zp
+	x := float64(z*s) / d
+	return int64(math.Ceil(float64(x * x)))
+}
+
+func checkAAOptions(opt Options) error {
+	for _, k := range opt.Ks {
+		if k < 1 {
+			return core.FieldErrorf("ks", "runs per side must be 1 or more, got %d", k)
+		}
+	}
+	for _, d := range opt.Drops {
+		if !(d >= aaMinDrop && d <= 1) { // also false for NaN
+			if d > 0 && d < aaMinDrop {
+				return core.FieldErrorf("drops", "a drop of %g is too small to size runs for (the smallest is %g)", d, aaMinDrop)
+			}
+			return core.FieldErrorf("drops", "a drop must be a fraction in (0,1], got %g", d)
+		}
+	}
+	return nil
+}
+
+// aaCheckSide checks that a side's tallies are consistent, which ReadAA
+// guarantees but a side decoded from elsewhere (a share link, JSON) may not,
+// and returns its scenario index.
+func aaCheckSide(name string, s *Side) (map[string]int, error) {
+	bad := func(format string, args ...any) error {
+		return core.FieldErrorf(name, format, args...)
+	}
+	if s.Rows < 0 || s.Duplicates < 0 || s.Duplicates > s.Rows {
+		return nil, bad("row counts out of range: %d rows, %d duplicates", s.Rows, s.Duplicates)
+	}
+	idx := make(map[string]int, len(s.Scenarios))
+	var sumS, passS, sumR, passR int64
+	for i, t := range s.Scenarios {
+		if err := aaCheckTally(t); err != nil {
+			return nil, bad("scenario %q: %v", t.ID, err)
+		}
+		if t.Total == 0 {
+			return nil, bad("scenario %q has no rows", t.ID)
+		}
+		if _, dup := idx[t.ID]; dup {
+			return nil, bad("scenario %q is listed twice", t.ID)
+		}
+		idx[t.ID] = i
+		sumS, passS = sumS+t.Total, passS+t.Passed
+	}
+	runs := make(map[string]bool, len(s.Runs))
+	for _, t := range s.Runs {
+		if err := aaCheckTally(t); err != nil {
+			return nil, bad("run %q: %v", t.ID, err)
+		}
+		if t.Total == 0 {
+			return nil, bad("run %q has no rows", t.ID)
+		}
+		if runs[t.ID] {
+			return nil, bad("run %q is listed twice", t.ID)
+		}
+		runs[t.ID] = true
+		sumR, passR = sumR+t.Total, passR+t.Passed
+	}
+	if sumS != s.Rows || sumR != s.Rows || passS != passR {
+		return nil, bad("tallies disagree: %d rows, %d counted by scenario and %d by run, %d passes by scenario and %d by run",
+			s.Rows, sumS, sumR, passS, passR)
+	}
+	return idx, nil
+}
+
+func aaCheckTally(t Tally) error {
+	if !utf8.ValidString(t.ID) {
+		return fmt.Errorf("id is not valid UTF-8")
+	}
+	// 2^50 rows keeps every sum of totals exact and far from overflow.
+	if t.Total < 0 || t.Passed < 0 || t.Passed > t.Total || t.Total > 1<<50 {
+		return fmt.Errorf("%d passed of %d rows is out of range", t.Passed, t.Total)
+	}
+	return nil
+}
+
+// aaCheckTwoRows reports the first scenario with fewer than two rows, which the
+// unbiased q(1-q) cannot use.
+func aaCheckTwoRows(scen []Tally) error {
+	first, count := -1, 0
+	for i, t := range scen {
+		if t.Total < 2 {
+			if first < 0 {
+				first = i
+			}
+			count++
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	t := scen[first]
+	msg := fmt.Sprintf("scenario %q has %s: every scenario needs rows from at least two runs", t.ID, aaCount(t.Total, "row"))
+	if count > 1 {
+		msg += fmt.Sprintf(" (%d more scenarios have fewer than two)", count-1)
+	}
+	return &core.Error{Kind: core.Unusable, Field: "baseline", Msg: msg}
+}
+
+func aaBaseWarnings(base *Side, res *Result) []string {
+	w := []string{}
+	r := len(base.Runs)
+	switch {
+	case r < 3:
+		w = append(w, fmt.Sprintf("only %s: the noise between runs cannot be measured (it needs 3 or more), so s comes from the formula alone and there is no trend check", aaCount(int64(r), "run")))
+	case r < aaFewRuns:
+		w = append(w, fmt.Sprintf("only %d runs: the measured noise is itself rough; about %d A/A runs are advised", r, aaFewRuns))
+	}
+	if res.Noise.S == 0 {
+		w = append(w, "no noise in these runs: every scenario passed every time or failed every time, so any drop is a change; no thresholds or run counts are listed")
+	}
+	if base.Duplicates > 0 {
+		w = append(w, fmt.Sprintf("baseline: %s repeat a (scenario, run) pair seen before; they are counted again, as extra trials", aaCount(base.Duplicates, "row")))
+	}
+	short := 0
+	for _, t := range base.Scenarios {
+		if t.Total < int64(r) {
+			short++
+		}
+	}
+	if short > 0 {
+		w = append(w, fmt.Sprintf("baseline: %s fewer rows than there are runs: runs that skipped scenarios make the run rates less comparable", aaCount(int64(short), "scenario has", "scenarios have")))
+	}
+	return w
+}
+
+// compareAA compares the candidate with the baseline: see AA.
+func compareAA(base *Side, baseIdx map[string]int, cand *Side, s float64) (*Candidate, []string, error) {
+	candIdx, err := aaCheckSide("candidate", cand)
+	if err != nil {
+		return nil, nil, err
+	}
+	var onlyBase, onlyCand []string
+	nOnlyBase, nOnlyCand := 0, 0
+	type common struct {
+		id   string
+		diff float64
+	}
+	var diffs stat.Sum
+	worst := make([]common, 0, 9)
+	nCommon := 0
+	for _, b := range base.Scenarios {
+		j, ok := candIdx[b.ID]
+		if !ok {
+			nOnlyBase++
+			if len(onlyBase) < 5 {
+				onlyBase = append(onlyBase, b.ID)
+			}
+			continue
+		}
+		c := cand.Scenarios[j]
+		d := float64(c.Passed)/float64(c.Total) - float64(b.Passed)/float64(b.Total)
+		nCommon++
+		diffs.Add(d)
+		// Keep the 8 lowest (diff, id) in order: Python's stable sort of the
+		// id-sorted scenarios by diff.
+		if len(worst) == 8 && !aaLessDrop(d, b.ID, worst[7].diff, worst[7].id) {
+			continue
+		}
+		pos := sort.Search(len(worst), func(i int) bool { return aaLessDrop(d, b.ID, worst[i].diff, worst[i].id) })
+		worst = append(worst, common{})
+		copy(worst[pos+1:], worst[pos:])
+		worst[pos] = common{b.ID, d}
+		if len(worst) > 8 {
+			worst = worst[:8]
+		}
+	}
+	for _, c := range cand.Scenarios {
+		if _, ok := baseIdx[c.ID]; !ok {
+			nOnlyCand++
+			if len(onlyCand) < 5 {
+				onlyCand = append(onlyCand, c.ID)
+			}
+		}
+	}
+	if nCommon == 0 {
+		msg := "the candidate shares no scenario with the baseline"
+		if len(cand.Scenarios) == 0 {
+			msg = "the candidate has no rows"
+		}
+		return nil, nil, &core.Error{Kind: core.Unusable, Field: "candidate", Msg: msg}
+	}
+	rb, rc := float64(len(base.Runs)), float64(len(cand.Runs))
+	c := &Candidate{
+		Runs:         len(cand.Runs),
+		Scenarios:    nCommon,
+		Diff:         diffs.Sum() / float64(nCommon),
+		Threshold:    float64(float64(ZAlarm*s)/math.Sqrt(2)) * math.Sqrt(1/rb+1/rc),
+		LargestDrops: make([]Drop, len(worst)),
+	}
+	for i, x := range worst {
+		c.LargestDrops[i] = Drop{Scenario: x.id, Diff: x.diff}
+	}
+	c.Blocks = c.Diff < -c.Threshold
+	c.Verdict = core.VerdictNoRegression
+	if c.Blocks {
+		c.Verdict = core.VerdictRegression
+	}
+
+	w := []string{}
+	if nOnlyBase > 0 || nOnlyCand > 0 {
+		var parts []string
+		if nOnlyBase > 0 {
+			parts = append(parts, fmt.Sprintf("%s only in the baseline (%s)", aaCount(int64(nOnlyBase), "scenario"), aaListIDs(onlyBase, nOnlyBase)))
+		}
+		if nOnlyCand > 0 {
+			parts = append(parts, fmt.Sprintf("%s only in the candidate (%s)", aaCount(int64(nOnlyCand), "scenario"), aaListIDs(onlyCand, nOnlyCand)))
+		}
+		w = append(w, fmt.Sprintf("%s; the comparison uses the %d scenarios both sides have", strings.Join(parts, " and "), nCommon))
+	}
+	if cand.Duplicates > 0 {
+		w = append(w, fmt.Sprintf("candidate: %s repeat a (scenario, run) pair seen before; they are counted again, as extra trials", aaCount(cand.Duplicates, "row")))
+	}
+	return c, w, nil
+}
+
+func aaLessDrop(d1 float64, id1 string, d2 float64, id2 string) bool {
+	if d1 != d2 {
+		return d1 < d2
+	}
+	return id1 < id2
+}
+
+func aaListIDs(ids []string, total int) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = fmt.Sprintf("%q", id)
+	}
+	s := strings.Join(q, ", ")
+	if total > len(ids) {
+		s += fmt.Sprintf(" and %d more", total-len(ids))
+	}
+	return s
+}
+
+// aaCount formats "1 row" or "3 rows"; with two nouns, the second is the
+// plural.
+func aaCount(n int64, noun ...string) string {
+	if n == 1 {
+		return "1 " + noun[0]
+	}
+	if len(noun) > 1 {
+		return fmt.Sprintf("%d %s", n, noun[1])
+	}
+	return fmt.Sprintf("%d %ss", n, noun[0])
+}
+
+// aaTrend counts the pairs i < j of rates (in run order) with
+// rates[j]-rates[i] < -t (the earlier run as baseline, the later dropped) and
+// with rates[i]-rates[j] < -t, each difference rounded to float64 as Python
+// computes it. It runs in O(R log R): for a fixed a, the rounded difference
+// b-a is monotone in b, so the b that fire form a prefix (or suffix) of the
+// sorted distinct rates, found by binary search with the very same test.
+func aaTrend(rates []float64, t float64) (early, late int) {
+	if len(rates) <= 64 {
+		return aaTrendPairs(rates, t)
+	}
+	vals := append([]float64(nil), rates...)
+	sort.Float64s(vals)
+	u := vals[:1]
+	for _, v := range vals[1:] {
+		if v != u[len(u)-1] {
+			u = append(u, v)
+		}
+	}
+	vals = u
+	tree := make([]int, len(vals)+1) // Fenwick tree of counts by rank
+	prefix := func(k int) int {      // count of inserted values with rank < k
+		c := 0
+		for ; k > 0; k -= k & -k {
+			c += tree[k]
+		}
+		return c
+	}
+	inserted := 0
+	for i := len(rates) - 1; i >= 0; i-- {
+		a := rates[i]
+		kE := sort.Search(len(vals), func(x int) bool { return !(vals[x]-a < -t) })
+		early += prefix(kE)
+		kL := sort.Search(len(vals), func(x int) bool { return a-vals[x] < -t })
+		late += inserted - prefix(kL)
+		r := sort.SearchFloat64s(vals, a) + 1
+		for ; r < len(tree); r += r & -r {
+			tree[r]++
+		}
+		inserted++
+	}
+	return early, late
+}
+
+// aaTrendPairs is aaTrend by looking at every pair, as the reference.
+func aaTrendPairs(rates []float64, t float64) (early, late int) {
+	for i := range rates {
+		for j := i + 1; j < len(rates); j++ {
+			if rates[j]-rates[i] < -t {
+				early++
+			}
+			if rates[i]-rates[j] < -t {
+				late++
+			}
+		}
+	}
+	return early, late
+}

@@ -1,0 +1,112 @@
+package gate
+
+import (
+	"fmt"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/stat"
+)
+
+// GateAction says, in a line, what a gate does.
+func Action(gate string) string {
+	switch gate {
+	case core.GateQuarantine:
+		return "too few trials: quarantine the test and attribute nothing to the patch"
+	case core.GateNoClaim:
+		return "the intervals overlap: the patch may merge on other evidence but cannot claim a flake fix"
+	case core.GateBlock:
+		return "block the patch"
+	case core.GateAccept:
+		return "accept: the rate moved and the property check passed"
+	case core.GateOwed:
+		return "the rate moved up; accept only once a deterministic property check passes"
+	}
+	return ""
+}
+
+// GateBlocks reports whether a gate action stops a merge.
+func Blocks(gate string) bool { return gate == core.GateQuarantine || gate == core.GateBlock }
+
+// DecideInput is a two-arm experiment: passes out of trials before and after
+// a patch. Start from DefaultDecideInput.
+type DecideInput struct {
+	Baseline   core.Count
+	Patched    core.Count
+	MinTrials  int64   // fewest trials an arm needs for a verdict, >= 1
+	Confidence float64 // of both Wilson intervals, in (0,1)
+	Property   string  // PropertyPassed, PropertyFailed or PropertyUnknown
+}
+
+// DefaultDecideInput asks for 20 trials an arm at 95% with the property check unknown.
+var DefaultDecideInput = DecideInput{MinTrials: 20, Confidence: core.DefaultConfidence, Property: core.PropertyUnknown}
+
+// DecideResult is the verdict of a two-arm experiment and what the gate does.
+type DecideResult struct {
+	Verdict    string   `json:"verdict"`
+	Gate       string   `json:"gate"`
+	Action     string   `json:"action"`
+	Blocks     bool     `json:"blocks"` // the gate stops the merge
+	Property   string   `json:"property"`
+	MinTrials  int64    `json:"min_trials"`
+	Confidence float64  `json:"confidence"`
+	Baseline   Arm      `json:"baseline"`
+	Patched    Arm      `json:"patched"`
+	Warnings   []string `json:"warnings"`
+}
+
+func (in DecideInput) check() error {
+	if err := in.Baseline.Check("baseline"); err != nil {
+		return err
+	}
+	if err := in.Patched.Check("patched"); err != nil {
+		return err
+	}
+	if in.MinTrials < 1 {
+		return core.FieldErrorf("min_trials", "must be at least 1, got %d", in.MinTrials)
+	}
+	switch in.Property {
+	case core.PropertyPassed, core.PropertyFailed, core.PropertyUnknown:
+	default:
+		return core.FieldErrorf("property", "must be passed, failed or unknown, got %q", in.Property)
+	}
+	return core.CheckConfidence(in.Confidence)
+}
+
+// Decide compares the arms' Wilson intervals. The verdict is underpowered
+// when either arm has fewer than MinTrials trials, improved or regressed when
+// the intervals do not overlap, and no-detectable-change otherwise. An
+// improvement is accepted only when the property check passed.
+func Decide(in DecideInput) (*DecideResult, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	z := stat.Z(in.Confidence)
+	res := &DecideResult{Property: in.Property, MinTrials: in.MinTrials, Confidence: in.Confidence,
+		Baseline: NewArm(in.Baseline, z), Patched: NewArm(in.Patched, z), Warnings: []string{}}
+	b, p := res.Baseline, res.Patched
+	switch {
+	case in.Baseline.Trials < in.MinTrials || in.Patched.Trials < in.MinTrials:
+		res.Verdict, res.Gate = core.VerdictUnderpowered, core.GateQuarantine
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"an arm has fewer than %d trials (baseline %d, patched %d)", in.MinTrials, in.Baseline.Trials, in.Patched.Trials))
+	case b.Upper < p.Lower:
+		res.Verdict = core.VerdictImproved
+		switch in.Property {
+		case core.PropertyPassed:
+			res.Gate = core.GateAccept
+		case core.PropertyFailed:
+			res.Gate = core.GateBlock
+			res.Warnings = append(res.Warnings, "the pass rate rose but the property check failed: the patch may have loosened the test")
+		default:
+			res.Gate = core.GateOwed
+			res.Warnings = append(res.Warnings, "the property check is still owed: a higher pass rate does not say why it rose")
+		}
+	case p.Upper < b.Lower:
+		res.Verdict, res.Gate = core.VerdictRegressed, core.GateBlock
+	default:
+		res.Verdict, res.Gate = core.VerdictNoChange, core.GateNoClaim
+	}
+	res.Action = Action(res.Gate)
+	res.Blocks = Blocks(res.Gate)
+	return res, nil
+}

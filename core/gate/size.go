@@ -1,0 +1,87 @@
+package gate
+
+import (
+	"fmt"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/stat"
+)
+
+// SizeInput asks how many trials per arm separate two pass rates.
+type SizeInput struct {
+	Baseline   float64 // pass rate in [0,1]
+	Patched    float64 // pass rate in [0,1]
+	Confidence float64 // in (0,1)
+}
+
+// SizeLimit is the largest trials per arm Size searches.
+const SizeLimit = 10_000_000
+
+// SizeResult is the answer to a SizeInput.
+type SizeResult struct {
+	Baseline   float64 `json:"baseline"`
+	Patched    float64 `json:"patched"`
+	Confidence float64 `json:"confidence"`
+	// TrialsPerArm is the smallest n at which the Wilson intervals of the two
+	// rates, observed exactly at n trials, do not overlap; null when not
+	// reached by SizeLimit.
+	TrialsPerArm *int64   `json:"trials_per_arm"`
+	Warnings     []string `json:"warnings"`
+}
+
+// separated reports whether the intervals of rates a and b at n trials are apart.
+func separated(a, b, n, z float64) bool {
+	loA, hiA := stat.Wilson(a*n, n, z)
+	loB, hiB := stat.Wilson(b*n, n, z)
+	return hiA < loB || hiB < loA
+}
+
+// Size finds the trials per arm at which two exact rates separate. The
+// search gallops then bisects, which relies on separation persisting as n
+// grows; a test checks that against a plain scan.
+func Size(in SizeInput) (*SizeResult, error) {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"baseline", in.Baseline}, {"patched", in.Patched}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			return nil, core.FieldErrorf(f.name, "rate must be in [0,1], got %v", f.v)
+		}
+	}
+	if err := core.CheckConfidence(in.Confidence); err != nil {
+		return nil, err
+	}
+	res := &SizeResult{Baseline: in.Baseline, Patched: in.Patched, Confidence: in.Confidence, Warnings: []string{}}
+	z := stat.Z(in.Confidence)
+	n := sizeSearch(in.Baseline, in.Patched, z)
+	if n == 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the rates do not separate within %d trials per arm", SizeLimit))
+		return res, nil
+	}
+	res.TrialsPerArm = &n
+	return res, nil
+}
+
+func sizeSearch(a, b, z float64) int64 {
+	if a == b || !separated(a, b, SizeLimit, z) {
+		return 0
+	}
+	hi := int64(1)
+	for !separated(a, b, float64(hi), z) {
+		hi *= 2
+		if hi > SizeLimit {
+			hi = SizeLimit
+			break
+		}
+	}
+	lo := hi / 2 // not separated (or 0)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if separated(a, b, float64(mid), z) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}

@@ -1,0 +1,71 @@
+package gate
+
+import (
+	"math"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/stat"
+)
+
+// Trials per arm at which two exact rates separate: DESIGN.md "Verified
+// numbers" (0.50 vs 0.85 -> 28; 0.90 vs 0.95 -> 427; 0.50 vs 0.60 -> 381).
+// Seed 000: 20 per arm cannot separate 0.50 from 0.85 and 60 can.
+func TestSizeVerified(t *testing.T) {
+	for _, c := range []struct {
+		a, b float64
+		n    int64
+	}{{0.50, 0.85, 28}, {0.85, 0.50, 28}, {0.90, 0.95, 427}, {0.50, 0.60, 381}} {
+		res, err := Size(SizeInput{Baseline: c.a, Patched: c.b, Confidence: 0.95})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.TrialsPerArm == nil || *res.TrialsPerArm != c.n {
+			t.Errorf("Size(%v, %v) = %v, want %d", c.a, c.b, res.TrialsPerArm, c.n)
+		}
+	}
+	z := stat.Z(0.95)
+	if separated(0.5, 0.85, 20, z) || !separated(0.5, 0.85, 60, z) {
+		t.Error("seed 000: 0.50 vs 0.85 separate at 60 per arm but not at 20")
+	}
+	res, err := Size(SizeInput{Baseline: 0.5, Patched: 0.5, Confidence: 0.95})
+	if err != nil || res.TrialsPerArm != nil || len(res.Warnings) != 1 {
+		t.Errorf("equal rates never separate: %+v %v", res, err)
+	}
+	for _, bad := range []SizeInput{{-0.1, 0.5, 0.95}, {0.5, 1.1, 0.95}, {0.5, math.NaN(), 0.95}, {0.5, 0.6, 0}} {
+		if _, err := Size(bad); core.ErrorKind(err) != core.Invalid {
+			t.Errorf("Size(%+v): want an invalid error, got %v", bad, err)
+		}
+	}
+}
+
+// Property: Size's gallop and bisection give the same n as a plain scan from
+// n = 1, over a grid of rate pairs 0.05 apart (where the scan stays short),
+// at three confidences.
+func TestSizeMatchesScan(t *testing.T) {
+	for _, conf := range []float64{0.8, 0.95, 0.99} {
+		z := stat.Z(conf)
+		for i := 0; i <= 20; i++ {
+			for j := 0; j <= 20; j++ {
+				a, b := float64(i)/20, float64(j)/20
+				if math.Abs(a-b) < 0.09 {
+					continue
+				}
+				var scan int64
+				for n := int64(1); n <= 100_000; n++ {
+					if separated(a, b, float64(n), z) {
+						scan = n
+						break
+					}
+				}
+				res, err := Size(SizeInput{Baseline: a, Patched: b, Confidence: conf})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.TrialsPerArm == nil || *res.TrialsPerArm != scan {
+					t.Errorf("%v vs %v at %v: Size %v, scan %d", a, b, conf, res.TrialsPerArm, scan)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package ledger
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/gate"
+)
+
+// FlakeHistory is what the retry history of one test in one arm says about
+// its per-run failure rate. Every execution counts: a failed attempt that a
+// rerun then passed, each -count iteration, each JUnit rerun record.
+//
+// Fails/Executions estimates the per-execution failure rate p. Reruns that
+// happen only after a failure do not bias it: the stopping rule does not
+// enter the likelihood of independent trials. Independence is the caveat,
+// as for every budget.
+type FlakeHistory struct {
+	NodeID string `json:"nodeid"`
+	Arm    string `json:"arm"`
+	Runs   int64  `json:"runs"` // runs in which the test executed
+	// RecoveredRuns counts runs in which a failed execution was followed by
+	// a passing one: the flake a retry hides.
+	RecoveredRuns int64 `json:"recovered_runs"`
+	Executions    int64 `json:"executions"` // >= 1
+	Fails         int64 `json:"fails"`      // in [1, Executions)
+}
+
+// Observed is the history as the budget's observed fails/runs.
+func (h FlakeHistory) Observed() core.Count { return core.Count{Passed: h.Fails, Trials: h.Executions} }
+
+// Flakes lists the tests whose history shows both a failed and a passing
+// execution in one arm, sorted by nodeid and then arm (baseline, patched,
+// then any other arm by name). Tests that always passed or always failed
+// are left out: the first have no flake to size, the second are broken,
+// not flaky.
+func (l *Ledger) Flakes() []FlakeHistory {
+	out := []FlakeHistory{}
+	for _, arm := range l.armOrder {
+		a := l.arms[arm]
+		byTest := make([]FlakeHistory, len(a.tests))
+		for k, c := range a.cells {
+			h := &byTest[k.test]
+			h.Runs++
+			h.Executions += c.execs
+			h.Fails += c.fails
+			if c.recovered {
+				h.RecoveredRuns++
+			}
+		}
+		for i, h := range byTest {
+			if h.Fails > 0 && h.Fails < h.Executions {
+				h.NodeID, h.Arm = a.tests[i], arm
+				out = append(out, h)
+			}
+		}
+	}
+	rank := func(arm string) int {
+		switch arm {
+		case ArmBaseline:
+			return 0
+		case ArmPatched:
+			return 1
+		}
+		return 2
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.NodeID != b.NodeID {
+			return a.NodeID < b.NodeID
+		}
+		if ra, rb := rank(a.Arm), rank(b.Arm); ra != rb {
+			return ra < rb
+		}
+		return a.Arm < b.Arm
+	})
+	return out
+}
+
+// FlakeBudget is one flaky test's history and the rerun budget planned
+// against the upper Wilson bound of its observed failure rate.
+type FlakeBudget struct {
+	FlakeHistory
+	Budget *gate.BudgetResult `json:"budget"`
+}
+
+// BudgetFlakes plans a budget for each history with in's target, cap, cost
+// and confidence; in.Rates and in.Observed are replaced by each history's
+// observed fails/executions.
+func BudgetFlakes(flakes []FlakeHistory, in gate.BudgetInput) ([]FlakeBudget, error) {
+	out := make([]FlakeBudget, 0, len(flakes))
+	for _, h := range flakes {
+		in.Rates = nil
+		c := h.Observed()
+		in.Observed = &c
+		res, err := gate.Budget(in)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, FlakeBudget{FlakeHistory: h, Budget: res})
+	}
+	return out, nil
+}
+
+// FlakesResult is the budget of every flaky test a ledger's retry history
+// shows: the answer to "flakegate budget -from FILE...".
+type FlakesResult struct {
+	Runs     int           `json:"runs"`   // runs read, over all arms
+	Tests    int           `json:"tests"`  // distinct tests that executed
+	Flakes   []FlakeBudget `json:"flakes"` // sorted as Flakes sorts them
+	Blocks   bool          `json:"blocks"` // some flake needs more reruns than the cap
+	Warnings []string      `json:"warnings"`
+}
+
+// FlakeBudgets plans a rerun budget for each flaky test in l (see Flakes and
+// BudgetFlakes) with in's target, cap, cost and confidence. A ledger without
+// any execution is Unusable; one without flaky tests gives an empty list
+// and a warning.
+func (l *Ledger) FlakeBudgets(in gate.BudgetInput) (*FlakesResult, error) {
+	res := &FlakesResult{Flakes: []FlakeBudget{}, Warnings: []string{}}
+	tests := map[string]bool{}
+	for _, arm := range l.armOrder {
+		a := l.arms[arm]
+		res.Runs += len(a.runs)
+		for _, t := range a.tests {
+			tests[t] = true
+		}
+	}
+	res.Tests = len(tests)
+	if res.Tests == 0 {
+		return nil, &core.Error{Kind: core.Unusable, Msg: "no test executions in the reports"}
+	}
+	fl, err := BudgetFlakes(l.Flakes(), in)
+	if err != nil {
+		return nil, err
+	}
+	res.Flakes = fl
+	for _, f := range fl {
+		res.Blocks = res.Blocks || f.Budget.Blocks()
+	}
+	if len(fl) == 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"no test both failed and passed in %s of %s: no flake to size (a flake rarer than the runs can show may still be there)", core.Nouns(res.Runs, "run"), core.Nouns(res.Tests, "test")))
+	}
+	res.Warnings = append(res.Warnings, l.notes...)
+	return res, nil
+}

@@ -1,0 +1,263 @@
+package ledger
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Arms of a two-arm ledger.
+const (
+	ArmBaseline = "baseline"
+	ArmPatched  = "patched"
+)
+
+// Ledger accumulates trials of tests in runs of two arms. Within one run of
+// one arm, the last outcome recorded for a test with Add stands. Readers of
+// every report format (the seed's JSONL ledger, go test -json, JUnit XML)
+// feed it.
+//
+// A ledger keeps, per arm, the runs in order of first appearance and, per
+// (run, test), the outcome that stands, any extra independent trials (from
+// AddTrial) and every execution for the retry history (Flakes). Memory grows
+// with runs times tests, not with the number of rows read.
+type Ledger struct {
+	arms     map[string]*ledgerArm
+	armOrder []string
+	sides    map[sideKey]*SideFailures
+	notes    []string
+	noted    map[string]bool
+	// skippedCalls counts seed-ledger call rows whose outcome was skipped:
+	// counted as failed trials, as the reference analyzer does.
+	skippedCalls int64
+	autoRuns     map[string]int // per arm, runs named by NextRun
+}
+
+type ledgerArm struct {
+	runs    []string       // in order of first trial
+	runIdx  map[string]int // run id -> index in runs
+	tests   []string       // in order of first trial
+	testIdx map[string]int
+	cells   map[cellKey]*cell
+}
+
+type cellKey struct {
+	run  int
+	test int
+}
+
+// cell is one test in one run of one arm.
+type cell struct {
+	set         bool  // Add was called
+	passed      bool  // the last outcome given to Add
+	extraPassed int64 // passes among AddTrial trials
+	extraTrials int64 // AddTrial trials
+	execs       int64 // every execution, Add and AddTrial alike
+	fails       int64 // failed executions
+	sawFail     bool
+	recovered   bool // a failed execution was followed by a passing one
+}
+
+func (c *cell) trials() (passed, trials int64) {
+	passed, trials = c.extraPassed, c.extraTrials
+	if c.set {
+		trials++
+		if c.passed {
+			passed++
+		}
+	}
+	return passed, trials
+}
+
+type sideKey struct{ arm, test string }
+
+// SideFailures counts, in one arm, what is counted apart from a test's
+// passes and failures. Setup and teardown failures are not trials: a test
+// whose setup failed never ran, and a teardown failure follows a body that
+// already reported. Errors are JUnit <error> results of the test body (an
+// unexpected exception rather than a failed assertion); each of them is
+// also a failed trial, so that a test that keeps erroring is not counted as
+// passing.
+type SideFailures struct {
+	Setup    int64 `json:"setup"`    // >= 0
+	Teardown int64 `json:"teardown"` // >= 0
+	Errors   int64 `json:"errors"`   // >= 0, each also a failed trial
+}
+
+// NewLedger returns an empty ledger.
+func New() *Ledger {
+	return &Ledger{arms: map[string]*ledgerArm{}, sides: map[sideKey]*SideFailures{}, noted: map[string]bool{}}
+}
+
+func (l *Ledger) arm(name string) *ledgerArm {
+	a := l.arms[name]
+	if a == nil {
+		a = &ledgerArm{runIdx: map[string]int{}, testIdx: map[string]int{}, cells: map[cellKey]*cell{}}
+		l.arms[name] = a
+		l.armOrder = append(l.armOrder, name)
+	}
+	return a
+}
+
+func (l *Ledger) cell(arm, run, test string) *cell {
+	a := l.arm(arm)
+	ri, ok := a.runIdx[run]
+	if !ok {
+		ri = len(a.runs)
+		a.runIdx[run] = ri
+		a.runs = append(a.runs, run)
+	}
+	ti, ok := a.testIdx[test]
+	if !ok {
+		ti = len(a.tests)
+		a.testIdx[test] = ti
+		a.tests = append(a.tests, test)
+	}
+	k := cellKey{ri, ti}
+	c := a.cells[k]
+	if c == nil {
+		c = &cell{}
+		a.cells[k] = c
+	}
+	return c
+}
+
+func (c *cell) exec(passed bool) {
+	c.execs++
+	if passed {
+		if c.sawFail {
+			c.recovered = true
+		}
+	} else {
+		c.fails++
+		c.sawFail = true
+	}
+}
+
+// Add records a trial of test in run of arm; a later Add for the same
+// (arm, run, test) replaces it. This is the seed ledger's rule: a test
+// retried within one run counts once, with its last outcome. Every call is
+// still kept in the retry history that Flakes reports.
+func (l *Ledger) Add(arm, run, test string, passed bool) {
+	c := l.cell(arm, run, test)
+	c.set, c.passed = true, passed
+	c.exec(passed)
+}
+
+// AddTrial records one more independent trial of test in run of arm, beside
+// any others: each execution in a go test -count=N stream, and each attempt
+// of a JUnit test that was rerun after failing, is its own trial.
+func (l *Ledger) AddTrial(arm, run, test string, passed bool) {
+	c := l.cell(arm, run, test)
+	c.extraTrials++
+	if passed {
+		c.extraPassed++
+	}
+	c.exec(passed)
+}
+
+// AddSideFailure records a failure outside the test body (when is "setup" or
+// "teardown"); these are counted apart from trials, per test and arm. When
+// is "error" counts a JUnit <error> apart: the reader records its failed
+// trial separately. Other values of when are counted as setup failures.
+func (l *Ledger) AddSideFailure(arm, run, test, when string) {
+	k := sideKey{arm, test}
+	s := l.sides[k]
+	if s == nil {
+		s = &SideFailures{}
+		l.sides[k] = s
+	}
+	switch when {
+	case "teardown":
+		s.Teardown++
+	case "error":
+		s.Errors++
+	default:
+		s.Setup++
+	}
+}
+
+// NextRun names the next unnamed run of arm, one not used yet:
+// "baseline-1", "baseline-2", ... Readers of formats whose files do not name
+// their run (go test -json, JUnit) name each file's run with it.
+func (l *Ledger) NextRun(arm string) string {
+	if l.autoRuns == nil {
+		l.autoRuns = map[string]int{}
+	}
+	for {
+		l.autoRuns[arm]++
+		name := fmt.Sprintf("%s-%d", arm, l.autoRuns[arm])
+		if a := l.arms[arm]; a == nil || !a.hasRun(name) {
+			return name
+		}
+	}
+}
+
+func (a *ledgerArm) hasRun(name string) bool { _, ok := a.runIdx[name]; return ok }
+
+// Warn adds a caveat that Result reports; a repeated message is kept once.
+// Readers use it for what they noticed but could still count.
+func (l *Ledger) Warn(msg string) {
+	if !l.noted[msg] {
+		l.noted[msg] = true
+		l.notes = append(l.notes, msg)
+	}
+}
+
+// AddSkippedCall counts a seed-ledger call row whose outcome was skipped.
+// The reader records it with Add as a failed trial, as the reference
+// analyzer counts it; Result reports how many there were.
+func (l *Ledger) AddSkippedCall() { l.skippedCalls++ }
+
+// Notes returns the caveats added with Warn, in the order first added.
+func (l *Ledger) Notes() []string { return append([]string{}, l.notes...) }
+
+// Runs returns the runs of arm with at least one trial, in order of first
+// appearance.
+func (l *Ledger) Runs(arm string) []string {
+	a := l.arms[arm]
+	if a == nil {
+		return []string{}
+	}
+	return append([]string{}, a.runs...)
+}
+
+// Tests returns the tests of arm with at least one trial, in order of first
+// appearance.
+func (l *Ledger) Tests(arm string) []string {
+	a := l.arms[arm]
+	if a == nil {
+		return []string{}
+	}
+	return append([]string{}, a.tests...)
+}
+
+// Cell is the trials of one test in one run of an arm: the outcome that
+// stands (Add) and the extra independent trials (AddTrial).
+type Cell struct {
+	Test   int   // index in Tests(arm)
+	Run    int   // index in Runs(arm)
+	Passed int64 // in [0, Trials]
+	Trials int64 // >= 1
+}
+
+// Cells returns every (test, run) of arm that has trials, ordered by run
+// and then by test.
+func (l *Ledger) Cells(arm string) []Cell {
+	a := l.arms[arm]
+	if a == nil {
+		return []Cell{}
+	}
+	out := make([]Cell, 0, len(a.cells))
+	for k, c := range a.cells {
+		p, n := c.trials()
+		out = append(out, Cell{Test: k.test, Run: k.run, Passed: p, Trials: n})
+	}
+	slices.SortFunc(out, func(x, y Cell) int {
+		if x.Run != y.Run {
+			return cmp.Compare(x.Run, y.Run)
+		}
+		return cmp.Compare(x.Test, y.Test)
+	})
+	return out
+}

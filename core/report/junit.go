@@ -1,0 +1,237 @@
+package report
+
+import (
+	"encoding/xml"
+	"errors"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// JUnit XML has no single schema; these are the shapes readJUnit accepts,
+// each checked against a sample in testdata/reports/junit:
+//
+//   - <testsuites> holding <testsuite> elements (which may nest), or a lone
+//     <testsuite>, holding <testcase name=… classname=…> elements;
+//   - in a testcase: <failure>, <error>, <skipped>, and Maven Surefire's
+//     rerun records <flakyFailure>, <flakyError> (failed attempts before a
+//     passing one), <rerunFailure> and <rerunError> (failed reruns after a
+//     first failure). Playwright writes the same four with includeRetries.
+//
+// Everything else (properties, system-out, attributes we do not use) is
+// skipped without being kept in memory.
+
+// junitCase is what one <testcase> says.
+type junitCase struct {
+	name, classname       string
+	line, col             int
+	failure, skipped      bool
+	errs                  int // <error> elements of the body
+	setupErr, teardownErr bool
+	retries               []bool // Surefire rerun records: true when an error
+}
+
+// readJUnit reads one JUnit XML file as one run of arm.
+func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
+	d := xml.NewDecoder(r)
+	d.Strict = true
+	pos := func() (int, int) {
+		line, col := d.InputPos()
+		return max(line, 1), max(col, 1)
+	}
+	xmlErr := func(err error) error {
+		var fe *core.Error
+		if errors.As(err, &fe) {
+			return err // from the reader, such as LimitReader's
+		}
+		line, col := pos()
+		var se *xml.SyntaxError
+		if errors.As(err, &se) {
+			if se.Line != line {
+				col = 1
+			}
+			return core.PosErrorf(core.Invalid, max(se.Line, 1), col, "malformed XML: %s", se.Msg)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return core.PosErrorf(core.Invalid, line, col, "malformed XML: the file ends inside an element")
+		}
+		return core.PosErrorf(core.Invalid, line, col, "malformed XML: %v", err)
+	}
+	var suites []string // names of the enclosing testsuite elements
+	root := true
+	cases := 0
+	seen := map[string]int{} // testcases per name in this file
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return xmlErr(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := t.Name.Local
+			if root {
+				root = false
+				if name != "testsuites" && name != "testsuite" {
+					line, col := pos()
+					return core.PosErrorf(core.Invalid, line, col, "not a JUnit XML report: the root element is <%s>, want <testsuites> or <testsuite>", name)
+				}
+			}
+			switch name {
+			case "testsuites":
+				suites = append(suites, "")
+			case "testsuite":
+				suites = append(suites, attr(t, "name"))
+			case "testcase":
+				c := junitCase{name: attr(t, "name"), classname: attr(t, "classname")}
+				c.line, c.col = pos()
+				if c.name == "" {
+					return core.PosErrorf(core.Invalid, c.line, c.col, "a <testcase> without a name")
+				}
+				if err := readJUnitCase(d, &c); err != nil {
+					if _, ok := err.(*core.Error); ok {
+						return err
+					}
+					return xmlErr(err)
+				}
+				suite := ""
+				if len(suites) > 0 {
+					suite = suites[len(suites)-1]
+				}
+				id := junitName(c, suite)
+				seen[id]++
+				addJUnitCase(l, arm, run, id, c)
+				cases++
+			default:
+				if err := d.Skip(); err != nil {
+					return xmlErr(err)
+				}
+			}
+		case xml.EndElement:
+			if len(suites) > 0 {
+				suites = suites[:len(suites)-1]
+			}
+		case xml.Directive:
+			// A DOCTYPE could declare entities; no test tool writes one.
+			line, col := pos()
+			return core.PosErrorf(core.Invalid, line, col, "a JUnit report has no <!DOCTYPE> or other directive")
+		}
+	}
+	if root {
+		return core.PosErrorf(core.Invalid, 1, 1, "no XML elements: not a JUnit report")
+	}
+	if cases == 0 {
+		warnf(l, "run %s: the JUnit report has no test cases", run)
+	}
+	var twice []string
+	for id, n := range seen {
+		if n > 1 {
+			twice = append(twice, id)
+		}
+	}
+	if len(twice) > 0 {
+		sort.Strings(twice)
+		warnf(l, "run %s: tests that appear more than once in one JUnit file: %d (%s); each appearance is a trial (go test -count, a rerun, or Playwright projects without includeProjectInTestName)",
+			run, len(twice), core.ListNames(twice))
+	}
+	return nil
+}
+
+// readJUnitCase reads the children of a <testcase> up to its end tag.
+func readJUnitCase(d *xml.Decoder, c *junitCase) error {
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "failure":
+				c.failure = true
+			case "error":
+				msg := attr(t, "message")
+				switch {
+				case strings.Contains(msg, "failed on setup"), strings.Contains(msg, "error in setup"):
+					c.setupErr = true
+				case strings.Contains(msg, "failed on teardown"), strings.Contains(msg, "error in teardown"):
+					c.teardownErr = true
+				default:
+					c.errs++
+				}
+			case "skipped":
+				c.skipped = true
+			case "flakyFailure", "rerunFailure":
+				c.retries = append(c.retries, false)
+			case "flakyError", "rerunError":
+				c.retries = append(c.retries, true)
+			}
+			if err := d.Skip(); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+// addJUnitCase records the trials of one testcase.
+//
+// Surefire's records come in two orders: <flakyFailure>s are attempts that
+// failed before the testcase's passing outcome, so they go first; a
+// <failure> with <rerunFailure>s failed every time, so order does not
+// matter. Playwright writes the same shape.
+func addJUnitCase(l *ledger.Ledger, arm, run, id string, c junitCase) {
+	for _, isErr := range c.retries {
+		if isErr {
+			l.AddSideFailure(arm, run, id, "error")
+		}
+		l.AddTrial(arm, run, id, false)
+	}
+	switch {
+	case c.setupErr:
+		l.AddSideFailure(arm, run, id, "setup")
+		return // the body never ran
+	case c.skipped && !c.failure && c.errs == 0:
+		if c.teardownErr {
+			l.AddSideFailure(arm, run, id, "teardown")
+		}
+		return
+	}
+	for range c.errs {
+		l.AddSideFailure(arm, run, id, "error")
+	}
+	l.AddTrial(arm, run, id, !c.failure && c.errs == 0)
+	if c.teardownErr {
+		l.AddSideFailure(arm, run, id, "teardown")
+	}
+}
+
+// junitName is a testcase's ledger name: its classname (or the enclosing
+// testsuite's name), a dot, and its name; just the name when the classname
+// is empty or the name already starts with it (Jest writes "describe test"
+// for both).
+func junitName(c junitCase, suite string) string {
+	class := c.classname
+	if class == "" {
+		class = suite
+	}
+	if class == "" || c.name == class || strings.HasPrefix(c.name, class+" ") {
+		return c.name
+	}
+	return class + "." + c.name
+}
+
+func attr(t xml.StartElement, name string) string {
+	for _, a := range t.Attr {
+		if a.Name.Local == name && a.Name.Space == "" {
+			return a.Value
+		}
+	}
+	return ""
+}

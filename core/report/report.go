@@ -1,0 +1,164 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// Report formats ReadReport reads.
+const (
+	FormatAuto   = ""       // detect from the content
+	FormatLedger = "ledger" // the seed's per-trial JSONL (arm and run in each row)
+	FormatGoTest = "gotest" // a go test -json (test2json) stream
+	FormatJUnit  = "junit"  // JUnit XML: pytest, Maven Surefire, gotestsum, Jest, Playwright
+)
+
+// ReportOptions say how to read one report file.
+type Options struct {
+	// Format is FormatAuto, FormatLedger, FormatGoTest or FormatJUnit. "auto"
+	// is accepted for FormatAuto.
+	Format string
+	// Arm is the arm every trial of a go test -json or JUnit file belongs to:
+	// ArmBaseline (the default when empty) or ArmPatched. A seed ledger names
+	// its arms in its rows, and Arm is ignored for it.
+	Arm string
+	// Run names the run a go test -json or JUnit file is; when empty, runs
+	// are numbered per arm ("baseline-1", "baseline-2", ...). A seed ledger
+	// names its runs in its rows, and Run is ignored.
+	Run string
+}
+
+// DetectFormat names the format of a report from its first bytes: JUnit XML
+// starts with '<'; a JSON line with an "Action" field is go test -json; one
+// with a "nodeid" field is the seed ledger. It returns "" when it cannot
+// tell. Leading blank lines, a byte order mark, and non-JSON lines before
+// the first JSON line (go test output mixed with stderr) are skipped.
+func DetectFormat(head []byte) string {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] == '<' {
+		return FormatJUnit
+	}
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		switch {
+		case bytes.Contains(line, []byte(`"Action"`)):
+			return FormatGoTest
+		case bytes.Contains(line, []byte(`"nodeid"`)):
+			return FormatLedger
+		}
+		return ""
+	}
+	return ""
+}
+
+// detectBytes is how much of a report DetectFormat sees.
+const detectBytes = 64 << 10
+
+// ReadReport reads one report file into l: a seed JSONL ledger, a go test
+// -json stream or a JUnit XML file, by opt.Format or, when that is empty,
+// by DetectFormat. Each go test -json or JUnit file is one run of opt.Arm.
+// Errors are *Error values with the line and column of the fault; the
+// caller adds the file name with WithFile.
+//
+// What counts as a trial, per format:
+//   - seed ledger: each call row, the last one of a test in a run standing;
+//     passed only when outcome is "passed". Failed setup and teardown rows
+//     are counted apart.
+//   - go test -json: each pass or fail event of a test or subtest; with
+//     -count=N a test has N trials in the run. A skip is no trial. A test
+//     that starts and never reports (a panic elsewhere, a timeout, a stream
+//     cut short) is a failed trial and a warning. A package that fails to
+//     build, or fails before any of its tests reports, makes the file an
+//     Unusable error: it has no trials to count.
+//   - JUnit: each <testcase> is a trial (passed unless it has <failure> or
+//     <error>); each Surefire <flakyFailure>, <flakyError>, <rerunFailure> or
+//     <rerunError> is one more failed trial, before the passing or failing
+//     attempt the testcase reports. <skipped> is no trial. <error> is a failed
+//     trial counted apart as an error, except pytest's errors "on setup"
+//     (no trial: a setup failure) and "on teardown" (a teardown failure
+//     beside the body's own outcome).
+func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
+	switch opt.Arm {
+	case "":
+		opt.Arm = ledger.ArmBaseline
+	case ledger.ArmBaseline, ledger.ArmPatched:
+	default:
+		return core.FieldErrorf("arm", "must be baseline or patched, got %q", opt.Arm)
+	}
+	br := bufio.NewReaderSize(r, detectBytes)
+	format := opt.Format
+	switch format {
+	case FormatAuto, "auto":
+		head, err := br.Peek(detectBytes)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return err
+		}
+		if format = DetectFormat(head); format == "" {
+			if len(bytes.TrimSpace(head)) == 0 {
+				return &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the report is empty"}
+			}
+			return &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "not a report flakegate reads: want a seed JSONL ledger, go test -json output or JUnit XML (or name the format)"}
+		}
+	case FormatLedger, FormatGoTest, FormatJUnit:
+	default:
+		return core.FieldErrorf("format", "must be ledger, gotest or junit (or empty to detect), got %q", opt.Format)
+	}
+	if format == FormatLedger {
+		return ReadLedger(br, l)
+	}
+	run := opt.Run
+	if run == "" {
+		run = l.NextRun(opt.Arm)
+	}
+	if format == FormatGoTest {
+		return readGoTest(br, opt.Arm, run, l)
+	}
+	return readJUnit(br, opt.Arm, run, l)
+}
+
+// LimitReader returns a reader of r that fails with a TooLarge *Error once
+// more than max bytes have been read, so that a report over a size limit is
+// refused rather than silently cut short. The readers pass the error on
+// unchanged.
+func LimitReader(r io.Reader, max int64) io.Reader { return &limitReader{r: r, left: max, max: max} }
+
+type limitReader struct {
+	r         io.Reader
+	left, max int64
+}
+
+func (lr *limitReader) Read(p []byte) (int, error) {
+	if lr.left < 0 {
+		return 0, lr.err()
+	}
+	if int64(len(p)) > lr.left+1 {
+		p = p[:lr.left+1]
+	}
+	n, err := lr.r.Read(p)
+	lr.left -= int64(n)
+	if lr.left < 0 {
+		return 0, lr.err()
+	}
+	return n, err
+}
+
+func (lr *limitReader) err() error {
+	return &core.Error{Kind: core.TooLarge, Msg: fmt.Sprintf("the report is larger than the limit of %d bytes", lr.max)}
+}
+
+func warnf(l *ledger.Ledger, format string, args ...any) { l.Warn(fmt.Sprintf(format, args...)) }

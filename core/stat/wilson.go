@@ -1,0 +1,49 @@
+package stat
+
+import (
+	"math"
+)
+
+// Z returns the two-sided normal critical value for a confidence level in
+// (0,1): the standard normal quantile at 1-(1-confidence)/2. Z(0.95) is
+// 1.959963984540054. Outside (0,1) it returns NaN.
+//
+// The estimate from the inverse complementary error function is polished by
+// two Newton steps on the upper tail, where the residual can still be
+// resolved in float64. It uses the deterministic special functions of
+// special_normal.go, so Z has the same bits on every platform.
+func Z(confidence float64) float64 {
+	if !(confidence > 0 && confidence < 1) {
+		return math.NaN()
+	}
+	tail := (1 - confidence) / 2
+	z := math.Sqrt2 * Erfcinv(2*tail)
+	for range 2 {
+		q := float64(0.5 * Erfc(z/math.Sqrt2))
+		z += (q - tail) / NormalDensity(z)
+	}
+	return z
+}
+
+// Wilson returns the Wilson score interval for successes out of n trials at
+// critical value z, clamped to [0,1]. successes may be fractional (an exact
+// rate times n). With n = 0 nothing is known and the interval is [0,1].
+// The interval always holds p: at k = 0 and k = n rounding would otherwise
+// leave residues such as 3.5e-18 or 0.9999999999999999 where the bound is
+// exactly 0 or 1.
+//
+//	p = successes/n, d = 1 + z²/n
+//	centre = (p + z²/2n) / d
+//	half = (z/d)·sqrt(p(1-p)/n + z²/4n²)
+func Wilson(successes, n, z float64) (lower, upper float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	p := successes / n
+	denom := 1 + z*z/n
+	centre := (p + z*z/(2*n)) / denom
+	// float64(): rounded before centre ± half, or arm64 fuses the product
+	// into a multiply-add and the bounds move by an ulp.
+	half := float64((z / denom) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)))
+	return max(0, min(centre-half, p)), min(1, max(centre+half, p))
+}
