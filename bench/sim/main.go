@@ -22,6 +22,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
 func main() {
@@ -50,7 +51,7 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return core.WithFile(err, *csv)
 	}
-	opt := aa.DefaultSimOptions
+	opt := sim.DefaultOptions
 	opt.Sets, opt.RunsPerSide = *sets, *k
 	res, err := aa.Simulate(base, opt)
 	if err != nil {
@@ -78,7 +79,7 @@ func run(args []string, out io.Writer) error {
 
 // printGates prints each gate's false alarms and detection rates, one line a
 // gate (flakegate aa -simulate prints them as a table).
-func printGates(w io.Writer, res *aa.SimResult) {
+func printGates(w io.Writer, res *sim.Result) {
 	pct := func(x *float64) string {
 		if x == nil {
 			return "-"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/ledger"
 )
 
@@ -19,7 +20,7 @@ func runAA(e *env, args []string) (bool, error) {
 	fs.Float64Var(&opt.Depth.Drop, "rule", opt.Depth.Drop, "the fixed-drop rule's `drop` to count false alarms of, a fraction")
 	fs.Uint64Var(&opt.Depth.Seed, "seed", opt.Depth.Seed, "seed of the trend test's permutations and of the simulation")
 	simulate := fs.Bool("simulate", false, "simulate which gates catch which shape of regression")
-	sim := aa.DefaultSimOptions
+	sim := sim.DefaultOptions
 	fs.IntVar(&sim.Sets, "sets", sim.Sets, "simulated comparisons per shape")
 	fs.IntVar(&sim.RunsPerSide, "sim-k", sim.RunsPerSide, "runs per side in the simulation")
 	fs.Float64Var(&sim.Drop, "sim-drop", sim.Drop, "size of the planted regression, a fraction")

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
 // writeSimTable writes the gate simulation as an aligned text table: one row per
@@ -14,7 +14,7 @@ import (
 // each shape, under a row of the planted drops. Rates are percentages with
 // one decimal, drops are points with two; "-" marks what is unavailable.
 // Warnings follow the table, one per line.
-func writeSimTable(w io.Writer, r *aa.SimResult) error {
+func writeSimTable(w io.Writer, r *sim.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := []string{fmt.Sprintf("%d sets, %d run(s) per side", r.Sets, r.RunsPerSide), "threshold", "false alarms"}
 	planted := []string{"planted drop", "", ""}
@@ -31,7 +31,7 @@ func writeSimTable(w io.Writer, r *aa.SimResult) error {
 	lines := [][]string{head, planted}
 	for _, g := range r.Gates {
 		cells := []string{g.Gate, simPoints(g.Threshold), simPercent(g.FalseAlarm)}
-		if g.Gate == aa.SimGatePairedT {
+		if g.Gate == sim.GatePairedT {
 			cells[1] = fmt.Sprintf("t < -%.3f", r.TCritical)
 		}
 		for _, d := range g.Detection {

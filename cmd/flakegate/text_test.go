@@ -8,6 +8,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
 // The A/A fixture shaped like seed 004's, and a candidate, shared with the
@@ -64,7 +65,7 @@ func TestDepthText(t *testing.T) {
 // then its table, to the core's golden file of it (whose JSON the core's
 // tests check natively and in WebAssembly).
 func TestSimTable(t *testing.T) {
-	opt := aa.DefaultSimOptions
+	opt := sim.DefaultOptions
 	opt.Sets = 1000
 	res, err := aa.Simulate(readCSV(t, depthFixtures+"seed004_like.csv"), opt)
 	if err != nil {
@@ -93,7 +94,7 @@ func TestSimTableUnavailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := aa.DefaultSimOptions
+	opt := sim.DefaultOptions
 	opt.Sets = 50
 	res, err := aa.Simulate(base, opt)
 	if err != nil {

@@ -1,5 +1,9 @@
 package aa
 
+import (
+	"github.com/flakegate/flakegate/core/aa/sim"
+)
+
 // Constants of the A/A check (seed 004): one-sided 5% false alarms and 80%
 // detection, as the seed fixes them.
 const (
@@ -16,7 +20,7 @@ type Options struct {
 	// value leaves them out of the result.
 	Depth DepthOptions
 	// Simulate, when not nil, runs the gate simulator on the baseline.
-	Simulate *SimOptions
+	Simulate *sim.Options
 	// Pause, when not nil, is called between slices of the in-depth
 	// analyses' long loops (the trend test's random permutations, every
 	// 2^16 values permuted or so), so that a caller sharing one thread with
@@ -113,6 +117,6 @@ type Result struct {
 	// (variance_ratio, trend_test, fixed_drop, pass_k, all_pass_bound, flaky,
 	// paired_t); absent when AAOptions.Depth is the zero value.
 	*Depth
-	Simulation *SimResult `json:"simulation"` // null unless AAOptions.Simulate is set
-	Warnings   []string   `json:"warnings"`
+	Simulation *sim.Result `json:"simulation"` // null unless AAOptions.Simulate is set
+	Warnings   []string    `json:"warnings"`
 }

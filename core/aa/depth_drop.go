@@ -52,9 +52,9 @@ type FixedDrop struct {
 func fixedDrop(s *Side, drop float64, pairLimit int) *FixedDrop {
 	n := len(s.Scenarios)
 	r := int64(len(s.Runs))
-	f := &FixedDrop{Drop: drop, DropScenarios: snapCeil(drop * float64(n)), Pairs: r * (r - 1)}
+	f := &FixedDrop{Drop: drop, DropScenarios: stat.SnapCeil(drop * float64(n)), Pairs: r * (r - 1)}
 	if equalRunSizes(s) {
-		d := snapCeil(drop * float64(s.Runs[0].Total))
+		d := stat.SnapCeil(drop * float64(s.Runs[0].Total))
 		f.FiredEarlierBaseline, f.FiredLaterBaseline = firedEqual(s.Runs, d)
 	} else if len(s.Runs) <= pairLimit {
 		f.FiredEarlierBaseline, f.FiredLaterBaseline = firedUnequal(s.Runs, drop)
@@ -62,7 +62,7 @@ func fixedDrop(s *Side, drop float64, pairLimit int) *FixedDrop {
 		// Counted from the rates on a 2^40 scale, each rounded, with one unit
 		// of slack so that exact ties still fire: pairs less than 2^-40 short
 		// of δ count as fired.
-		f.FiredEarlierBaseline, f.FiredLaterBaseline = firedEqual(scaledRuns(s.Runs), snapCeil(drop*(1<<40))-1)
+		f.FiredEarlierBaseline, f.FiredLaterBaseline = firedEqual(scaledRuns(s.Runs), stat.SnapCeil(drop*(1<<40))-1)
 	}
 	f.Fired = f.FiredEarlierBaseline + f.FiredLaterBaseline
 	f.Rate = float64(f.Fired) / float64(f.Pairs)
@@ -111,7 +111,7 @@ func firedEqual(runs []Tally, d int64) (earlier, later int64) {
 // P_i/T_i - P_j/T_j >= δ, that is P_i·T_j - P_j·T_i >= ⌈δ·T_i·T_j⌉.
 func firedUnequal(runs []Tally, drop float64) (earlier, later int64) {
 	fires := func(b, c Tally) bool {
-		return b.Passed*c.Total-c.Passed*b.Total >= snapCeil(drop*float64(b.Total)*float64(c.Total))
+		return b.Passed*c.Total-c.Passed*b.Total >= stat.SnapCeil(drop*float64(b.Total)*float64(c.Total))
 	}
 	for i := range runs {
 		for j := i + 1; j < len(runs); j++ {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
 // sideFromBytes decodes a fuzz input into a side: a byte for the runs, a
@@ -183,7 +184,7 @@ func FuzzSimulate(f *testing.F) {
 	f.Add([]byte{2, 2, 0x0f}, uint8(0), uint8(0), uint8(9))
 	f.Fuzz(func(t *testing.T, data []byte, k, dropPct, broken uint8) {
 		base := sideFromBytes(data)
-		opt := DefaultSimOptions
+		opt := sim.DefaultOptions
 		opt.Sets = 30
 		opt.RunsPerSide = int(k % 70)
 		opt.Drop = float64(dropPct) / 100

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
 // A suite of 40 scenarios over 10 runs: which gate catches a 5-point
@@ -38,7 +39,7 @@ func ExampleSimulate() {
 		fmt.Println(err)
 		return
 	}
-	opt := aa.DefaultSimOptions
+	opt := sim.DefaultOptions
 	opt.Sets = 2000
 	opt.Drop = 0.05
 	res, err := aa.Simulate(base, opt)

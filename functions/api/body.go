@@ -12,6 +12,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
@@ -173,7 +174,7 @@ func aaDepthArgs(a *args, opt *aa.Options) error {
 	a.integer("seed", &seed)
 	simulate := "false"
 	a.str("simulate", &simulate)
-	sim := aa.DefaultSimOptions
+	sim := sim.DefaultOptions
 	sets, k, broken := int64(sim.Sets), int64(sim.RunsPerSide), int64(sim.Broken)
 	a.integer("sets", &sets)
 	a.integer("sim_k", &k)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,6 +86,28 @@ var legacySchemas = map[string]string{
 	"ledger.Test":       "LedgerTest",
 	"ledger.Summary":    "LedgerSummary",
 	"ledger.TestCounts": "LedgerTestCounts",
+	"sim.Result":        "SimResult",
+	"sim.Options":       "SimOptions",
+	"sim.Shape":         "SimShape",
+	"sim.Gate":          "SimGate",
+}
+
+// legacyNames writes, in a doc comment of package pkg, the Go names of
+// types that have a legacy schema name as the document names them: the
+// name that opens a type's doc ("Result is ...") and a field reference
+// such as "Options.Simulate".
+func legacyNames(pkg, doc string) string {
+	for q, schema := range legacySchemas {
+		p, name, _ := strings.Cut(q, ".")
+		if p != pkg {
+			continue
+		}
+		if strings.HasPrefix(doc, name+" ") {
+			doc = schema + doc[len(name):]
+		}
+		doc = regexp.MustCompile(`\b`+name+`\.([A-Z])`).ReplaceAllString(doc, schema+".$1")
+	}
+	return doc
 }
 
 // schemaOf is the OpenAPI name of the Go struct type pkg.name.
@@ -129,14 +152,14 @@ func parseTypes(t *testing.T, dirs ...string) (goTypes, goDocs) {
 					if doc == nil && len(gd.Specs) == 1 {
 						doc = gd.Doc
 					}
-					docs[schema] = clean(doc)
+					docs[schema] = legacyNames(f.Name.Name, clean(doc))
 					for _, fld := range st.Fields.List {
 						text := clean(fld.Doc)
 						if c := clean(fld.Comment); c != "" {
 							text = strings.TrimSpace(text + " " + c)
 						}
 						for _, n := range fld.Names {
-							docs[schema+"."+n.Name] = text
+							docs[schema+"."+n.Name] = legacyNames(f.Name.Name, text)
 						}
 					}
 				}
@@ -402,7 +425,7 @@ func responses(result string, cache string, post bool) obj {
 }
 
 func generateOpenAPI(t *testing.T) []byte {
-	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", ".")
+	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", ".")
 	g := &schemaGen{t: t, types: types, docs: docs, out: map[string]any{}}
 	g.queue("api.problem")
 	paths := obj{}

@@ -1,4 +1,4 @@
-package aa
+package sim
 
 import (
 	"fmt"
@@ -28,23 +28,23 @@ const (
 // The four gates the simulator scores, in row order. Each compares k runs
 // per side.
 const (
-	// SimGateFixedDrop fires when the candidate's mean pass rate is RuleDrop
+	// GateFixedDrop fires when the candidate's mean pass rate is RuleDrop
 	// or more below the baseline's, counted in whole scenarios.
-	SimGateFixedDrop = "fixed-drop"
-	// SimGatePairedT fires when the one-sided paired t-test by scenario has
+	GateFixedDrop = "fixed-drop"
+	// GatePairedT fires when the one-sided paired t-test by scenario has
 	// p < Alpha.
-	SimGatePairedT = "paired-t"
-	// SimGateFormula fires when the drop of the mean pass rate exceeds
+	GatePairedT = "paired-t"
+	// GateFormula fires when the drop of the mean pass rate exceeds
 	// 1.645·s/√k with s = √(2v/n), the noise from the formula.
-	SimGateFormula = "formula-threshold"
-	// SimGateMeasured fires when the drop exceeds 1.645·s/√k with s = √2 times
+	GateFormula = "formula-threshold"
+	// GateMeasured fires when the drop exceeds 1.645·s/√k with s = √2 times
 	// the standard deviation of the baseline's run pass rates.
-	SimGateMeasured = "measured-threshold"
+	GateMeasured = "measured-threshold"
 )
 
-// SimOptions are the settings of Simulate. The zero value is not usable;
-// start from DefaultSimOptions.
-type SimOptions struct {
+// Options are the settings of a simulation. The zero value is not usable;
+// start from DefaultOptions.
+type Options struct {
 	Sets        int     // N, simulated comparisons per shape and for no change, in [1, 1000000]
 	RunsPerSide int     // k, runs on each side of a comparison, in [1, 64]
 	Drop        float64 // δ planted by flaky-worse and all-worse, a fraction in (0,1)
@@ -55,19 +55,19 @@ type SimOptions struct {
 	Seed        uint64  // seeds every draw; in [0, 2^53) so that JSON readers keep it exact
 }
 
-// DefaultSimOptions: 4,000 sets of 4 runs per side, a 2-point regression,
+// DefaultOptions: 4,000 sets of 4 runs per side, a 2-point regression,
 // a 2-point rule and a 5% t-test: the seed's own settings.
-var DefaultSimOptions = SimOptions{Sets: 4000, RunsPerSide: 4, Drop: 0.02, Alpha: 0.05, Seed: 1}
+var DefaultOptions = Options{Sets: 4000, RunsPerSide: 4, Drop: 0.02, Alpha: 0.05, Seed: 1}
 
 // maxSimDraws caps Sets·2k·n, the Bernoulli draws of a simulation (the
 // benchmark's 4,000 sets of 4 runs on 200 scenarios take 6.4 million).
 const maxSimDraws = 200_000_000
 
-// SimResult is the gate-by-shape table of a simulation: for each gate, how
+// Result is the gate-by-shape table of a simulation: for each gate, how
 // often it fired with no change (FalseAlarm) and with each planted shape
 // (Detection, in the order of Shapes). Rates are fired/Sets; their Monte
 // Carlo standard error is at most 0.5/√Sets.
-type SimResult struct {
+type Result struct {
 	Scenarios   int         `json:"scenarios"` // n, from the baseline
 	Sets        int         `json:"sets"`
 	RunsPerSide int         `json:"runs_per_side"`
@@ -78,14 +78,14 @@ type SimResult struct {
 	Alpha       float64     `json:"alpha"`
 	TCritical   float64     `json:"t_critical"` // the paired t-test fires at t < -TCritical, n-1 df
 	Seed        uint64      `json:"seed"`
-	Shapes      []SimShape  `json:"shapes"`
-	Gates       []SimGate   `json:"gates"`
+	Shapes      []Shape     `json:"shapes"`
+	Gates       []Gate      `json:"gates"`
 	Warnings    []string    `json:"warnings"`
 	planted     [][]float64 // per shape, the candidate's pass probabilities
 }
 
-// SimShape is one planted regression.
-type SimShape struct {
+// Shape is one planted regression.
+type Shape struct {
 	Shape   string `json:"shape"`
 	Changed int    `json:"changed"` // scenarios whose pass probability changed
 	// PlantedDrop is the expected fall of the pass rate, a fraction; null
@@ -94,8 +94,8 @@ type SimShape struct {
 	Note        string   `json:"note,omitempty"`
 }
 
-// SimGate is one gate's row of the table.
-type SimGate struct {
+// Gate is one gate's row of the table.
+type Gate struct {
 	Gate string `json:"gate"`
 	// Threshold is the drop of the k-run mean pass rate the gate needs, a
 	// fraction (RuleDrop, or 1.645·s/√k); null for the paired t-test, which
@@ -105,7 +105,9 @@ type SimGate struct {
 	Detection  []*float64 `json:"detection"`   // fired/Sets per shape; null where the shape or gate is unavailable
 }
 
-func (o SimOptions) check() error {
+// Check returns the Invalid *Error, naming the setting, of the first
+// setting out of its range.
+func (o Options) Check() error {
 	switch {
 	case o.Sets < 1 || o.Sets > 1_000_000:
 		return core.FieldErrorf("sets", "must be in [1, 1000000], got %d", o.Sets)
@@ -131,33 +133,47 @@ func (o SimOptions) check() error {
 // caller.
 const simStream = 0x73696d756c617465 // "simulate"
 
-// Simulate plants each regression shape in a model fitted to base (scenario s
-// passes each run with probability passed_s/total_s, independently) and
-// measures, over opt.Sets simulated comparisons of k runs per side, how often
-// each gate fires: with no change (false alarms) and with each shape
-// (detection). The thresholds come from base as an A/A check would set them.
+// Model is the suite a simulation plants regressions in: scenario s passes
+// each run with probability Pass[s], independently, as fitted to a
+// baseline's runs, and the threshold gates fire where the A/A check of that
+// baseline sets them.
+type Model struct {
+	Pass []float64 // per scenario, the chance of passing a run, in [0,1]; at least one scenario
+	Runs int       // the baseline's runs the model was fitted to, >= 2
+	// FormulaDrop and MeasuredDrop are the drops of the k-run mean pass rate
+	// (k = Options.RunsPerSide) past which the formula-threshold and the
+	// measured-threshold gates fire, 1.645·s/√k with the A/A check's s from
+	// the formula and the measured one; MeasuredDrop is nil when the
+	// baseline has fewer than 3 runs.
+	FormulaDrop  float64
+	MeasuredDrop *float64
+}
+
+// Run plants each regression shape in the model and measures, over
+// opt.Sets simulated comparisons of k runs per side, how often each gate
+// fires: with no change (false alarms) and with each shape (detection).
 //
-// The result depends only on base and opt: the draws come from a PCG seeded
+// The result depends only on m and opt: the draws come from a PCG seeded
 // with opt.Seed in a fixed order, and every gate decides from integer counts,
 // so each platform gives the same table. The baseline's runs of a set are
 // shared by all conditions and so are the candidate's uniform draws (common
 // random numbers), which sharpens the comparison between shapes without
 // changing any one rate's distribution.
-func Simulate(base *Side, opt SimOptions) (*SimResult, error) {
-	if err := opt.check(); err != nil {
+//
+// Errors: a setting out of range is Invalid; more than 2e8 draws
+// (Sets·2k·scenarios) is TooLarge.
+func Run(m Model, opt Options) (*Result, error) {
+	if err := opt.Check(); err != nil {
 		return nil, err
 	}
-	if err := checkSide("baseline", base, true); err != nil {
-		return nil, err
-	}
-	n := len(base.Scenarios)
+	n := len(m.Pass)
 	k := opt.RunsPerSide
 	if draws := float64(opt.Sets) * float64(2*k) * float64(n); draws > maxSimDraws {
 		return nil, &core.Error{Kind: core.TooLarge, Field: "sets",
 			Msg: fmt.Sprintf("%d sets × %d runs per side × %d scenarios need %.3g draws, over the limit of %d; lower sets or runs_per_side",
 				opt.Sets, k, n, draws, maxSimDraws)}
 	}
-	res := &SimResult{Scenarios: n, Sets: opt.Sets, RunsPerSide: k, Drop: opt.Drop, RuleDrop: opt.RuleDrop,
+	res := &Result{Scenarios: n, Sets: opt.Sets, RunsPerSide: k, Drop: opt.Drop, RuleDrop: opt.RuleDrop,
 		Broken: opt.Broken, Halved: opt.Halved, Alpha: opt.Alpha, Seed: opt.Seed, Warnings: []string{}}
 	if res.RuleDrop == 0 {
 		res.RuleDrop = opt.Drop
@@ -172,30 +188,18 @@ func Simulate(base *Side, opt SimOptions) (*SimResult, error) {
 		res.TCritical = stat.StudentQuantile(1-opt.Alpha, float64(n-1))
 	}
 
-	q := make([]float64, n)
-	for i, t := range base.Scenarios {
-		q[i] = float64(t.Passed) / float64(t.Total)
-	}
+	q := m.Pass
 	res.plantShapes(q)
 
-	// The thresholds are the A/A check's, to the bit: 1.645·s/√k with the
-	// formula's s and with the measured s.
-	aa, err := Check(base, nil, Options{Ks: []int{}, Drops: []float64{}})
-	if err != nil {
-		return nil, err
-	}
-	formulaDrop := alarmThreshold(aa.Noise.Formula, k)
-	var measuredDrop *float64
-	if aa.Noise.Measured != nil {
-		measuredDrop = simPtr(alarmThreshold(*aa.Noise.Measured, k))
-	} else {
+	formulaDrop, measuredDrop := m.FormulaDrop, m.MeasuredDrop
+	if measuredDrop == nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"the measured-threshold gate needs 3 or more baseline runs, found %d", len(base.Runs)))
+			"the measured-threshold gate needs 3 or more baseline runs, found %d", m.Runs))
 	}
 	if n < 2 {
 		res.Warnings = append(res.Warnings, "the paired t-test needs 2 or more scenarios")
 	}
-	fixedLimit := snapCeil(res.RuleDrop * float64(n) * float64(k))
+	fixedLimit := stat.SnapCeil(res.RuleDrop * float64(n) * float64(k))
 	// The thresholds apply to the drop of the k-run mean pass rate,
 	// (sumB-sumC)/(n·k), as a user would compute it.
 	nk := float64(n) * float64(k)
@@ -299,9 +303,9 @@ func Simulate(base *Side, opt SimOptions) (*SimResult, error) {
 
 	rate := func(f int) *float64 { r := float64(f) / float64(opt.Sets); return &r }
 	thresholds := []*float64{simPtr(res.RuleDrop), nil, simPtr(formulaDrop), measuredDrop}
-	names := []string{SimGateFixedDrop, SimGatePairedT, SimGateFormula, SimGateMeasured}
+	names := []string{GateFixedDrop, GatePairedT, GateFormula, GateMeasured}
 	for g, name := range names {
-		row := SimGate{Gate: name, Threshold: thresholds[g], Detection: make([]*float64, len(res.Shapes))}
+		row := Gate{Gate: name, Threshold: thresholds[g], Detection: make([]*float64, len(res.Shapes))}
 		available := !(g == 3 && measuredDrop == nil) && !(g == 1 && n < 2)
 		if available {
 			row.FalseAlarm = rate(fired[0][g])
@@ -312,100 +316,4 @@ func Simulate(base *Side, opt SimOptions) (*SimResult, error) {
 		res.Gates = append(res.Gates, row)
 	}
 	return res, nil
-}
-
-// pairedFires is the paired t-test's decision from the per-scenario
-// differences d_s of pass counts: their sum sd and sum of squares sq over n
-// scenarios. With t = mean/(sd(d)/√n), t² = sd²·(n-1)/(n·sq - sd²), and the
-// test fires when sd < 0 and t² >= tc2, or when the differences are all
-// equal and negative (no spread: every scenario dropped alike).
-func pairedFires(sd, sq int64, n int, tc2 float64) bool {
-	if sd >= 0 {
-		return false
-	}
-	den := int64(n)*sq - sd*sd // n(n-1)·sample variance of d, >= 0
-	return den == 0 || float64(float64(sd)*float64(sd))*float64(n-1) >= float64(tc2*float64(den))
-}
-
-func simPtr[T any](x T) *T { return &x }
-
-// plantShapes fills Shapes and planted from the fitted pass probabilities q.
-func (r *SimResult) plantShapes(q []float64) {
-	n := len(q)
-	r.planted = make([][]float64, 4)
-	var stable []int
-	var sumAll, sumFlaky stat.Sum
-	flaky := 0
-	for s, x := range q {
-		sumAll.Add(x)
-		switch {
-		case x == 1:
-			stable = append(stable, s)
-		case x > 0:
-			sumFlaky.Add(x)
-			flaky++
-		}
-	}
-	target := r.Drop * float64(n) // expected scenarios lost
-	scale := func(only func(x float64) bool, sum float64) ([]float64, int, string) {
-		if sum < target {
-			return nil, 0, fmt.Sprintf("these scenarios pass %.4g times per run on average, fewer than the %.4g to remove", sum, target)
-		}
-		f := target / sum
-		p := make([]float64, n)
-		changed := 0
-		for s, x := range q {
-			p[s] = x
-			if only(x) && x > 0 {
-				p[s] = float64(x * (1 - f))
-				changed++
-			}
-		}
-		return p, changed, ""
-	}
-	setStable := func(m int, to float64) ([]float64, int, string) {
-		if m > len(stable) {
-			return nil, 0, fmt.Sprintf("needs %d scenarios that passed every run, the baseline has %d", m, len(stable))
-		}
-		p := append([]float64(nil), q...)
-		for _, s := range stable[:m] {
-			p[s] = to
-		}
-		return p, m, ""
-	}
-	type made struct {
-		name    string
-		p       []float64
-		changed int
-		note    string
-	}
-	var shapes [4]made
-	shapes[0].name = ShapeFlakyWorse
-	if flaky == 0 {
-		shapes[0].note = "no scenario went both ways"
-	} else {
-		shapes[0].p, shapes[0].changed, shapes[0].note = scale(func(x float64) bool { return x < 1 }, sumFlaky.Sum())
-	}
-	shapes[1].name = ShapeStableBreak
-	shapes[1].p, shapes[1].changed, shapes[1].note = setStable(r.Broken, 0)
-	shapes[2].name = ShapeStableHalf
-	shapes[2].p, shapes[2].changed, shapes[2].note = setStable(r.Halved, 0.5)
-	shapes[3].name = ShapeAllWorse
-	shapes[3].p, shapes[3].changed, shapes[3].note = scale(func(float64) bool { return true }, sumAll.Sum())
-
-	for i, m := range shapes {
-		sh := SimShape{Shape: m.name, Changed: m.changed, Note: m.note}
-		if m.p != nil {
-			var d stat.Sum
-			for s := range q {
-				d.Add(q[s])
-				d.Add(-m.p[s])
-			}
-			sh.PlantedDrop = simPtr(d.Sum() / float64(n))
-		} else {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("shape %s does not fit this baseline: %s", m.name, m.note))
-		}
-		r.planted[i] = m.p
-		r.Shapes = append(r.Shapes, sh)
-	}
 }
