@@ -34,23 +34,6 @@ type Options struct {
 // analyses at their defaults; it runs no simulation.
 var DefaultOptions = Options{Ks: []int{1, 2, 4, 8}, Drops: []float64{0.02, 0.03, 0.05}, Depth: DefaultDepthOptions}
 
-// Tally counts the passes of one scenario or one run.
-type Tally struct {
-	ID     string `json:"id"`
-	Passed int64  `json:"passed"` // in [0, Total]
-	Total  int64  `json:"total"`  // rows seen
-}
-
-// AASide is what an A/A computation needs of one CSV: its sufficient
-// statistics. Scenarios and Runs are in order of first appearance; run order
-// is the order in which a run id first appears.
-type Side struct {
-	Scenarios  []Tally `json:"scenarios"`
-	Runs       []Tally `json:"runs"`
-	Rows       int64   `json:"rows"`
-	Duplicates int64   `json:"duplicates"` // rows repeating a (scenario, run) pair
-}
-
 // Noise is the spread of a one-run against one-run comparison.
 type Noise struct {
 	Formula  float64  `json:"formula"`  // sqrt(2v/n)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/stat"
@@ -61,14 +59,14 @@ func Check(base, cand *Side, opt Options) (*Result, error) {
 	if base == nil {
 		return nil, core.FieldErrorf("baseline", "no baseline runs given")
 	}
-	baseIdx, err := aaCheckSide("baseline", base)
+	baseIdx, err := checkTallies("baseline", base)
 	if err != nil {
 		return nil, err
 	}
 	if len(base.Scenarios) == 0 {
 		return nil, &core.Error{Kind: core.Unusable, Field: "baseline", Msg: "no rows: an A/A check needs the rows of at least two runs"}
 	}
-	if err := aaCheckTwoRows(base.Scenarios); err != nil {
+	if err := checkTwoRows(base.Scenarios); err != nil {
 		return nil, err
 	}
 
@@ -82,23 +80,17 @@ func Check(base, cand *Side, opt Options) (*Result, error) {
 		Warnings:   []string{},
 	}
 
-	// v: the mean over scenarios of the unbiased q(1-q).
-	var vs stat.Sum
 	for _, t := range base.Scenarios {
 		if 0 < t.Passed && t.Passed < t.Total {
 			res.Mixed++
 		}
-		l := float64(t.Total)
-		q := float64(t.Passed) / l
-		vs.Add(float64(float64(l/(l-1)*q) * (1 - q)))
 	}
 	n := float64(len(base.Scenarios))
-	res.V = vs.Sum() / n
+	res.V = unbiasedV(base)
 	res.Noise.Formula = math.Sqrt(2 * res.V / n)
 
-	rates := make([]float64, len(base.Runs))
+	rates := runRates(base)
 	for i, t := range base.Runs {
-		rates[i] = float64(t.Passed) / float64(t.Total)
 		res.RunRates[i] = RunRate{Run: t.ID, Rate: rates[i]}
 	}
 	sRuns := 0.0
@@ -127,7 +119,7 @@ func Check(base, cand *Side, opt Options) (*Result, error) {
 	res.Warnings = append(res.Warnings, aaBaseWarnings(base, res)...)
 
 	if cand != nil {
-		c, warns, err := compareAA(base, baseIdx, cand, s)
+		c, warns, err := compareCandidate(base, baseIdx, cand, s)
 		if err != nil {
 			return nil, err
 		}
@@ -188,92 +180,12 @@ func checkAAOptions(opt Options) error {
 	return nil
 }
 
-// aaCheckSide checks that a side's tallies are consistent, which ReadAA
-// guarantees but a side decoded from elsewhere (a share link, JSON) may not,
-// and returns its scenario index.
-func aaCheckSide(name string, s *Side) (map[string]int, error) {
-	bad := func(format string, args ...any) error {
-		return core.FieldErrorf(name, format, args...)
-	}
-	if s.Rows < 0 || s.Duplicates < 0 || s.Duplicates > s.Rows {
-		return nil, bad("row counts out of range: %d rows, %d duplicates", s.Rows, s.Duplicates)
-	}
-	idx := make(map[string]int, len(s.Scenarios))
-	var sumS, passS, sumR, passR int64
-	for i, t := range s.Scenarios {
-		if err := aaCheckTally(t); err != nil {
-			return nil, bad("scenario %q: %v", t.ID, err)
-		}
-		if t.Total == 0 {
-			return nil, bad("scenario %q has no rows", t.ID)
-		}
-		if _, dup := idx[t.ID]; dup {
-			return nil, bad("scenario %q is listed twice", t.ID)
-		}
-		idx[t.ID] = i
-		sumS, passS = sumS+t.Total, passS+t.Passed
-	}
-	runs := make(map[string]bool, len(s.Runs))
-	for _, t := range s.Runs {
-		if err := aaCheckTally(t); err != nil {
-			return nil, bad("run %q: %v", t.ID, err)
-		}
-		if t.Total == 0 {
-			return nil, bad("run %q has no rows", t.ID)
-		}
-		if runs[t.ID] {
-			return nil, bad("run %q is listed twice", t.ID)
-		}
-		runs[t.ID] = true
-		sumR, passR = sumR+t.Total, passR+t.Passed
-	}
-	if sumS != s.Rows || sumR != s.Rows || passS != passR {
-		return nil, bad("tallies disagree: %d rows, %d counted by scenario and %d by run, %d passes by scenario and %d by run",
-			s.Rows, sumS, sumR, passS, passR)
-	}
-	return idx, nil
-}
-
-func aaCheckTally(t Tally) error {
-	if !utf8.ValidString(t.ID) {
-		return fmt.Errorf("id is not valid UTF-8")
-	}
-	// 2^50 rows keeps every sum of totals exact and far from overflow.
-	if t.Total < 0 || t.Passed < 0 || t.Passed > t.Total || t.Total > 1<<50 {
-		return fmt.Errorf("%d passed of %d rows is out of range", t.Passed, t.Total)
-	}
-	return nil
-}
-
-// aaCheckTwoRows reports the first scenario with fewer than two rows, which the
-// unbiased q(1-q) cannot use.
-func aaCheckTwoRows(scen []Tally) error {
-	first, count := -1, 0
-	for i, t := range scen {
-		if t.Total < 2 {
-			if first < 0 {
-				first = i
-			}
-			count++
-		}
-	}
-	if first < 0 {
-		return nil
-	}
-	t := scen[first]
-	msg := fmt.Sprintf("scenario %q has %s: every scenario needs rows from at least two runs", t.ID, aaCount(t.Total, "row"))
-	if count > 1 {
-		msg += fmt.Sprintf(" (%d more scenarios have fewer than two)", count-1)
-	}
-	return &core.Error{Kind: core.Unusable, Field: "baseline", Msg: msg}
-}
-
 func aaBaseWarnings(base *Side, res *Result) []string {
 	w := []string{}
 	r := len(base.Runs)
 	switch {
 	case r < 3:
-		w = append(w, fmt.Sprintf("only %s: the noise between runs cannot be measured (it needs 3 or more), so s comes from the formula alone and there is no trend check", aaCount(int64(r), "run")))
+		w = append(w, fmt.Sprintf("only %s: the noise between runs cannot be measured (it needs 3 or more), so s comes from the formula alone and there is no trend check", core.Nouns(r, "run")))
 	case r < aaFewRuns:
 		w = append(w, fmt.Sprintf("only %d runs: the measured noise is itself rough; about %d A/A runs are advised", r, aaFewRuns))
 	}
@@ -281,7 +193,7 @@ func aaBaseWarnings(base *Side, res *Result) []string {
 		w = append(w, "no noise in these runs: every scenario passed every time or failed every time, so any drop is a change; no thresholds or run counts are listed")
 	}
 	if base.Duplicates > 0 {
-		w = append(w, fmt.Sprintf("baseline: %s repeat a (scenario, run) pair seen before; they are counted again, as extra trials", aaCount(base.Duplicates, "row")))
+		w = append(w, fmt.Sprintf("baseline: %s repeat a (scenario, run) pair seen before; they are counted again, as extra trials", core.Nouns(base.Duplicates, "row")))
 	}
 	short := 0
 	for _, t := range base.Scenarios {
@@ -290,130 +202,13 @@ func aaBaseWarnings(base *Side, res *Result) []string {
 		}
 	}
 	if short > 0 {
-		w = append(w, fmt.Sprintf("baseline: %s fewer rows than there are runs: runs that skipped scenarios make the run rates less comparable", aaCount(int64(short), "scenario has", "scenarios have")))
+		verb := "have"
+		if short == 1 {
+			verb = "has"
+		}
+		w = append(w, fmt.Sprintf("baseline: %s %s fewer rows than there are runs: runs that skipped scenarios make the run rates less comparable", core.Nouns(short, "scenario"), verb))
 	}
 	return w
-}
-
-// compareAA compares the candidate with the baseline: see AA.
-func compareAA(base *Side, baseIdx map[string]int, cand *Side, s float64) (*Candidate, []string, error) {
-	candIdx, err := aaCheckSide("candidate", cand)
-	if err != nil {
-		return nil, nil, err
-	}
-	var onlyBase, onlyCand []string
-	nOnlyBase, nOnlyCand := 0, 0
-	type common struct {
-		id   string
-		diff float64
-	}
-	var diffs stat.Sum
-	worst := make([]common, 0, 9)
-	nCommon := 0
-	for _, b := range base.Scenarios {
-		j, ok := candIdx[b.ID]
-		if !ok {
-			nOnlyBase++
-			if len(onlyBase) < 5 {
-				onlyBase = append(onlyBase, b.ID)
-			}
-			continue
-		}
-		c := cand.Scenarios[j]
-		d := float64(c.Passed)/float64(c.Total) - float64(b.Passed)/float64(b.Total)
-		nCommon++
-		diffs.Add(d)
-		// Keep the 8 lowest (diff, id) in order: Python's stable sort of the
-		// id-sorted scenarios by diff.
-		if len(worst) == 8 && !aaLessDrop(d, b.ID, worst[7].diff, worst[7].id) {
-			continue
-		}
-		pos := sort.Search(len(worst), func(i int) bool { return aaLessDrop(d, b.ID, worst[i].diff, worst[i].id) })
-		worst = append(worst, common{})
-		copy(worst[pos+1:], worst[pos:])
-		worst[pos] = common{b.ID, d}
-		if len(worst) > 8 {
-			worst = worst[:8]
-		}
-	}
-	for _, c := range cand.Scenarios {
-		if _, ok := baseIdx[c.ID]; !ok {
-			nOnlyCand++
-			if len(onlyCand) < 5 {
-				onlyCand = append(onlyCand, c.ID)
-			}
-		}
-	}
-	if nCommon == 0 {
-		msg := "the candidate shares no scenario with the baseline"
-		if len(cand.Scenarios) == 0 {
-			msg = "the candidate has no rows"
-		}
-		return nil, nil, &core.Error{Kind: core.Unusable, Field: "candidate", Msg: msg}
-	}
-	rb, rc := float64(len(base.Runs)), float64(len(cand.Runs))
-	c := &Candidate{
-		Runs:         len(cand.Runs),
-		Scenarios:    nCommon,
-		Diff:         diffs.Sum() / float64(nCommon),
-		Threshold:    float64(float64(ZAlarm*s)/math.Sqrt(2)) * math.Sqrt(1/rb+1/rc),
-		LargestDrops: make([]Drop, len(worst)),
-	}
-	for i, x := range worst {
-		c.LargestDrops[i] = Drop{Scenario: x.id, Diff: x.diff}
-	}
-	c.Blocks = c.Diff < -c.Threshold
-	c.Verdict = core.VerdictNoRegression
-	if c.Blocks {
-		c.Verdict = core.VerdictRegression
-	}
-
-	w := []string{}
-	if nOnlyBase > 0 || nOnlyCand > 0 {
-		var parts []string
-		if nOnlyBase > 0 {
-			parts = append(parts, fmt.Sprintf("%s only in the baseline (%s)", aaCount(int64(nOnlyBase), "scenario"), aaListIDs(onlyBase, nOnlyBase)))
-		}
-		if nOnlyCand > 0 {
-			parts = append(parts, fmt.Sprintf("%s only in the candidate (%s)", aaCount(int64(nOnlyCand), "scenario"), aaListIDs(onlyCand, nOnlyCand)))
-		}
-		w = append(w, fmt.Sprintf("%s; the comparison uses the %d scenarios both sides have", strings.Join(parts, " and "), nCommon))
-	}
-	if cand.Duplicates > 0 {
-		w = append(w, fmt.Sprintf("candidate: %s repeat a (scenario, run) pair seen before; they are counted again, as extra trials", aaCount(cand.Duplicates, "row")))
-	}
-	return c, w, nil
-}
-
-func aaLessDrop(d1 float64, id1 string, d2 float64, id2 string) bool {
-	if d1 != d2 {
-		return d1 < d2
-	}
-	return id1 < id2
-}
-
-func aaListIDs(ids []string, total int) string {
-	q := make([]string, len(ids))
-	for i, id := range ids {
-		q[i] = fmt.Sprintf("%q", id)
-	}
-	s := strings.Join(q, ", ")
-	if total > len(ids) {
-		s += fmt.Sprintf(" and %d more", total-len(ids))
-	}
-	return s
-}
-
-// aaCount formats "1 row" or "3 rows"; with two nouns, the second is the
-// plural.
-func aaCount(n int64, noun ...string) string {
-	if n == 1 {
-		return "1 " + noun[0]
-	}
-	if len(noun) > 1 {
-		return fmt.Sprintf("%d %s", n, noun[1])
-	}
-	return fmt.Sprintf("%d %ss", n, noun[0])
 }
 
 // aaTrend counts the pairs i < j of rates (in run order) with

@@ -320,7 +320,7 @@ func FuzzReadAA(f *testing.F) {
 			}
 			return
 		}
-		if _, err := aaCheckSide("fuzz", s); err != nil {
+		if _, err := checkTallies("fuzz", s); err != nil {
 			t.Fatalf("inconsistent tallies: %v", err)
 		}
 		for _, group := range [][]Tally{s.Scenarios, s.Runs} {

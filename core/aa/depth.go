@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/core/stat"
 )
 
 // AADepth holds the A/A analyses that go beyond thresholds: is the run-to-run
@@ -150,72 +149,4 @@ func inDepth(base, cand *Side, opt DepthOptions, pause func()) (*Depth, error) {
 
 func (d *Depth) warn(format string, args ...any) {
 	d.Warnings = append(d.Warnings, fmt.Sprintf(format, args...))
-}
-
-// checkSide rejects a side whose tallies cannot come from a CSV, with the
-// A/A check's own checks and messages, and counts too large for the exact
-// integer arithmetic here. A baseline (needTwo) also needs two runs and two
-// rows of every scenario; a candidate may have a single run.
-func checkSide(field string, s *Side, needTwo bool) error {
-	if s == nil {
-		return core.FieldErrorf(field, "is missing")
-	}
-	if _, err := aaCheckSide(field, s); err != nil {
-		return err
-	}
-	if len(s.Scenarios) == 0 {
-		return &core.Error{Kind: core.Unusable, Field: field, Msg: "has no rows"}
-	}
-	for _, t := range s.Scenarios {
-		if t.Total > maxTally {
-			return core.FieldErrorf(field, "scenario %q has %d rows, more than the %d this analysis handles", t.ID, t.Total, int64(maxTally))
-		}
-	}
-	for _, t := range s.Runs {
-		if t.Total > maxTally {
-			return core.FieldErrorf(field, "run %q has %d rows, more than the %d this analysis handles", t.ID, t.Total, int64(maxTally))
-		}
-	}
-	if !needTwo {
-		return nil
-	}
-	if len(s.Runs) < 2 {
-		return &core.Error{Kind: core.Unusable, Field: field, Msg: "needs at least two runs, found 1"}
-	}
-	return aaCheckTwoRows(s.Scenarios) // names the baseline, the only side checked here
-}
-
-// maxTally bounds counts so that products of two of them stay exact in
-// int64 and in float64.
-const maxTally = 1 << 26
-
-// runRates returns each run's pass rate in run order.
-func runRates(s *Side) []float64 {
-	r := make([]float64, len(s.Runs))
-	for i, t := range s.Runs {
-		r[i] = float64(t.Passed) / float64(t.Total)
-	}
-	return r
-}
-
-// unbiasedV is v, the mean over scenarios of the unbiased q(1-q),
-// computed operation by operation as AA computes AAResult.V, so that the two
-// agree to the bit.
-func unbiasedV(s *Side) float64 {
-	var vs stat.Sum
-	for _, t := range s.Scenarios {
-		l := float64(t.Total)
-		q := float64(t.Passed) / l
-		vs.Add(float64(float64(l/(l-1)*q) * (1 - q)))
-	}
-	return vs.Sum() / float64(len(s.Scenarios))
-}
-
-func equalRunSizes(s *Side) bool {
-	for _, t := range s.Runs {
-		if t.Total != s.Runs[0].Total {
-			return false
-		}
-	}
-	return true
 }

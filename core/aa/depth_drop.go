@@ -155,7 +155,7 @@ func independentDropRate(scen []Tally, d int64, limit int) (float64, string) {
 		sd := math.Sqrt(2 * v.Sum())
 		return stat.NormalSurvival((float64(d) - 0.5) / sd), MethodNormal
 	}
-	pmf := poissonBinomial(qs)
+	pmf := stat.PoissonBinomial(qs)
 	// P(X - Y >= d) = Σ_x P(X = x)·P(Y <= x - d).
 	cdf := make([]float64, len(pmf))
 	var run stat.Sum
@@ -168,20 +168,4 @@ func independentDropRate(scen []Tally, d int64, limit int) (float64, string) {
 		tail.Add(float64(pmf[x] * cdf[x-d]))
 	}
 	return math.Min(1, tail.Sum()), MethodExact
-}
-
-// poissonBinomial returns the distribution of the number of successes of
-// independent Bernoulli(q_i) trials: element k is P(K = k), k = 0 … len(qs).
-func poissonBinomial(qs []float64) []float64 {
-	pmf := make([]float64, len(qs)+1)
-	pmf[0] = 1
-	for i, q := range qs {
-		for k := i + 1; k >= 1; k-- {
-			// Conversions forbid fused multiply-adds, which some platforms
-			// would round differently.
-			pmf[k] = float64(pmf[k]*(1-q)) + float64(pmf[k-1]*q)
-		}
-		pmf[0] = float64(pmf[0] * (1 - q))
-	}
-	return pmf
 }

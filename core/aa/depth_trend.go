@@ -24,7 +24,7 @@ type TrendTest struct {
 func trendTest(s *Side, opt DepthOptions, pause func()) *TrendTest {
 	rates := runRates(s)
 	r := len(rates)
-	mean, slope := lineFit(rates)
+	mean, slope := stat.LineFit(rates)
 	half := r / 2
 	t := &TrendTest{
 		SlopePerRun:    slope,

@@ -44,7 +44,7 @@ func varianceRatio(rates []float64, v float64, n int, level float64) *VarianceRa
 	vr.RangeLower, vr.RangeUpper = stat.VarianceRatioRange(r-1, level)
 	vr.Inside = vr.RangeLower <= vr.MeasuredOverFormula && vr.MeasuredOverFormula <= vr.RangeUpper
 
-	res := detrend(rates)
+	res := stat.Detrend(rates)
 	var rss stat.Sum
 	for _, e := range res {
 		rss.Add(float64(e * e))
@@ -55,32 +55,4 @@ func varianceRatio(rates []float64, v float64, n int, level float64) *VarianceRa
 	dt.Inside = dt.RangeLower <= dt.MeasuredOverFormula && dt.MeasuredOverFormula <= dt.RangeUpper
 	vr.Detrended = dt
 	return vr
-}
-
-// lineFit fits y = mean + slope·(x - x̄) by least squares with x = 0 … R-1,
-// the run index. Needs len(y) >= 2.
-func lineFit(y []float64) (mean, slope float64) {
-	r := len(y)
-	xbar := float64(r-1) / 2
-	mean = stat.Fmean(y)
-	var sxy, sxx stat.Sum
-	for i, yi := range y {
-		dx := float64(i) - xbar
-		sxy.Add(float64(dx * (yi - mean)))
-		sxx.Add(float64(dx * dx))
-	}
-	return mean, sxy.Sum() / sxx.Sum()
-}
-
-// detrend returns the residuals of y around its least-squares line in run
-// order.
-func detrend(y []float64) []float64 {
-	mean, slope := lineFit(y)
-	xbar := float64(len(y)-1) / 2
-	out := make([]float64, len(y))
-	for i, yi := range y {
-		fit := mean + float64(slope*(float64(i)-xbar))
-		out[i] = yi - fit
-	}
-	return out
 }
