@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"io"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // side is one CSV of the A/A view while it is read and once it is.

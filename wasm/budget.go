@@ -1,11 +1,11 @@
 package wasm
 
 import (
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"strconv"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 var budgetFields = []field{

@@ -3,7 +3,6 @@ package wasm
 import (
 	"bytes"
 	"fmt"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"net/url"
 	"slices"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 var decideFields = []field{

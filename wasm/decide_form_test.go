@@ -2,8 +2,6 @@ package wasm
 
 import (
 	"bytes"
-	"github.com/flakegate/flakegate/wasm/fieldcheck"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"html"
 	"net/url"
 	"os"
@@ -16,6 +14,8 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // Form tests: every invalid field is marked at once, each with the message

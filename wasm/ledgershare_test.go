@@ -3,7 +3,6 @@ package wasm
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 func readLedgerFile(t testing.TB, name string) *ledger.Ledger {

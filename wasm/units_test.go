@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/flakegate/flakegate/wasm/fieldcheck"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"math"
 	"net/url"
 	"os"
@@ -19,6 +17,8 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

@@ -2,8 +2,6 @@ package wasm
 
 import (
 	"bytes"
-	"github.com/flakegate/flakegate/wasm/fieldcheck"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"math"
 	"net/url"
 	"os"
@@ -18,6 +16,8 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // Component tests: each calculator is loaded into go-app's test engine (no

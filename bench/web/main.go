@@ -48,12 +48,11 @@ import (
 	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/bench/web/floor"
-	"github.com/flakegate/flakegate/wasm"
-	"github.com/flakegate/flakegate/wasm/webtest"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/wasm"
+	"github.com/flakegate/flakegate/wasm/webtest"
 )
 
 // Result is what the benchmark measured; times in milliseconds.

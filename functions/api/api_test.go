@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/flakegate/flakegate/functions/api/apitest"
 	"log"
 	"math"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/functions/api/apitest"
 )
 
 func serve(h http.Handler, method, target, contentType, body string) *httptest.ResponseRecorder {

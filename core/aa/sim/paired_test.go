@@ -5,11 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // side is an A/A baseline of len(passed) scenarios seen in runs runs each,

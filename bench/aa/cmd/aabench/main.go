@@ -18,7 +18,6 @@ import (
 	"time"
 
 	aabench "github.com/flakegate/flakegate/bench/aa"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 )
