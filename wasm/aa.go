@@ -12,6 +12,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -85,7 +86,7 @@ func (c *AA) derive(r *aa.Result) *aaDerived {
 	if d.res == r {
 		return d
 	}
-	*d = aaDerived{res: r, runPlot: RunPlot(r), markdown: AAMarkdown(r, "")}
+	*d = aaDerived{res: r, runPlot: RunPlot(r), markdown: words.AAMarkdown(r, "")}
 	known := map[string]bool{"scenarios": true, "runs": true, "rows": true, "mixed": true, "v": true, "noise": true,
 		"thresholds": true, "runs_needed": true, "trend": true, "run_rates": true, "candidate": true, "warnings": true}
 	var b bytes.Buffer
@@ -380,13 +381,13 @@ func (c *AA) renderSide(i int) app.UI {
 			pc = float64(s.done) / float64(s.total)
 		}
 		status = app.Div().Class("progress").Body(
-			app.Progress().ID("progress-"+key).Max(1).Value(exact(pc)).Aria("label", "reading "+key),
-			app.Span().Text(" reading "+s.name+": "+pct(pc)),
+			app.Progress().ID("progress-"+key).Max(1).Value(words.Exact(pc)).Aria("label", "reading "+key),
+			app.Span().Text(" reading "+s.name+": "+words.Percent(pc)),
 		)
 	case sideErr != nil:
 		status = app.P().ID("err-"+key).Class("error").Role("alert").DataSet("error", key).Text(errString(sideErr))
 	case s.stats != nil:
-		rows := count(s.stats.Rows) + " rows"
+		rows := words.Count(s.stats.Rows) + " rows"
 		if s.stats.Rows == 1 {
 			rows = "1 row"
 		}
@@ -442,9 +443,9 @@ func (c *AA) renderResult() app.UI {
 			fieldNum("v", r.V, strconv.FormatFloat(r.V, 'f', 4, 64)), app.Text("."),
 		),
 		app.P().DataSet("scope", "noise").Body(
-			app.Text("Noise of a one-run comparison: formula "), fieldNum("formula", r.Noise.Formula, points(r.Noise.Formula)),
-			app.Text(", measured "), fieldOptNum("measured", r.Noise.Measured, points),
-			app.Text(", using s = "), fieldNum("s", r.Noise.S, points(r.Noise.S)), app.Text("."),
+			app.Text("Noise of a one-run comparison: formula "), fieldNum("formula", r.Noise.Formula, words.Points(r.Noise.Formula)),
+			app.Text(", measured "), fieldOptNum("measured", r.Noise.Measured, words.Points),
+			app.Text(", using s = "), fieldNum("s", r.Noise.S, words.Points(r.Noise.S)), app.Text("."),
 		),
 		app.Div().Class("twocol").Body(
 			app.Div().Class("table-wrap").Body(app.Table().Body(
@@ -454,7 +455,7 @@ func (c *AA) renderResult() app.UI {
 					t := r.Thresholds[i]
 					return app.Tr().DataSet("scope", "thresholds."+strconv.Itoa(i)).Body(
 						app.Td().Body(fieldInt("runs_per_side", int64(t.RunsPerSide))),
-						app.Td().Body(fieldNum("drop", t.Drop, points(t.Drop))),
+						app.Td().Body(fieldNum("drop", t.Drop, words.Points(t.Drop))),
 					)
 				})),
 			)),
@@ -464,7 +465,7 @@ func (c *AA) renderResult() app.UI {
 				app.TBody().Body(app.Range(r.RunsNeeded).Slice(func(i int) app.UI {
 					n := r.RunsNeeded[i]
 					return app.Tr().DataSet("scope", "runs_needed."+strconv.Itoa(i)).Body(
-						app.Td().Body(fieldNum("drop", n.Drop, points(n.Drop))),
+						app.Td().Body(fieldNum("drop", n.Drop, words.Points(n.Drop))),
 						app.Td().Body(fieldInt("runs_per_side", n.RunsPerSide)),
 					)
 				})),
@@ -513,7 +514,7 @@ func (c *AA) runTable() app.UI {
 		app.TBody().Body(app.Range(r.RunRates).Slice(func(i int) app.UI {
 			rr := r.RunRates[i]
 			return app.Tr().DataSet("scope", "run_rates."+strconv.Itoa(i)).Body(
-				app.Td().Class("id").Body(fieldStr("run", rr.Run)), app.Td().Body(fieldNum("rate", rr.Rate, pct(rr.Rate))),
+				app.Td().Class("id").Body(fieldStr("run", rr.Run)), app.Td().Body(fieldNum("rate", rr.Rate, words.Percent(rr.Rate))),
 			)
 		})),
 	))
@@ -537,8 +538,8 @@ func (c *AA) renderCandidate() app.UI {
 		app.P().Body(
 			app.Text("Candidate ("), fieldInt("runs", int64(cand.Runs)), app.Text(" runs) minus baseline over "),
 			fieldInt("scenarios", int64(cand.Scenarios)), app.Text(" shared scenarios: mean difference "),
-			fieldNum("diff", cand.Diff, points(cand.Diff)), app.Text(" against a threshold of −"),
-			fieldNum("threshold", cand.Threshold, points(cand.Threshold)), app.Text("."),
+			fieldNum("diff", cand.Diff, words.Points(cand.Diff)), app.Text(" against a threshold of −"),
+			fieldNum("threshold", cand.Threshold, words.Points(cand.Threshold)), app.Text("."),
 		),
 		app.If(len(cand.LargestDrops) > 0, func() app.UI {
 			return app.Div().Class("table-wrap").Body(app.Table().Body(
@@ -548,7 +549,7 @@ func (c *AA) renderCandidate() app.UI {
 					d := cand.LargestDrops[i]
 					return app.Tr().DataSet("scope", "largest_drops."+strconv.Itoa(i)).Body(
 						app.Td().Class("id").Body(fieldStr("scenario", d.Scenario)),
-						app.Td().Body(fieldNum("diff", d.Diff, points(d.Diff))),
+						app.Td().Body(fieldNum("diff", d.Diff, words.Points(d.Diff))),
 					)
 				})),
 			))
@@ -562,7 +563,7 @@ func (c *AA) renderShare() app.UI {
 		app.If(c.tooBig, func() app.UI {
 			return app.P().Class("notice").ID("too-big").Role("status").Text(fmt.Sprintf(
 				"These statistics take %s bytes as a link, over the %s-byte limit, so the address bar does not hold them. Download them as JSON instead; dropping that file here reopens this view.",
-				count(int64(c.shareLen)), count(MaxShareFragment)))
+				words.Count(int64(c.shareLen)), words.Count(MaxShareFragment)))
 		}),
 		app.If(c.tooBig || c.sides[0].stats != nil, func() app.UI {
 			return app.Button().ID("download-json").Text("Download statistics (JSON)").OnClick(func(ctx app.Context, e app.Event) {
@@ -575,7 +576,7 @@ func (c *AA) renderShare() app.UI {
 			if c.tooBig {
 				link = ""
 			}
-			return AAMarkdown(r, link)
+			return words.AAMarkdown(r, link)
 		}),
 		app.If(c.full(), func() app.UI {
 			return app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.derive(r).markdown))

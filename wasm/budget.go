@@ -5,6 +5,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -147,20 +148,20 @@ func (c *Budget) renderResult() app.UI {
 	r := c.res
 	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
 		app.P().Class("summary").Body(
-			app.Text("Planning for "), fieldNum("target", r.Target, level(r.Target)),
+			app.Text("Planning for "), fieldNum("target", r.Target, words.Level(r.Target)),
 			app.Text(" detection power with a cap of "), fieldInt("cap", r.Cap),
-			app.Text(" reruns; "), fieldOptNum("cost_seconds", r.CostSeconds, duration),
+			app.Text(" reruns; "), fieldOptNum("cost_seconds", r.CostSeconds, words.Duration),
 			app.If(r.CostSeconds == nil, func() app.UI { return app.Text(" (cost per run not given)") }).Else(func() app.UI { return app.Text(" per run") }),
-			app.Text("; observed interval at "), fieldNum("confidence", r.Confidence, level(r.Confidence)),
+			app.Text("; observed interval at "), fieldNum("confidence", r.Confidence, words.Level(r.Confidence)),
 			app.Text(" confidence."),
 		),
 		app.If(r.Observed != nil, func() app.UI {
 			o := r.Observed
 			return app.P().Class("observed").DataSet("scope", "observed").Body(
 				app.Text("Observed "), fieldInt("fails", o.Fails), app.Text(" failures in "), fieldInt("runs", o.Runs),
-				app.Text(" runs: rate "), fieldNum("rate", o.Rate, rate(o.Rate)),
-				app.Text(", Wilson interval ["), fieldNum("lower", o.Lower, rate(o.Lower)), app.Text(", "),
-				fieldNum("upper", o.Upper, rate(o.Upper)), app.Text("]. The plan uses the upper bound."),
+				app.Text(" runs: rate "), fieldNum("rate", o.Rate, words.Rate(o.Rate)),
+				app.Text(", Wilson interval ["), fieldNum("lower", o.Lower, words.Rate(o.Lower)), app.Text(", "),
+				fieldNum("upper", o.Upper, words.Rate(o.Upper)), app.Text("]. The plan uses the upper bound."),
 			)
 		}).Else(func() app.UI {
 			return app.P().Class("hidden-field").Body(fieldNull("observed"), app.Text(" no observed history"))
@@ -183,17 +184,17 @@ func (c *Budget) renderResult() app.UI {
 					src = "observed upper bound"
 				}
 				return app.Tr().DataSet("scope", "rows."+strconv.Itoa(i)).Body(
-					app.Td().Body(fieldNum("rate", row.Rate, rate(row.Rate)), app.Br(), app.Small().Body(fieldStrText("source", row.Source, src))),
+					app.Td().Body(fieldNum("rate", row.Rate, words.Rate(row.Rate)), app.Br(), app.Small().Body(fieldStrText("source", row.Source, src))),
 					app.Td().Body(fieldOptInt("reruns", row.Reruns),
 						app.If(row.OverCap, func() app.UI { return app.Small().Class("bad").Text(" over cap") }),
 						app.Span().Class("hidden-field").Body(fieldBool("over_cap", row.OverCap, "over the cap", "within the cap")),
 						app.If(row.RerunsOverflow, func() app.UI { return app.Small().Text(" beyond int64") }),
 						app.Span().Class("hidden-field").Body(fieldBool("reruns_overflow", row.RerunsOverflow, "beyond int64", "fits"))),
-					app.Td().Body(fieldOptNum("power", row.Power, pct)),
-					app.Td().Body(fieldOptNum("power_one_short", row.PowerOneShort, pct)),
-					app.Td().Body(fieldOptNum("gain", row.Gain, pct)),
-					app.Td().Body(fieldNum("power_at_cap", row.PowerAtCap, pct(row.PowerAtCap))),
-					app.Td().Body(fieldOptNum("seconds", row.Seconds, duration)),
+					app.Td().Body(fieldOptNum("power", row.Power, words.Percent)),
+					app.Td().Body(fieldOptNum("power_one_short", row.PowerOneShort, words.Percent)),
+					app.Td().Body(fieldOptNum("gain", row.Gain, words.Percent)),
+					app.Td().Body(fieldNum("power_at_cap", row.PowerAtCap, words.Percent(row.PowerAtCap))),
+					app.Td().Body(fieldOptNum("seconds", row.Seconds, words.Duration)),
 					app.Td().Body(fieldStr("lane", row.Lane)),
 					app.Td().Class("action").Body(fieldStr("action", row.Action)),
 				)
@@ -204,8 +205,8 @@ func (c *Budget) renderResult() app.UI {
 			app.FigCaption().Text("Detection power 1−(1−p)^k against reruns k for each rate; the dashed line is the target, the dots are each row's k."),
 		),
 		warnings(r.Warnings),
-		c.copyButtons(func(link string) string { return BudgetMarkdown(r, link) }),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(BudgetMarkdown(r, ""))),
+		c.copyButtons(func(link string) string { return words.BudgetMarkdown(r, link) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.BudgetMarkdown(r, ""))),
 	)
 }
 

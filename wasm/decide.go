@@ -12,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -288,8 +289,8 @@ func armRow(name string, a gate.Arm) app.UI {
 	return app.Tr().DataSet("scope", name).Body(
 		app.Th().Scope("row").Text(name),
 		app.Td().Body(fieldInt("passed", a.Passed), app.Text(" / "), fieldInt("trials", a.Trials)),
-		app.Td().Body(fieldOptNum("rate", a.Rate, pct)),
-		app.Td().Body(app.Text("["), fieldNum("lower", a.Lower, pct(a.Lower)), app.Text(", "), fieldNum("upper", a.Upper, pct(a.Upper)), app.Text("]")),
+		app.Td().Body(fieldOptNum("rate", a.Rate, words.Percent)),
+		app.Td().Body(app.Text("["), fieldNum("lower", a.Lower, words.Percent(a.Lower)), app.Text(", "), fieldNum("upper", a.Upper, words.Percent(a.Upper)), app.Text("]")),
 	)
 }
 
@@ -309,7 +310,7 @@ func (c *Decide) renderResult() app.UI {
 		app.P().Class("summary").Body(
 			app.Text("Property check "), fieldStr("property", r.Property),
 			app.Text("; at least "), fieldInt("min_trials", r.MinTrials), app.Text(" trials per arm; intervals at "),
-			fieldNum("confidence", r.Confidence, level(r.Confidence)), app.Text(" confidence."),
+			fieldNum("confidence", r.Confidence, words.Level(r.Confidence)), app.Text(" confidence."),
 		),
 		app.Div().Class("table-wrap").Body(app.Table().Body(
 			app.Caption().Text("Both arms"),
@@ -322,8 +323,8 @@ func (c *Decide) renderResult() app.UI {
 		),
 		warnings(r.Warnings),
 		app.If(c.size != nil, func() app.UI { return renderSize(c.size) }),
-		c.copyButtons(func(link string) string { return DecideMarkdown(r, c.size, link) }),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(DecideMarkdown(r, c.size, ""))),
+		c.copyButtons(func(link string) string { return words.DecideMarkdown(r, c.size, link) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.DecideMarkdown(r, c.size, ""))),
 	)
 }
 
@@ -331,10 +332,10 @@ func renderSize(s *gate.SizeResult) app.UI {
 	return app.Section().Class("size").DataSet("scope", "size").Aria("label", "Trials per arm").Body(
 		app.H2().Text("How many trials per arm would separate these rates?"),
 		app.P().Body(
-			app.Text("Rates "), fieldNum("baseline", s.Baseline, pct(s.Baseline)), app.Text(" and "),
-			fieldNum("patched", s.Patched, pct(s.Patched)), app.Text(", observed exactly, separate at "),
+			app.Text("Rates "), fieldNum("baseline", s.Baseline, words.Percent(s.Baseline)), app.Text(" and "),
+			fieldNum("patched", s.Patched, words.Percent(s.Patched)), app.Text(", observed exactly, separate at "),
 			fieldOptInt("trials_per_arm", s.TrialsPerArm), app.Text(" trials per arm ("),
-			fieldNum("confidence", s.Confidence, level(s.Confidence)), app.Text(" intervals)."),
+			fieldNum("confidence", s.Confidence, words.Level(s.Confidence)), app.Text(" intervals)."),
 		),
 		warnings(s.Warnings),
 	)
@@ -361,7 +362,7 @@ func (c *Decide) renderLedger() app.UI {
 		}),
 		app.If(c.bookLong > 0, func() app.UI {
 			return app.P().Class("notice").Role("status").ID("ledger-no-link").Text(
-				"This ledger is too long for a link (" + count(int64(c.bookLong)/1024+1) + " KB of summary): links from this page hold the settings above, not the ledger. Share the file with the link.")
+				"This ledger is too long for a link (" + words.Count(int64(c.bookLong)/1024+1) + " KB of summary): links from this page hold the settings above, not the ledger. Share the file with the link.")
 		}),
 		app.If(c.ledgerWaits(), func() app.UI {
 			return app.P().Class("hint").Role("status").ID("ledger-waits").Text("The ledger is tabulated again once the settings above are valid.")
@@ -385,7 +386,7 @@ func renderLedgerTable(l *ledger.Result) app.UI {
 				fieldInt("patched", int64(l.Runs.Patched)), app.Text(" patched runs; "),
 			),
 			app.Text("at least "), fieldInt("min_trials", l.MinTrials), app.Text(" trials per arm, "),
-			fieldNum("confidence", l.Confidence, level(l.Confidence)), app.Text(" intervals, property check "),
+			fieldNum("confidence", l.Confidence, words.Level(l.Confidence)), app.Text(" intervals, property check "),
 			fieldStr("property", l.Property), app.Text("."),
 		),
 		app.P().Class(map[bool]string{true: "verdict bad", false: "verdict good"}[l.Blocks]).Body(
@@ -429,7 +430,7 @@ func sides(arm string, s ledger.SideFailures) app.UI {
 func ledgerArm(name string, a gate.Arm) app.UI {
 	return app.Td().DataSet("scope", name).Body(
 		fieldInt("passed", a.Passed), app.Text("/"), fieldInt("trials", a.Trials), app.Text(" · "),
-		fieldOptNum("rate", a.Rate, pct), app.Text(" ["), fieldNum("lower", a.Lower, pct(a.Lower)), app.Text(", "),
-		fieldNum("upper", a.Upper, pct(a.Upper)), app.Text("]"),
+		fieldOptNum("rate", a.Rate, words.Percent), app.Text(" ["), fieldNum("lower", a.Lower, words.Percent(a.Lower)), app.Text(", "),
+		fieldNum("upper", a.Upper, words.Percent(a.Upper)), app.Text("]"),
 	)
 }

@@ -3,18 +3,19 @@ package wasm
 import (
 	"strconv"
 
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // fieldNum renders a computed number: its exact value in the value
 // attribute, text for people.
 func fieldNum(name string, v float64, text string) app.UI {
-	return app.Data().DataSet("field", name).Attr("value", exact(v)).Text(text)
+	return app.Data().DataSet("field", name).Attr("value", words.Exact(v)).Text(text)
 }
 
 // fieldInt renders a computed integer.
 func fieldInt(name string, v int64) app.UI {
-	return app.Data().DataSet("field", name).Attr("value", strconv.FormatInt(v, 10)).Text(count(v))
+	return app.Data().DataSet("field", name).Attr("value", strconv.FormatInt(v, 10)).Text(words.Count(v))
 }
 
 // fieldOptNum renders a number that may be a JSON null.

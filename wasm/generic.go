@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -78,7 +79,7 @@ func genericLeaf(name string, raw json.RawMessage) app.UI {
 	}
 	text := strconv.FormatFloat(v, 'g', 4, 64)
 	if v == float64(int64(v)) {
-		text = count(int64(v))
+		text = words.Count(int64(v))
 	}
 	return fieldNum(name, v, text)
 }

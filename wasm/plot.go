@@ -8,6 +8,7 @@ import (
 
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/words"
 )
 
 // Plots are inline SVG strings built here, styled by classes in the site's
@@ -150,7 +151,7 @@ func PowerPlot(r *gate.BudgetResult) string {
 	s.line("pl-target", padL, y(r.Target), plotW-padR, y(r.Target))
 	// The target's label goes left, above its line, where the curves are
 	// still low; the k marks crowd the right end of the line.
-	s.text("pl-tick pl-target-label", padL+6, y(r.Target)-5, "start", "target "+level(r.Target))
+	s.text("pl-tick pl-target-label", padL+6, y(r.Target)-5, "start", "target "+words.Level(r.Target))
 	if r.Cap > 0 {
 		cx := x(float64(r.Cap))
 		s.line("pl-cap", cx, padT, cx, plotH-padB)
@@ -207,9 +208,9 @@ func PowerPlot(r *gate.BudgetResult) string {
 // legendLabel names a budget row's curve.
 func legendLabel(row gate.BudgetRow) string {
 	if row.Source == "observed_upper" {
-		return "p = " + rate(row.Rate) + " (observed, upper)"
+		return "p = " + words.Rate(row.Rate) + " (observed, upper)"
 	}
-	return "p = " + rate(row.Rate)
+	return "p = " + words.Rate(row.Rate)
 }
 
 // legendColumns is 2 when every legend label fits half the plot's width
@@ -275,7 +276,7 @@ func IntervalPlot(r *gate.DecideResult) string {
 			s.circle("pl-mark "+class, x(*a.arm.Rate), yy, 5)
 		}
 	}
-	s.text("pl-label", (padL+plotW-padR)/2, h-4, "middle", "pass rate, "+level(r.Confidence)+" Wilson interval")
+	s.text("pl-label", (padL+plotW-padR)/2, h-4, "middle", "pass rate, "+words.Level(r.Confidence)+" Wilson interval")
 	return s.String()
 }
 
@@ -365,7 +366,7 @@ func RunPlot(r *aa.Result) string {
 	if t > 0 {
 		ly += legendRow
 		s.rect("pl-band", padL, ly-12, 24, 12)
-		s.text("pl-tick", padL+30, ly, "start", "mean ± one-run threshold ("+points(t)+")")
+		s.text("pl-tick", padL+30, ly, "start", "mean ± one-run threshold ("+words.Points(t)+")")
 	}
 	s.line("pl-mean", padL, y(mean), plotW-padR, y(mean))
 	if n >= 2 {

@@ -18,53 +18,11 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-func TestFormat(t *testing.T) {
-	// Expected strings are the display contract, written by hand.
-	for _, tc := range []struct {
-		got, want string
-	}{
-		{pct(0.95), "95.0%"},
-		{pct(0.142625), "14.3%"},
-		{pct(0.0043), "0.43%"},
-		{pct(0.00003), "0.003%"},
-		{pct(0), "0.0%"},
-		{pct(1), "100.0%"},
-		{duration(8), "8 s"},
-		{duration(472), "7.9 min"},
-		{duration(59 * 8), "7.9 min"},
-		{duration(2995 * 8), "6.7 h"},
-		{duration(3 * 86400), "3 days"},
-		{duration(4e9), "127 years"},
-		{count(1234567), "1\u202f234\u202f567"},
-		{count(-999), "-999"},
-		{points(-0.0569), "−5.69 pts"}, // U+2212, the minus sign of the text
-		{rate(0.045696291245049675), "0.0457"},
-		// level shows a chosen setting as typed, never rounded to 100%.
-		{level(0.95), "95%"},
-		{level(0.9), "90%"}, // 100×0.9 is 90.00000000000001 in float64
-		{level(0.975), "97.5%"},
-		{level(0.999999999), "99.9999999%"},
-		{level(0.99999999999999), "99.999999999999%"},
-		{level(1e-13), "1e-11%"},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
-		}
-	}
-	// exact round-trips every float64.
-	for _, v := range []float64{0.1, 1.0 / 3, math.SmallestNonzeroFloat64, 0.9515054747505768, 1e21} {
-		var back float64
-		fmt.Sscan(exact(v), &back)
-		if back != v {
-			t.Errorf("exact(%v) = %s does not round-trip", v, exact(v))
-		}
-	}
-}
 
 func TestFragmentState(t *testing.T) {
 	s := newFormState(budgetFields)
@@ -268,23 +226,6 @@ func TestFitTrend(t *testing.T) {
 	}
 }
 
-func TestMarkdown(t *testing.T) {
-	b, _ := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
-	md := BudgetMarkdown(b, "https://example.test/#rates=0.05")
-	for _, want := range []string{"| 0.05 | 59 |", "[Open in flakegate](https://example.test/#rates=0.05)"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("budget markdown lacks %q:\n%s", want, md)
-		}
-	}
-	d, _ := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
-		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
-	n := int64(28)
-	md = DecideMarkdown(d, &gate.SizeResult{TrialsPerArm: &n}, "")
-	if !strings.Contains(md, "no-detectable-change") || !strings.Contains(md, "separate: 28") {
-		t.Errorf("decide markdown:\n%s", md)
-	}
-}
-
 func ExampleEncodeAAShare() {
 	side := &aa.Side{
 		Scenarios: []aa.Tally{{ID: "login", Passed: 2, Total: 3}, {ID: "search", Passed: 3, Total: 3}},
@@ -334,7 +275,7 @@ func TestAADerivedPerResult(t *testing.T) {
 	}
 	var c AA
 	d := c.derive(r1)
-	if d.runPlot != RunPlot(r1) || d.markdown != AAMarkdown(r1, "") {
+	if d.runPlot != RunPlot(r1) || d.markdown != words.AAMarkdown(r1, "") {
 		t.Fatal("derived plot or Markdown differs from a fresh build")
 	}
 	keys := append([]string(nil), d.keys...)
@@ -345,7 +286,7 @@ func TestAADerivedPerResult(t *testing.T) {
 		t.Fatal("second derive of the same result changed")
 	}
 	d2 := c.derive(r2)
-	if d2.res != r2 || d2.runPlot != RunPlot(r2) || d2.markdown != AAMarkdown(r2, "") {
+	if d2.res != r2 || d2.runPlot != RunPlot(r2) || d2.markdown != words.AAMarkdown(r2, "") {
 		t.Fatal("a new result kept the old derived values")
 	}
 	if d2.runPlot == RunPlot(r1) {

@@ -10,6 +10,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/words"
 )
 
 func runAA(e *env, args []string) (bool, error) {
@@ -149,7 +150,7 @@ func writeAA(e *env, res *aa.Result) error {
 	if len(res.RunRates) > 0 {
 		rates := make([]string, len(res.RunRates))
 		for i, r := range res.RunRates {
-			rates[i] = r.Run + " " + pct(r.Rate, 1)
+			rates[i] = r.Run + " " + words.FixedPercent(r.Rate, 1)
 		}
 		fmt.Fprintf(w, "\nrun pass rates in run order: %s\n", strings.Join(rates, ", "))
 	}

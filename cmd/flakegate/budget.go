@@ -7,6 +7,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/words"
 )
 
 func runBudget(e *env, args []string) (bool, error) {
@@ -74,14 +75,14 @@ func runBudget(e *env, args []string) (bool, error) {
 		return res.Blocks(), core.WriteJSON(e.stdout, res)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "target detection power %s, rerun cap %d", pct(res.Target, 1), res.Cap)
+	fmt.Fprintf(w, "target detection power %s, rerun cap %d", words.FixedPercent(res.Target, 1), res.Cap)
 	if res.CostSeconds != nil {
-		fmt.Fprintf(w, ", %s per run", duration(*res.CostSeconds))
+		fmt.Fprintf(w, ", %s per run", words.Duration(*res.CostSeconds))
 	}
 	fmt.Fprintln(w)
 	if o := res.Observed; o != nil {
 		fmt.Fprintf(w, "observed %s in %d runs: rate %s, %s Wilson [%s, %s]; planning against %s\n",
-			core.Nouns(int(o.Fails), "failure"), o.Runs, ratePct(o.Rate), pct(res.Confidence, 0), ratePct(o.Lower), ratePct(o.Upper), ratePct(o.Upper))
+			core.Nouns(int(o.Fails), "failure"), o.Runs, words.RatePercent(o.Rate), words.FixedPercent(res.Confidence, 0), words.RatePercent(o.Lower), words.RatePercent(o.Upper), words.RatePercent(o.Upper))
 	}
 	fmt.Fprintln(w)
 	t := newTable(w)
@@ -96,10 +97,10 @@ func runBudget(e *env, args []string) (bool, error) {
 		}
 		secs := "-"
 		if r.Seconds != nil {
-			secs = duration(*r.Seconds)
+			secs = words.Duration(*r.Seconds)
 		}
-		t.row(ratePct(r.Rate), reruns, pctp(r.Power, 1), pctp(r.PowerOneShort, 1), pctp(r.Gain, 1),
-			pct(r.PowerAtCap, 1), secs, r.Lane)
+		t.row(words.RatePercent(r.Rate), reruns, pctp(r.Power, 1), pctp(r.PowerOneShort, 1), pctp(r.Gain, 1),
+			words.FixedPercent(r.PowerAtCap, 1), secs, r.Lane)
 	}
 	t.flush()
 	fmt.Fprintln(w)
@@ -147,7 +148,7 @@ func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, asJS
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "%d of %s flaked in %s; target detection power %s, rerun cap %d\n\n",
-		len(res.Flakes), core.Nouns(res.Tests, "test"), core.Nouns(res.Runs, "run"), pct(in.Target, 1), in.Cap)
+		len(res.Flakes), core.Nouns(res.Tests, "test"), core.Nouns(res.Runs, "run"), words.FixedPercent(in.Target, 1), in.Cap)
 	t := newTable(w)
 	t.row("test", "arm", "failed", "rate", "plan at", "reruns", "at cap "+strconv.FormatInt(in.Cap, 10), "lane")
 	for _, fb := range res.Flakes {
@@ -156,15 +157,15 @@ func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, asJS
 		if row.Reruns != nil {
 			reruns = strconv.FormatInt(*row.Reruns, 10)
 		}
-		t.row(fb.NodeID, fb.Arm, fmt.Sprintf("%d/%d", fb.Fails, fb.Executions), ratePct(fb.Budget.Observed.Rate),
-			ratePct(row.Rate), reruns, pct(row.PowerAtCap, 1), row.Lane)
+		t.row(fb.NodeID, fb.Arm, fmt.Sprintf("%d/%d", fb.Fails, fb.Executions), words.RatePercent(fb.Budget.Observed.Rate),
+			words.RatePercent(row.Rate), reruns, words.FixedPercent(row.PowerAtCap, 1), row.Lane)
 	}
 	t.flush()
 	for _, fb := range res.Flakes {
 		row := fb.Budget.Rows[0]
 		if row.Reruns != nil && row.OverCap {
 			fmt.Fprintf(w, "\n%s needs %d reruns to be seen %s of the time; a cap of %d sees it %s",
-				fb.NodeID, *row.Reruns, pct(in.Target, 0), in.Cap, pct(row.PowerAtCap, 1))
+				fb.NodeID, *row.Reruns, words.FixedPercent(in.Target, 0), in.Cap, words.FixedPercent(row.PowerAtCap, 1))
 		}
 	}
 	if res.Blocks {

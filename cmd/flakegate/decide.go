@@ -9,6 +9,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/words"
 )
 
 func runDecide(e *env, args []string) (bool, error) {
@@ -45,14 +46,14 @@ func runDecide(e *env, args []string) (bool, error) {
 	}
 	w := e.stdout
 	t := newTable(w)
-	t.row("arm", "passed", "rate", pct(res.Confidence, 0)+" Wilson")
+	t.row("arm", "passed", "rate", words.FixedPercent(res.Confidence, 0)+" Wilson")
 	for _, a := range []struct {
 		name string
 		arm  gate.Arm
 	}{{"baseline", res.Baseline}, {"patched", res.Patched}} {
 		rate := "-"
 		if a.arm.Rate != nil {
-			rate = pct(*a.arm.Rate, 1)
+			rate = words.FixedPercent(*a.arm.Rate, 1)
 		}
 		t.row(a.name, fmt.Sprintf("%d/%d", a.arm.Passed, a.arm.Trials), rate, interval(a.arm.Lower, a.arm.Upper))
 	}
@@ -98,10 +99,10 @@ func runSize(e *env, args []string) (bool, error) {
 	w := e.stdout
 	if res.TrialsPerArm == nil {
 		fmt.Fprintf(w, "%s and %s do not separate within %d trials per arm at %s\n",
-			pct(res.Baseline, 1), pct(res.Patched, 1), gate.SizeLimit, pct(res.Confidence, 0))
+			words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), gate.SizeLimit, words.FixedPercent(res.Confidence, 0))
 	} else {
 		fmt.Fprintf(w, "%s against %s: %d trials per arm separate the %s Wilson intervals\n",
-			pct(res.Baseline, 1), pct(res.Patched, 1), *res.TrialsPerArm, pct(res.Confidence, 0))
+			words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), *res.TrialsPerArm, words.FixedPercent(res.Confidence, 0))
 	}
 	writeWarnings(w, res.Warnings)
 	return false, nil
@@ -160,8 +161,8 @@ func runFreeze(e *env, args []string) (bool, error) {
 	}
 	w := e.stdout
 	c := res.Claim
-	fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", c.Passed, c.Trials, pct(c.Rate, 1),
-		pct(c.Confidence, 0), interval(c.Lower, c.Upper))
+	fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", c.Passed, c.Trials, words.FixedPercent(c.Rate, 1),
+		words.FixedPercent(c.Confidence, 0), interval(c.Lower, c.Upper))
 	if c.Date != "" {
 		fmt.Fprintf(w, ", measured %s", c.Date)
 	}

@@ -20,7 +20,7 @@ func writeSimTable(w io.Writer, r *sim.Result) error {
 	planted := []string{"planted drop", "", ""}
 	for _, s := range r.Shapes {
 		head = append(head, s.Shape)
-		planted = append(planted, simPoints(s.PlantedDrop))
+		planted = append(planted, pointsp(s.PlantedDrop))
 	}
 	row := func(cells []string) {
 		// Left-align the first column by padding it here; tabwriter aligns
@@ -30,12 +30,12 @@ func writeSimTable(w io.Writer, r *sim.Result) error {
 	width := 0
 	lines := [][]string{head, planted}
 	for _, g := range r.Gates {
-		cells := []string{g.Gate, simPoints(g.Threshold), simPercent(g.FalseAlarm)}
+		cells := []string{g.Gate, pointsp(g.Threshold), pctp(g.FalseAlarm, 1)}
 		if g.Gate == sim.GatePairedT {
 			cells[1] = fmt.Sprintf("t < -%.3f", r.TCritical)
 		}
 		for _, d := range g.Detection {
-			cells = append(cells, simPercent(d))
+			cells = append(cells, pctp(d, 1))
 		}
 		lines = append(lines, cells)
 	}
@@ -55,18 +55,4 @@ func writeSimTable(w io.Writer, r *sim.Result) error {
 		}
 	}
 	return nil
-}
-
-func simPoints(x *float64) string {
-	if x == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f pts", 100**x)
-}
-
-func simPercent(x *float64) string {
-	if x == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f%%", 100**x)
 }

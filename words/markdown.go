@@ -1,4 +1,4 @@
-package wasm
+package words
 
 import (
 	"fmt"
@@ -19,38 +19,38 @@ func mdEscape(s string) string {
 // BudgetMarkdown summarises a rerun budget.
 func BudgetMarkdown(r *gate.BudgetResult, link string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Rerun budget** for %s detection power (cap %d reruns", level(r.Target), r.Cap)
+	fmt.Fprintf(&b, "**Rerun budget** for %s detection power (cap %d reruns", Level(r.Target), r.Cap)
 	if r.CostSeconds != nil {
-		fmt.Fprintf(&b, ", %s per run", duration(*r.CostSeconds))
+		fmt.Fprintf(&b, ", %s per run", Duration(*r.CostSeconds))
 	}
 	b.WriteString(")\n\n")
 	if o := r.Observed; o != nil {
 		fmt.Fprintf(&b, "Observed %s in %s: rate %s, %s Wilson interval [%s, %s]; planning at the upper bound.\n\n",
-			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), rate(o.Rate), level(r.Confidence), rate(o.Lower), rate(o.Upper))
+			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), Rate(o.Rate), Level(r.Confidence), Rate(o.Lower), Rate(o.Upper))
 	}
 	b.WriteString("| failure rate | reruns | power | power one short | power at cap | runner time | lane | action |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---|---|\n")
 	for _, row := range r.Rows {
 		k, power, short, secs := "—", "—", "—", "—"
 		if row.Reruns != nil {
-			k = count(*row.Reruns)
+			k = Count(*row.Reruns)
 		} else if row.RerunsOverflow {
 			k = "beyond int64"
 		}
 		if row.Power != nil {
-			power = pct(*row.Power)
+			power = Percent(*row.Power)
 		}
 		if row.PowerOneShort != nil {
-			short = pct(*row.PowerOneShort)
+			short = Percent(*row.PowerOneShort)
 		}
 		if row.Seconds != nil {
-			secs = duration(*row.Seconds)
+			secs = Duration(*row.Seconds)
 		}
-		src := rate(row.Rate)
+		src := Rate(row.Rate)
 		if row.Source == "observed_upper" {
 			src += " (observed, upper)"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", src, k, power, short, pct(row.PowerAtCap), secs, row.Lane, mdEscape(row.Action))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", src, k, power, short, Percent(row.PowerAtCap), secs, row.Lane, mdEscape(row.Action))
 	}
 	if r.Blocks() {
 		b.WriteString("\nAt least one rate needs more reruns than the cap: the gate cannot see that flake.\n")
@@ -69,16 +69,16 @@ func BudgetMarkdown(r *gate.BudgetResult, link string) string {
 func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Two-arm verdict: %s** — gate: %s (%s)\n\n", r.Verdict, r.Gate, r.Action)
-	b.WriteString("| arm | passed / trials | rate | " + level(r.Confidence) + " Wilson interval |\n|---|---:|---:|---|\n")
+	b.WriteString("| arm | passed / trials | rate | " + Level(r.Confidence) + " Wilson interval |\n|---|---:|---:|---|\n")
 	for _, a := range []struct {
 		n string
 		a gate.Arm
 	}{{"baseline", r.Baseline}, {"patched", r.Patched}} {
 		rt := "—"
 		if a.a.Rate != nil {
-			rt = pct(*a.a.Rate)
+			rt = Percent(*a.a.Rate)
 		}
-		fmt.Fprintf(&b, "| %s | %d / %d | %s | [%s, %s] |\n", a.n, a.a.Passed, a.a.Trials, rt, pct(a.a.Lower), pct(a.a.Upper))
+		fmt.Fprintf(&b, "| %s | %d / %d | %s | [%s, %s] |\n", a.n, a.a.Passed, a.a.Trials, rt, Percent(a.a.Lower), Percent(a.a.Upper))
 	}
 	if size != nil {
 		if size.TrialsPerArm != nil {
@@ -106,26 +106,26 @@ func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link string) st
 func AAMarkdown(r *aa.Result, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**A/A check**: %s, %s, %s; one-run noise s = %s\n\n",
-		core.Nouns(r.Scenarios, "scenario"), core.Nouns(r.Runs, "run"), core.Nouns(r.Rows, "row"), points(r.Noise.S))
+		core.Nouns(r.Scenarios, "scenario"), core.Nouns(r.Runs, "run"), core.Nouns(r.Rows, "row"), Points(r.Noise.S))
 	if len(r.Thresholds) > 0 {
 		b.WriteString("| runs per side | flag drops larger than |\n|---:|---:|\n")
 		for _, t := range r.Thresholds {
-			fmt.Fprintf(&b, "| %d | %s |\n", t.RunsPerSide, points(t.Drop))
+			fmt.Fprintf(&b, "| %d | %s |\n", t.RunsPerSide, Points(t.Drop))
 		}
 	}
 	if len(r.RunsNeeded) > 0 {
 		b.WriteString("\n| drop to catch (80%) | runs per side |\n|---:|---:|\n")
 		for _, n := range r.RunsNeeded {
-			fmt.Fprintf(&b, "| %s | %d |\n", points(n.Drop), n.RunsPerSide)
+			fmt.Fprintf(&b, "| %s | %d |\n", Points(n.Drop), n.RunsPerSide)
 		}
 	}
 	if c := r.Candidate; c != nil {
 		fmt.Fprintf(&b, "\n**Candidate: %s** — mean per-scenario difference %s against a threshold of −%s (%s, %s)\n",
-			c.Verdict, points(c.Diff), points(c.Threshold), core.Nouns(c.Runs, "run"), core.Nouns(c.Scenarios, "shared scenario"))
+			c.Verdict, Points(c.Diff), Points(c.Threshold), core.Nouns(c.Runs, "run"), core.Nouns(c.Scenarios, "shared scenario"))
 		if len(c.LargestDrops) > 0 {
 			b.WriteString("\n| scenario | difference |\n|---|---:|\n")
 			for _, d := range c.LargestDrops {
-				fmt.Fprintf(&b, "| %s | %s |\n", mdEscape(d.Scenario), points(d.Diff))
+				fmt.Fprintf(&b, "| %s | %s |\n", mdEscape(d.Scenario), Points(d.Diff))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package wasm
+package words
 
 import (
 	"os"
@@ -20,7 +20,7 @@ func TestBudgetMarkdownColumns(t *testing.T) {
 	}
 	row := b.Rows[0]
 	md := BudgetMarkdown(b, "")
-	want := "| 0.05 | 59 | " + pct(*row.Power) + " | " + pct(*row.PowerOneShort) + " | " + pct(row.PowerAtCap) + " | — | " + row.Lane + " | " + row.Action + " |"
+	want := "| 0.05 | 59 | " + Percent(*row.Power) + " | " + Percent(*row.PowerOneShort) + " | " + Percent(row.PowerAtCap) + " | — | " + row.Lane + " | " + row.Action + " |"
 	if !strings.Contains(md, want) {
 		t.Errorf("budget markdown lacks the row %q:\n%s", want, md)
 	}
@@ -68,5 +68,22 @@ func TestAAMarkdownMinus(t *testing.T) {
 	}
 	if m := regexp.MustCompile(`-\d+\.\d\d pts`).FindString(md); m != "" {
 		t.Errorf("a hyphen as a minus sign (%q) in:\n%s", m, md)
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	b, _ := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+	md := BudgetMarkdown(b, "https://example.test/#rates=0.05")
+	for _, want := range []string{"| 0.05 | 59 |", "[Open in flakegate](https://example.test/#rates=0.05)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("budget markdown lacks %q:\n%s", want, md)
+		}
+	}
+	d, _ := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
+	n := int64(28)
+	md = DecideMarkdown(d, &gate.SizeResult{TrialsPerArm: &n}, "")
+	if !strings.Contains(md, "no-detectable-change") || !strings.Contains(md, "separate: 28") {
+		t.Errorf("decide markdown:\n%s", md)
 	}
 }
