@@ -62,11 +62,12 @@ goapptest:
 		$(GO) test -count=1 -skip '^($(GOAPP_BROWSER_ONLY)|TestStateManagerSet)$$' ./pkg/... && \
 		$(GO) test -count=1 -run '^TestStateManagerSet$$' -skip '^TestStateManagerSet$$/^set_state_broadcast_a_value$$' ./pkg/app
 
-# The same core tests under GOOS=js GOARCH=wasm with Node, so the numbers are
-# proven identical in WebAssembly; and the Worker's bridge to JavaScript.
+# The same tests of the core packages and of words under GOOS=js GOARCH=wasm
+# with Node, so the numbers (and the words for them) are proven identical in
+# WebAssembly; and the Worker's bridge to JavaScript.
 wasmtest:
 	@command -v node >/dev/null || { echo "wasmtest: node not found: the WebAssembly tests run under Node 20 (apt-get install nodejs)"; exit 1; }
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/... ./functions/workers/bridge/
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/... ./words/... ./functions/workers/bridge/
 
 ## cli: build the command-line gate into bin/
 cli:

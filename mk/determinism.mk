@@ -1,8 +1,10 @@
-# Determinism on AWS Lambda's architecture: the core's tests, including the
-# exact-bits golden of the special functions (core/testdata/special), built
-# for linux/arm64 and run under qemu-user. arm64 fuses x*y+z into one
-# multiply-add unless the product is rounded with float64(...), so this is
-# where a missed conversion shows up (as it did for Wilson's bounds).
+# Determinism on AWS Lambda's architecture: the tests of every core package,
+# including the exact-bits golden of the special functions
+# (core/stat/testdata/special), built for linux/arm64 and run under
+# qemu-user (go test -exec), one test binary per package, in its own folder.
+# arm64 fuses x*y+z into one multiply-add unless the product is rounded with
+# float64(...), so this is where a missed conversion shows up (as it did for
+# Wilson's bounds).
 #
 #   make arm64test
 
@@ -18,10 +20,8 @@ tools-qemu:
 			  apt-get install -y --no-install-recommends qemu-user; }; }; \
 	fi
 
-## arm64test: the core tests for linux/arm64 under qemu-aarch64
+## arm64test: the core packages' tests for linux/arm64 under qemu-aarch64
 arm64test: tools-qemu
-	@mkdir -p bin
-	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -c -o bin/core-arm64.test ./core
-	cd core && qemu-aarch64 ../bin/core-arm64.test -test.count=1
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -count=1 -exec qemu-aarch64 ./core/...
 
 TEST_DEPS += arm64test
