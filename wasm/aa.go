@@ -602,7 +602,7 @@ func download(name, mime string, data []byte) {
 }
 
 // extraFields renders result fields this page has no dedicated layout for
-// (figures added to core.AAResult later), generically, so that every
+// (figures added to aa.Result later), generically, so that every
 // figure of the result is on the page.
 func (c *AA) extraFields(r *aa.Result) app.UI {
 	d := c.derive(r)

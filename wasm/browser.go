@@ -182,7 +182,7 @@ func yield() {
 	}
 }
 
-// pauser returns a core.AAOptions.Pause for work on a goroutine other than
+// pauser returns an aa.Options.Pause for work on a goroutine other than
 // the UI one: it yields to the browser's event loop once 8 ms have passed
 // since it last did, so a long computation drops no more than a frame or
 // so at a time. Natively it returns nil.

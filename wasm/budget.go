@@ -51,7 +51,7 @@ func BudgetInputFrom(s map[string]string) (gate.BudgetInput, error) {
 // budgetFrom computes the budget the form's text asks for. When the text is
 // invalid there is no result, and the error is a FieldErrors with every
 // invalid field's fault: what BudgetInputFrom cannot read and what
-// core.Budget rejects.
+// gate.Budget rejects.
 func budgetFrom(s map[string]string) (*gate.BudgetResult, error) {
 	in, err := BudgetInputFrom(s)
 	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*gate.BudgetResult, error) {
@@ -64,7 +64,7 @@ func budgetFrom(s map[string]string) (*gate.BudgetResult, error) {
 }
 
 // budgetStandIns is in with a valid value in each field that bad names, so
-// that core.Budget goes on to check the others.
+// that gate.Budget goes on to check the others.
 func budgetStandIns(in gate.BudgetInput, bad FieldErrors) gate.BudgetInput {
 	d := gate.DefaultBudgetInput
 	for _, err := range bad {

@@ -45,7 +45,7 @@ func DecideInputFrom(s map[string]string) (gate.DecideInput, error) {
 
 // decideFrom decides what the form's text asks. When the text is invalid
 // there is no result, and the error is a FieldErrors with every invalid
-// field's fault: what DecideInputFrom cannot read and what core.Decide
+// field's fault: what DecideInputFrom cannot read and what gate.Decide
 // rejects.
 func decideFrom(s map[string]string) (gate.DecideInput, *gate.DecideResult, error) {
 	in, err := DecideInputFrom(s)
@@ -59,7 +59,7 @@ func decideFrom(s map[string]string) (gate.DecideInput, *gate.DecideResult, erro
 }
 
 // decideStandIns is in with a valid value in each field that bad names, so
-// that core.Decide goes on to check the others.
+// that gate.Decide goes on to check the others.
 func decideStandIns(in gate.DecideInput, bad FieldErrors) gate.DecideInput {
 	d := gate.DefaultDecideInput
 	for _, err := range bad {

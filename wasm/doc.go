@@ -4,8 +4,9 @@
 // plots.
 //
 // Contract:
-//   - Every number comes from package core; nothing is computed here except
-//     layout. All work happens in the page: no network call is made.
+//   - Every number comes from the core packages and every unit and Markdown
+//     summary from package words; nothing is computed here except layout.
+//     All work happens in the page: no network call is made.
 //   - Every computed figure is rendered as <data data-field="NAME"
 //     value="EXACT">text</data>, where NAME is the result's JSON field name
 //     and EXACT is the value in Go's shortest round-trip form ("null" for a
@@ -15,7 +16,7 @@
 //   - The view's state lives in the URL fragment (never the query string, so
 //     go-app's service worker serves links offline and the state never
 //     reaches a server). A/A links carry the sufficient statistics
-//     (core.AASide), DEFLATE-compressed and base64url-encoded.
+//     (aa.Side), DEFLATE-compressed and base64url-encoded.
 //   - Input errors are shown at the field they concern, with the core's
 //     message; a result is never shown for input that failed to parse.
 //

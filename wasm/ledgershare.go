@@ -22,7 +22,7 @@ func EncodeLedgerShare(s *ledger.Summary) (string, error) {
 }
 
 // DecodeLedgerShare reverses EncodeLedgerShare and refuses a summary no
-// ledger could give (core.LedgerSummary.Check).
+// ledger could give (ledger.Summary.Check).
 func DecodeLedgerShare(text string) (*ledger.Summary, error) {
 	raw, err := unpackShare(text)
 	if err != nil {

@@ -23,7 +23,7 @@ const MaxShareFragment = 8 << 10
 const maxShareJSON = 64 << 20
 
 // AAShare is the shareable state of an A/A view: the sufficient statistics
-// of the baseline and, optionally, the candidate. core.AA on these gives
+// of the baseline and, optionally, the candidate. aa.Check on these gives
 // every figure of the view exactly; the raw CSV is not needed.
 type AAShare struct {
 	Version   int      `json:"v"` // format version, 1

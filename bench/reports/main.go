@@ -1,4 +1,4 @@
-// Command reports measures how fast core.ReadReport reads a large go test
+// Command reports measures how fast report.Read reads a large go test
 // -json stream and how much memory it holds while doing so.
 //
 //	go run ./bench/reports            # 100 MB, written to a temporary file

@@ -8,11 +8,11 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 )
 
-// writeDepth writes the in-depth A/A analyses as plain lines for a terminal: rates as
-// percentages, drops and slopes in points, p-values with two significant
-// digits, and the flaky scenarios noisiest first (at most maxFlaky of them;
-// 0 lists all). Warnings are left to the caller, which merges them with the
-// A/A result's.
+// writeDepth writes the in-depth A/A analyses as plain lines for a
+// terminal: rates as percentages, drops and slopes in points, p-values with
+// two significant digits, and the flaky scenarios noisiest first (at most
+// maxFlaky of them; 0 lists all). Warnings are left to the caller, which
+// merges them with the A/A result's.
 func writeDepth(w io.Writer, d *aa.Depth, maxFlaky int) error {
 	var b strings.Builder
 	runs := d.AllPassBound.Runs

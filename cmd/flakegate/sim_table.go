@@ -9,9 +9,9 @@ import (
 	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
-// writeSimTable writes the gate simulation as an aligned text table: one row per
-// gate with its threshold, its false-alarm rate and its detection rate for
-// each shape, under a row of the planted drops. Rates are percentages with
+// writeSimTable writes the gate simulation as an aligned text table: one
+// row per gate with its threshold, its false-alarm rate and its detection
+// rate for each shape, under a row of the planted drops. Rates are percentages with
 // one decimal, drops are points with two; "-" marks what is unavailable.
 // Warnings follow the table, one per line.
 func writeSimTable(w io.Writer, r *sim.Result) error {

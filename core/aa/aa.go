@@ -11,7 +11,7 @@ const (
 	ZPower = 0.842
 )
 
-// AAOptions chooses which figures an A/A result lists.
+// Options chooses which figures an A/A result lists.
 type Options struct {
 	Ks    []int     // runs per side to list alarm thresholds for, each >= 1
 	Drops []float64 // drops to size runs per side for, each in (0,1]
@@ -29,7 +29,7 @@ type Options struct {
 	Pause func()
 }
 
-// DefaultAAOptions lists thresholds at 1, 2, 4 and 8 runs per side, the
+// DefaultOptions lists thresholds at 1, 2, 4 and 8 runs per side, the
 // runs needed to catch drops of 2, 3 and 5 points, and the in-depth
 // analyses at their defaults; it runs no simulation.
 var DefaultOptions = Options{Ks: []int{1, 2, 4, 8}, Drops: []float64{0.02, 0.03, 0.05}, Depth: DefaultDepthOptions}
@@ -83,7 +83,7 @@ type Candidate struct {
 	LargestDrops []Drop  `json:"largest_drops"` // up to 8, most negative first, ties by scenario
 }
 
-// AAResult is the A/A check of a baseline, with an optional candidate.
+// Result is the A/A check of a baseline, with an optional candidate.
 type Result struct {
 	Scenarios  int          `json:"scenarios"`
 	Runs       int          `json:"runs"`
@@ -98,8 +98,8 @@ type Result struct {
 	Candidate  *Candidate   `json:"candidate"`
 	// The in-depth analyses, whose fields sit at the top level of the JSON
 	// (variance_ratio, trend_test, fixed_drop, pass_k, all_pass_bound, flaky,
-	// paired_t); absent when AAOptions.Depth is the zero value.
+	// paired_t); absent when Options.Depth is the zero value.
 	*Depth
-	Simulation *sim.Result `json:"simulation"` // null unless AAOptions.Simulate is set
+	Simulation *sim.Result `json:"simulation"` // null unless Options.Simulate is set
 	Warnings   []string    `json:"warnings"`
 }

@@ -11,13 +11,13 @@ import (
 
 // The A/A figures follow seed 004's aa_check.py operation by operation, so
 // that they agree with it bit for bit: every mean is statistics.fmean (an
-// exactly rounded sum divided by the count, see fsum.go), the standard
+// exactly rounded sum divided by the count, see stat.Fsum), the standard
 // deviation of the run rates is exact and then rounded once, as Python's
 // statistics.stdev, and each product is evaluated left to right as Python
 // does. Products are wrapped in float64() where a fused multiply-add could
 // otherwise change the last bit on some architectures.
 
-// aaMinDrop is the smallest drop AA sizes runs for. Since s <= 1, it keeps
+// aaMinDrop is the smallest drop Check sizes runs for. Since s <= 1, it keeps
 // runs_per_side below 7e12, exact in float64 and int64.
 const aaMinDrop = 1e-6
 
@@ -25,7 +25,7 @@ const aaMinDrop = 1e-6
 // flagged as rough; the seed advises about ten A/A runs.
 const aaFewRuns = 10
 
-// AA computes the A/A check of base and, when cand is not nil, compares the
+// Check computes the A/A check of base and, when cand is not nil, compares the
 // candidate with it.
 //
 // Figures (n scenarios, R runs, q a scenario's pass rate over its rows):
@@ -49,9 +49,9 @@ const aaFewRuns = 10
 // the 8 lowest even when some are not negative).
 //
 // Errors: a nil or empty baseline, a tally that does not add up (for sides
-// not made by ReadAA), and options out of range are Kind Invalid; a baseline
+// not made by ReadCSV), and options out of range are Kind core.Invalid; a baseline
 // scenario with fewer than 2 rows, or a candidate sharing no scenario with the
-// baseline, is Kind Unusable.
+// baseline, is Kind core.Unusable.
 func Check(base, cand *Side, opt Options) (*Result, error) {
 	if err := checkAAOptions(opt); err != nil {
 		return nil, err

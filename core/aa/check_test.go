@@ -305,7 +305,7 @@ func TestAATrendFastMatchesPairs(t *testing.T) {
 	}
 }
 
-// exactStdev against Python 3.11's statistics.stdev (values printed with
+// stat.ExactStdev against Python 3.11's statistics.stdev (values printed with
 // repr; tolerance 0) and against a 600-bit big.Float square root of the exact
 // variance.
 // Same input, same bytes: AA does not depend on map order.

@@ -11,11 +11,11 @@ import (
 	"github.com/flakegate/flakegate/core"
 )
 
-// MaxAALine is the longest line (and the longest quoted field across lines)
-// ReadAA accepts, in bytes. A longer one is an error, never a huge buffer.
+// MaxLine is the longest line (and the longest quoted field across lines)
+// ReadCSV accepts, in bytes. A longer one is an error, never a huge buffer.
 const MaxLine = 1 << 20
 
-// Roles of the three columns ReadAA needs.
+// Roles of the three columns ReadCSV needs.
 const (
 	aaScenario = iota
 	aaRun
@@ -24,7 +24,7 @@ const (
 
 var aaColumns = [3]string{"scenario", "run", "passed"}
 
-// ReadAA reads a scenario,run,passed CSV in one streaming pass into its
+// ReadCSV reads a scenario,run,passed CSV in one streaming pass into its
 // sufficient statistics. Memory grows with scenarios and runs, not rows.
 //
 // The first non-blank line is the header: it must name the columns scenario,
@@ -36,7 +36,7 @@ var aaColumns = [3]string{"scenario", "run", "passed"}
 // verbatim; they must be non-empty UTF-8. Rows repeating a (scenario, run)
 // pair are counted (as the reference does) and reported in Duplicates.
 //
-// Errors in the text are *Error values of Kind Invalid with the 1-based line
+// Errors in the text are *Error values of Kind core.Invalid with the 1-based line
 // and column (in characters) of the offending field. Errors of r are returned
 // wrapped, as they are.
 func ReadCSV(r io.Reader) (*Side, error) {
@@ -228,7 +228,7 @@ func aaNames(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// finish lays the scenario tallies out in the AASide.
+// finish lays the scenario tallies out in the Side.
 func (p *aaParser) finish() *Side {
 	t := p.scens
 	p.side.Scenarios = make([]Tally, len(t.ids))

@@ -7,7 +7,7 @@ import (
 	"math/bits"
 )
 
-// aaScenTable holds the scenarios' state while ReadAA reads. It is an open
+// aaScenTable holds the scenarios' state while ReadCSV reads. It is an open
 // addressing hash table whose slots are the state itself, one 64-byte cache
 // line each: a copy of a short id, the tally and the runs seen. A row then
 // costs about one cache miss for its scenario, where a map[string]int and a

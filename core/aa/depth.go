@@ -6,7 +6,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 )
 
-// AADepth holds the A/A analyses that go beyond thresholds: is the run-to-run
+// Depth holds the A/A analyses that go beyond thresholds: is the run-to-run
 // spread what independent coin flips would give (VarianceRatio), do the runs
 // drift in run order (TrendTest), how often a fixed "drop of δ or more" rule
 // fires between two unchanged runs (FixedDrop), how often a scenario passes k
@@ -29,7 +29,7 @@ type Depth struct {
 	Warnings []string `json:"-"`
 }
 
-// DepthOptions are the settings of Depth. The zero value is not usable; start
+// DepthOptions are the settings of InDepth. The zero value is not usable; start
 // from DefaultDepthOptions.
 type DepthOptions struct {
 	Drop         float64 // the fixed-drop rule's δ, a fraction in (0,1]
@@ -71,8 +71,8 @@ func (o DepthOptions) check() error {
 	return nil
 }
 
-// CheckDepth returns the error Depth would return for these inputs, or nil
-// when Depth will succeed, without running the analyses: a page can show
+// CheckDepth returns the error InDepth would return for these inputs, or nil
+// when InDepth will succeed, without running the analyses: a page can show
 // the A/A headline figures first, knowing the in-depth ones will follow.
 func CheckDepth(base, cand *Side, opt DepthOptions) error {
 	if err := opt.check(); err != nil {
@@ -89,20 +89,20 @@ func CheckDepth(base, cand *Side, opt DepthOptions) error {
 	return nil
 }
 
-// Depth runs the in-depth A/A analyses on base and, when cand is not nil,
+// InDepth runs the in-depth A/A analyses on base and, when cand is not nil,
 // the paired t-test of cand against base. It is deterministic: the trend
 // test's random orders come from a PCG seeded with opt.Seed.
 //
 // Errors: options out of range and tallies that do not add up are Kind
-// Invalid (Field names the option or the side); a baseline with a single run,
-// or a scenario with fewer than two rows, is Kind Unusable. A candidate may
+// core.Invalid (Field names the option or the side); a baseline with a single run,
+// or a scenario with fewer than two rows, is Kind core.Unusable. A candidate may
 // have a single run.
 func InDepth(base, cand *Side, opt DepthOptions) (*Depth, error) {
 	return inDepth(base, cand, opt, nil)
 }
 
-// depth is Depth, calling pause (when not nil) now and then; see
-// AAOptions.Pause.
+// inDepth is InDepth, calling pause (when not nil) now and then; see
+// Options.Pause.
 func inDepth(base, cand *Side, opt DepthOptions, pause func()) (*Depth, error) {
 	if err := CheckDepth(base, cand, opt); err != nil {
 		return nil, err

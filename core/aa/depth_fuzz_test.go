@@ -15,7 +15,7 @@ import (
 // sideFromBytes decodes a fuzz input into a side: a byte for the runs, a
 // byte for the scenarios, then one bit per (scenario, run) cell, the cells
 // of each run in turn; a cell is missing when the next bit says so. The
-// tallies add up, as ReadAA would make them.
+// tallies add up, as ReadCSV would make them.
 func sideFromBytes(data []byte) *Side {
 	if len(data) < 2 {
 		return nil

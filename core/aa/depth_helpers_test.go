@@ -10,7 +10,7 @@ import (
 )
 
 // loadDepthCSV reads a scenario,run,passed fixture the slow, obvious way,
-// without ReadAA, so that these tests check the analyses on their own.
+// without ReadCSV, so that these tests check the analyses on their own.
 func loadDepthCSV(t testing.TB, path string) *Side {
 	t.Helper()
 	f, err := os.Open(path)

@@ -110,7 +110,7 @@ func TestDepthSeed004(t *testing.T) {
 	}
 }
 
-// TestDepthFixtureReader: the test loader and ReadAA agree on the fixtures,
+// TestDepthFixtureReader: the test loader and ReadCSV agree on the fixtures,
 // so the figures above are what the product computes from the same files.
 func TestDepthFixtureReader(t *testing.T) {
 	for _, path := range []string{seedFixture, "testdata/depth/candidate.csv"} {
@@ -949,13 +949,13 @@ func BenchmarkDepth(b *testing.B) {
 }
 
 // TestAAPause checks the pause hook: called between slices of the trend
-// test's random permutations (the count follows from pauseEvery, 9,999
+// test's random permutations (the count follows from stat.PauseEvery, 9,999
 // permutations and the run count), never for an exact test, and without
 // changing a single byte of the result.
 func TestAAPause(t *testing.T) {
 	for _, tc := range []struct {
 		runs      int
-		wantCalls int // (permutations-1) / max(1, pauseEvery/runs); 0 when exact
+		wantCalls int // (permutations-1) / max(1, stat.PauseEvery/runs); 0 when exact
 	}{
 		{runs: 5, wantCalls: 0},                                // 5 <= ExactUpTo: enumerated
 		{runs: 40, wantCalls: 9998 / (stat.PauseEvery / 40)},   // 1638 orders a slice

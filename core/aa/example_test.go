@@ -7,7 +7,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 )
 
-// ReadAA keeps only tallies: per scenario and per run, in order of first
+// ReadCSV keeps only tallies: per scenario and per run, in order of first
 // appearance.
 func ExampleReadCSV() {
 	csv := "scenario,run,passed\n" +

@@ -149,7 +149,7 @@ func TestAAGoldenReference(t *testing.T) {
 	}
 }
 
-// TestAAGoldenBitExact holds us to more than the tolerance: with fsum for
+// TestAAGoldenBitExact holds us to more than the tolerance: with stat.Fsum for
 // Python's fmean, an exact stdev and Python's order of operations, every
 // float is the reference's to the last bit.
 func TestAAGoldenBitExact(t *testing.T) {

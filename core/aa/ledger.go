@@ -13,7 +13,7 @@ import (
 // run (go test -count, reruns) gives several rows of that (scenario, run),
 // counted in Duplicates as the CSV reader counts repeated pairs. Scenarios
 // and runs are in order of first appearance. An arm without trials is
-// Unusable.
+// core.Unusable.
 func FromLedger(l *ledger.Ledger, arm string) (*Side, error) {
 	tests, runs := l.Tests(arm), l.Runs(arm)
 	if len(tests) == 0 {

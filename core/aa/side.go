@@ -15,7 +15,7 @@ type Tally struct {
 	Total  int64  `json:"total"`  // rows seen
 }
 
-// AASide is what an A/A computation needs of one CSV: its sufficient
+// Side is what an A/A computation needs of one CSV: its sufficient
 // statistics. Scenarios and Runs are in order of first appearance; run order
 // is the order in which a run id first appears.
 type Side struct {

@@ -12,10 +12,10 @@ import (
 // per side, how often each gate fires with no change and with each planted
 // regression shape.
 //
-// Errors: a setting out of range is Invalid; so are tallies that do not add
+// Errors: a setting out of range is core.Invalid; so are tallies that do not add
 // up, and a baseline with a single run or a scenario with fewer than two
-// rows is Unusable (as for the in-depth analyses); more draws than the
-// simulator allows is TooLarge.
+// rows is core.Unusable (as for the in-depth analyses); more draws than the
+// simulator allows is core.TooLarge.
 func Simulate(base *Side, opt sim.Options) (*sim.Result, error) {
 	if err := opt.Check(); err != nil {
 		return nil, err

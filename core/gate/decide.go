@@ -7,7 +7,7 @@ import (
 	"github.com/flakegate/flakegate/core/stat"
 )
 
-// GateAction says, in a line, what a gate does.
+// Action says, in a line, what a gate does.
 func Action(gate string) string {
 	switch gate {
 	case core.GateQuarantine:
@@ -24,7 +24,7 @@ func Action(gate string) string {
 	return ""
 }
 
-// GateBlocks reports whether a gate action stops a merge.
+// Blocks reports whether a gate action stops a merge.
 func Blocks(gate string) bool { return gate == core.GateQuarantine || gate == core.GateBlock }
 
 // DecideInput is a two-arm experiment: passes out of trials before and after
@@ -34,7 +34,7 @@ type DecideInput struct {
 	Patched    core.Count
 	MinTrials  int64   // fewest trials an arm needs for a verdict, >= 1
 	Confidence float64 // of both Wilson intervals, in (0,1)
-	Property   string  // PropertyPassed, PropertyFailed or PropertyUnknown
+	Property   string  // core.PropertyPassed, core.PropertyFailed or core.PropertyUnknown
 }
 
 // DefaultDecideInput asks for 20 trials an arm at 95% with the property check unknown.

@@ -115,7 +115,7 @@ type FlakesResult struct {
 
 // FlakeBudgets plans a rerun budget for each flaky test in l (see Flakes and
 // BudgetFlakes) with in's target, cap, cost and confidence. A ledger without
-// any execution is Unusable; one without flaky tests gives an empty list
+// any execution is core.Unusable; one without flaky tests gives an empty list
 // and a warning.
 func (l *Ledger) FlakeBudgets(in gate.BudgetInput) (*FlakesResult, error) {
 	res := &FlakesResult{Flakes: []FlakeBudget{}, Warnings: []string{}}

@@ -84,7 +84,7 @@ type SideFailures struct {
 	Errors   int64 `json:"errors"`   // >= 0, each also a failed trial
 }
 
-// NewLedger returns an empty ledger.
+// New returns an empty ledger.
 func New() *Ledger {
 	return &Ledger{arms: map[string]*ledgerArm{}, sides: map[sideKey]*SideFailures{}, noted: map[string]bool{}}
 }

@@ -8,17 +8,17 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 )
 
-// LedgerOptions are the settings of each test's two-arm verdict.
+// Options are the settings of each test's two-arm verdict.
 type Options struct {
 	MinTrials  int64   // fewest trials an arm needs for a verdict, >= 1
 	Confidence float64 // of the Wilson intervals, in (0,1)
-	Property   string  // PropertyPassed, PropertyFailed or PropertyUnknown, for every test
+	Property   string  // core.PropertyPassed, core.PropertyFailed or core.PropertyUnknown, for every test
 }
 
-// DefaultLedgerOptions match DefaultDecideInput.
+// DefaultOptions match gate.DefaultDecideInput.
 var DefaultOptions = Options{MinTrials: 20, Confidence: core.DefaultConfidence, Property: core.PropertyUnknown}
 
-// LedgerTest is one test's two arms and verdict.
+// Test is one test's two arms and verdict.
 type Test struct {
 	NodeID   string   `json:"nodeid"`
 	Verdict  string   `json:"verdict"`
@@ -41,13 +41,13 @@ type ArmSides struct {
 	Patched  SideFailures `json:"patched"`
 }
 
-// LedgerRuns counts the runs of each arm.
+// RunCounts counts the runs of each arm.
 type RunCounts struct {
 	Baseline int `json:"baseline"`
 	Patched  int `json:"patched"`
 }
 
-// LedgerResult is every test's verdict, sorted by nodeid.
+// Result is every test's verdict, sorted by nodeid.
 type Result struct {
 	Runs       RunCounts `json:"runs"`
 	MinTrials  int64     `json:"min_trials"`
@@ -79,7 +79,7 @@ func (l *Ledger) counts(arm string) map[string]*core.Count {
 	return out
 }
 
-// LedgerSummary is all that Result reads of a ledger: each test's trials
+// Summary is all that Result reads of a ledger: each test's trials
 // and side failures in the two arms, the runs of each arm, and the caveats
 // of reading it. It is the ledger's sufficient statistics for its verdicts
 // (a share link carries it instead of the trials); Result of the summary
@@ -92,7 +92,7 @@ type Summary struct {
 	Notes        []string     `json:"notes"`         // the readers' caveats (Warn)
 }
 
-// LedgerTestCounts is one test's trials and side failures in each arm.
+// TestCounts is one test's trials and side failures in each arm.
 type TestCounts struct {
 	NodeID   string     `json:"nodeid"` // not empty
 	Baseline core.Count `json:"baseline"`
@@ -100,7 +100,7 @@ type TestCounts struct {
 	Sides    ArmSides   `json:"sides"`
 }
 
-// Summary returns the ledger's LedgerSummary.
+// Summary returns the ledger's Summary.
 func (l *Ledger) Summary() *Summary {
 	base, patch := l.counts(ArmBaseline), l.counts(ArmPatched)
 	names := map[string]bool{}
@@ -187,7 +187,7 @@ func (s *Summary) Check() error {
 // Result computes each test's verdict with Decide. Tests are sorted by nodeid
 // (byte order); a test seen in one arm only, or only in setup or teardown
 // failures, has zero trials in the other arm and so is underpowered. A
-// ledger without any test is Unusable.
+// ledger without any test is core.Unusable.
 func (l *Ledger) Result(opt Options) (*Result, error) {
 	return l.Summary().Result(opt)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/flakegate/flakegate/core/ledger"
 )
 
-// Report formats ReadReport reads.
+// Report formats Read reads.
 const (
 	FormatAuto   = ""       // detect from the content
 	FormatLedger = "ledger" // the seed's per-trial JSONL (arm and run in each row)
@@ -19,13 +19,13 @@ const (
 	FormatJUnit  = "junit"  // JUnit XML: pytest, Maven Surefire, gotestsum, Jest, Playwright
 )
 
-// ReportOptions say how to read one report file.
+// Options say how to read one report file.
 type Options struct {
 	// Format is FormatAuto, FormatLedger, FormatGoTest or FormatJUnit. "auto"
 	// is accepted for FormatAuto.
 	Format string
 	// Arm is the arm every trial of a go test -json or JUnit file belongs to:
-	// ArmBaseline (the default when empty) or ArmPatched. A seed ledger names
+	// ledger.ArmBaseline (the default when empty) or ledger.ArmPatched. A seed ledger names
 	// its arms in its rows, and Arm is ignored for it.
 	Arm string
 	// Run names the run a go test -json or JUnit file is; when empty, runs
@@ -69,11 +69,11 @@ func DetectFormat(head []byte) string {
 // detectBytes is how much of a report DetectFormat sees.
 const detectBytes = 64 << 10
 
-// ReadReport reads one report file into l: a seed JSONL ledger, a go test
+// Read reads one report file into l: a seed JSONL ledger, a go test
 // -json stream or a JUnit XML file, by opt.Format or, when that is empty,
 // by DetectFormat. Each go test -json or JUnit file is one run of opt.Arm.
 // Errors are *Error values with the line and column of the fault; the
-// caller adds the file name with WithFile.
+// caller adds the file name with core.WithFile.
 //
 // What counts as a trial, per format:
 //   - seed ledger: each call row, the last one of a test in a run standing;
@@ -84,7 +84,7 @@ const detectBytes = 64 << 10
 //     that starts and never reports (a panic elsewhere, a timeout, a stream
 //     cut short) is a failed trial and a warning. A package that fails to
 //     build, or fails before any of its tests reports, makes the file an
-//     Unusable error: it has no trials to count.
+//     core.Unusable error: it has no trials to count.
 //   - JUnit: each <testcase> is a trial (passed unless it has <failure> or
 //     <error>); each Surefire <flakyFailure>, <flakyError>, <rerunFailure> or
 //     <rerunError> is one more failed trial, before the passing or failing
@@ -131,7 +131,7 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	return readJUnit(br, opt.Arm, run, l)
 }
 
-// LimitReader returns a reader of r that fails with a TooLarge *Error once
+// LimitReader returns a reader of r that fails with a core.TooLarge *Error once
 // more than max bytes have been read, so that a report over a size limit is
 // refused rather than silently cut short. The readers pass the error on
 // unchanged.

@@ -412,7 +412,7 @@ func TestReportGolden(t *testing.T) {
 	}
 }
 
-// A report over the limit is refused with TooLarge, whatever its format,
+// A report over the limit is refused with core.TooLarge, whatever its format,
 // not read in part.
 func TestReportLimit(t *testing.T) {
 	for _, path := range []string{"testdata/reports/gotest/count5.json", "testdata/reports/junit/surefire_reruns.xml", "../ledger/testdata/ledger/messy.jsonl"} {

@@ -4,15 +4,15 @@ import (
 	"math"
 )
 
-// exactSum adds float64 values without losing bits and rounds once at the
+// Sum adds float64 values without losing bits and rounds once at the
 // end: the sum it reports is the exact sum of everything added, rounded to the
 // nearest float64 (ties to even). It is Shewchuk's algorithm with the
 // half-way correction of CPython's math.fsum, so it returns what Python's
-// math.fsum and statistics.fmean (which is fsum(data)/n) return for the same
+// math.fsum and statistics.fmean (which is Fsum(data)/n) return for the same
 // values, in any order.
 //
 // Infinities and NaNs follow IEEE rules (+Inf plus -Inf is NaN). Where Python
-// raises on an intermediate overflow of finite values, exactSum reports the
+// raises on an intermediate overflow of finite values, Sum reports the
 // infinity the overflowing partial reached.
 //
 // The zero value is an empty sum.
@@ -100,7 +100,7 @@ func (s *Sum) Sum() float64 {
 	return hi
 }
 
-// fsum returns the correctly rounded sum of xs, as Python's math.fsum.
+// Fsum returns the correctly rounded sum of xs, as Python's math.fsum.
 func Fsum(xs []float64) float64 {
 	var s Sum
 	for _, x := range xs {
@@ -109,7 +109,7 @@ func Fsum(xs []float64) float64 {
 	return s.Sum()
 }
 
-// fmean returns fsum(xs)/len(xs), as Python's statistics.fmean; NaN when xs
+// Fmean returns Fsum(xs)/len(xs), as Python's statistics.fmean; NaN when xs
 // is empty.
 func Fmean(xs []float64) float64 {
 	if len(xs) == 0 {

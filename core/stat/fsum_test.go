@@ -80,7 +80,7 @@ func exactRounded(xs []float64) float64 {
 	return f
 }
 
-// Property: fsum is the exactly rounded sum, whatever the order and the
+// Property: Fsum is the exactly rounded sum, whatever the order and the
 // spread of magnitudes.
 func TestFsumExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))

@@ -8,7 +8,7 @@ import (
 // comes from the caller.
 const permStream = 0x666c616b65676174 // "flakegat"
 
-// permTest is a two-sided permutation test of the run-order slope: the
+// SlopeTest is a two-sided permutation test of the run-order slope: the
 // statistic Σ c_i·y_i with c_i = 2i-(R-1) is the least-squares slope up to a
 // positive factor, so ordering run orders by |Σ c_i·y_i| orders them by
 // |slope|.
@@ -28,7 +28,7 @@ type slopeTest[T number] struct {
 	obs T // |Σ c_i·y_i| of the observed order, less the tie tolerance
 }
 
-// intSlopeTest tests integer values (pass counts of equal-sized runs): ties
+// NewIntSlopeTest tests integer values (pass counts of equal-sized runs): ties
 // are exact.
 func NewIntSlopeTest(y []int64) SlopeTest {
 	t := &slopeTest[int64]{y: append([]int64(nil), y...)}
@@ -36,7 +36,7 @@ func NewIntSlopeTest(y []int64) SlopeTest {
 	return t
 }
 
-// floatSlopeTest tests rates: an order ties with the observed one when its
+// NewFloatSlopeTest tests rates: an order ties with the observed one when its
 // statistic is within a relative 1e-9 of it, so that orders equal in exact
 // arithmetic are not split by rounding.
 func NewFloatSlopeTest(y []float64) SlopeTest {

@@ -32,12 +32,12 @@ import (
 // wrapped in an explicit float64(...) conversion, which the Go spec says
 // rounds and so forbids the fusion.
 //
-// pexp, plog, plog1p and pexpm1 are the portable math/exp.go and math/log.go with those
+// Exp, Log, Log1p and Expm1 are the portable math/exp.go and math/log.go with those
 // conversions added: on amd64 without FMA contraction and on wasm they give
 // the same value as Go's non-assembly path.
 
-// pexp returns e**x, as Go's portable math.Exp. Special cases: pexp(+Inf) =
-// +Inf, pexp(NaN) = NaN, large negative x underflow to 0.
+// Exp returns e**x, as Go's portable math.Exp. Special cases: Exp(+Inf) =
+// +Inf, Exp(NaN) = NaN, large negative x underflow to 0.
 func Exp(x float64) float64 {
 	const (
 		ln2Hi = 6.93147180369123816490e-01
@@ -87,9 +87,9 @@ func expmulti(hi, lo float64, k int) float64 {
 	return math.Ldexp(y, k)
 }
 
-// plog returns the natural logarithm of x, as Go's portable math.Log.
-// Special cases: plog(+Inf) = +Inf, plog(0) = -Inf, plog(x < 0) = NaN,
-// plog(NaN) = NaN.
+// Log returns the natural logarithm of x, as Go's portable math.Log.
+// Special cases: Log(+Inf) = +Inf, Log(0) = -Inf, Log(x < 0) = NaN,
+// Log(NaN) = NaN.
 func Log(x float64) float64 {
 	const (
 		ln2Hi = 6.93147180369123816490e-01 /* 3fe62e42 fee00000 */
@@ -128,9 +128,9 @@ func Log(x float64) float64 {
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+R)) + float64(k*ln2Lo))) - f)
 }
 
-// plog1p returns log(1+x), accurate near 0, as Go's portable math.Log1p.
-// Special cases: plog1p(-1) = -Inf, plog1p(x < -1) = NaN, plog1p(+Inf) =
-// +Inf, plog1p(NaN) = NaN. (math.Log1p is pure Go on amd64 and arm64, but
+// Log1p returns log(1+x), accurate near 0, as Go's portable math.Log1p.
+// Special cases: Log1p(-1) = -Inf, Log1p(x < -1) = NaN, Log1p(+Inf) =
+// +Inf, Log1p(NaN) = NaN. (math.Log1p is pure Go on amd64 and arm64, but
 // arm64 may fuse its products; this copy rounds them.)
 func Log1p(x float64) float64 {
 	const (
@@ -228,8 +228,8 @@ func Log1p(x float64) float64 {
 	return float64(kf*ln2Hi) - ((hfsq - (float64(s*(hfsq+R)) + (float64(kf*ln2Lo) + c))) - f)
 }
 
-// pexpm1 returns e**x - 1, accurate near 0, as Go's portable math.Expm1.
-// Special cases: pexpm1(+Inf) = +Inf, pexpm1(-Inf) = -1, pexpm1(NaN) = NaN;
+// Expm1 returns e**x - 1, accurate near 0, as Go's portable math.Expm1.
+// Special cases: Expm1(+Inf) = +Inf, Expm1(-Inf) = -1, Expm1(NaN) = NaN;
 // very large x overflow to +Inf. (math.Expm1 is pure Go on amd64 and arm64,
 // but arm64 fuses its products and gives other last bits; this copy rounds
 // them.)

@@ -5,9 +5,9 @@ import (
 )
 
 // The beta family: log-beta, the regularized incomplete beta function and
-// Student's t distribution, built on pexp/plog/plog1p only.
+// Student's t distribution, built on Exp/Log/Log1p only.
 
-// lbeta returns log B(a,b) = log Γ(a) + log Γ(b) - log Γ(a+b) for a, b > 0.
+// Lbeta returns log B(a,b) = log Γ(a) + log Γ(b) - log Γ(a+b) for a, b > 0.
 // With the larger argument above 10 it cancels the large terms analytically
 // (as R's lbeta does), leaving the Stirling errors, so that log B(ν/2, ½)
 // keeps its relative accuracy for large ν.
@@ -33,7 +33,7 @@ func Lbeta(a, b float64) float64 {
 	return Lgamma(p) + Lgamma(q) - Lgamma(s)
 }
 
-// betaInc returns the regularized incomplete beta function I_x(a,b) for
+// BetaInc returns the regularized incomplete beta function I_x(a,b) for
 // a, b > 0 and x in [0,1], given x and y = 1-x separately so that a y
 // computed without cancellation (such as t²/(ν+t²)) keeps its digits. It
 // evaluates the continued fraction (Lentz's method) on whichever side
@@ -113,7 +113,7 @@ func betaFraction(a, b, x float64) float64 {
 	return h
 }
 
-// studentTail returns P(T > |t|) for Student's t with nu > 0 degrees of
+// StudentTail returns P(T > |t|) for Student's t with nu > 0 degrees of
 // freedom: I_x(ν/2, ½)/2 with x = ν/(ν+t²).
 func StudentTail(t, nu float64) float64 {
 	t2 := float64(t * t)
@@ -122,7 +122,7 @@ func StudentTail(t, nu float64) float64 {
 	return 0.5 * ix
 }
 
-// studentCDF returns P(T <= t) for Student's t with nu > 0 degrees of
+// StudentCDF returns P(T <= t) for Student's t with nu > 0 degrees of
 // freedom; NaN for NaN input or nu <= 0.
 func StudentCDF(t, nu float64) float64 {
 	switch {
@@ -139,12 +139,12 @@ func StudentCDF(t, nu float64) float64 {
 	return 1 - StudentTail(t, nu)
 }
 
-// studentDensity returns the t density (1+t²/ν)^(-(ν+1)/2) / (√ν·B(ν/2,½)).
+// StudentDensity returns the t density (1+t²/ν)^(-(ν+1)/2) / (√ν·B(ν/2,½)).
 func StudentDensity(t, nu float64) float64 {
 	return Exp(-float64((nu+1)/2*Log1p(float64(t*t)/nu))-Lbeta(nu/2, 0.5)) / math.Sqrt(nu)
 }
 
-// studentQuantile returns t with P(T <= t) = p for Student's t with nu > 0
+// StudentQuantile returns t with P(T <= t) = p for Student's t with nu > 0
 // degrees of freedom: NaN outside p in [0,1], ∓Inf at 0 and 1, and NaN where
 // |t| would pass 1e154 (t² overflows; with ν = 1 that is a tail below 2e-155). It runs
 // safeguarded Newton steps on the tail P(T > |t|) from the normal quantile,

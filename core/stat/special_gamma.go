@@ -5,14 +5,14 @@ import (
 )
 
 // The gamma family: log-gamma, the regularized incomplete gamma functions
-// and the chi-square quantile, built on pexp/plog/plog1p only.
+// and the chi-square quantile, built on Exp/Log/Log1p only.
 //
 // Densities and prefactors such as xᵃe⁻ˣ/Γ(a+1) follow Loader's saddle-point
 // form (C. Loader, "Fast and accurate computation of binomial
 // probabilities", 2000, as used by R's dpois_raw): the exponent is split into
 // the Stirling error of a and the deviance bd0(a, x), which keeps full
 // relative accuracy when a is large and x is near a, where a direct
-// a·log(x) - x - lgamma(a+1) loses digits to cancellation.
+// a·log(x) - x - Lgamma(a+1) loses digits to cancellation.
 
 // lnSqrt2Pi is log(√(2π)).
 const lnSqrt2Pi = 0.91893853320467274178032973640562
@@ -84,7 +84,7 @@ func stirlerr(n float64) float64 {
 	return (s0 - (s1-(s2-(s3-s4/nn)/nn)/nn)/nn) / n
 }
 
-// lgamma returns log Γ(x) for x > 0 (NaN otherwise; +Inf at 0).
+// Lgamma returns log Γ(x) for x > 0 (NaN otherwise; +Inf at 0).
 func Lgamma(x float64) float64 {
 	switch {
 	case math.IsNaN(x) || x < 0:
@@ -150,7 +150,7 @@ func poissonRaw(x, m float64) float64 {
 	return Exp(-stirlerr(x)-bd0(x, m)) / math.Sqrt(float64(2*math.Pi)*x)
 }
 
-// gammaInc returns the regularized incomplete gamma functions
+// GammaInc returns the regularized incomplete gamma functions
 // P(a,x) = γ(a,x)/Γ(a) and Q(a,x) = 1 - P(a,x) for a > 0, x >= 0, each
 // accurate in relative terms (the smaller one is not 1 minus the other).
 // Below x = a+1 it sums the series P = xᵃe⁻ˣ/Γ(a+1)·Σ xⁿ/((a+1)…(a+n));
@@ -216,12 +216,12 @@ func GammaInc(a, x float64) (p, q float64) {
 	return 1 - q, q
 }
 
-// gammaDensity returns the Gamma(a, 1) density xᵃ⁻¹e⁻ˣ/Γ(a) for x > 0.
+// GammaDensity returns the Gamma(a, 1) density xᵃ⁻¹e⁻ˣ/Γ(a) for x > 0.
 func GammaDensity(a, x float64) float64 {
 	return float64(a*poissonRaw(a, x)) / x
 }
 
-// gammaQuantile returns x with P(a,x) = p for a > 0 and p in [0,1]: NaN
+// GammaQuantile returns x with P(a,x) = p for a > 0 and p in [0,1]: NaN
 // outside, 0 at p = 0, +Inf at p = 1. It starts from the Wilson-Hilferty
 // approximation (or the small-x series when that is not positive) and runs
 // safeguarded Newton steps on P - p, or on q - Q with q = 1-p in the upper
@@ -282,8 +282,8 @@ func GammaQuantile(a, p float64) float64 {
 	return math.NaN() // not converged: no approximate answer
 }
 
-// chiSquareQuantile returns the p quantile of the chi-square distribution
-// with k > 0 degrees of freedom: 2·gammaQuantile(k/2, p).
+// ChiSquareQuantile returns the p quantile of the chi-square distribution
+// with k > 0 degrees of freedom: 2·GammaQuantile(k/2, p).
 func ChiSquareQuantile(k, p float64) float64 {
 	return 2 * GammaQuantile(k/2, p)
 }

@@ -89,8 +89,8 @@ const (
 	erfSB7 = -2.24409524465858183362e+01 // 0xC03670E242712D62
 )
 
-// perfc returns the complementary error function 1 - erf(x), as Go's
-// portable math.Erfc. perfc(+Inf) = 0, perfc(-Inf) = 2, perfc(NaN) = NaN.
+// Erfc returns the complementary error function 1 - erf(x), as Go's
+// portable math.Erfc. Erfc(+Inf) = 0, Erfc(-Inf) = 2, Erfc(NaN) = NaN.
 func Erfc(x float64) float64 {
 	const tiny = 1.0 / (1 << 56) // 2**-56
 	switch {
@@ -216,7 +216,7 @@ const (
 	erfinvF7 = 2.891024605872965461538222e-15
 )
 
-// perfinv returns the inverse error function of x, as Go's math.Erfinv:
+// Erfinv returns the inverse error function of x, as Go's math.Erfinv:
 // ±Inf at ±1, NaN outside [-1,1] and for NaN.
 func Erfinv(x float64) float64 {
 	if math.IsNaN(x) || x <= -1 || x >= 1 {
@@ -256,14 +256,14 @@ func Erfinv(x float64) float64 {
 	return ans
 }
 
-// perfcinv returns the inverse of perfc, as Go's math.Erfcinv: +Inf at 0,
+// Erfcinv returns the inverse of Erfc, as Go's math.Erfcinv: +Inf at 0,
 // -Inf at 2, NaN outside [0,2].
 func Erfcinv(x float64) float64 { return Erfinv(1 - x) }
 
-// normalSurvival returns P(Z > x) for a standard normal Z, erfc(x/√2)/2.
+// NormalSurvival returns P(Z > x) for a standard normal Z, erfc(x/√2)/2.
 func NormalSurvival(x float64) float64 { return 0.5 * Erfc(x/math.Sqrt2) }
 
-// normalDensity returns the standard normal density exp(-x²/2)/√(2π).
+// NormalDensity returns the standard normal density exp(-x²/2)/√(2π).
 func NormalDensity(x float64) float64 {
 	return Exp(-float64(x*x)/2) / math.Sqrt(2*math.Pi)
 }

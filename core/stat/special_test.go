@@ -149,7 +149,7 @@ func (w *worst) see(err float64, what string) {
 
 // log-gamma against math.Lgamma (an independent implementation: Go's is
 // FreeBSD's e_lgamma_r.c) on half-integers, integers and a dense grid;
-// 1e-14 relative (a few ulps of the terms summed), absolute where |lgamma| < 1.
+// 1e-14 relative (a few ulps of the terms summed), absolute where |Lgamma| < 1.
 // Off the half-integers below 15 (a fallback core does not use: its shapes
 // are halves of degrees of freedom) the recurrence subtracts two logs near 30
 // and the absolute error is up to 5e-14.
@@ -183,8 +183,8 @@ func TestLgammaMatchesMath(t *testing.T) {
 // igam/igamc), for the chi-square shapes (a = df/2) and a grid of x around
 // each mean, comparing the smaller of P and Q where it is above 1e-250.
 // Tolerance 1e-13 + 2e-15·(a + |ln want|): Cephes forms xᵃe⁻ˣ/Γ(a) from
-// a·log x - x - lgamma(a), so its relative error grows with a and with the
-// size of the exponent (against mpmath, gammaInc(100, 215) is 9e-15 off and
+// a·log x - x - Lgamma(a), so its relative error grows with a and with the
+// size of the exponent (against mpmath, GammaInc(100, 215) is 9e-15 off and
 // Cephes 1.4e-13; TestGammaIncReference holds ours to the tighter bound).
 func TestGammaIncMatchesGonum(t *testing.T) {
 	var w worst
@@ -367,7 +367,7 @@ func TestStudentReference(t *testing.T) {
 // Regularized incomplete gamma and t tails computed with mpmath at 40-50
 // digits (gammainc(a, x, regularized=True), betainc(ν/2, ½, 0, ν/(ν+t²))/2).
 // Tolerance 2e-16·(20 + |ln want|) (some 20 ulps, scaled by the size of the
-// exponent as explained above), plus 3e-17·a for gammaInc: its series and
+// exponent as explained above), plus 3e-17·a for GammaInc: its series and
 // continued fraction take O(√a) to O(a) steps whose roundings add up.
 func TestGammaIncReference(t *testing.T) {
 	cases := []struct{ a, x, p, q float64 }{

@@ -5,7 +5,7 @@ import (
 	"math/big"
 )
 
-// exactStdev is the sample standard deviation of xs (len >= 2), computed
+// ExactStdev is the sample standard deviation of xs (len >= 2), computed
 // exactly and rounded once to the nearest float64, as Python's
 // statistics.stdev (3.11 and later) returns it.
 func ExactStdev(xs []float64) float64 {
@@ -102,7 +102,7 @@ func isqrtFracRTO(z, n, m *big.Int) {
 	}
 }
 
-// sampleVariance is the variance of xs with n-1 in the denominator, the
+// SampleVariance is the variance of xs with n-1 in the denominator, the
 // deviations summed exactly around the exactly rounded mean.
 func SampleVariance(xs []float64) float64 {
 	m := Fmean(xs)

@@ -11,7 +11,7 @@ import (
 // The estimate from the inverse complementary error function is polished by
 // two Newton steps on the upper tail, where the residual can still be
 // resolved in float64. It uses the deterministic special functions of
-// special_normal.go, so Z has the same bits on every platform.
+// this package, so Z has the same bits on every platform.
 func Z(confidence float64) float64 {
 	if !(confidence > 0 && confidence < 1) {
 		return math.NaN()

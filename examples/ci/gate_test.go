@@ -91,7 +91,7 @@ func TestGateScript(t *testing.T) {
 				t.Fatal(err)
 			}
 			if strings.Contains(stderr.String(), "flag provided but not defined") {
-				t.Fatalf("flakegate ledger does not read reports yet: it needs repeatable -baseline FILE and -patched FILE and -format, read with core.ReadReport (issue 6)\n%s", stderr.String())
+				t.Fatalf("flakegate ledger does not read reports yet: it needs repeatable -baseline FILE and -patched FILE and -format, read with report.Read (issue 6)\n%s", stderr.String())
 			}
 			if code != c.exit {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout.String(), stderr.String())

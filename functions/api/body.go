@@ -137,7 +137,7 @@ func (h *handler) postArgs(rt *route, r *http.Request) (*args, error) {
 const aaMedia = "text/csv (the baseline's scenario,run,passed rows) or multipart/form-data with parts baseline and optional candidate"
 
 // Upload formats. csv is the A/A scenario,run,passed CSV; the others are
-// the test reports core.ReadReport reads, auto detecting which.
+// the test reports report.Read reads, auto detecting which.
 const (
 	formatCSV  = "csv"
 	formatAuto = "auto"
@@ -278,7 +278,7 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := aa.Check(base, cand, opt)
 	if err != nil {
-		return err // core.AA names the side at fault
+		return err // aa.Check names the side at fault
 	}
 	return h.writeResult(w, res, cacheNone)
 }

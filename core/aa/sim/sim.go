@@ -105,7 +105,7 @@ type Gate struct {
 	Detection  []*float64 `json:"detection"`   // fired/Sets per shape; null where the shape or gate is unavailable
 }
 
-// Check returns the Invalid *Error, naming the setting, of the first
+// Check returns the core.Invalid *Error, naming the setting, of the first
 // setting out of its range.
 func (o Options) Check() error {
 	switch {
@@ -160,8 +160,8 @@ type Model struct {
 // random numbers), which sharpens the comparison between shapes without
 // changing any one rate's distribution.
 //
-// Errors: a setting out of range is Invalid; more than 2e8 draws
-// (Sets·2k·scenarios) is TooLarge.
+// Errors: a setting out of range is core.Invalid; more than 2e8 draws
+// (Sets·2k·scenarios) is core.TooLarge.
 func Run(m Model, opt Options) (*Result, error) {
 	if err := opt.Check(); err != nil {
 		return nil, err

@@ -1,0 +1,148 @@
+package flakegate_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/flakegate/flakegate"
+
+// layers says what each package of the core, and the wording on top of it,
+// may import of ours: dependencies point one way, from the surfaces down to
+// stat, and lower never imports higher (docs/ARCHITECTURE.md draws it). A
+// package listed with a trailing "/..." covers its sub-packages too.
+var layers = map[string][]string{
+	"core/stat":   {},
+	"core":        {},
+	"core/gate":   {"core", "core/stat"},
+	"core/ledger": {"core", "core/stat", "core/gate"},
+	"core/report": {"core", "core/stat", "core/gate", "core/ledger"},
+	"core/aa/...": {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
+	"words":       {"core/..."},
+}
+
+// covers reports whether pattern (a path below the module, or one ending
+// in "/..." for it and everything below it) matches path.
+func covers(pattern, path string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return path == base || strings.HasPrefix(path, base+"/")
+	}
+	return pattern == path
+}
+
+// violations lists the imports of package pkg (a path below the module)
+// that break the rules: a package of the layers above imports the standard
+// library and the packages its layer lists, nothing else; the calculator
+// (wasm/...) never imports a command or the API.
+func violations(pkg string, imports []string) []string {
+	var bad []string
+	for _, imp := range imports {
+		ours, isOurs := strings.CutPrefix(imp, module+"/")
+		std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+		if covers("wasm/...", pkg) && isOurs && (covers("cmd/...", ours) || covers("functions/...", ours)) {
+			bad = append(bad, imp+" (the calculator never imports a command or the API)")
+		}
+		for pattern, may := range layers {
+			if !covers(pattern, pkg) || std {
+				continue
+			}
+			if !isOurs || !slices.ContainsFunc(may, func(m string) bool { return covers(m, ours) }) {
+				bad = append(bad, imp+" (not below "+pkg+": it may import the standard library and "+strings.Join(may, ", ")+")")
+			}
+		}
+	}
+	return bad
+}
+
+// TestImportsPointDown reads every package's imports (its non-test files,
+// whatever their build tags) and holds them to the layers.
+func TestImportsPointDown(t *testing.T) {
+	pkgs := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch name := d.Name(); {
+			case path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")),
+				name == "testdata", name == "third_party", name == "node_modules", name == "dist", name == "bin":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		for _, spec := range f.Imports {
+			imp, _ := strconv.Unquote(spec.Path.Value)
+			pkgs[dir] = append(pkgs[dir], imp)
+		}
+		if _, ok := pkgs[dir]; !ok {
+			pkgs[dir] = []string{}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pattern := range layers {
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(pkgs)), func(p string) bool { return covers(pattern, p) }) {
+			t.Errorf("no package %s: the layers name a package that is gone", pattern)
+		}
+	}
+	for pkg, imports := range pkgs {
+		if covers("core/...", pkg) && !slices.ContainsFunc(slices.Collect(maps.Keys(layers)), func(p string) bool { return covers(p, pkg) }) {
+			t.Errorf("%s has no place in the layers: add it to layers and to docs/ARCHITECTURE.md", pkg)
+		}
+		for _, v := range violations(pkg, imports) {
+			t.Errorf("%s imports %s", pkg, v)
+		}
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("read only %d packages", len(pkgs))
+	}
+}
+
+// TestViolations checks the checker on imports that break each rule.
+func TestViolations(t *testing.T) {
+	for _, tc := range []struct {
+		pkg, imp string
+		bad      bool
+	}{
+		{"core/stat", module + "/core", true},
+		{"core", module + "/core/stat", true},
+		{"core/gate", module + "/core/stat", false},
+		{"core/gate", module + "/core/ledger", true},
+		{"core/ledger", module + "/core/report", true},
+		{"core/report", module + "/core/aa", true},
+		{"core/aa", module + "/core/aa/sim", false},
+		{"core/aa/sim", module + "/core/report", true},
+		{"core/aa", module + "/words", true},
+		{"core/gate", "gonum.org/v1/gonum/stat", true},
+		{"core/gate", "math", false},
+		{"words", module + "/core/aa", false},
+		{"words", module + "/wasm", true},
+		{"words", "github.com/maxence-charriere/go-app/v10/pkg/app", true},
+		{"wasm", "github.com/maxence-charriere/go-app/v10/pkg/app", false},
+		{"wasm", module + "/functions/api", true},
+		{"wasm/webtest", module + "/cmd/flakegate-serve", true},
+		{"wasm", module + "/words", false},
+		{"cmd/flakegate", module + "/core/aa", false},
+	} {
+		if got := len(violations(tc.pkg, []string{tc.imp})) > 0; got != tc.bad {
+			t.Errorf("%s importing %s: violation %v, want %v", tc.pkg, tc.imp, got, tc.bad)
+		}
+	}
+}
