@@ -169,36 +169,14 @@ func StudentQuantile(p, nu float64) float64 {
 	if !(t > 0) {
 		t = 1
 	}
-	lo, hi := 0.0, math.Inf(1)
-	for range 400 {
-		tail := StudentTail(t, nu)
-		f := target - tail // increasing in t
-		if math.IsNaN(f) {
-			return math.NaN()
-		}
-		if f == 0 {
-			return sign * t
-		}
-		if f < 0 {
-			lo = t
-		} else {
-			hi = t
-		}
-		d := StudentDensity(t, nu)
-		next := t - f/d
-		if !(next > lo && next < hi) || d == 0 || math.IsInf(d, 0) {
-			if math.IsInf(hi, 1) {
-				// Far out the tail falls as a power, C·t^-ν: jump to where
-				// that power reaches the target (at least doubling t).
-				next = math.Min(math.MaxFloat64, t*math.Max(2, Exp(Log(tail/target)/nu)))
-			} else {
-				next = lo + (hi-lo)/2
-			}
-		}
-		if math.Abs(next-t) <= float64(4e-16*t) || next == lo || next == hi {
-			return sign * next
-		}
-		t = next
-	}
-	return math.NaN() // not converged: no approximate answer
+	var tail float64
+	t = solveIncreasing(t,
+		func(t float64) float64 { tail = StudentTail(t, nu); return target - tail },
+		func(t float64) float64 { return StudentDensity(t, nu) },
+		func(t float64) float64 {
+			// Far out the tail falls as a power, C·t^-ν: jump to where
+			// that power reaches the target (at least doubling t).
+			return math.Min(math.MaxFloat64, t*math.Max(2, Exp(Log(tail/target)/nu)))
+		})
+	return sign * t
 }

@@ -245,41 +245,16 @@ func GammaQuantile(a, p float64) float64 {
 		// P ≈ xᵃ/Γ(a+1) for small x.
 		x = Exp((Log(p) + Lgamma(a+1)) / a)
 	}
-	lo, hi := 0.0, math.Inf(1)
-	for range 400 {
-		P, Q := GammaInc(a, x)
-		if math.IsNaN(P) {
-			return math.NaN()
-		}
-		var f float64 // increasing in x
-		if upper {
-			f = q - Q
-		} else {
-			f = P - p
-		}
-		if f == 0 {
-			return x
-		}
-		if f < 0 {
-			lo = x
-		} else {
-			hi = x
-		}
-		d := GammaDensity(a, x)
-		next := x - f/d
-		if !(next > lo && next < hi) || d == 0 || math.IsInf(d, 0) {
-			if math.IsInf(hi, 1) {
-				next = 2 * x
-			} else {
-				next = lo + (hi-lo)/2
+	return solveIncreasing(x,
+		func(x float64) float64 {
+			P, Q := GammaInc(a, x)
+			if upper {
+				return q - Q
 			}
-		}
-		if math.Abs(next-x) <= float64(4e-16*x) || next == lo || next == hi {
-			return next
-		}
-		x = next
-	}
-	return math.NaN() // not converged: no approximate answer
+			return P - p
+		},
+		func(x float64) float64 { return GammaDensity(a, x) },
+		func(x float64) float64 { return 2 * x })
 }
 
 // ChiSquareQuantile returns the p quantile of the chi-square distribution
