@@ -54,20 +54,7 @@ func TestGolden(t *testing.T) {
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, errs)
 			}
-			golden := filepath.Join("testdata", tc.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out != string(want) {
-				t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", golden, out, want)
-			}
+			checkGolden(t, filepath.Join("testdata", tc.name+".golden"), []byte(out))
 		})
 	}
 }

@@ -15,14 +15,10 @@ import (
 // core's tests of the analyses.
 const depthFixtures = "../../core/aa/testdata/depth/"
 
+// readCSV reads an A/A CSV as the aa command does.
 func readCSV(t *testing.T, path string) *aa.Side {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := aa.ReadCSV(f)
+	s, err := readAA(&env{}, path)
 	if err != nil {
 		t.Fatal(err)
 	}
