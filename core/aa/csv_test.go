@@ -335,10 +335,10 @@ func FuzzReadAA(f *testing.F) {
 		}
 		want, ok := refReadAA(data)
 		if !ok {
-			t.Fatalf("ReadAA accepted what encoding/csv rejects:\n%q\n%s", data, tallies(s))
+			t.Fatalf("ReadCSV accepted what encoding/csv rejects:\n%q\n%s", data, tallies(s))
 		}
 		if !reflect.DeepEqual(s, want) {
-			t.Fatalf("ReadAA and encoding/csv differ on %q:\n got  %s\n want %s", data, tallies(s), tallies(want))
+			t.Fatalf("ReadCSV and encoding/csv differ on %q:\n got  %s\n want %s", data, tallies(s), tallies(want))
 		}
 	})
 }

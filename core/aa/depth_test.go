@@ -125,7 +125,7 @@ func TestDepthFixtureReader(t *testing.T) {
 		}
 		want := loadDepthCSV(t, path)
 		if !slices.Equal(got.Scenarios, want.Scenarios) || !slices.Equal(got.Runs, want.Runs) || got.Rows != want.Rows || got.Duplicates != 0 {
-			t.Errorf("%s: ReadAA and the test loader disagree", path)
+			t.Errorf("%s: ReadCSV and the test loader disagree", path)
 		}
 	}
 }

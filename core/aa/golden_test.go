@@ -167,7 +167,7 @@ func TestAAGoldenBitExact(t *testing.T) {
 
 // TestAAGoldenOutput pins the full JSON bytes (warnings included), so that a
 // change of wording or figures is seen, and so that WebAssembly writes the
-// same bytes. Rewrite with go test ./core -run AAGoldenOutput -update-aa.
+// same bytes. Rewrite with go test ./core/aa -run AAGoldenOutput -update-aa.
 func TestAAGoldenOutput(t *testing.T) {
 	for _, g := range loadAAGoldens(t) {
 		var b bytes.Buffer

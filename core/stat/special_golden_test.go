@@ -16,9 +16,11 @@ import (
 var specialUpdate = flag.Bool("update-special", false, "rewrite core/stat/testdata/special/bits.golden from the current code")
 
 // specialCases lists the inputs whose exact output bits the golden file pins.
-// The file is generated natively (go test ./core -update-special) and the
-// same test asserts it under GOOS=js GOARCH=wasm and on linux/arm64, which is
-// the determinism proof: every line must match to the bit everywhere.
+// The file is generated natively (go test ./core/stat -update-special) and
+// the same test asserts it under GOOS=js GOARCH=wasm and on linux/arm64,
+// which is the determinism proof: every line must match to the bit
+// everywhere. Its lines keep the names the functions had when it was
+// written (pexp is Exp, perfc is Erfc, ratioRange is VarianceRatioRange).
 func specialCases() []string {
 	var lines []string
 	add := func(name string, args []float64, v float64) {
@@ -120,7 +122,7 @@ func TestSpecialBitsGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (generate it natively with go test ./core -update-special)", err)
+		t.Fatalf("%v (generate it natively with go test ./core/stat -update-special)", err)
 	}
 	if bytes.Equal(got, want) {
 		return

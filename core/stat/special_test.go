@@ -37,24 +37,24 @@ func grid(lo, hi float64, n int) []float64 {
 func TestPortsMatchMath(t *testing.T) {
 	for _, x := range append(grid(-745, 709, 200003), 0, 1e-300, -1e-300, 1e-9, 0.5, -0.5) {
 		if e := relErr(Exp(x), math.Exp(x)); e > 1e-15 && math.Abs(Exp(x)-math.Exp(x)) > 1e-322 { // subnormals: a few units of 5e-324
-			t.Errorf("pexp(%v) = %v, math.Exp %v (rel %.2g)", x, Exp(x), math.Exp(x), e)
+			t.Errorf("Exp(%v) = %v, math.Exp %v (rel %.2g)", x, Exp(x), math.Exp(x), e)
 		}
 	}
 	for _, x := range append(grid(1e-300, 1e6, 200003), grid(0.5, 2, 100003)...) {
 		if e := relErr(Log(x), math.Log(x)); e > 1e-15 {
-			t.Errorf("plog(%v) = %v, math.Log %v (rel %.2g)", x, Log(x), math.Log(x), e)
+			t.Errorf("Log(%v) = %v, math.Log %v (rel %.2g)", x, Log(x), math.Log(x), e)
 		}
 	}
 	// erfc loses relative accuracy deep in the tail through exp's argument
 	// (|x|² up to 784): 1e-14 there, as both compute the same formula.
 	for _, x := range grid(-6, 27.5, 200003) {
 		if e := relErr(Erfc(x), math.Erfc(x)); e > 1e-14 {
-			t.Errorf("perfc(%v) = %v, math.Erfc %v (rel %.2g)", x, Erfc(x), math.Erfc(x), e)
+			t.Errorf("Erfc(%v) = %v, math.Erfc %v (rel %.2g)", x, Erfc(x), math.Erfc(x), e)
 		}
 	}
 	for _, x := range grid(1e-300, 2, 200003) {
 		if e := relErr(Erfcinv(x), math.Erfcinv(x)); e > 1e-15 {
-			t.Errorf("perfcinv(%v) = %v, math.Erfcinv %v (rel %.2g)", x, Erfcinv(x), math.Erfcinv(x), e)
+			t.Errorf("Erfcinv(%v) = %v, math.Erfcinv %v (rel %.2g)", x, Erfcinv(x), math.Erfcinv(x), e)
 		}
 	}
 	// math.Log1p and math.Expm1 are pure Go on amd64 and wasm, where the
@@ -64,13 +64,13 @@ func TestPortsMatchMath(t *testing.T) {
 	for _, x := range append(grid(-0.9999999, 3, 200003), 1e-300, 1e-17, -1e-17, 1e-9, 1e5, 1e300) {
 		got, want := Log1p(x), math.Log1p(x)
 		if e := relErr(got, want); e > 1e-15 || exact && got != want {
-			t.Errorf("plog1p(%v) = %v, math.Log1p %v (rel %.2g)", x, got, want, e)
+			t.Errorf("Log1p(%v) = %v, math.Log1p %v (rel %.2g)", x, got, want, e)
 		}
 	}
 	for _, x := range append(grid(-40, 709, 200003), 1e-300, 1e-17, -1e-17, 1e-9, -0.3, 0.3, 0.5, 1) {
 		got, want := Expm1(x), math.Expm1(x)
 		if e := relErr(got, want); e > 1e-15 || exact && got != want {
-			t.Errorf("pexpm1(%v) = %v, math.Expm1 %v (rel %.2g)", x, got, want, e)
+			t.Errorf("Expm1(%v) = %v, math.Expm1 %v (rel %.2g)", x, got, want, e)
 		}
 	}
 }
@@ -81,35 +81,35 @@ func TestPortsSpecialCases(t *testing.T) {
 		name      string
 		got, want float64
 	}{
-		{"pexp(+Inf)", Exp(inf), inf},
-		{"pexp(-Inf)", Exp(-inf), 0},
-		{"pexp(0)", Exp(0), 1},
-		{"pexp(710)", Exp(710), inf},
-		{"plog(0)", Log(0), -inf},
-		{"plog(1)", Log(1), 0},
-		{"plog(+Inf)", Log(inf), inf},
-		{"perfc(+Inf)", Erfc(inf), 0},
-		{"perfc(-Inf)", Erfc(-inf), 2},
-		{"perfc(0)", Erfc(0), 1},
-		{"perfcinv(0)", Erfcinv(0), inf},
-		{"perfcinv(2)", Erfcinv(2), -inf},
-		{"perfcinv(1)", Erfcinv(1), 0},
-		{"plog1p(-1)", Log1p(-1), -inf},
-		{"plog1p(0)", Log1p(0), 0},
-		{"plog1p(+Inf)", Log1p(inf), inf},
-		{"pexpm1(+Inf)", Expm1(inf), inf},
-		{"pexpm1(-Inf)", Expm1(-inf), -1},
-		{"pexpm1(0)", Expm1(0), 0},
-		{"pexpm1(710)", Expm1(710), inf},
+		{"Exp(+Inf)", Exp(inf), inf},
+		{"Exp(-Inf)", Exp(-inf), 0},
+		{"Exp(0)", Exp(0), 1},
+		{"Exp(710)", Exp(710), inf},
+		{"Log(0)", Log(0), -inf},
+		{"Log(1)", Log(1), 0},
+		{"Log(+Inf)", Log(inf), inf},
+		{"Erfc(+Inf)", Erfc(inf), 0},
+		{"Erfc(-Inf)", Erfc(-inf), 2},
+		{"Erfc(0)", Erfc(0), 1},
+		{"Erfcinv(0)", Erfcinv(0), inf},
+		{"Erfcinv(2)", Erfcinv(2), -inf},
+		{"Erfcinv(1)", Erfcinv(1), 0},
+		{"Log1p(-1)", Log1p(-1), -inf},
+		{"Log1p(0)", Log1p(0), 0},
+		{"Log1p(+Inf)", Log1p(inf), inf},
+		{"Expm1(+Inf)", Expm1(inf), inf},
+		{"Expm1(-Inf)", Expm1(-inf), -1},
+		{"Expm1(0)", Expm1(0), 0},
+		{"Expm1(710)", Expm1(710), inf},
 	}
 	for _, c := range cases {
 		if c.got != c.want {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	for name, v := range map[string]float64{"pexp(NaN)": Exp(nan), "plog(-1)": Log(-1), "plog(NaN)": Log(nan),
-		"perfc(NaN)": Erfc(nan), "perfcinv(-0.1)": Erfcinv(-0.1), "perfcinv(2.1)": Erfcinv(2.1),
-		"plog1p(-2)": Log1p(-2), "pexpm1(NaN)": Expm1(nan)} {
+	for name, v := range map[string]float64{"Exp(NaN)": Exp(nan), "Log(-1)": Log(-1), "Log(NaN)": Log(nan),
+		"Erfc(NaN)": Erfc(nan), "Erfcinv(-0.1)": Erfcinv(-0.1), "Erfcinv(2.1)": Erfcinv(2.1),
+		"Log1p(-2)": Log1p(-2), "Expm1(NaN)": Expm1(nan)} {
 		if !math.IsNaN(v) {
 			t.Errorf("%s = %v, want NaN", name, v)
 		}
@@ -130,7 +130,7 @@ func TestNormalSurvival(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := NormalSurvival(c.x); relErr(got, c.want) > 1e-14 {
-			t.Errorf("normalSurvival(%v) = %v, want %v", c.x, got, c.want)
+			t.Errorf("NormalSurvival(%v) = %v, want %v", c.x, got, c.want)
 		}
 	}
 }
@@ -173,7 +173,7 @@ func TestLgammaMatchesMath(t *testing.T) {
 			tol = 5e-14
 		}
 		if e > tol {
-			t.Errorf("lgamma(%v) = %v, math.Lgamma %v (err %.2g)", x, got, want, e)
+			t.Errorf("Lgamma(%v) = %v, math.Lgamma %v (err %.2g)", x, got, want, e)
 		}
 	}
 	t.Logf("worst %.3g at %s", w.err, w.what)
@@ -208,7 +208,7 @@ func TestGammaIncMatchesGonum(t *testing.T) {
 			e := relErr(got, want)
 			w.see(e, fmt.Sprintf("a=%v x=%v", a, x))
 			if e > 1e-13+2e-15*(a+math.Abs(math.Log(want))) {
-				t.Errorf("gammaInc(%v, %v) = %v, %v; gonum %v, %v (rel %.2g)", a, x, p, q, wp, wq, e)
+				t.Errorf("GammaInc(%v, %v) = %v, %v; gonum %v, %v (rel %.2g)", a, x, p, q, wp, wq, e)
 			}
 		}
 	}
@@ -231,7 +231,7 @@ func TestChiSquareQuantileMatchesGonum(t *testing.T) {
 			e := relErr(got, want)
 			w.see(e, fmt.Sprintf("df=%d p=%v", df, p))
 			if e > 1e-13 {
-				t.Errorf("chiSquareQuantile(%d, %v) = %v, gonum %v (rel %.2g)", df, p, got, want, e)
+				t.Errorf("ChiSquareQuantile(%d, %v) = %v, gonum %v (rel %.2g)", df, p, got, want, e)
 			}
 		}
 	}
@@ -254,7 +254,7 @@ func TestChiSquareQuantileReference(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := ChiSquareQuantile(c.df, c.p); relErr(got, c.want) > 1e-14 {
-			t.Errorf("chiSquareQuantile(%v, %v) = %v, want %v (rel %.2g)", c.df, c.p, got, c.want, relErr(got, c.want))
+			t.Errorf("ChiSquareQuantile(%v, %v) = %v, want %v (rel %.2g)", c.df, c.p, got, c.want, relErr(got, c.want))
 		}
 	}
 	lo, hi := VarianceRatioRange(19, 0.95)
@@ -322,11 +322,11 @@ func TestStudentQuantileMatchesGonum(t *testing.T) {
 			tail := min(p, 1-p)
 			kappa := max(1, tail/(math.Abs(want)*d.Prob(want)))
 			if e := relErr(got, want) / kappa; e > 1e-11 && nu <= 300 && tail >= 1e-6 {
-				t.Errorf("studentQuantile(%v, %v) = %v, gonum %v (err %.2g)", p, nu, got, want, e)
+				t.Errorf("StudentQuantile(%v, %v) = %v, gonum %v (err %.2g)", p, nu, got, want, e)
 			}
 			if p == 0.5 {
 				if got != 0 {
-					t.Errorf("studentQuantile(0.5, %v) = %v, want 0", nu, got)
+					t.Errorf("StudentQuantile(0.5, %v) = %v, want 0", nu, got)
 				}
 				continue
 			}
@@ -334,7 +334,7 @@ func TestStudentQuantileMatchesGonum(t *testing.T) {
 			e := relErr(back, tail) / max(1, math.Abs(got)*StudentDensity(got, nu)/tail)
 			w.see(e, fmt.Sprintf("nu=%v p=%v", nu, p))
 			if e > 2e-14 {
-				t.Errorf("studentTail(studentQuantile(%v, %v) = %v) = %v, want %v (err %.2g)", p, nu, got, back, tail, e)
+				t.Errorf("StudentTail(studentQuantile(%v, %v) = %v) = %v, want %v (err %.2g)", p, nu, got, back, tail, e)
 			}
 		}
 	}
@@ -402,7 +402,7 @@ func TestStudentTailReference(t *testing.T) {
 		// Plus 1e-17·ν: the continued fraction takes O(√ν) steps for ν/(ν+t²)
 		// near 1 and its rounding adds up (8e-12 at ν = 1e6).
 		if e := relErr(got, c.want); e > 2e-16*(20+math.Abs(math.Log(c.want)))+1e-17*c.nu {
-			t.Errorf("studentTail(%v, %v) = %v, mpmath %v (rel %.2g)", c.t, c.nu, got, c.want, e)
+			t.Errorf("StudentTail(%v, %v) = %v, mpmath %v (rel %.2g)", c.t, c.nu, got, c.want, e)
 		}
 	}
 }
@@ -460,7 +460,7 @@ func FuzzChiSquareQuantile(f *testing.F) {
 		x := ChiSquareQuantile(k, p)
 		if !(k > 0 && k <= 1e9 && p >= 0 && p <= 1) {
 			if !math.IsNaN(x) && (k <= 0 || p < 0 || p > 1 || math.IsNaN(k) || math.IsNaN(p)) {
-				t.Fatalf("chiSquareQuantile(%v, %v) = %v, want NaN", k, p, x)
+				t.Fatalf("ChiSquareQuantile(%v, %v) = %v, want NaN", k, p, x)
 			}
 			return
 		}
@@ -471,7 +471,7 @@ func FuzzChiSquareQuantile(f *testing.F) {
 			return
 		}
 		if math.IsNaN(x) || x < 0 {
-			t.Fatalf("chiSquareQuantile(%v, %v) = %v", k, p, x)
+			t.Fatalf("ChiSquareQuantile(%v, %v) = %v", k, p, x)
 		}
 		// Degrees of freedom below 1 (never used by core) put quantiles in
 		// the subnormals, where x/m overflows inside the deviance; only
@@ -489,7 +489,7 @@ func FuzzChiSquareQuantile(f *testing.F) {
 		}
 		// A few ulps of x, scaled by the slope: |ΔP| <= 1e-12·x·density + 1e-13·tail.
 		if d := math.Abs(got - tail); d > 1e-12*x/2*GammaDensity(k/2, x/2)+1e-13*tail+1e-300 {
-			t.Fatalf("chiSquareQuantile(%v, %v) = %v, whose tail is %v, not %v", k, p, x, got, tail)
+			t.Fatalf("ChiSquareQuantile(%v, %v) = %v, whose tail is %v, not %v", k, p, x, got, tail)
 		}
 	})
 }
@@ -504,7 +504,7 @@ func FuzzStudentQuantile(f *testing.F) {
 		q := StudentQuantile(p, nu)
 		if !(nu > 0 && p >= 0 && p <= 1) {
 			if !math.IsNaN(q) {
-				t.Fatalf("studentQuantile(%v, %v) = %v, want NaN", p, nu, q)
+				t.Fatalf("StudentQuantile(%v, %v) = %v, want NaN", p, nu, q)
 			}
 			return
 		}
@@ -515,7 +515,7 @@ func FuzzStudentQuantile(f *testing.F) {
 			return
 		}
 		if math.IsNaN(q) || (p < 0.5) != (q < 0) && p != 0.5 {
-			t.Fatalf("studentQuantile(%v, %v) = %v", p, nu, q)
+			t.Fatalf("StudentQuantile(%v, %v) = %v", p, nu, q)
 		}
 		if p <= 0 || p >= 1 || math.IsInf(q, 0) || q == 0 || math.IsInf(nu, 1) {
 			return
@@ -526,7 +526,7 @@ func FuzzStudentQuantile(f *testing.F) {
 		// (its continued fraction runs O(√ν) steps; 3.6e-11 seen at
 		// ν = 2.8e5), which is where Newton can stop.
 		if d := math.Abs(got - tail); d > 1e-12*math.Abs(q)*StudentDensity(q, nu)+(1e-13+2e-16*nu)*tail+1e-300 {
-			t.Fatalf("studentQuantile(%v, %v) = %v, whose tail is %v, not %v", p, nu, q, got, tail)
+			t.Fatalf("StudentQuantile(%v, %v) = %v, whose tail is %v, not %v", p, nu, q, got, tail)
 		}
 	})
 }
