@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -30,6 +31,7 @@ type goTestEvent struct {
 type goTestPackage struct {
 	running  map[string]bool // tests started and not yet ended
 	reported int             // test pass and fail events
+	failed   int             // test fail events
 	ended    bool
 }
 
@@ -46,6 +48,8 @@ func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
 		return p
 	}
 	builds := map[string]bool{} // packages whose build failed, by import path
+	var broken []string         // packages with no trials, and why
+	brokenLine, trials := 0, 0
 	var foreign, events int
 	firstForeign := 0
 	for {
@@ -102,7 +106,11 @@ func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
 				p := pkg(ev.Package)
 				delete(p.running, ev.Test)
 				p.reported++
+				if ev.Action == "fail" {
+					p.failed++
+				}
 				l.AddTrial(arm, run, goTestName(ev.Package, ev.Test), ev.Action == "pass")
+				trials++
 				continue
 			}
 			p := pkg(ev.Package)
@@ -111,18 +119,23 @@ func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
 				continue
 			}
 			if ev.FailedBuild != "" || builds[ev.Package] {
-				return core.PosErrorf(core.Unusable, lr.line, 1,
-					"package %s failed to build: this run has no trials of its tests (fix the build or leave the file out)", ev.Package)
+				broken = append(broken, ev.Package+" did not build")
+				brokenLine = cmp.Or(brokenLine, lr.line)
+				continue
 			}
 			if len(p.running) > 0 {
+				trials += len(p.running)
 				neverReported(l, arm, run, ev.Package, p, "the package failed while they ran (a panic or a timeout)")
 				continue
 			}
 			if p.reported == 0 {
-				return core.PosErrorf(core.Unusable, lr.line, 1,
-					"package %s failed before any of its tests reported (TestMain, init or a crash): this run has no trials of its tests", ev.Package)
+				broken = append(broken, ev.Package+" failed before any of its tests reported (TestMain, init or a crash)")
+				brokenLine = cmp.Or(brokenLine, lr.line)
+				continue
 			}
-			warnf(l, "run %s: package %s failed outside its tests (TestMain or a check after the tests)", run, ev.Package)
+			if p.failed == 0 {
+				warnf(l, "run %s: package %s failed outside its tests (TestMain or a check after the tests)", run, ev.Package)
+			}
 		case "skip":
 			if ev.Test != "" {
 				delete(pkg(ev.Package).running, ev.Test)
@@ -136,6 +149,7 @@ func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
 	sort.Strings(names)
 	for _, name := range names {
 		if p := pkgs[name]; len(p.running) > 0 {
+			trials += len(p.running)
 			neverReported(l, arm, run, name, p, "the stream ends before they do")
 		}
 	}
@@ -146,11 +160,20 @@ func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
 	sort.Strings(failed)
 	for _, name := range failed {
 		if p := pkgs[name]; p == nil || !p.ended {
-			return core.PosErrorf(core.Unusable, lr.line, 1, "package %s failed to build: this run has no trials of its tests", name)
+			broken = append(broken, name+" did not build")
+			brokenLine = cmp.Or(brokenLine, lr.line)
 		}
 	}
 	if events == 0 {
 		return core.PosErrorf(core.Invalid, max(lr.line, 1), 1, "no go test -json events in the report")
+	}
+	if len(broken) > 0 {
+		// The other packages' tests still count; the broken ones have no
+		// trials in this run, which the reader says rather than hides.
+		if trials == 0 {
+			return core.PosErrorf(core.Unusable, brokenLine, 1, "no test ran: package %s, so this run has no trials (fix the package or leave the file out)", core.ListNames(broken))
+		}
+		warnf(l, "run %s: %s left no trials in this run, the other packages' tests are counted: %s", run, core.Nouns(len(broken), "package"), core.ListNames(broken))
 	}
 	if foreign > 0 {
 		warnf(l, "run %s: %d lines that are not go test -json events were left out (the first is line %d): is stderr mixed in?", run, foreign, firstForeign)

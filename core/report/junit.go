@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -29,7 +31,8 @@ type junitCase struct {
 	name, classname       string
 	line, col             int
 	failure, skipped      bool
-	errs                  int // <error> elements of the body
+	notRun                bool // status or result says it did not run (ctest, googletest)
+	errs                  int  // <error> elements of the body
 	setupErr, teardownErr bool
 	retries               []bool // Surefire rerun records: true when an error
 }
@@ -38,6 +41,7 @@ type junitCase struct {
 func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 	d := xml.NewDecoder(r)
 	d.Strict = true
+	d.CharsetReader = charsetReader
 	pos := func() (int, int) {
 		line, col := d.InputPos()
 		return max(line, 1), max(col, 1)
@@ -63,7 +67,10 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 	var suites []string // names of the enclosing testsuite elements
 	root := true
 	cases := 0
-	seen := map[string]int{} // testcases per name in this file
+	seen := map[string]int{}    // testcases per name in this file
+	unnamed := map[string]int{} // testcases without a name, per class
+	var unnamedAt []string
+	prevID, prevFailed := "", false
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
@@ -90,9 +97,7 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 			case "testcase":
 				c := junitCase{name: attr(t, "name"), classname: attr(t, "classname")}
 				c.line, c.col = pos()
-				if c.name == "" {
-					return core.PosErrorf(core.Invalid, c.line, c.col, "a <testcase> without a name")
-				}
+				c.notRun = notRunStatus[attr(t, "status")] || notRunStatus[attr(t, "result")]
 				if err := readJUnitCase(d, &c); err != nil {
 					if _, ok := err.(*core.Error); ok {
 						return err
@@ -103,9 +108,22 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 				if len(suites) > 0 {
 					suite = suites[len(suites)-1]
 				}
+				if c.name == "" {
+					// Surefire 3 writes a JUnit 5 class-level failure
+					// (@BeforeAll) this way, jest-junit a test whose title
+					// is empty: name it after its class and its place.
+					class := cmp.Or(c.classname, suite)
+					unnamed[class]++
+					c.name = fmt.Sprintf("(unnamed #%d)", unnamed[class])
+					unnamedAt = append(unnamedAt, fmt.Sprintf("line %d", c.line))
+				}
 				id := junitName(c, suite)
 				seen[id]++
-				addJUnitCase(l, arm, run, id, c)
+				// pytest writes a failing body followed by a failing
+				// teardown as two testcases of one name, the second holding
+				// only the teardown's error: that is no second trial.
+				split := id == prevID && prevFailed && c.teardownErr && !c.failure && c.errs == 0 && !c.skipped
+				prevID, prevFailed = id, addJUnitCase(l, arm, run, id, c, split)
 				cases++
 			default:
 				if err := d.Skip(); err != nil {
@@ -127,6 +145,10 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 	}
 	if cases == 0 {
 		warnf(l, "run %s: the JUnit report has no test cases", run)
+	}
+	if len(unnamedAt) > 0 {
+		warnf(l, "run %s: %s without a name (%s), named after their class and place: \"(unnamed #1)\" and on",
+			run, core.Nouns(len(unnamedAt), "testcase"), core.ListNames(unnamedAt))
 	}
 	var twice []string
 	for id, n := range seen {
@@ -157,9 +179,9 @@ func readJUnitCase(d *xml.Decoder, c *junitCase) error {
 			case "error":
 				msg := attr(t, "message")
 				switch {
-				case strings.Contains(msg, "failed on setup"), strings.Contains(msg, "error in setup"):
-					c.setupErr = true
-				case strings.Contains(msg, "failed on teardown"), strings.Contains(msg, "error in teardown"):
+				case strings.Contains(msg, "failed on setup"), strings.Contains(msg, "error in setup"), msg == "test setup failure":
+					c.setupErr = true // pytest 6+ "failed on setup with ...", pytest < 6 "test setup failure"
+				case strings.Contains(msg, "failed on teardown"), strings.Contains(msg, "error in teardown"), msg == "test teardown failure":
 					c.teardownErr = true
 				default:
 					c.errs++
@@ -180,13 +202,26 @@ func readJUnitCase(d *xml.Decoder, c *junitCase) error {
 	}
 }
 
-// addJUnitCase records the trials of one testcase.
+// notRunStatus are the status and result attributes of a testcase that
+// did not run although it has no <skipped> element: ctest writes
+// status="disabled" and status="notrun", googletest status="notrun" with
+// result="suppressed" for a DISABLED_ test and result="skipped" for
+// GTEST_SKIP.
+var notRunStatus = map[string]bool{"disabled": true, "notrun": true, "suppressed": true, "skipped": true}
+
+// addJUnitCase records the trials of one testcase and reports whether its
+// last trial failed. split is pytest's second half of a test whose body and
+// teardown both failed: only the teardown failure is recorded.
 //
 // Surefire's records come in two orders: <flakyFailure>s are attempts that
 // failed before the testcase's passing outcome, so they go first; a
 // <failure> with <rerunFailure>s failed every time, so order does not
 // matter. Playwright writes the same shape.
-func addJUnitCase(l *ledger.Ledger, arm, run, id string, c junitCase) {
+func addJUnitCase(l *ledger.Ledger, arm, run, id string, c junitCase, split bool) (failed bool) {
+	if split {
+		l.AddSideFailure(arm, run, id, "teardown")
+		return false
+	}
 	for _, isErr := range c.retries {
 		if isErr {
 			l.AddSideFailure(arm, run, id, "error")
@@ -196,20 +231,22 @@ func addJUnitCase(l *ledger.Ledger, arm, run, id string, c junitCase) {
 	switch {
 	case c.setupErr:
 		l.AddSideFailure(arm, run, id, "setup")
-		return // the body never ran
-	case c.skipped && !c.failure && c.errs == 0:
+		return false // the body never ran
+	case (c.skipped || c.notRun) && !c.failure && c.errs == 0:
 		if c.teardownErr {
 			l.AddSideFailure(arm, run, id, "teardown")
 		}
-		return
+		return false
 	}
 	for range c.errs {
 		l.AddSideFailure(arm, run, id, "error")
 	}
-	l.AddTrial(arm, run, id, !c.failure && c.errs == 0)
+	failed = c.failure || c.errs > 0
+	l.AddTrial(arm, run, id, !failed)
 	if c.teardownErr {
 		l.AddSideFailure(arm, run, id, "teardown")
 	}
+	return failed
 }
 
 // junitName is a testcase's ledger name: its classname (or the enclosing

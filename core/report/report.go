@@ -83,15 +83,26 @@ const detectBytes = 64 << 10
 //     -count=N a test has N trials in the run. A skip is no trial. A test
 //     that starts and never reports (a panic elsewhere, a timeout, a stream
 //     cut short) is a failed trial and a warning. A package that fails to
-//     build, or fails before any of its tests reports, makes the file an
-//     core.Unusable error: it has no trials to count.
+//     build, or fails before any of its tests reports, has no trials and is
+//     a warning; the other packages' tests still count. A file in which no
+//     test ran at all is core.Unusable.
 //   - JUnit: each <testcase> is a trial (passed unless it has <failure> or
 //     <error>); each Surefire <flakyFailure>, <flakyError>, <rerunFailure> or
 //     <rerunError> is one more failed trial, before the passing or failing
-//     attempt the testcase reports. <skipped> is no trial. <error> is a failed
-//     trial counted apart as an error, except pytest's errors "on setup"
-//     (no trial: a setup failure) and "on teardown" (a teardown failure
-//     beside the body's own outcome).
+//     attempt the testcase reports. <skipped> is no trial, nor is a testcase
+//     whose status or result says it did not run (ctest's "disabled" and
+//     "notrun", googletest's "suppressed" and "skipped"). <error> is a
+//     failed trial counted apart as an error, except pytest's setup errors
+//     ("failed on setup", before 6.0 "test setup failure": no trial, a setup
+//     failure) and teardown errors ("failed on teardown", "test teardown
+//     failure": a teardown failure beside the body's own outcome; the second
+//     testcase pytest writes when body and teardown both failed is no new
+//     trial). A testcase without a name is named after its class and place,
+//     "(unnamed #1)", with a warning.
+//
+// Text in UTF-16 (with a byte order mark, or starting with an ASCII
+// character) is read as such; XML may also declare ISO-8859-1, US-ASCII or
+// windows-1252.
 func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	switch opt.Arm {
 	case "":
@@ -100,7 +111,7 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	default:
 		return core.FieldErrorf("arm", "must be baseline or patched, got %q", opt.Arm)
 	}
-	br := bufio.NewReaderSize(r, detectBytes)
+	br := bufio.NewReaderSize(utf8Text(r), detectBytes)
 	format := opt.Format
 	switch format {
 	case FormatAuto, "auto":
@@ -159,6 +170,20 @@ func (lr *limitReader) Read(p []byte) (int, error) {
 
 func (lr *limitReader) err() error {
 	return &core.Error{Kind: core.TooLarge, Msg: fmt.Sprintf("the report is larger than the limit of %d bytes", lr.max)}
+}
+
+// utf8Text returns r as UTF-8: a UTF-16 file (with a byte order mark, or
+// starting with an ASCII character in UTF-16) is transcoded; anything else
+// is passed through.
+func utf8Text(r io.Reader) io.Reader {
+	br := bufio.NewReaderSize(r, 512)
+	head, _ := br.Peek(4)
+	order, bom := utf16Order(head)
+	if order == "" {
+		return br
+	}
+	br.Discard(bom)
+	return newUTF16Reader(br, order)
 }
 
 func warnf(l *ledger.Ledger, format string, args ...any) { l.Warn(fmt.Sprintf(format, args...)) }

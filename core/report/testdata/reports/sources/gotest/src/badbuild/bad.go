@@ -1,0 +1,3 @@
+package badbuild
+
+func Broken() int { return "x" }

@@ -1,0 +1,5 @@
+package badbuild
+
+import "testing"
+
+func TestNever(t *testing.T) { Broken() }

@@ -1,0 +1,1 @@
+module.exports = { testEnvironment: 'node', reporters: ['default', ['jest-junit', {outputDirectory: '..', outputName: 'jest-junit.xml'}], ['jest-ctrf-json-reporter', {outputFile: 'jest-ctrf.json', outputDir: '../../ctrf'}]] };

@@ -1,0 +1,1 @@
+export default { test: { retry: 2, reporters: ['default', ['junit', {outputFile: '../vitest-junit.xml'}], ['json', {outputFile: '../vitest.json'}], ['vitest-ctrf-json-reporter', {outputFile: 'vitest-ctrf.json', outputDir: '../../ctrf'}]] } };
