@@ -19,6 +19,9 @@ const (
 	FormatJUnit  = "junit"  // JUnit XML: pytest, Maven Surefire, gotestsum, Jest, Playwright
 )
 
+// Formats lists every format name Read takes.
+var Formats = []string{FormatLedger, FormatGoTest, FormatJUnit}
+
 // Options say how to read one report file.
 type Options struct {
 	// Format is FormatAuto, FormatLedger, FormatGoTest or FormatJUnit. "auto"

@@ -387,7 +387,6 @@ func TestStatusOf(t *testing.T) {
 		{&core.Error{Kind: core.Unusable}, 422},
 		{&core.Error{Kind: core.TooLarge}, 413},
 		{core.WithFile(&core.Error{Kind: core.Unusable, Line: 3}, "baseline"), 422},
-		{&tooLarge{limit: 10}, 413},
 		{&httpError{status: 415}, 415},
 		{os.ErrClosed, 500},
 	} {

@@ -2,20 +2,14 @@ package api
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"strings"
 
-	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/report"
 )
 
 // bodyKind is one way a POST may send its upload; the OpenAPI document
@@ -30,74 +24,6 @@ const (
 	bodyReport           // one test report as the body
 	bodyMultipartReports // parts named report, one run each
 )
-
-// limitedBody streams a request body and refuses to go past the limit. It
-// remembers hitting it, so that whatever a parser makes of the read error,
-// the answer is a 413.
-type limitedBody struct {
-	r   io.Reader
-	err *tooLarge
-	hit bool
-}
-
-func (l *limitedBody) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		l.hit = true
-		return n, l.err
-	}
-	return n, err
-}
-
-// check returns the 413 when the limit was hit, and nil for nil. Otherwise a reader's
-// *core.Error is named after file, and any other error is a body that broke
-// off or was not what it claimed: the client's fault, a 400.
-func (l *limitedBody) check(err error, file string) error {
-	var ce *core.Error
-	switch {
-	case l.hit:
-		return l.err
-	case err == nil:
-		return nil
-	case errors.As(err, &ce):
-		return core.WithFile(err, file)
-	}
-	return &core.Error{Kind: core.Invalid, File: file, Msg: "reading the upload: " + err.Error()}
-}
-
-// limit wraps r.Body in the byte limit and refuses a declared length over it
-// before reading anything.
-func (h *handler) limit(w http.ResponseWriter, r *http.Request, limit int64) (*limitedBody, error) {
-	tl := &tooLarge{limit: limit, what: "request body", note: h.opt.LimitNote}
-	if r.ContentLength > limit {
-		return nil, tl
-	}
-	lb := &limitedBody{r: http.MaxBytesReader(w, r.Body, limit), err: tl}
-	r.Body = io.NopCloser(lb)
-	return lb, nil
-}
-
-// mediaType returns the request's media type in lower case, and its
-// parameters. A missing or malformed Content-Type is a 415.
-func mediaType(r *http.Request, want string) (string, map[string]string, error) {
-	ct := r.Header.Get("Content-Type")
-	if ct == "" {
-		return "", nil, &httpError{status: http.StatusUnsupportedMediaType,
-			detail: "the request has no Content-Type; send " + want}
-	}
-	mt, params, err := mime.ParseMediaType(ct)
-	if err != nil {
-		return "", nil, &httpError{status: http.StatusUnsupportedMediaType,
-			detail: fmt.Sprintf("malformed Content-Type %q: %v; send %s", clip([]byte(ct)), err, want)}
-	}
-	return mt, params, nil
-}
-
-func unsupported(mt, want string) error {
-	return &httpError{status: http.StatusUnsupportedMediaType,
-		detail: fmt.Sprintf("this route does not read %s; send %s", mt, want)}
-}
 
 const paramsMedia = "application/json (a JSON object of the parameters) or application/x-www-form-urlencoded"
 
@@ -135,36 +61,6 @@ func (h *handler) postArgs(rt *route, r *http.Request) (*args, error) {
 }
 
 const aaMedia = "text/csv (the baseline's scenario,run,passed rows) or multipart/form-data with parts baseline and optional candidate"
-
-// Upload formats. csv is the A/A scenario,run,passed CSV; the others are
-// the test reports report.Read reads, auto detecting which.
-const (
-	formatCSV  = "csv"
-	formatAuto = "auto"
-)
-
-func reportFormats() []string {
-	return []string{formatAuto, report.FormatLedger, report.FormatGoTest, report.FormatJUnit}
-}
-
-func aaFormats() []string { return append([]string{formatCSV}, reportFormats()...) }
-
-func checkFormat(format string, allowed []string) error {
-	for _, f := range allowed {
-		if format == f {
-			return nil
-		}
-	}
-	return invalid("format", "unknown format %q; this route reads %s", format, strings.Join(allowed, ", "))
-}
-
-// coreFormat is the core's name of a report format.
-func coreFormat(format string) string {
-	if format == formatAuto {
-		return report.FormatAuto
-	}
-	return format
-}
 
 // aaDepthArgs reads the in-depth and simulation settings, named as the
 // CLI's flags are; the core checks their ranges.
@@ -215,6 +111,27 @@ func aaDepthArgs(a *args, opt *aa.Options) error {
 	return nil
 }
 
+// The uploads of /v1/aa: A/A CSVs (format=csv), or test reports, each file
+// a run and each test a scenario.
+var (
+	aaCSVUpload = &upload{
+		media:  "text/csv (the baseline's scenario,run,passed rows) or multipart/form-data with parts baseline and optional candidate",
+		body:   func(mt string) bool { return mt == "text/csv" || mt == "application/csv" },
+		bodyAs: "baseline",
+		parts:  map[string]bool{"baseline": false, "candidate": false},
+		hint:   "send parts baseline and optional candidate",
+		need:   "baseline", missing: invalid("baseline", "the multipart body has no baseline part"),
+	}
+	aaReportUpload = &upload{
+		media:  "multipart/form-data with one or more parts baseline (each a run) and optional candidate parts, or one report as the body",
+		body:   isReportMedia,
+		bodyAs: "baseline",
+		parts:  map[string]bool{"baseline": true, "candidate": true},
+		hint:   "send parts baseline and optional candidate, one per run",
+		need:   "baseline", missing: invalid("baseline", "the multipart body has no baseline part"),
+	}
+)
+
 func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["aa"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
@@ -229,52 +146,42 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err := checkFormat(format, aaFormats()); err != nil {
 		return err
 	}
-	if format != formatCSV {
-		return h.aaReports(w, r, coreFormat(format), opt)
-	}
-	mt, _, err := mediaType(r, aaMedia)
-	if err != nil {
-		return err
-	}
-	lb, err := h.limit(w, r, h.opt.maxBody())
-	if err != nil {
-		return err
-	}
 	var base, cand *aa.Side
-	switch mt {
-	case "text/csv", "application/csv":
-		if base, err = aa.ReadCSV(lb); err != nil {
-			return lb.check(err, "baseline")
-		}
-	case "multipart/form-data":
-		err = eachPart(r, lb, func(name string, p *multipart.Part) error {
-			var dst **aa.Side
-			switch name {
-			case "baseline":
-				dst = &base
-			case "candidate":
-				dst = &cand
-			default:
-				return invalid(name, "unknown part %q; send parts baseline and optional candidate (options go in the query)", name)
+	if format == formatCSV {
+		err := h.readUpload(w, r, aaCSVUpload, nil, func(part string, r io.Reader) error {
+			side, err := aa.ReadCSV(r)
+			if part == "candidate" {
+				cand = side
+			} else {
+				base = side
 			}
-			if *dst != nil {
-				return invalid(name, "part %q given twice", name)
-			}
-			side, err := aa.ReadCSV(p)
-			if err != nil {
-				return lb.check(err, name)
-			}
-			*dst = side
-			return nil
+			return err
 		})
 		if err != nil {
 			return err
 		}
-		if base == nil {
-			return invalid("baseline", "the multipart body has no baseline part")
+	} else {
+		l := ledger.New()
+		candidates := 0
+		armOf := func(part string) string {
+			if part == "candidate" {
+				candidates++
+				return ledger.ArmPatched
+			}
+			return ledger.ArmBaseline
 		}
-	default:
-		return unsupported(mt, aaMedia)
+		if err := h.readUpload(w, r, aaReportUpload, nil, reportReader(l, format, "", armOf)); err != nil {
+			return err
+		}
+		var err error
+		if base, err = aa.FromLedger(l, ledger.ArmBaseline); err != nil {
+			return err
+		}
+		if candidates > 0 {
+			if cand, err = aa.FromLedger(l, ledger.ArmPatched); err != nil {
+				return err
+			}
+		}
 	}
 	res, err := aa.Check(base, cand, opt)
 	if err != nil {
@@ -283,112 +190,25 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	return h.writeResult(w, res, cacheNone)
 }
 
-const aaReportMedia = "multipart/form-data with one or more parts baseline (each a run) and optional candidate parts, or one report as the body"
-
-// aaReports reads test reports as A/A runs: each file is a run, each test a
-// scenario. Parts baseline and candidate may repeat.
-func (h *handler) aaReports(w http.ResponseWriter, r *http.Request, format string, opt aa.Options) error {
-	mt, _, err := mediaType(r, aaReportMedia)
-	if err != nil {
-		return err
+// The uploads of /v1/ledger and /v1/flakes: test reports.
+var (
+	ledgerUpload = &upload{
+		media:   "a report as the body (application/x-ndjson for JSON lines, application/xml for XML) or multipart/form-data with parts ledger, baseline or patched",
+		body:    isReportMedia,
+		bodyAs:  "ledger",
+		parts:   map[string]bool{"ledger": true, "report": true, ledger.ArmBaseline: true, ledger.ArmPatched: true},
+		hint:    "send parts ledger, baseline or patched, one report each",
+		missing: invalid("ledger", "the multipart body has no report part"),
 	}
-	lb, err := h.limit(w, r, h.opt.maxBody())
-	if err != nil {
-		return err
+	flakesUpload = &upload{
+		media:   "multipart/form-data with one or more parts named report (each a run), or one report as the body",
+		body:    isReportMedia,
+		bodyAs:  "report",
+		parts:   map[string]bool{"report": true},
+		hint:    "send one or more parts named report, one run each",
+		missing: invalid("report", "the multipart body has no report part"),
 	}
-	l := ledger.New()
-	candidates := 0
-	switch {
-	case mt == "multipart/form-data":
-		err = eachPart(r, lb, func(name string, p *multipart.Part) error {
-			arm := ledger.ArmBaseline
-			switch name {
-			case "baseline":
-			case "candidate":
-				arm = ledger.ArmPatched
-				candidates++
-			default:
-				return invalid(name, "unknown part %q; send parts baseline and optional candidate, one per run (options go in the query)", name)
-			}
-			return lb.check(report.Read(p, report.Options{Format: format, Arm: arm}, l), partFile(name, p))
-		})
-	case reportMedia[mt]:
-		err = lb.check(report.Read(lb, report.Options{Format: format, Arm: ledger.ArmBaseline}, l), "baseline")
-	default:
-		return unsupported(mt, aaReportMedia)
-	}
-	if err != nil {
-		return err
-	}
-	base, err := aa.FromLedger(l, ledger.ArmBaseline)
-	if err != nil {
-		return err
-	}
-	var cand *aa.Side
-	if candidates > 0 {
-		if cand, err = aa.FromLedger(l, ledger.ArmPatched); err != nil {
-			return err
-		}
-	}
-	res, err := aa.Check(base, cand, opt)
-	if err != nil {
-		return err
-	}
-	return h.writeResult(w, res, cacheNone)
-}
-
-// partFile names a part in errors: its filename when it has one.
-func partFile(name string, p *multipart.Part) string {
-	if fn := p.FileName(); fn != "" {
-		return fn
-	}
-	return name
-}
-
-// eachPart streams the parts of a multipart body in order, with no
-// temporary files (Workers has none), and hands each named part to fn.
-func eachPart(r *http.Request, lb *limitedBody, fn func(name string, p *multipart.Part) error) error {
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return invalid("", "malformed multipart body: %v", err)
-	}
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return lb.check(invalid("", "malformed multipart body: %v", err), "")
-		}
-		name := p.FormName()
-		if name == "" {
-			p.Close()
-			return invalid("", "a multipart part has no form name; name the parts as the route says")
-		}
-		err = fn(name, p)
-		p.Close()
-		if err != nil {
-			return err
-		}
-	}
-}
-
-const ledgerMedia = "a report as the body (application/x-ndjson for a JSONL ledger or go test -json, application/xml for JUnit) or multipart/form-data with parts ledger, baseline or patched"
-
-// reportMedia are the media types a report body may be sent as.
-var reportMedia = map[string]bool{
-	"application/x-ndjson":    true,
-	"application/jsonl":       true,
-	"application/x-jsonl":     true,
-	"application/jsonlines":   true,
-	"application/x-jsonlines": true,
-	"application/json-lines":  true,
-	"application/json":        true,
-	"text/plain":              true,
-	"application/xml":         true,
-	"text/xml":                true,
-	"application/junit+xml":   true,
-}
+)
 
 func postLedger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["ledger"]
@@ -410,47 +230,21 @@ func postLedger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if arm != ledger.ArmBaseline && arm != ledger.ArmPatched {
 		return invalid("arm", "must be baseline or patched, got %q", arm)
 	}
-	mt, _, err := mediaType(r, ledgerMedia)
-	if err != nil {
-		return err
+	var refuse error
+	if run != "" {
+		refuse = invalid("run", "names the run of a report sent as the body; multipart parts are numbered runs")
 	}
-	lb, err := h.limit(w, r, h.opt.maxBody())
-	if err != nil {
-		return err
+	// Parts baseline and patched are runs of that arm; the body and parts
+	// ledger or report are runs of the arm the query names.
+	armOf := func(part string) string {
+		if part == ledger.ArmBaseline || part == ledger.ArmPatched {
+			return part
+		}
+		return arm
 	}
 	l := ledger.New()
-	switch {
-	case reportMedia[mt]:
-		ro := report.Options{Format: coreFormat(format), Arm: arm, Run: run}
-		if err := report.Read(lb, ro, l); err != nil {
-			return lb.check(err, "ledger")
-		}
-	case mt == "multipart/form-data":
-		if run != "" {
-			return invalid("run", "names the run of a report sent as the body; multipart parts are numbered runs")
-		}
-		parts := 0
-		err := eachPart(r, lb, func(name string, p *multipart.Part) error {
-			partArm := arm
-			switch name {
-			case "ledger", "report":
-			case ledger.ArmBaseline, ledger.ArmPatched:
-				partArm = name
-			default:
-				return invalid(name, "unknown part %q; send parts ledger, baseline or patched, one report each (options go in the query)", name)
-			}
-			parts++
-			ro := report.Options{Format: coreFormat(format), Arm: partArm}
-			return lb.check(report.Read(p, ro, l), partFile(name, p))
-		})
-		if err != nil {
-			return err
-		}
-		if parts == 0 {
-			return invalid("ledger", "the multipart body has no report part")
-		}
-	default:
-		return unsupported(mt, ledgerMedia)
+	if err := h.readUpload(w, r, ledgerUpload, refuse, reportReader(l, format, run, armOf)); err != nil {
+		return err
 	}
 	res, err := l.Result(opt)
 	if err != nil {
@@ -458,8 +252,6 @@ func postLedger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	}
 	return h.writeResult(w, res, cacheNone)
 }
-
-const flakesMedia = "multipart/form-data with one or more parts named report (each a run), or one report as the body"
 
 // postFlakes plans a rerun budget for every test whose retry history in the
 // uploaded reports shows it flaking, as `flakegate budget -from` does.
@@ -486,35 +278,9 @@ func postFlakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if _, err := gate.Budget(probe); err != nil {
 		return err
 	}
-	mt, _, err := mediaType(r, flakesMedia)
-	if err != nil {
-		return err
-	}
-	lb, err := h.limit(w, r, h.opt.maxBody())
-	if err != nil {
-		return err
-	}
 	l := ledger.New()
-	ro := report.Options{Format: coreFormat(format), Arm: ledger.ArmBaseline}
-	switch {
-	case reportMedia[mt]:
-		err = lb.check(report.Read(lb, ro, l), "report")
-	case mt == "multipart/form-data":
-		parts := 0
-		err = eachPart(r, lb, func(name string, p *multipart.Part) error {
-			if name != "report" {
-				return invalid(name, "unknown part %q; send one or more parts named report, one run each (options go in the query)", name)
-			}
-			parts++
-			return lb.check(report.Read(p, ro, l), partFile(name, p))
-		})
-		if err == nil && parts == 0 {
-			err = invalid("report", "the multipart body has no report part")
-		}
-	default:
-		return unsupported(mt, flakesMedia)
-	}
-	if err != nil {
+	baseline := func(string) string { return ledger.ArmBaseline }
+	if err := h.readUpload(w, r, flakesUpload, nil, reportReader(l, format, "", baseline)); err != nil {
 		return err
 	}
 	res, err := l.FlakeBudgets(in)

@@ -2,12 +2,26 @@
 // platform serves unchanged (the local server, AWS Lambda, Cloudflare
 // Workers).
 //
-// Routes live under /v1/. budget, decide, size and freeze answer GET with
-// query parameters and POST with a JSON object of the same names; aa reads a
-// scenario,run,passed CSV (text/csv, or multipart parts baseline and
-// candidate); ledger reads a per-trial JSONL ledger (its body, or multipart
-// parts named ledger). openapi.json describes all of them and health answers
-// a liveness probe.
+// Routes live under /v1/:
+//   - budget: reruns needed to catch a flake, their cost and the merge-gate
+//     lane (GET with query parameters, POST with a JSON object or form of
+//     the same names; so do decide, size and freeze);
+//   - decide: the two-arm verdict on a patch from pass counts;
+//   - size: trials per arm at which two pass rates' intervals separate;
+//   - freeze: a frozen pass-rate claim, or its check against a newer count;
+//   - aa (POST): the A/A noise of an eval suite and a candidate's check, from
+//     scenario,run,passed CSVs (text/csv, or multipart parts baseline and
+//     candidate) or test reports (format=...; each file a run);
+//   - ledger (POST): per-test two-arm verdicts from a trial ledger or test
+//     reports (the body, or multipart parts ledger, baseline and patched);
+//   - flakes (POST): rerun budgets of every flaky test in test reports (the
+//     body, or multipart parts named report, one run each);
+//   - openapi.json: the OpenAPI 3.1 description of all of them;
+//   - health: a liveness probe and this deployment's limits.
+//
+// aa, ledger and flakes read their uploads by one path (readUpload): media
+// type, body limit, the body or each multipart part in order, the reader of
+// its format (detected from the content unless named), the ledger.
 //
 // The contract:
 //   - A result body is exactly what core.WriteJSON writes for the core's

@@ -494,15 +494,15 @@ func generateOpenAPI(t *testing.T) []byte {
 								{"candidate", files.with("description", "runs of the candidate, compared against the baseline (same shapes)")}}},
 							{"required", []string{"baseline"}}, {"additionalProperties", false}}}})
 					case bodyJSONL:
-						report := obj{{"type", "string"}, {"description", "a seed JSONL ledger (run, arm, nodeid, when, outcome per line) or go test -json output; also read as application/jsonl, application/json and text/plain"}}
+						report := obj{{"type", "string"}, {"description", "a seed JSONL ledger (run, arm, nodeid, when, outcome per line) or a test report in JSON lines, JSON or text; also read as application/jsonl, application/json, text/plain and any +json type"}}
 						content = content.with("application/x-ndjson", obj{{"schema", report}})
 						content = content.with("application/xml", obj{{"schema", obj{{"type", "string"},
-							{"description", "a JUnit XML report (pytest, Maven Surefire, gotestsum, Jest, Playwright); also read as text/xml"}}}})
+							{"description", "a test report in XML, such as JUnit XML; also read as text/xml and any +xml type"}}}})
 					case bodyReport:
 						content = content.with("application/x-ndjson", obj{{"schema", obj{{"type", "string"},
-							{"description", "one report: go test -json output or a seed JSONL ledger; also read as application/jsonl, application/json and text/plain"}}}})
+							{"description", "one test report in JSON lines, JSON or text, or a seed JSONL ledger; also read as application/jsonl, application/json, text/plain and any +json type"}}}})
 						content = content.with("application/xml", obj{{"schema", obj{{"type", "string"},
-							{"description", "one JUnit XML report; also read as text/xml"}}}})
+							{"description", "one test report in XML, such as JUnit XML; also read as text/xml and any +xml type"}}}})
 					case bodyMultipartReports:
 						file := obj{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}
 						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
@@ -515,8 +515,8 @@ func generateOpenAPI(t *testing.T) []byte {
 						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
 							{"properties", obj{
 								{"ledger", files.with("description", "reports of the arm the query names (a JSONL ledger names its own arms)")},
-								{"baseline", files.with("description", "go test -json or JUnit reports of baseline runs, one part per run")},
-								{"patched", files.with("description", "go test -json or JUnit reports of patched runs, one part per run")}}},
+								{"baseline", files.with("description", "test reports of baseline runs, one part per run")},
+								{"patched", files.with("description", "test reports of patched runs, one part per run")}}},
 							{"additionalProperties", false}}}})
 					}
 				}

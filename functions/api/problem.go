@@ -35,21 +35,6 @@ type httpError struct {
 
 func (e *httpError) Error() string { return e.detail }
 
-// tooLarge is a body over the byte limit.
-type tooLarge struct {
-	limit int64
-	what  string // "request body", or a part's name
-	note  string
-}
-
-func (e *tooLarge) Error() string {
-	s := fmt.Sprintf("the %s is over this server's limit of %s", e.what, byteSize(e.limit))
-	if e.note != "" {
-		s += " (" + e.note + ")"
-	}
-	return s + "; send less, or run the CLI on the file"
-}
-
 // byteSize names a limit the way people say it: 32 MiB, 6 MB, 1234 bytes.
 func byteSize(n int64) string {
 	switch {
@@ -69,13 +54,9 @@ func statusOf(err error) problem {
 	p := problem{Type: "about:blank", Detail: err.Error()}
 	var (
 		he *httpError
-		tl *tooLarge
 		ce *core.Error
 	)
 	switch {
-	case errors.As(err, &tl):
-		p.Status = http.StatusRequestEntityTooLarge
-		p.Kind = core.TooLarge
 	case errors.As(err, &he):
 		p.Status = he.status
 	case errors.As(err, &ce):

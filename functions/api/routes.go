@@ -98,13 +98,13 @@ func routes() []*route {
 		},
 		{
 			path:    "ledger",
-			summary: "Per-test two-arm verdicts from a trial ledger, go test -json or JUnit reports",
+			summary: "Per-test two-arm verdicts from a trial ledger or test reports",
 			params: []param{
 				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
-					doc: "the reports' format: the seed's JSONL ledger, go test -json or JUnit XML; auto detects it from the content"},
+					doc: "the reports' format, one of the names listed; auto detects it from the content"},
 				{name: "arm", kind: kString, def: ledger.ArmBaseline, enum: []string{ledger.ArmBaseline, ledger.ArmPatched},
-					doc: "the arm of a go test -json or JUnit report sent as the body or as parts named ledger (a JSONL ledger names its own arms)"},
-				{name: "run", kind: kString, doc: "the run name of a go test -json or JUnit report sent as the body; numbered per arm when omitted"},
+					doc: "the arm of a report sent as the body or as parts named ledger (a seed JSONL ledger names its own arms)"},
+				{name: "run", kind: kString, doc: "the run name of a report sent as the body; numbered per arm when omitted (a seed JSONL ledger names its own runs)"},
 				{name: "min_trials", kind: kInteger, def: "20", doc: "fewest trials an arm needs for a verdict, >= 1"},
 				confidenceParam,
 				{name: "property", kind: kString, def: core.PropertyUnknown,
@@ -120,7 +120,7 @@ func routes() []*route {
 			summary: "Rerun budgets of every flaky test in uploaded test reports, from their retry history",
 			params: []param{
 				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
-					doc: "the reports' format: the seed's JSONL ledger, go test -json or JUnit XML; auto detects it from the content"},
+					doc: "the reports' format, one of the names listed; auto detects it from the content"},
 				{name: "target", kind: kNumber, def: "0.95", doc: "detection power wanted, in (0,1)"},
 				{name: "cost_seconds", alias: "cost", kind: kNumber, doc: "runner seconds per run, >= 0; omit when unknown"},
 				{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
