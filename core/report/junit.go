@@ -39,31 +39,8 @@ type junitCase struct {
 
 // readJUnit reads one JUnit XML file as one run of arm.
 func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
-	d := xml.NewDecoder(r)
-	d.Strict = true
-	d.CharsetReader = charsetReader
-	pos := func() (int, int) {
-		line, col := d.InputPos()
-		return max(line, 1), max(col, 1)
-	}
-	xmlErr := func(err error) error {
-		var fe *core.Error
-		if errors.As(err, &fe) {
-			return err // from the reader, such as LimitReader's
-		}
-		line, col := pos()
-		var se *xml.SyntaxError
-		if errors.As(err, &se) {
-			if se.Line != line {
-				col = 1
-			}
-			return core.PosErrorf(core.Invalid, max(se.Line, 1), col, "malformed XML: %s", se.Msg)
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return core.PosErrorf(core.Invalid, line, col, "malformed XML: the file ends inside an element")
-		}
-		return core.PosErrorf(core.Invalid, line, col, "malformed XML: %v", err)
-	}
+	x := newXMLStream(r)
+	d, pos, xmlErr := x.d, x.pos, x.err
 	var suites []string // names of the enclosing testsuite elements
 	root := true
 	cases := 0
@@ -137,7 +114,7 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 		case xml.Directive:
 			// A DOCTYPE could declare entities; no test tool writes one.
 			line, col := pos()
-			return core.PosErrorf(core.Invalid, line, col, "a JUnit report has no <!DOCTYPE> or other directive")
+			return core.PosErrorf(core.Invalid, line, col, "a test report has no <!DOCTYPE> or other directive")
 		}
 	}
 	if root {

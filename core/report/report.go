@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
@@ -13,68 +14,48 @@ import (
 
 // Report formats Read reads.
 const (
-	FormatAuto   = ""       // detect from the content
-	FormatLedger = "ledger" // the seed's per-trial JSONL (arm and run in each row)
-	FormatGoTest = "gotest" // a go test -json (test2json) stream
-	FormatJUnit  = "junit"  // JUnit XML: pytest, Maven Surefire, gotestsum, Jest, Playwright
+	FormatAuto        = ""            // detect from the content
+	FormatLedger      = "ledger"      // the seed's per-trial JSONL (arm and run in each row)
+	FormatGoTest      = "gotest"      // a go test -json (test2json) stream
+	FormatJUnit       = "junit"       // JUnit XML: pytest, Surefire, Gradle, gotestsum, ctest, googletest, Jest, Playwright, ...
+	FormatNUnit       = "nunit"       // NUnit 3 (test-run) or NUnit 2 (test-results) XML
+	FormatTRX         = "trx"         // VSTest's .trx (dotnet test --logger trx)
+	FormatXUnit       = "xunit"       // xUnit.net v2 (and v1) XML
+	FormatTAP         = "tap"         // TAP 12, 13 or 14: node --test, prove, tap
+	FormatJest        = "jest"        // jest --json, vitest --reporter=json
+	FormatMocha       = "mocha"       // mocha --reporter json
+	FormatMochawesome = "mochawesome" // mochawesome's JSON
+	FormatPlaywright  = "playwright"  // Playwright's JSON reporter
+	FormatCTRF        = "ctrf"        // the Common Test Report Format
+	FormatRSpec       = "rspec"       // rspec --format json
 )
 
 // Formats lists every format name Read takes.
-var Formats = []string{FormatLedger, FormatGoTest, FormatJUnit}
+var Formats = []string{FormatLedger, FormatGoTest, FormatJUnit, FormatNUnit, FormatTRX, FormatXUnit, FormatTAP,
+	FormatJest, FormatMocha, FormatMochawesome, FormatPlaywright, FormatCTRF, FormatRSpec}
 
 // Options say how to read one report file.
 type Options struct {
-	// Format is FormatAuto, FormatLedger, FormatGoTest or FormatJUnit. "auto"
-	// is accepted for FormatAuto.
+	// Format is one of Formats, or FormatAuto (also "auto") to detect it
+	// from the content.
 	Format string
-	// Arm is the arm every trial of a go test -json or JUnit file belongs to:
-	// ledger.ArmBaseline (the default when empty) or ledger.ArmPatched. A seed ledger names
-	// its arms in its rows, and Arm is ignored for it.
+	// Arm is the arm every trial of the file belongs to: ledger.ArmBaseline
+	// (the default when empty) or ledger.ArmPatched. A seed ledger names its
+	// arms in its rows, and Arm is ignored for it.
 	Arm string
-	// Run names the run a go test -json or JUnit file is; when empty, runs
-	// are numbered per arm ("baseline-1", "baseline-2", ...). A seed ledger
-	// names its runs in its rows, and Run is ignored.
+	// Run names the run the file is; when empty, runs are numbered per arm
+	// ("baseline-1", "baseline-2", ...). A seed ledger names its runs in its
+	// rows, and Run is ignored.
 	Run string
-}
-
-// DetectFormat names the format of a report from its first bytes: JUnit XML
-// starts with '<'; a JSON line with an "Action" field is go test -json; one
-// with a "nodeid" field is the seed ledger. It returns "" when it cannot
-// tell. Leading blank lines, a byte order mark, and non-JSON lines before
-// the first JSON line (go test output mixed with stderr) are skipped.
-func DetectFormat(head []byte) string {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] == '<' {
-		return FormatJUnit
-	}
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
-		switch {
-		case bytes.Contains(line, []byte(`"Action"`)):
-			return FormatGoTest
-		case bytes.Contains(line, []byte(`"nodeid"`)):
-			return FormatLedger
-		}
-		return ""
-	}
-	return ""
 }
 
 // detectBytes is how much of a report DetectFormat sees.
 const detectBytes = 64 << 10
 
-// Read reads one report file into l: a seed JSONL ledger, a go test
-// -json stream or a JUnit XML file, by opt.Format or, when that is empty,
-// by DetectFormat. Each go test -json or JUnit file is one run of opt.Arm.
+// Read reads one report file into l, in opt.Format or, when that is empty,
+// the format DetectFormat names. Each file but a seed ledger is one run of
+// opt.Arm: every attempt of a test in it is a trial, and a retry that
+// passed never hides the attempts that failed before it.
 // Errors are *Error values with the line and column of the fault; the
 // caller adds the file name with core.WithFile.
 //
@@ -102,6 +83,24 @@ const detectBytes = 64 << 10
 //     testcase pytest writes when body and teardown both failed is no new
 //     trial). A testcase without a name is named after its class and place,
 //     "(unnamed #1)", with a warning.
+//   - NUnit 3: each test-case with result Passed, Warning (passes) or
+//     Failed, except a failure whose site is SetUp or Parent (a setup
+//     failure: the body never ran). NUnit 2: each executed test-case.
+//   - TRX: each UnitTestResult without inner results (a data-driven test's
+//     rows are its trials): Passed passes; Failed, Error, Timeout and
+//     Aborted fail; NotExecuted, Inconclusive and the like are no trial.
+//   - xUnit.net: each test with result Pass or Fail.
+//   - TAP: each test point that has no subtests, except # SKIP and # TODO.
+//   - Jest and Vitest JSON: each attempt of a passed or failed test (Jest's
+//     invocations, Vitest's one failure message per failed attempt).
+//   - Mocha JSON: each attempt (currentRetry failed ones before the last);
+//     a failed hook is a setup failure. mochawesome: each passed or failed
+//     test (it keeps no retries).
+//   - Playwright JSON: every entry of a test's results[] (each retry) that
+//     was not skipped.
+//   - CTRF: each attempt of a passed or failed test (retryAttempts, or
+//     retries failed attempts before the last).
+//   - RSpec JSON: each passed or failed example.
 //
 // Text in UTF-16 (with a byte order mark, or starting with an ASCII
 // character) is read as such; XML may also declare ISO-8859-1, US-ASCII or
@@ -126,11 +125,13 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 			if len(bytes.TrimSpace(head)) == 0 {
 				return &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the report is empty"}
 			}
-			return &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "not a report flakegate reads: want a seed JSONL ledger, go test -json output or JUnit XML (or name the format)"}
+			return &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: notAReport(head)}
 		}
-	case FormatLedger, FormatGoTest, FormatJUnit:
+	case FormatLedger:
 	default:
-		return core.FieldErrorf("format", "must be ledger, gotest or junit (or empty to detect), got %q", opt.Format)
+		if readers[format] == nil {
+			return core.FieldErrorf("format", "must be one of %s (or empty to detect), got %q", strings.Join(Formats, ", "), opt.Format)
+		}
 	}
 	if format == FormatLedger {
 		return ReadLedger(br, l)
@@ -139,10 +140,23 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	if run == "" {
 		run = l.NextRun(opt.Arm)
 	}
-	if format == FormatGoTest {
-		return readGoTest(br, opt.Arm, run, l)
-	}
-	return readJUnit(br, opt.Arm, run, l)
+	return readers[format](br, opt.Arm, run, l)
+}
+
+// readers read one file of a format as one run of an arm.
+var readers = map[string]func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error{
+	FormatGoTest:      func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error { return readGoTest(r, arm, run, l) },
+	FormatJUnit:       func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error { return readJUnit(r, arm, run, l) },
+	FormatNUnit:       readNUnit,
+	FormatTRX:         readTRX,
+	FormatXUnit:       readXUnit,
+	FormatTAP:         readTAP,
+	FormatJest:        readJest,
+	FormatMocha:       readMocha,
+	FormatMochawesome: readMochawesome,
+	FormatPlaywright:  readPlaywright,
+	FormatCTRF:        readCTRF,
+	FormatRSpec:       readRSpec,
 }
 
 // LimitReader returns a reader of r that fails with a core.TooLarge *Error once

@@ -265,7 +265,7 @@ func TestReportErrors(t *testing.T) {
 		frag      string
 	}{
 		{"bad arm", `{"Action":"run"}`, Options{Arm: "canary"}, core.Invalid, 0, 0, "arm", "baseline or patched"},
-		{"bad format", `{}`, Options{Format: "tap"}, core.Invalid, 0, 0, "format", "ledger, gotest or junit"},
+		{"bad format", `{}`, Options{Format: "tape"}, core.Invalid, 0, 0, "format", "must be one of ledger, gotest, junit"},
 		{"undetectable", `{"x": 1}`, Options{}, core.Invalid, 1, 1, "", "not a report"},
 		{"empty", "  \n", Options{}, core.Invalid, 1, 1, "", "empty"},
 		{"gotest bad json", `{"Action":"run","Test":"T"}` + "\n" + `{"Action":"pass","Test":}`, Options{}, core.Invalid, 2, 25, "", "malformed JSON"},
@@ -275,7 +275,16 @@ func TestReportErrors(t *testing.T) {
 		{"gotest bad utf8", "{\"Action\":\"pass\",\"Test\":\"T\xff\"}", Options{Format: FormatGoTest}, core.Invalid, 1, 27, "", "UTF-8"},
 		{"junit bad xml", "<testsuites>\n<testsuite name=\"a\">\n<testcase name=\"x\"></testsuite>", Options{}, core.Invalid, 3, 0, "", "malformed XML"},
 		{"junit truncated", "<testsuites>\n<testsuite name=\"a\">\n<testcase name=\"x\">", Options{}, core.Invalid, 3, 0, "", "malformed XML"},
-		{"junit root", "<html><body/></html>", Options{}, core.Invalid, 1, 7, "", "root element is <html>"},
+		{"junit root", "<html><body/></html>", Options{Format: FormatJUnit}, core.Invalid, 1, 7, "", "root element is <html>"},
+		{"html page", "<!DOCTYPE html>\n<html><body/></html>", Options{}, core.Invalid, 1, 1, "", "this is an HTML page"},
+		{"dart json", `{"protocolVersion":"0.1.1","runnerVersion":"1.23.1","pid":1,"type":"start","time":0}`, Options{}, core.Invalid, 1, 1, "", "this is a Dart JSON report (dart test --reporter json); flakegate reads"},
+		{"mocha stats only", `{"stats": {"tests": 3, "passes": 3}}`, Options{Format: FormatMocha}, core.Unusable, 1, 1, "", "only its stats"},
+		{"jest bad status", "{\"numTotalTests\": 1, \"testResults\": [{\"assertionResults\": [\n  {\"fullName\": \"a\", \"status\": 3}]}]}", Options{}, core.Invalid, 2, 31, "", "testResults[0].assertionResults[0].status: want a status, got 3"},
+		{"playwright cut", "{\"config\": {}, \"suites\": [{\"title\": \"a.spec.ts\", \"specs\": [", Options{}, core.Invalid, 1, 60, "", "ends where"},
+		{"ctrf no name", "{\"results\": {\"tool\": {\"name\": \"x\"}, \"tests\": [{\"status\": \"passed\"}]}}", Options{}, core.Invalid, 1, 47, "", "results.tests[0]: a test without a name"},
+		{"nunit no name", "<test-run>\n<test-case result=\"Passed\"/></test-run>", Options{}, core.Invalid, 2, 0, "", "without a name"},
+		{"trx root", "<TestRun><Results><UnitTestResult outcome=\"Passed\"/></Results></TestRun>", Options{}, core.Invalid, 1, 0, "", "without a testName"},
+		{"tap nothing", "# just a comment\n", Options{Format: FormatTAP}, core.Invalid, 1, 1, "", "no TAP test points"},
 		{"junit doctype", "<!DOCTYPE x [<!ENTITY a \"b\">]>\n<testsuite/>", Options{Format: FormatJUnit}, core.Invalid, 1, 0, "", "DOCTYPE"},
 		{"junit empty", "<!-- nothing -->", Options{Format: FormatJUnit}, core.Invalid, 1, 1, "", "no XML elements"},
 		{"ledger via report", `{"run": "b1", "arm": "unset", "nodeid": "t", "when": "call", "outcome": "passed"}`, Options{}, core.Invalid, 1, 22, "", "FLAKE_ARM"},
@@ -371,8 +380,8 @@ func TestFlakes(t *testing.T) {
 // goldenDirs are the folders of testdata/reports whose samples have
 // golden results, and goldenExt the extensions of sample files.
 var (
-	goldenDirs = []string{"gotest", "junit"}
-	goldenExt  = map[string]bool{".json": true, ".xml": true}
+	goldenDirs = []string{"gotest", "junit", "nunit", "trx", "xunit", "tap", "jest", "vitest", "mocha", "playwright", "ctrf", "rspec"}
+	goldenExt  = map[string]bool{".json": true, ".xml": true, ".trx": true, ".tap": true}
 )
 
 func TestReportGolden(t *testing.T) {

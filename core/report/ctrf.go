@@ -1,0 +1,113 @@
+package report
+
+import (
+	"bufio"
+	"strings"
+
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// readCTRF reads a Common Test Report Format file (results.tests[]) as one
+// run. Each test with status passed or failed is one trial per attempt:
+// retryAttempts lists the attempts before the last (the CTRF examples,
+// playwright-ctrf-json-reporter) or, when it has retries + 1 entries, all of
+// them; without it, retries failed attempts come before the last. skipped,
+// pending and other are no trial. A test is named after its suite (a
+// string, or an array of titles) and its name.
+func readCTRF(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
+	j := newJSONReader(r, "CTRF report")
+	err := j.object(func(key string) error {
+		if key != "results" {
+			return j.skip()
+		}
+		return j.object(func(key string) error {
+			if key != "tests" {
+				return j.skip()
+			}
+			return j.array(func(int) error { return ctrfTest(j, arm, run, l) })
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return j.end()
+}
+
+func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
+	line, col := j.at()
+	var name, status string
+	var suite []string
+	retries := int64(-1)
+	var attempts []string
+	err := j.object(func(key string) error {
+		var err error
+		switch key {
+		case "name":
+			name, err = j.text("the test's name")
+		case "status":
+			status, err = j.text("a status")
+		case "retries":
+			retries, err = j.integer("a whole number of retries")
+		case "suite":
+			k, kerr := j.kind()
+			if kerr != nil {
+				return kerr
+			}
+			if k == "array" {
+				return j.array(func(int) error {
+					s, err := j.text("a suite title")
+					suite = append(suite, s)
+					return err
+				})
+			}
+			var s string
+			s, err = j.text("the suite")
+			if s != "" {
+				suite = strings.Split(s, " > ")
+			}
+		case "retryAttempts":
+			err = j.array(func(int) error {
+				var st string
+				err := j.object(func(key string) error {
+					if key != "status" {
+						return j.skip()
+					}
+					var err error
+					st, err = j.text("an attempt's status")
+					return err
+				})
+				attempts = append(attempts, st)
+				return err
+			})
+		default:
+			err = j.skip()
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		return j.errAt(line, col, "a test without a name")
+	}
+	if status != "passed" && status != "failed" {
+		return nil
+	}
+	id := joinNonEmpty(append(suite, name), " > ")
+	switch {
+	case len(attempts) > 0 && int64(len(attempts)) == retries+1:
+	case len(attempts) > 0:
+		attempts = append(attempts, status)
+	default:
+		for range max(retries, 0) {
+			attempts = append(attempts, "failed")
+		}
+		attempts = append(attempts, status)
+	}
+	for _, a := range attempts {
+		if a == "passed" || a == "failed" {
+			l.AddTrial(arm, run, id, a == "passed")
+		}
+	}
+	return nil
+}

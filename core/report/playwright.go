@@ -1,0 +1,131 @@
+package report
+
+import (
+	"bufio"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// readPlaywright reads Playwright's JSON reporter output (reporter "json")
+// as one run. Every entry of a test's results[] is one attempt (retry 0,
+// 1, ...), and each that was not skipped is a trial, passed when its status
+// is "passed". A test is named "[project] file › describe › title", as
+// Playwright's list reporter names it (without the project when it has
+// none). Errors outside any test (errors[]) are a warning.
+func readPlaywright(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
+	j := newJSONReader(r, "Playwright JSON report")
+	globalErrors := 0
+	var suite func(path []string) error
+	suite = func(path []string) error {
+		var title string
+		return j.object(func(key string) error {
+			switch key {
+			case "title":
+				var err error
+				title, err = j.text("a suite title")
+				return err
+			case "suites":
+				return j.array(func(int) error { return suite(appendTitle(path, title)) })
+			case "specs":
+				return j.array(func(int) error { return playwrightSpec(j, appendTitle(path, title), arm, run, l) })
+			}
+			return j.skip()
+		})
+	}
+	err := j.object(func(key string) error {
+		switch key {
+		case "suites":
+			return j.array(func(int) error { return suite(nil) })
+		case "errors":
+			return j.array(func(int) error { globalErrors++; return j.skip() })
+		}
+		return j.skip()
+	})
+	if err != nil {
+		return err
+	}
+	if err := j.end(); err != nil {
+		return err
+	}
+	if globalErrors > 0 {
+		warnf(l, "run %s: %s outside any test (global setup, a file that failed to load)", run, core.Nouns(globalErrors, "error"))
+	}
+	return nil
+}
+
+// appendTitle is path with title added, in a new slice; an empty title
+// (the root suite) adds nothing.
+func appendTitle(path []string, title string) []string {
+	if title == "" {
+		return path
+	}
+	return append(append([]string(nil), path...), title)
+}
+
+// playwrightSpec reads one spec: its title and its tests, one per project.
+// The keys come in any order, so tests are kept until the title is known.
+func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Ledger) error {
+	type attempt struct {
+		project string
+		passed  bool
+	}
+	var title string
+	var attempts []attempt
+	err := j.object(func(key string) error {
+		switch key {
+		case "title":
+			var err error
+			title, err = j.text("a test title")
+			return err
+		case "tests":
+			return j.array(func(int) error {
+				var project string
+				var statuses []string
+				err := j.object(func(key string) error {
+					switch key {
+					case "projectName":
+						var err error
+						project, err = j.text("a project name")
+						return err
+					case "results":
+						return j.array(func(int) error {
+							var status string
+							err := j.object(func(key string) error {
+								if key != "status" {
+									return j.skip()
+								}
+								var err error
+								status, err = j.text("a result status")
+								return err
+							})
+							statuses = append(statuses, status)
+							return err
+						})
+					}
+					return j.skip()
+				})
+				for _, s := range statuses {
+					if s != "skipped" && s != "" {
+						attempts = append(attempts, attempt{project, s == "passed"})
+					}
+				}
+				return err
+			})
+		}
+		return j.skip()
+	})
+	if err != nil {
+		return err
+	}
+	name := strings.Join(appendTitle(path, title), " › ")
+	for _, a := range attempts {
+		id := name
+		if a.project != "" {
+			id = "[" + a.project + "] " + name
+		}
+		l.AddTrial(arm, run, id, a.passed)
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// fuzzFormat reads s in the format picked by which, and checks that the
+// reader either counts something possible or says what and where.
+func fuzzFormat(t *testing.T, formats []string, which uint8, s string) {
+	l := ledger.New()
+	err := Read(strings.NewReader(s), Options{Format: formats[int(which)%len(formats)]}, l)
+	checkReportErr(t, err)
+	if err == nil {
+		checkLedger(t, l)
+	}
+}
+
+// FuzzReadXMLFormats fuzzes the NUnit, TRX and xUnit.net readers.
+func FuzzReadXMLFormats(f *testing.F) {
+	formats := []string{FormatNUnit, FormatTRX, FormatXUnit}
+	for i, dir := range []string{"nunit", "trx", "xunit"} {
+		for _, s := range samples(f, "testdata/reports/"+dir+"/*.*", 4000) {
+			f.Add(uint8(i), s)
+		}
+	}
+	f.Add(uint8(1), `<TestRun><Results><UnitTestResult testName="a" outcome="Failed"><InnerResults><UnitTestResult testName="a1" outcome="Passed"/></InnerResults></UnitTestResult></Results></TestRun>`)
+	f.Fuzz(func(t *testing.T, which uint8, s string) { fuzzFormat(t, formats, which, s) })
+}
+
+// FuzzReadTAP fuzzes the TAP reader.
+func FuzzReadTAP(f *testing.F) {
+	for _, s := range samples(f, "testdata/reports/tap/*.tap", 4000) {
+		f.Add(s)
+	}
+	f.Add("TAP version 14\n1..2\n# Subtest: g\n    ok 1 - a\n    1..1\nok 1 - g\nnot ok 2 # TODO x\nBail out! no")
+	f.Fuzz(func(t *testing.T, s string) { fuzzFormat(t, []string{FormatTAP}, 0, s) })
+}
+
+// FuzzReadJSONFormats fuzzes the Jest, Mocha, mochawesome, Playwright,
+// CTRF and RSpec readers.
+func FuzzReadJSONFormats(f *testing.F) {
+	formats := []string{FormatJest, FormatMocha, FormatMochawesome, FormatPlaywright, FormatCTRF, FormatRSpec}
+	for i, pat := range []string{"jest/*.json", "mocha/mocha.json", "mocha/mochawesome.json", "playwright/*.json", "ctrf/*.json", "rspec/*.json"} {
+		for _, s := range samples(f, "testdata/reports/"+pat, 3000) {
+			f.Add(uint8(i), s)
+		}
+	}
+	f.Add(uint8(1), `{"tests":[{"fullTitle":"a","currentRetry":2,"err":{"message":"x"}}],"pending":[],"failures":[{"fullTitle":"\"before all\" hook"}]}`)
+	f.Fuzz(func(t *testing.T, which uint8, s string) { fuzzFormat(t, formats, which, s) })
+}
+
+// FuzzJSONReader checks the streaming JSON reader against encoding/json:
+// it accepts exactly the documents json.Valid accepts (NaN and the
+// infinities aside, which it takes as Python writes them, and bytes that
+// are not UTF-8, which it refuses), and a string it keeps is the one
+// encoding/json decodes.
+func FuzzJSONReader(f *testing.F) {
+	for _, s := range samples(f, "testdata/reports/*/*.json", 2000) {
+		f.Add(s)
+	}
+	f.Add(`{"a": "\ud83d\ude00 \u00e9", "b": [1, -0.5e+3, true, null], "c": {}}`)
+	f.Add(`["\ud800", "x\u0000"]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		j := newJSONReader(strings.NewReader(s), "document")
+		err := j.skip()
+		if err == nil {
+			err = j.end()
+		}
+		if err != nil {
+			checkReportErr(t, err)
+		}
+		// Beyond encoding/json: NaN and the infinities are numbers, and
+		// text must be UTF-8 (encoding/json replaces bad bytes).
+		extended := strings.Contains(s, "NaN") || strings.Contains(s, "Infinity") || !utf8.ValidString(s)
+		if (err == nil) != json.Valid([]byte(s)) && !extended {
+			t.Fatalf("reader says %v, json.Valid says %v", err, json.Valid([]byte(s)))
+		}
+		// A top-level string decodes as encoding/json decodes it.
+		var want string
+		if json.Unmarshal([]byte(s), &want) == nil && !bytes.ContainsRune([]byte(want), '\uFFFD') {
+			got, err := newJSONReader(strings.NewReader(s), "document").str()
+			if err != nil || got != want {
+				t.Fatalf("str() = %q, %v; encoding/json gives %q", got, err, want)
+			}
+		}
+	})
+}
+
+func samples(f *testing.F, pattern string, limit int) []string {
+	var out []string
+	files, _ := globFiles(pattern)
+	for _, p := range files {
+		raw := readAll(f, p)
+		out = append(out, string(raw[:min(len(raw), limit)]))
+	}
+	return out
+}
+
+func globFiles(pattern string) ([]string, error) { return filepath.Glob(pattern) }
+
+func readAll(f *testing.F, path string) []byte {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return raw
+}

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// readXUnit reads xUnit.net's XML (v2 and later: <assemblies> of
+// <assembly> of <collection>; v1: <assembly> of <class>) as one run. Each
+// <test> with result Pass or Fail is a trial; Skip and NotRun are not. A
+// test's name is its name attribute, prefixed with its type when the name
+// does not start with it (a DisplayName). Environmental errors (a fixture's
+// cleanup failing, under <errors>) are outside any test: a warning.
+func readXUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
+	x := newXMLStream(r)
+	root, tests, envErrors := "", 0, 0
+	for {
+		tok, err := x.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		t, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		if root == "" {
+			root = t.Name.Local
+			if root != "assemblies" && root != "assembly" {
+				line, col := x.pos()
+				return core.PosErrorf(core.Invalid, line, col, "not an xUnit.net report: the root element is <%s>, want <assemblies> or <assembly>", root)
+			}
+			continue
+		}
+		switch t.Name.Local {
+		case "error":
+			envErrors++
+		case "test":
+			line, col := x.pos()
+			name, typ := attr(t, "name"), attr(t, "type")
+			if name == "" {
+				return core.PosErrorf(core.Invalid, line, col, "a <test> without a name")
+			}
+			if typ != "" && name != typ && !strings.HasPrefix(name, typ+".") {
+				name = typ + "." + name
+			}
+			tests++
+			switch attr(t, "result") {
+			case "Pass":
+				l.AddTrial(arm, run, name, true)
+			case "Fail":
+				l.AddTrial(arm, run, name, false)
+			}
+			if err := x.skip(); err != nil {
+				return err
+			}
+		}
+	}
+	if root == "" {
+		return core.PosErrorf(core.Invalid, 1, 1, "no XML elements: not an xUnit.net report")
+	}
+	if tests == 0 {
+		warnf(l, "run %s: the xUnit.net report has no tests", run)
+	}
+	if envErrors > 0 {
+		warnf(l, "run %s: %s outside any test (a fixture's or collection's cleanup), not counted", run, core.Nouns(envErrors, "error"))
+	}
+	return nil
+}
