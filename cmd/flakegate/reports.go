@@ -49,7 +49,7 @@ func readReports(e *env, l *ledger.Ledger, files []string, format, arm string) e
 	return nil
 }
 
-const formatUsage = "report `format`: ledger, gotest or junit (default: detected from the content)"
+var formatUsage = "report `format`: " + strings.Join(report.Formats, ", ") + " (default: detected from the content)"
 
 // decimalInt is an int64 flag read in decimal only, as the calculator's
 // form and the API read the same number: flag.Int64Var also takes 0x14,
