@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -54,7 +53,10 @@ func parseCountPart(field, s string, from, to int, what string) (int64, error) {
 			return 0, countErr(field, s, i, "the number of %s must be a whole number >= 0, found %q", what, nextRune(s[i:]))
 		}
 	}
-	n, err := strconv.ParseInt(s[start:end], 10, 64)
+	if s[start] == '0' && end-start > 1 {
+		return 0, countErr(field, s, start, "the number of %s %s has leading zeros; write it without them", what, s[start:end])
+	}
+	n, err := ParseInt(s[start:end])
 	if err != nil { // only out of range is left
 		return 0, countErr(field, s, start, "the number of %s %s is too large", what, s[start:end])
 	}
@@ -91,18 +93,14 @@ func ParseRates(field, s string) ([]float64, error) {
 			return nil, countErr(field, s, start, "empty item %d in the list %q", len(out)+1, s)
 		}
 		item := s[start:end]
-		v, err := strconv.ParseFloat(item, 64)
+		v, err := ParseFloat(item)
 		switch {
 		case strings.HasSuffix(item, "%"):
 			return nil, countErr(field, s, end-1, "%q: give a fraction (0.05), not a percentage", item)
 		case errors.Is(err, strconv.ErrRange):
 			return nil, countErr(field, s, start, "%q is out of the range of a float64", item)
-		case err != nil || strings.ContainsRune(item, '_'):
-			return nil, countErr(field, s, start, "%q is not a number", item)
-		case math.IsNaN(v) || math.IsInf(v, 0):
-			return nil, countErr(field, s, start, "%q is not a finite number", item)
-		case v == 0 && nonZeroMantissa(item):
-			return nil, countErr(field, s, start, "%q is out of the range of a float64", item)
+		case err != nil:
+			return nil, countErr(field, s, start, "%q is not a number: %s", item, numberSyntax(item, false))
 		}
 		out = append(out, v)
 		if last {
@@ -115,15 +113,10 @@ func ParseRates(field, s string) ([]float64, error) {
 // nonZeroMantissa reports whether the number in s has a digit other than 0
 // before its exponent: then a parsed zero is an underflow, not a zero.
 func nonZeroMantissa(s string) bool {
-	s = strings.TrimLeft(s, "+-")
-	digits, exp := "123456789", "eE"
-	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		s, digits, exp = s[2:], "123456789abcdefABCDEF", "pP"
-	}
-	if i := strings.IndexAny(s, exp); i >= 0 {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		s = s[:i]
 	}
-	return strings.ContainsAny(s, digits)
+	return strings.ContainsAny(s, "123456789")
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }

@@ -17,7 +17,6 @@ func TestParseCount(t *testing.T) {
 		{"\t0/0", Count{0, 0}},
 		{"0/5", Count{0, 5}},
 		{"5/5", Count{5, 5}},
-		{"007/010", Count{7, 10}},
 		{"9223372036854775807/9223372036854775807", Count{1<<63 - 1, 1<<63 - 1}},
 	}
 	for _, c := range ok {
@@ -40,6 +39,8 @@ func TestParseCount(t *testing.T) {
 		{"17/ ", 5, "missing the number of trials"},
 		{"-1/20", 1, "whole number"},
 		{"1/-20", 3, "whole number"},
+		{"007/10", 1, "leading zeros"},
+		{"7/010", 3, "leading zeros"},
 		{"+1/20", 1, "whole number"},
 		{"1.5/20", 2, "whole number"},
 		{"1/2/3", 4, "one slash"},
@@ -100,15 +101,18 @@ func TestParseRates(t *testing.T) {
 		{"0.05,", 6, "empty item 2"},
 		{"0.05,,0.1", 6, "empty item 2"},
 		{"0.05, x", 7, "not a number"},
-		{"NaN", 1, "not a finite"},
-		{"0.1,inf", 5, "not a finite"},
+		{"NaN", 1, "not a number"},
+		{"0.1,inf", 5, "not a number"},
+		{".05", 1, "a digit before the point"},
+		{"+0.05", 1, "leading '+'"},
+		{"0.05,003", 6, "leading zeros"},
 		{"1e400", 1, "out of the range"},
 		{"1e-400", 1, "out of the range"},
 		{"5%", 2, "not a percentage"},
 		{"1_000", 1, "not a number"},
 		{"é,x", 1, "not a number"},
 		{"0.1,x", 5, "not a number"},
-		{"0x1p-2000", 1, "out of the range"},
+		{"0x1p-2000", 1, "not hexadecimal"},
 	}
 	for _, c := range bad {
 		_, err := ParseRates("rates", c.in)

@@ -103,7 +103,7 @@ func parseFraction(field, s string) (float64, error) {
 	if p, ok := strings.CutSuffix(t, "%"); ok {
 		t = percentToFraction(strings.TrimSpace(p))
 	}
-	v, err := strconv.ParseFloat(t, 64)
+	v, err := core.ParseFloat(t)
 	if err != nil {
 		return 0, inputErr(field, badColumn(s), "not a number: "+strconv.Quote(strings.TrimSpace(s)))
 	}
@@ -133,7 +133,7 @@ func parseOptSeconds(field, s string) (*float64, error) {
 	if t == "" {
 		return nil, nil
 	}
-	v, err := strconv.ParseFloat(t, 64)
+	v, err := core.ParseFloat(t)
 	if err != nil {
 		return nil, inputErr(field, badColumn(s), "not a number of seconds: "+strconv.Quote(t))
 	}
@@ -146,7 +146,7 @@ func parseInt(field, s string) (int64, error) {
 	if t == "" {
 		return 0, inputErr(field, 0, "is required")
 	}
-	v, err := strconv.ParseInt(t, 10, 64)
+	v, err := core.ParseInt(t)
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {

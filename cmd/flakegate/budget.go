@@ -13,12 +13,12 @@ import (
 func runBudget(e *env, args []string) (bool, error) {
 	in := gate.DefaultBudgetInput
 	fs := newFlags(e, "budget", "[flags] [rate ...]")
-	fs.Float64Var(&in.Target, "target", in.Target, "detection power wanted, in (0,1)")
+	fs.Var(core.FloatVar{P: &in.Target}, "target", "detection `power` wanted, in (0,1)")
 	cost := fs.String("cost", "", "runner `seconds` per run")
 	int64Flag(fs, &in.Cap, "cap", "reruns the gate allows today, a whole `number`")
 	observe := fs.String("observe", "", "observed history as `fails/runs`; planned against its upper Wilson bound")
 	rates := fs.String("rates", "", "comma-separated per-run failure rates (also accepted as arguments)")
-	fs.Float64Var(&in.Confidence, "confidence", in.Confidence, "confidence of the observed rate's interval")
+	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the observed rate's interval")
 	from := filesFlag(fs, "from", "a test report `file` whose retry history gives observed rates (repeatable)")
 	format := fs.String("format", "", formatUsage)
 	asJSON := fs.Bool("json", false, "print the JSON result")
@@ -31,7 +31,7 @@ func runBudget(e *env, args []string) (bool, error) {
 			return false, usagef("-from plans from the reports' retry history: give no rates or -observe with it")
 		}
 		if *cost != "" {
-			c, err := strconv.ParseFloat(*cost, 64)
+			c, err := core.ParseFloat(*cost)
 			if err != nil {
 				return false, usagef("-cost: want seconds per run, got %q", *cost)
 			}
@@ -40,7 +40,7 @@ func runBudget(e *env, args []string) (bool, error) {
 		return budgetFrom(e, in, *from, *format, *asJSON)
 	}
 	if *cost != "" {
-		c, err := strconv.ParseFloat(*cost, 64)
+		c, err := core.ParseFloat(*cost)
 		if err != nil {
 			return false, usagef("-cost: want seconds per run, got %q", *cost)
 		}
@@ -61,7 +61,7 @@ func runBudget(e *env, args []string) (bool, error) {
 		in.Rates = append(in.Rates, rs...)
 	}
 	for i, a := range pos {
-		p, err := strconv.ParseFloat(a, 64)
+		p, err := core.ParseFloat(a)
 		if err != nil {
 			return false, usagef("argument %d: want a failure rate such as 0.02, got %q", i+1, a)
 		}

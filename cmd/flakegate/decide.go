@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
@@ -18,7 +17,7 @@ func runDecide(e *env, args []string) (bool, error) {
 	baseline := fs.String("baseline", "", "baseline arm as `passed/trials` (required)")
 	patched := fs.String("patched", "", "patched arm as `passed/trials` (required)")
 	int64Flag(fs, &in.MinTrials, "min-trials", "fewest trials an arm needs for a verdict, a whole `number`")
-	fs.Float64Var(&in.Confidence, "confidence", in.Confidence, "confidence of the Wilson intervals")
+	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the Wilson intervals")
 	fs.StringVar(&in.Property, "property", in.Property, "property check result: passed, failed or unknown")
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	pos, err := parse(fs, args)
@@ -66,9 +65,9 @@ func runDecide(e *env, args []string) (bool, error) {
 func runSize(e *env, args []string) (bool, error) {
 	in := gate.SizeInput{Baseline: -1, Patched: -1, Confidence: core.DefaultConfidence}
 	fs := newFlags(e, "size", "[flags] baseline-rate patched-rate")
-	fs.Float64Var(&in.Baseline, "baseline", in.Baseline, "baseline pass `rate` in [0,1]")
-	fs.Float64Var(&in.Patched, "patched", in.Patched, "patched pass `rate` in [0,1]")
-	fs.Float64Var(&in.Confidence, "confidence", in.Confidence, "confidence of the Wilson intervals")
+	fs.Var(core.FloatVar{P: &in.Baseline}, "baseline", "baseline pass `rate` in [0,1]")
+	fs.Var(core.FloatVar{P: &in.Patched}, "patched", "patched pass `rate` in [0,1]")
+	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the Wilson intervals")
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -79,7 +78,7 @@ func runSize(e *env, args []string) (bool, error) {
 	}
 	if len(pos) == 2 {
 		for i, dst := range []*float64{&in.Baseline, &in.Patched} {
-			v, err := strconv.ParseFloat(pos[i], 64)
+			v, err := core.ParseFloat(pos[i])
 			if err != nil {
 				return false, usagef("argument %d: want a pass rate such as 0.85, got %q", i+1, pos[i])
 			}
@@ -115,8 +114,8 @@ func runFreeze(e *env, args []string) (bool, error) {
 	record := fs.String("record", "", "a stored claim: the JSON this command printed earlier (`file`, - for stdin)")
 	fs.StringVar(&in.Date, "date", "", "the claim's measurement date, YYYY-MM-DD")
 	newer := fs.String("newer", "", "a newer count of the same test as `passed/trials`")
-	fs.Float64Var(&in.Confidence, "confidence", in.Confidence, "confidence of the claim's interval")
-	fs.Float64Var(&in.Comparable, "comparable", in.Comparable, "least ratio of newer to claimed trials that can overturn the claim")
+	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the claim's interval")
+	fs.Var(core.FloatVar{P: &in.Comparable}, "comparable", "least `ratio` of newer to claimed trials that can overturn the claim")
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -11,7 +11,7 @@ func runLedger(e *env, args []string) (bool, error) {
 	opt := ledger.DefaultOptions
 	fs := newFlags(e, "ledger", "[flags] [report ...]")
 	int64Flag(fs, &opt.MinTrials, "min-trials", "fewest trials an arm needs for a verdict, a whole `number`")
-	fs.Float64Var(&opt.Confidence, "confidence", opt.Confidence, "confidence of the Wilson intervals")
+	fs.Var(core.FloatVar{P: &opt.Confidence}, "confidence", "`confidence` of the Wilson intervals")
 	fs.StringVar(&opt.Property, "property", opt.Property, "property check result: passed, failed or unknown")
 	format := fs.String("format", "", formatUsage)
 	baseline := filesFlag(fs, "baseline", "a report `file` of one baseline run (go test -json or JUnit); repeat per run")

@@ -64,7 +64,7 @@ func (d decimalInt) String() string {
 }
 
 func (d decimalInt) Set(s string) error {
-	v, err := strconv.ParseInt(s, 10, 64)
+	v, err := core.ParseInt(s)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
 			return fmt.Errorf("%q is out of range", s)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -238,13 +237,10 @@ func finite(field string, v float64) error {
 	return nil
 }
 
-// parseNumber reads a finite decimal number from text.
+// parseNumber reads a number in the core's one grammar (core.ParseFloat),
+// blanks around it allowed.
 func parseNumber(field, s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return 0, invalid(field, "want a number such as 0.95, got %q", s)
-	}
-	return v, finite(field, v)
+	return core.ParseNumber(field, strings.TrimSpace(s))
 }
 
 func (a *args) number(name string, dst *float64) {
@@ -288,9 +284,9 @@ func (a *args) integer(name string, dst *int64) {
 		}
 		text = string(js)
 	}
-	v, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+	v, err := core.ParseInteger(name, strings.TrimSpace(text))
 	if err != nil {
-		a.err = invalid(name, "want a whole number such as 3, got %q", text)
+		a.err = err
 		return
 	}
 	*dst = v
@@ -349,8 +345,8 @@ func (a *args) countObject(name string, js json.RawMessage) (*core.Count, error)
 		if !ok {
 			return nil, invalid(name, "the object needs %q and %q", keys[0], keys[1])
 		}
-		v, err := strconv.ParseInt(string(raw), 10, 64)
-		if !isJSONNumber(raw) || err != nil {
+		v, err := core.ParseInt(string(raw))
+		if err != nil {
 			return nil, invalid(name, "%s must be a whole number, got %s", k, clip(raw))
 		}
 		vals[i] = v
@@ -393,20 +389,45 @@ func (a *args) numbers(name string, dst *[]float64) {
 	*dst = vs
 }
 
-// integers reads "1,2,4", or in JSON also an array of whole numbers.
+// integers reads "1,2,4", or in JSON also an array of whole numbers, each
+// from 1 to 2^30.
 func (a *args) integers(name string, dst *[]int) {
-	var fs []float64
-	a.numbers(name, &fs)
-	if a.err != nil || fs == nil {
+	text, js, ok := a.raw(name)
+	if !ok {
 		return
 	}
-	out := make([]int, len(fs))
-	for i, f := range fs {
-		if f != math.Trunc(f) || f < 1 || f > 1<<30 {
-			a.err = invalid(name, "item %d must be a whole number from 1 to %d, got %v", i+1, 1<<30, f)
+	var items []string
+	if js != nil {
+		var nums []json.Number
+		if err := json.Unmarshal(js, &text); err != nil {
+			if err := json.Unmarshal(js, &nums); err != nil {
+				a.err = invalid(name, "want an array of whole numbers or \"1,2,4\", got %s", clip(js))
+				return
+			}
+			for _, n := range nums {
+				items = append(items, string(n))
+			}
+		}
+	}
+	if items == nil {
+		if strings.Trim(text, " \t") == "" {
+			*dst = []int{}
 			return
 		}
-		out[i] = int(f)
+		items = strings.Split(text, ",")
+	}
+	out := make([]int, len(items))
+	for i, it := range items {
+		v, err := core.ParseInteger(name, strings.Trim(it, " \t"))
+		if err != nil {
+			a.err = invalid(name, "item %d: %s", i+1, err.(*core.Error).Msg)
+			return
+		}
+		if v < 1 || v > 1<<30 {
+			a.err = invalid(name, "item %d must be a whole number from 1 to %d, got %d", i+1, 1<<30, v)
+			return
+		}
+		out[i] = int(v)
 	}
 	*dst = out
 }
