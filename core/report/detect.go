@@ -26,6 +26,9 @@ func DetectFormat(head []byte) string {
 	if len(t) > 0 && t[0] == '<' {
 		return xmlFormat(xmlRoot(t))
 	}
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) && bytes.Contains(head, []byte("header.json")) || bytes.Contains(head[:min(len(head), 4096)], []byte("_journal/start.json")) && bytes.HasPrefix(head, []byte("PK")) {
+		return FormatInspect // an inspect_ai .eval archive
+	}
 	if len(t) > 0 && t[0] == '{' {
 		if f := docFormat(topKeys(t)); f != "" {
 			return f
@@ -50,6 +53,8 @@ func DetectFormat(head []byte) string {
 			return FormatGoTest
 		case bytes.Contains(line, []byte(`"nodeid"`)):
 			return FormatLedger
+		case bytes.Contains(line, []byte(`"doc_id"`)):
+			return FormatLMEval
 		}
 		return ""
 	}
@@ -148,6 +153,10 @@ func docFormat(k map[string]byte) string {
 	switch {
 	case has("testResults") && (has("numTotalTests") || has("numPassedTests")):
 		return FormatJest
+	case has("eval", "status") && (has("samples") || has("results") || has("version")):
+		return FormatInspect
+	case has("evalId") || k["results"] == '{' && has("results.version") && has("results.stats"):
+		return FormatPromptfoo
 	case has("config", "suites"):
 		return FormatPlaywright
 	case has("stats") && k["results"] == '[':
@@ -192,7 +201,7 @@ func isTAP(t []byte) bool {
 // notAReport words the error for a file no reader takes, naming what it is
 // when that can be told.
 func notAReport(head []byte) string {
-	const reads = "flakegate reads JUnit XML, NUnit, TRX and xUnit.net XML, go test -json, TAP, and the JSON of Jest, Vitest, Mocha, mochawesome, Playwright, CTRF and RSpec (or name the format)"
+	const reads = "flakegate reads JUnit XML, NUnit, TRX and xUnit.net XML, go test -json, TAP, the JSON of Jest, Vitest, Mocha, mochawesome, Playwright, CTRF and RSpec, and the logs of inspect_ai, lm-evaluation-harness and promptfoo (or name the format)"
 	if what := recognise(head); what != "" {
 		return "this is " + what + "; " + reads
 	}

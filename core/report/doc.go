@@ -1,8 +1,12 @@
-// Package report reads test reports into a *ledger.Ledger: the seed's
-// JSONL trial ledger (ReadLedger), go test -json (test2json) streams and
-// JUnit XML as pytest, Maven Surefire, gotestsum, Jest and Playwright write
-// it. Read reads one file in a format it is told or detects (DetectFormat);
-// its doc says what counts as a trial in each format.
+// Package report reads test reports and eval logs into a *ledger.Ledger:
+// the seed's JSONL trial ledger (ReadLedger), go test -json, JUnit XML in
+// its many dialects, NUnit, TRX, xUnit.net, TAP, the JSON reports of Jest,
+// Vitest, Mocha, mochawesome, Playwright, CTRF and RSpec, and the logs of
+// inspect_ai, lm-evaluation-harness and promptfoo. Read reads one file in a
+// format it is told or detects (DetectFormat, which also names many formats
+// it does not read); its doc says what counts as a trial in each format.
+// Each file is one run, every attempt a trial: a retry is never folded into
+// a pass.
 //
 // The readers stream: memory is bounded by the longest line they accept
 // (MaxLineBytes, MaxGoTestLineBytes) and by the ledger, never by the size

@@ -113,3 +113,25 @@ func readAll(f *testing.F, path string) []byte {
 	}
 	return raw
 }
+
+// FuzzReadEvalLogs fuzzes the inspect_ai (JSON), lm-evaluation-harness,
+// promptfoo and samples readers.
+func FuzzReadEvalLogs(f *testing.F) {
+	formats := []string{FormatInspect, FormatLMEval, FormatPromptfoo, FormatSamples}
+	for i, pat := range []string{"inspect/*.json", "lmeval/*.jsonl", "promptfoo/*.json"} {
+		for _, s := range samples(f, "testdata/reports/"+pat, 3000) {
+			f.Add(uint8(i), s)
+		}
+	}
+	f.Add(uint8(3), "id,run,score\na,1,C\nb,1,0.5\n")
+	f.Add(uint8(3), `{"id":"a","score":"P"}`)
+	f.Fuzz(func(t *testing.T, which uint8, s string) { fuzzFormat(t, formats, which, s) })
+}
+
+// FuzzReadEvalArchive fuzzes the .eval (zip) reader with damaged archives.
+func FuzzReadEvalArchive(f *testing.F) {
+	for _, s := range samples(f, "testdata/reports/inspect/*.eval", 1<<20) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { fuzzFormat(t, []string{FormatInspect}, 0, s) })
+}

@@ -28,11 +28,16 @@ const (
 	FormatPlaywright  = "playwright"  // Playwright's JSON reporter
 	FormatCTRF        = "ctrf"        // the Common Test Report Format
 	FormatRSpec       = "rspec"       // rspec --format json
+	FormatInspect     = "inspect"     // an inspect_ai eval log, .json or .eval
+	FormatLMEval      = "lmeval"      // lm-evaluation-harness --log_samples rows
+	FormatPromptfoo   = "promptfoo"   // promptfoo eval --output results.json
+	FormatSamples     = "samples"     // JSONL or CSV, one row per sample, fields named in EvalOptions
 )
 
 // Formats lists every format name Read takes.
 var Formats = []string{FormatLedger, FormatGoTest, FormatJUnit, FormatNUnit, FormatTRX, FormatXUnit, FormatTAP,
-	FormatJest, FormatMocha, FormatMochawesome, FormatPlaywright, FormatCTRF, FormatRSpec}
+	FormatJest, FormatMocha, FormatMochawesome, FormatPlaywright, FormatCTRF, FormatRSpec,
+	FormatInspect, FormatLMEval, FormatPromptfoo, FormatSamples}
 
 // Options say how to read one report file.
 type Options struct {
@@ -47,6 +52,9 @@ type Options struct {
 	// ("baseline-1", "baseline-2", ...). A seed ledger names its runs in its
 	// rows, and Run is ignored.
 	Run string
+	// Eval says how to read an eval harness's log (inspect, lmeval,
+	// promptfoo, samples): one log is one run, one sample one scenario.
+	Eval EvalOptions
 }
 
 // detectBytes is how much of a report DetectFormat sees.
@@ -101,6 +109,11 @@ const detectBytes = 64 << 10
 //   - CTRF: each attempt of a passed or failed test (retryAttempts, or
 //     retries failed attempts before the last).
 //   - RSpec JSON: each passed or failed example.
+//   - eval logs (inspect_ai .json and .eval, lm-evaluation-harness samples,
+//     promptfoo output, samples files): one log is one run, each sample a
+//     scenario and each of its epochs or repeats a trial, passed when the
+//     harness scored it correct (opt.Eval says which score and where a
+//     number passes).
 //
 // Text in UTF-16 (with a byte order mark, or starting with an ASCII
 // character) is read as such; XML may also declare ISO-8859-1, US-ASCII or
@@ -121,7 +134,10 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 			return err
 		}
-		if format = DetectFormat(head); format == "" {
+		if format = DetectFormat(head); format == "" && opt.Eval.ID != "" {
+			format = FormatSamples // a samples file cannot be told from its content
+		}
+		if format == "" {
 			if len(bytes.TrimSpace(head)) == 0 {
 				return &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the report is empty"}
 			}
@@ -129,7 +145,7 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 		}
 	case FormatLedger:
 	default:
-		if readers[format] == nil {
+		if readers[format] == nil && evalReaders[format] == nil {
 			return core.FieldErrorf("format", "must be one of %s (or empty to detect), got %q", strings.Join(Formats, ", "), opt.Format)
 		}
 	}
@@ -140,7 +156,18 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	if run == "" {
 		run = l.NextRun(opt.Arm)
 	}
+	if read := evalReaders[format]; read != nil {
+		return read(br, opt, run, l)
+	}
 	return readers[format](br, opt.Arm, run, l)
+}
+
+// evalReaders read one eval harness log as one run.
+var evalReaders = map[string]func(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) error{
+	FormatInspect:   readInspect,
+	FormatLMEval:    readLMEval,
+	FormatPromptfoo: readPromptfoo,
+	FormatSamples:   readSamples,
 }
 
 // readers read one file of a format as one run of an arm.

@@ -380,8 +380,8 @@ func TestFlakes(t *testing.T) {
 // goldenDirs are the folders of testdata/reports whose samples have
 // golden results, and goldenExt the extensions of sample files.
 var (
-	goldenDirs = []string{"gotest", "junit", "nunit", "trx", "xunit", "tap", "jest", "vitest", "mocha", "playwright", "ctrf", "rspec"}
-	goldenExt  = map[string]bool{".json": true, ".xml": true, ".trx": true, ".tap": true}
+	goldenDirs = []string{"gotest", "junit", "nunit", "trx", "xunit", "tap", "jest", "vitest", "mocha", "playwright", "ctrf", "rspec", "inspect", "lmeval", "promptfoo"}
+	goldenExt  = map[string]bool{".json": true, ".xml": true, ".trx": true, ".tap": true, ".eval": true, ".jsonl": true}
 )
 
 func TestReportGolden(t *testing.T) {

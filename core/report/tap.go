@@ -27,8 +27,8 @@ func tapPoint(body string) (passed bool, num, rest string, ok bool) {
 	default:
 		return false, "", "", false
 	}
-	if body != "" && body[0] != ' ' && body[0] != '\t' {
-		return false, "", "", false // "okay", "nothing"
+	if body != "" && body[0] != ' ' && body[0] != '\t' && body[0] != '-' {
+		return false, "", "", false // "okay", "nothing"; "ok-name" is taken
 	}
 	body = strings.TrimLeft(body, " \t")
 	i := 0
