@@ -26,6 +26,7 @@ var layers = map[string][]string{
 	"core/report": {"core", "core/stat", "core/gate", "core/ledger"},
 	"core/aa/...": {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
 	"words":       {"core/..."},
+	"share":       {"core/..."},
 	"static":      {},
 }
 

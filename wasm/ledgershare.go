@@ -5,21 +5,17 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/share"
 )
 
 // LedgerShare is the shareable state of a ledger dropped on the decide
-// page: its summary, from which core gives every test's verdict exactly
-// as from the trials. A decide link carries it as "ledger=" +
-// base64url(DEFLATE(JSON)).
-type LedgerShare struct {
-	Version int            `json:"v"` // format version, 1
-	Ledger  ledger.Summary `json:"ledger"`
-}
+// page (share.LedgerState): its summary, from which core gives every
+// test's verdict exactly as from the trials. A decide link carries it as
+// "ledger=" + base64url(DEFLATE(JSON)).
+type LedgerShare = share.LedgerState
 
-// EncodeLedgerShare is the fragment value of s.
-func EncodeLedgerShare(s *ledger.Summary) (string, error) {
-	return packShare(LedgerShare{Version: 1, Ledger: *s})
-}
+// EncodeLedgerShare is share.EncodeLedger: the fragment value of s.
+func EncodeLedgerShare(s *ledger.Summary) (string, error) { return share.EncodeLedger(s) }
 
 // DecodeLedgerShare reverses EncodeLedgerShare and refuses a summary no
 // ledger could give (ledger.Summary.Check).

@@ -4,64 +4,33 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/share"
 )
 
-// MaxShareFragment is the longest A/A state, in bytes of fragment, that the
-// page puts in a link. Longer states are offered as a JSON file instead:
-// some chat tools and browsers truncate longer URLs.
-const MaxShareFragment = 8 << 10
+// MaxShareFragment is the longest state, in bytes of fragment, that the
+// page puts in a link (share.MaxFragment).
+const MaxShareFragment = share.MaxFragment
 
 // maxShareJSON caps the decompressed size of a shared state, so a hostile
 // link cannot make the page inflate gigabytes.
 const maxShareJSON = 64 << 20
 
-// AAShare is the shareable state of an A/A view: the sufficient statistics
-// of the baseline and, optionally, the candidate. aa.Check on these gives
-// every figure of the view exactly; the raw CSV is not needed.
-type AAShare struct {
-	Version   int      `json:"v"` // format version, 1
-	Baseline  *aa.Side `json:"baseline"`
-	Candidate *aa.Side `json:"candidate,omitempty"`
-}
+// AAShare is the shareable state of an A/A view (share.AAState); the page
+// encodes it with package share, as the CLI and the API do, and decodes it
+// here.
+type AAShare = share.AAState
 
-// EncodeAAShare compresses s into the text of a fragment value: compact
-// JSON, DEFLATE at best compression, base64url without padding.
-func EncodeAAShare(s AAShare) (string, error) {
-	s.Version = 1
-	return packShare(s)
-}
+// EncodeAAShare is share.EncodeAA: the text of an "aa=" fragment value.
+func EncodeAAShare(s AAShare) (string, error) { return share.EncodeAA(s) }
 
-// packShare is the fragment text of v: compact JSON, DEFLATE at best
-// compression, base64url without padding.
-func packShare(v any) (string, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	w, err := flateWriter(&b)
-	if err != nil {
-		return "", err
-	}
-	w.Write(raw)
-	if err := w.Close(); err != nil {
-		return "", err
-	}
-	return b64(b.Bytes()), nil
-}
-
-func flateWriter(w io.Writer) (*flate.Writer, error) {
-	return flate.NewWriter(w, flate.BestCompression)
-}
-
-func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+// packShare is share.Pack.
+func packShare(v any) (string, error) { return share.Pack(v) }
 
 // DecodeAAShare reverses EncodeAAShare. It checks what a page needs to
 // trust the numbers: a known version, a baseline, and tallies whose passes

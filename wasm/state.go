@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -35,16 +36,15 @@ func newFormState(fields []field) formState {
 	return s
 }
 
-// fragment encodes the fields that differ from their defaults. An empty
-// field that has a default is kept (as "key="), so clearing it survives.
+// fragment encodes the fields that differ from their defaults, as
+// share.Form does for the CLI's and the API's links. An empty field that
+// has a default is kept (as "key="), so clearing it survives.
 func (s formState) fragment(fields []field) string {
-	v := url.Values{}
-	for _, f := range fields {
-		if s[f.Key] != f.Default {
-			v.Set(f.Key, s[f.Key])
-		}
+	sf := make([]share.Field, len(fields))
+	for i, f := range fields {
+		sf[i] = share.Field{Key: f.Key, Default: f.Default}
 	}
-	return v.Encode()
+	return share.Form(sf, s)
 }
 
 // applyFragment sets the fields named in a fragment; unknown keys and

@@ -2,6 +2,8 @@ package wasm
 
 import (
 	"bytes"
+	"compress/flate"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -125,10 +127,10 @@ func mustEncodeJSON(t testing.TB, js string) string {
 
 func rawEncode(js string) string {
 	var b bytes.Buffer
-	w, _ := flateWriter(&b)
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
 	w.Write([]byte(js))
 	w.Close()
-	return b64(b.Bytes())
+	return base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
 
 func FuzzDecodeAAShare(f *testing.F) {

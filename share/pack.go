@@ -1,0 +1,65 @@
+package share
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// MaxFragment is the longest fragment, in bytes, a link holds. Longer
+// states are left out of the link (the page offers them as a file): some
+// chat tools and browsers truncate longer URLs.
+const MaxFragment = 8 << 10
+
+// AAState is the shareable state of an A/A view: the sufficient statistics
+// of the baseline and, optionally, the candidate. aa.Check on these gives
+// every figure of the view exactly; the raw CSV is not needed.
+type AAState struct {
+	Version   int      `json:"v"` // format version, 1
+	Baseline  *aa.Side `json:"baseline"`
+	Candidate *aa.Side `json:"candidate,omitempty"`
+}
+
+// LedgerState is the shareable state of a ledger dropped on the decide
+// view: its summary, from which core gives every test's verdict exactly as
+// from the trials.
+type LedgerState struct {
+	Version int            `json:"v"` // format version, 1
+	Ledger  ledger.Summary `json:"ledger"`
+}
+
+// EncodeAA is the fragment value ("aa=" + it) of s, version 1.
+func EncodeAA(s AAState) (string, error) {
+	s.Version = 1
+	return Pack(s)
+}
+
+// EncodeLedger is the fragment value ("ledger=" + it) of a ledger's
+// summary, version 1.
+func EncodeLedger(s *ledger.Summary) (string, error) {
+	return Pack(LedgerState{Version: 1, Ledger: *s})
+}
+
+// Pack is the fragment text of v: compact JSON, DEFLATE at best
+// compression, base64url without padding. Its characters need no escaping
+// in a URL fragment or a query value.
+func Pack(v any) (string, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	w, err := flate.NewWriter(&b, flate.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	w.Write(raw) // a bytes.Buffer does not fail
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
+}

@@ -1,0 +1,187 @@
+package share
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+func f64(v float64) *float64 { return &v }
+
+// The fragments are the ones the page writes for the same form (the form
+// text of docs/WEB.md's example link, "cap=5&observe=1%2F120&rates=...");
+// wasm's tests read each back through the page's own parser.
+func TestBudgetAndDecideFragments(t *testing.T) {
+	d := gate.DefaultBudgetInput
+	for _, c := range []struct {
+		name string
+		in   gate.BudgetInput
+		want string
+	}{
+		{"the form's defaults", gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05, 0.02, 0.01}}, ""},
+		{"WEB.md's example", gate.BudgetInput{Target: d.Target, Cap: 5, Confidence: d.Confidence, Rates: []float64{0.05, 0.02},
+			Observed: &core.Count{Passed: 1, Trials: 120}}, "cap=5&observe=1%2F120&rates=0.05%2C0.02"},
+		// No rates: the form's default rates must be emptied, not kept.
+		{"observed only", gate.BudgetInput{Target: 0.9, Cap: 0, Confidence: 0.99, CostSeconds: f64(8), Observed: &core.Count{Passed: 2, Trials: 40}},
+			"cap=0&confidence=0.99&cost=8&observe=2%2F40&rates=&target=0.9"},
+		{"exact forms", gate.BudgetInput{Target: 0.999999999, Cap: 3, Confidence: 0.95, CostSeconds: f64(0.1), Rates: []float64{1e-05, 1}},
+			"cost=0.1&rates=1e-05%2C1&target=0.999999999"},
+	} {
+		v := Budget(c.in)
+		if v.Path != BudgetPath || v.Fragment != c.want || !v.Linked() {
+			t.Errorf("%s: %+v, want fragment %q", c.name, v, c.want)
+		}
+	}
+	in := gate.DecideInput{Baseline: core.Count{Passed: 30, Trials: 60}, Patched: core.Count{Passed: 51, Trials: 60},
+		MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed}
+	v, err := Decide(in, nil)
+	if err != nil || v.Path != DecidePath || v.Fragment != "baseline=30%2F60&patched=51%2F60&property=passed" {
+		t.Errorf("decide: %+v %v", v, err)
+	}
+}
+
+func TestDecideLedger(t *testing.T) {
+	s := &ledger.Summary{Runs: ledger.RunCounts{Baseline: 1, Patched: 1}, Tests: []ledger.TestCounts{
+		{NodeID: "t", Baseline: core.Count{Passed: 1, Trials: 2}, Patched: core.Count{Passed: 2, Trials: 2}}}}
+	v, err := Ledger(s, ledger.Options{MinTrials: 2, Confidence: 0.9, Property: core.PropertyUnknown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := url.ParseQuery(v.Fragment)
+	if err != nil || q.Get("min_trials") != "2" || q.Get("confidence") != "0.9" || q.Get("baseline") != "" || q.Get("ledger") == "" || v.Left != "" {
+		t.Errorf("ledger view %+v (%v)", v, err)
+	}
+	// Keys stay sorted with the ledger among them, as url.Values writes them.
+	if !strings.HasPrefix(v.Fragment, "confidence=0.9&ledger=") {
+		t.Errorf("fragment %q", v.Fragment)
+	}
+	// A summary past the limit leaves the link with the settings only.
+	for i := 0; i < 2000; i++ {
+		s.Tests = append(s.Tests, ledger.TestCounts{NodeID: fmt.Sprintf("pkg/test_%06d_%x", i, i*7919), Baseline: core.Count{Passed: int64(i % 7), Trials: 9}})
+	}
+	v, err = Ledger(s, ledger.DefaultOptions)
+	if err != nil || v.Left != LeftLedger || v.LeftBytes <= MaxFragment || v.Fragment != "" || !v.Linked() ||
+		v.URL("https://x.example") != "https://x.example/decide" {
+		t.Errorf("long ledger: %+v %v", v, err)
+	}
+}
+
+// A sizing opens the decide view at counts whose rates, divided as the
+// page divides them, are the sizing's rates: 0.5 and 0.85 are 10/20 and
+// 17/20, the form's defaults (DESIGN.md's example, 28 trials per arm).
+func TestSizeView(t *testing.T) {
+	for _, c := range []struct {
+		b, p float64
+		want string
+		left string
+	}{
+		{0.5, 0.85, "", ""},
+		{0.123, 0.5, "baseline=123%2F1000&patched=500%2F1000", ""},
+		{0, 1, "baseline=0%2F20&patched=20%2F20", ""},
+		{0.05, 0.25, "baseline=1%2F20&patched=5%2F20", ""},
+		{1.0 / 3, 0.5, "", LeftRates}, // 0.3333333333333333: 16 digits, beyond 2^53 trials
+		{1e-300, 0.5, "", LeftRates},
+	} {
+		v := Size(gate.SizeInput{Baseline: c.b, Patched: c.p, Confidence: 0.95})
+		if v.Fragment != c.want || v.Left != c.left || v.Path != DecidePath {
+			t.Errorf("size %v %v: %+v, want %q left %q", c.b, c.p, v, c.want, c.left)
+		}
+	}
+	if v := Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.99}); v.Fragment != "confidence=0.99" {
+		t.Errorf("confidence: %q", v.Fragment)
+	}
+}
+
+func TestFreezeView(t *testing.T) {
+	in := gate.FreezeInput{Claim: core.Count{Passed: 57, Trials: 60}, Newer: &core.Count{Passed: 40, Trials: 60}, Confidence: 0.95, Comparable: 0.5}
+	if v := Freeze(in); v.Fragment != "baseline=57%2F60&patched=40%2F60" {
+		t.Errorf("%+v", v)
+	}
+	in.Newer = nil
+	if v := Freeze(in); v.Fragment != "baseline=57%2F60&patched=57%2F60" {
+		t.Errorf("%+v", v)
+	}
+}
+
+func TestAAView(t *testing.T) {
+	side := &aa.Side{Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
+	v, err := AA(side, nil)
+	if err != nil || !strings.HasPrefix(v.Fragment, "aa=") || v.URL("https://x.example/tools/") != "https://x.example/tools/aa#"+v.Fragment {
+		t.Errorf("%+v %v", v, err)
+	}
+	big := &aa.Side{}
+	for i := 0; i < 5000; i++ {
+		id := fmt.Sprintf("scenario-%d-%x", i, i*104729)
+		big.Scenarios = append(big.Scenarios, aa.Tally{ID: id, Passed: int64(i % 3), Total: 3})
+	}
+	v, err = AA(big, nil)
+	if err != nil || v.Left != LeftStatistics || v.LeftBytes <= MaxFragment || v.Linked() || v.URL("https://x.example") != "" {
+		t.Errorf("long statistics: %+v %v", v, err)
+	}
+	if _, err := AA(nil, side); err == nil {
+		t.Error("no baseline, no error")
+	}
+}
+
+func TestParseSite(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"https://flakegate.example", "https://flakegate.example"},
+		{"https://flakegate.example/", "https://flakegate.example"},
+		{" http://127.0.0.1:8080/ ", "http://127.0.0.1:8080"},
+		{"https://example.com/tools/flakegate//", "https://example.com/tools/flakegate"},
+		{"http://[::1]:8787", "http://[::1]:8787"},
+		{"ftp://x", ""},
+		{"flakegate.example", ""},
+		{"https://", ""},
+		{"https://u:p@x.example", ""},
+		{"https://x.example/?a=1", ""},
+		{"https://x.example/#cap=5", ""},
+		{"https://x.example/?", ""},
+		{"javascript:alert(1)", ""},
+		{"", ""},
+	} {
+		got, err := ParseSite(c.in)
+		if got != c.want || (err == nil) != (c.want != "") {
+			t.Errorf("ParseSite(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
+
+// FuzzParseSite: whatever it accepts is an http(s) address that parses
+// back to itself, and a view's link on it is a URL whose fragment is the
+// view's.
+func FuzzParseSite(f *testing.F) {
+	for _, s := range []string{"https://flakegate.example", "http://127.0.0.1:8080/", "https://a.b/c/", "https://x/#y", "http://[::1]", "https://%41.example/%2f"} {
+		f.Add(s)
+	}
+	frag := Budget(gate.BudgetInput{Target: 0.9, Cap: 5, Confidence: 0.95, Rates: []float64{0.05}}).Fragment
+	f.Fuzz(func(t *testing.T, s string) {
+		site, err := ParseSite(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseSite(site)
+		if err != nil || again != site {
+			t.Fatalf("%q gave %q, which gives %q, %v", s, site, again, err)
+		}
+		u, err := url.Parse(View{Path: BudgetPath, Fragment: frag}.URL(site))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.EscapedFragment() != frag || u.RawQuery != "" {
+			t.Fatalf("%q: link %v, %v", site, u, err)
+		}
+	})
+}
+
+func ExampleBudget() {
+	in := gate.DefaultBudgetInput
+	in.Cap, in.Rates = 5, []float64{0.05, 0.02}
+	in.Observed = &core.Count{Passed: 1, Trials: 120}
+	site, _ := ParseSite("https://flakegate.example/")
+	fmt.Println(Budget(in).URL(site))
+	// Output: https://flakegate.example/#cap=5&observe=1%2F120&rates=0.05%2C0.02
+}

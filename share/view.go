@@ -1,0 +1,270 @@
+package share
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// Paths of the calculator's views.
+const (
+	BudgetPath = "/"
+	DecidePath = "/decide"
+	AAPath     = "/aa"
+)
+
+// Field is one input of a calculator form as a link holds it: its key in
+// the fragment and the text the form starts with.
+type Field struct{ Key, Default string }
+
+// BudgetFields are the budget view's inputs, in the form's order.
+var BudgetFields = []Field{
+	{"target", "0.95"}, {"cost", ""}, {"cap", "3"}, {"rates", "0.05,0.02,0.01"}, {"observe", ""}, {"confidence", "0.95"},
+}
+
+// DecideFields are the decide view's inputs, in the form's order.
+var DecideFields = []Field{
+	{"baseline", "10/20"}, {"patched", "17/20"}, {"min_trials", "20"}, {"confidence", "0.95"}, {"property", core.PropertyUnknown},
+}
+
+// Form encodes a form's text as a fragment: the fields whose text differs
+// from their default, keys sorted (so the same state is the same link),
+// values escaped as a query string. An emptied field that has a default is
+// kept as "key=", so clearing it survives; keys that are not fields are
+// left out.
+func Form(fields []Field, text map[string]string) string {
+	v := url.Values{}
+	for _, f := range fields {
+		if t := text[f.Key]; t != f.Default {
+			v.Set(f.Key, t)
+		}
+	}
+	return v.Encode()
+}
+
+// What a link can leave out (View.Left).
+const (
+	// LeftLedger: the decide view's ledger summary is past MaxFragment;
+	// the link holds the settings only, and the ledger file must be
+	// shared with it.
+	LeftLedger = "ledger"
+	// LeftStatistics: the A/A statistics are past MaxFragment; there is no
+	// link, the statistics go as a file.
+	LeftStatistics = "statistics"
+	// LeftRates: a sizing's pass rates have no exact passed/trials form
+	// that the decide view could hold; there is no link.
+	LeftRates = "rates"
+)
+
+// View is a calculator view and the state that reproduces a result there.
+type View struct {
+	Path     string // BudgetPath, DecidePath or AAPath
+	Fragment string // escaped, without '#'; "" for the view's defaults
+	// Left says what the link leaves out: "" when nothing, or LeftLedger,
+	// LeftStatistics or LeftRates. LeftBytes is then the fragment bytes
+	// the left-out part would take (0 for LeftRates).
+	Left      string
+	LeftBytes int
+}
+
+// Linked reports whether the view has a link: not when what it leaves out
+// is all it would show.
+func (v View) Linked() bool { return v.Left != LeftStatistics && v.Left != LeftRates }
+
+// URL is the view's link on site (a ParseSite address), "" when the view
+// has none (Linked).
+func (v View) URL(site string) string {
+	if !v.Linked() || site == "" {
+		return ""
+	}
+	u := strings.TrimSuffix(site, "/") + v.Path
+	if v.Fragment != "" {
+		u += "#" + v.Fragment
+	}
+	return u
+}
+
+// ParseSite checks the address of a site that serves the calculator and
+// returns it without a trailing slash: an absolute http or https URL with a
+// host, and no user, query or fragment ("https://flakegate.example",
+// "http://127.0.0.1:8080", "https://example.com/tools/flakegate").
+func ParseSite(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("site address %q is not a URL", s)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", fmt.Errorf("site address %q: want an http:// or https:// address", s)
+	case u.Host == "" || u.Opaque != "":
+		return "", fmt.Errorf("site address %q has no host", s)
+	case u.User != nil:
+		return "", fmt.Errorf("site address %q: a user name does not belong in a link", s)
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(s, "#"):
+		return "", fmt.Errorf("site address %q: give the address alone, without ? or #", s)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// exact is a number's shortest text that parses back to the same float64.
+func exact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func countText(c core.Count) string { return fmt.Sprintf("%d/%d", c.Passed, c.Trials) }
+
+// Budget is the budget view of in.
+func Budget(in gate.BudgetInput) View {
+	rates := make([]string, len(in.Rates))
+	for i, p := range in.Rates {
+		rates[i] = exact(p)
+	}
+	text := map[string]string{
+		"target": exact(in.Target), "cap": strconv.FormatInt(in.Cap, 10),
+		"rates": strings.Join(rates, ","), "confidence": exact(in.Confidence),
+	}
+	if in.CostSeconds != nil {
+		text["cost"] = exact(*in.CostSeconds)
+	}
+	if o := in.Observed; o != nil {
+		text["observe"] = countText(*o)
+	}
+	return View{Path: BudgetPath, Fragment: Form(BudgetFields, text)}
+}
+
+// Decide is the decide view of in and, when l is not nil, of a ledger with
+// that summary tabulated with in's settings. A summary past MaxFragment is
+// left out (LeftLedger).
+func Decide(in gate.DecideInput, l *ledger.Summary) (View, error) {
+	text := map[string]string{
+		"baseline": countText(in.Baseline), "patched": countText(in.Patched),
+		"min_trials": strconv.FormatInt(in.MinTrials, 10), "confidence": exact(in.Confidence), "property": in.Property,
+	}
+	v := View{Path: DecidePath, Fragment: Form(DecideFields, text)}
+	if l == nil {
+		return v, nil
+	}
+	enc, err := EncodeLedger(l)
+	if err != nil {
+		return v, err
+	}
+	if n := len(enc) + len("ledger="); n > MaxFragment {
+		v.Left, v.LeftBytes = LeftLedger, n
+		return v, nil
+	}
+	q, _ := url.ParseQuery(v.Fragment)
+	q.Set("ledger", enc)
+	v.Fragment = q.Encode()
+	return v, nil
+}
+
+// Ledger is the decide view that tabulates a ledger's summary with opt:
+// the form's other inputs keep their defaults.
+func Ledger(s *ledger.Summary, opt ledger.Options) (View, error) {
+	in := gate.DefaultDecideInput
+	in.Baseline, in.Patched = parseDefaultCount("baseline"), parseDefaultCount("patched")
+	in.MinTrials, in.Confidence, in.Property = opt.MinTrials, opt.Confidence, opt.Property
+	return Decide(in, s)
+}
+
+func parseDefaultCount(key string) core.Count {
+	for _, f := range DecideFields {
+		if f.Key == key {
+			c, _ := core.ParseCount(key, f.Default)
+			return c
+		}
+	}
+	return core.Count{}
+}
+
+// Freeze is the decide view of a frozen claim: the claim as the baseline
+// arm and the newer count (or the claim again, when there is none) as the
+// patched arm, at the claim's confidence. Its baseline row shows the
+// claim's rate and Wilson interval, the figures a freeze check compares.
+func Freeze(in gate.FreezeInput) View {
+	d := gate.DefaultDecideInput
+	d.Baseline, d.Patched, d.Confidence = in.Claim, in.Claim, in.Confidence
+	if in.Newer != nil {
+		d.Patched = *in.Newer
+	}
+	v, _ := Decide(d, nil) // without a ledger Decide does not fail
+	return v
+}
+
+// Size is the decide view whose sizing section answers in: arms with the
+// same number of trials whose pass rates are in's rates exactly (as the
+// page divides them), at least the minimum trials of the form's default.
+// Rates without a short exact decimal form have no such arms (LeftRates).
+func Size(in gate.SizeInput) View {
+	b, okB := exactRatio(in.Baseline)
+	p, okP := exactRatio(in.Patched)
+	if !okB || !okP {
+		return View{Path: DecidePath, Left: LeftRates}
+	}
+	// One denominator for both, then as many trials as the form's
+	// minimum, keeping each ratio.
+	den := new(big.Int).Mul(b.Denom(), p.Denom())
+	den.Div(den, new(big.Int).GCD(nil, nil, b.Denom(), p.Denom()))
+	min := big.NewInt(gate.DefaultDecideInput.MinTrials)
+	if den.Cmp(min) < 0 {
+		f := new(big.Int).Add(min, new(big.Int).Sub(den, big.NewInt(1)))
+		f.Div(f, den)
+		den.Mul(den, f)
+	}
+	count := func(r *big.Rat, rate float64) (core.Count, bool) {
+		n := new(big.Int).Mul(r.Num(), den)
+		n.Div(n, r.Denom())
+		if !n.IsInt64() || !den.IsInt64() || den.Int64() > 1<<53 {
+			return core.Count{}, false
+		}
+		c := core.Count{Passed: n.Int64(), Trials: den.Int64()}
+		// The page divides the counts as float64s: the quotient of two
+		// exact integers is the rational rounded once, so it is the rate.
+		return c, float64(c.Passed)/float64(c.Trials) == rate
+	}
+	cb, ok1 := count(b, in.Baseline)
+	cp, ok2 := count(p, in.Patched)
+	if !ok1 || !ok2 {
+		return View{Path: DecidePath, Left: LeftRates}
+	}
+	d := gate.DefaultDecideInput
+	d.Baseline, d.Patched, d.Confidence = cb, cp, in.Confidence
+	v, _ := Decide(d, nil)
+	return v
+}
+
+// exactRatio is v as the fraction its shortest decimal text writes, which
+// parses back to v.
+func exactRatio(v float64) (*big.Rat, bool) {
+	if !(v >= 0 && v <= 1) {
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(v, 'f', -1, 64))
+	return r, ok
+}
+
+// AA is the A/A view of a baseline's and an optional candidate's
+// statistics. Past MaxFragment the view has no link (LeftStatistics).
+func AA(base, cand *aa.Side) (View, error) {
+	if base == nil {
+		return View{}, errors.New("share: an A/A view needs a baseline")
+	}
+	enc, err := EncodeAA(AAState{Baseline: base, Candidate: cand})
+	if err != nil {
+		return View{}, err
+	}
+	v := View{Path: AAPath}
+	if n := len(enc) + len("aa="); n > MaxFragment {
+		v.Left, v.LeftBytes = LeftStatistics, n
+		return v, nil
+	}
+	v.Fragment = "aa=" + enc
+	return v, nil
+}
