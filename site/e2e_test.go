@@ -232,7 +232,7 @@ func TestEndToEnd(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("copy-md"))); err != nil {
 			t.Fatal(err)
 		}
-		if err := webtest.Poll(ctx, 5*time.Second, `typeof window.__copied === 'string' && window.__copied.includes('[Open in flakegate](' + location.href + ')') && window.__copied.includes('| 0.05 | 45 |')`); err != nil {
+		if err := webtest.Poll(ctx, 5*time.Second, `typeof window.__copied === 'string' && window.__copied.includes('[Open in flakegate](' + location.href + ')') && window.__copied.includes('| 5.0% | 45 |')`); err != nil {
 			md, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`String(window.__copied)`))
 			t.Errorf("%v\ncopied: %s", err, md)
 		}

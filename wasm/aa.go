@@ -86,7 +86,7 @@ func (c *AA) derive(r *aa.Result) *aaDerived {
 	if d.res == r {
 		return d
 	}
-	*d = aaDerived{res: r, runPlot: RunPlot(r), markdown: words.AAMarkdown(r, "")}
+	*d = aaDerived{res: r, runPlot: RunPlot(r), markdown: words.AAMarkdown(r, words.Link{})}
 	known := map[string]bool{"scenarios": true, "runs": true, "rows": true, "mixed": true, "v": true, "noise": true,
 		"thresholds": true, "runs_needed": true, "trend": true, "run_rates": true, "candidate": true, "warnings": true}
 	var b bytes.Buffer
@@ -574,9 +574,9 @@ func (c *AA) renderShare() app.UI {
 		}),
 		c.copyButtons(func(link string) string {
 			if c.tooBig {
-				link = ""
+				return words.AAMarkdown(r, words.Link{Note: words.AATooLong(c.shareLen)})
 			}
-			return words.AAMarkdown(r, link)
+			return words.AAMarkdown(r, words.Link{URL: link})
 		}),
 		app.If(c.full(), func() app.UI {
 			return app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.derive(r).markdown))

@@ -205,8 +205,8 @@ func (c *Budget) renderResult() app.UI {
 			app.FigCaption().Text("Detection power 1−(1−p)^k against reruns k for each rate; the dashed line is the target, the dots are each row's k."),
 		),
 		warnings(r.Warnings),
-		c.copyButtons(func(link string) string { return words.BudgetMarkdown(r, link) }),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.BudgetMarkdown(r, ""))),
+		c.copyButtons(func(link string) string { return words.BudgetMarkdown(r, words.Link{URL: link}) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.BudgetMarkdown(r, words.Link{}))),
 	)
 }
 

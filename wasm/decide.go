@@ -323,8 +323,8 @@ func (c *Decide) renderResult() app.UI {
 		),
 		warnings(r.Warnings),
 		app.If(c.size != nil, func() app.UI { return renderSize(c.size) }),
-		c.copyButtons(func(link string) string { return words.DecideMarkdown(r, c.size, link) }),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.DecideMarkdown(r, c.size, ""))),
+		c.copyButtons(func(link string) string { return words.DecideMarkdown(r, c.size, words.Link{URL: link}) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.DecideMarkdown(r, c.size, words.Link{}))),
 	)
 }
 
@@ -361,8 +361,7 @@ func (c *Decide) renderLedger() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "ledger").Text(errString(c.ledgerErr))
 		}),
 		app.If(c.bookLong > 0, func() app.UI {
-			return app.P().Class("notice").Role("status").ID("ledger-no-link").Text(
-				"This ledger is too long for a link (" + words.Count(int64(c.bookLong)/1024+1) + " KB of summary): links from this page hold the settings above, not the ledger. Share the file with the link.")
+			return app.P().Class("notice").Role("status").ID("ledger-no-link").Text(words.LedgerTooLong(c.bookLong))
 		}),
 		app.If(c.ledgerWaits(), func() app.UI {
 			return app.P().Class("hint").Role("status").ID("ledger-waits").Text("The ledger is tabulated again once the settings above are valid.")

@@ -277,7 +277,7 @@ func TestAADerivedPerResult(t *testing.T) {
 	}
 	var c AA
 	d := c.derive(r1)
-	if d.runPlot != RunPlot(r1) || d.markdown != words.AAMarkdown(r1, "") {
+	if d.runPlot != RunPlot(r1) || d.markdown != words.AAMarkdown(r1, words.Link{}) {
 		t.Fatal("derived plot or Markdown differs from a fresh build")
 	}
 	keys := append([]string(nil), d.keys...)
@@ -288,7 +288,7 @@ func TestAADerivedPerResult(t *testing.T) {
 		t.Fatal("second derive of the same result changed")
 	}
 	d2 := c.derive(r2)
-	if d2.res != r2 || d2.runPlot != RunPlot(r2) || d2.markdown != words.AAMarkdown(r2, "") {
+	if d2.res != r2 || d2.runPlot != RunPlot(r2) || d2.markdown != words.AAMarkdown(r2, words.Link{}) {
 		t.Fatal("a new result kept the old derived values")
 	}
 	if d2.runPlot == RunPlot(r1) {

@@ -11,9 +11,14 @@
 // separators (Count). Exact writes a number so that it parses back to the
 // same float64.
 //
-// Markdown: BudgetMarkdown, DecideMarkdown and AAMarkdown turn a result of
-// the core packages into a review comment: a table of the figures, the
-// verdict, the warnings, and a link back when one is given.
+// Markdown: BudgetMarkdown, FlakesMarkdown, DecideMarkdown, SizeMarkdown,
+// FreezeMarkdown, LedgerMarkdown and AAMarkdown turn a result of the core
+// packages into the summary a reviewer reads in a pull request, the same
+// bytes from the CLI (-markdown) and the page (Copy as Markdown): the
+// answer in one plain sentence first, then the table of figures, then the
+// caveats, then the Link that reopens the view (or the note of why there is
+// none). The sentences are exported too (BudgetSentence, GateSentence, ...)
+// so that every surface says a thing the same way.
 //
 // Every function is pure and gives the same text on every platform. The
 // package imports only the core packages: the browser links it, so it stays

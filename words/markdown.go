@@ -2,40 +2,168 @@ package words
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
-// The Markdown summaries are for a code-review comment: a table of the
-// figures, the verdict in words, and the link that reopens the view.
+// The Markdown summaries are what a reviewer reads in a pull request: the
+// answer in one plain sentence first (in bold), then the table of figures,
+// then the caveats, then the link that reopens the view. They are
+// GitHub-flavoured Markdown that reads as plain text in a terminal: no HTML,
+// one table per question, caveats as quoted lines.
 
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+// Link is where a summary's result reopens: the URL of the calculator view
+// that reproduces it, and a note when that link leaves part of the result
+// out or cannot be made (too long a state). Both may be empty: a summary
+// without a link says nothing about one.
+type Link struct {
+	URL  string
+	Note string
 }
 
-// BudgetMarkdown summarises a rerun budget.
-func BudgetMarkdown(r *gate.BudgetResult, link string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**Rerun budget** for %s detection power (cap %d reruns", Level(r.Target), r.Cap)
-	if r.CostSeconds != nil {
-		fmt.Fprintf(&b, ", %s per run", Duration(*r.CostSeconds))
+// MaxMarkdownRows is the most rows a per-test table lists (blocking tests
+// first); the rest are counted in a line under it.
+const MaxMarkdownRows = 100
+
+// md collects a summary in the order every summary follows.
+type md struct{ b strings.Builder }
+
+// answer writes the answer: bold, one sentence, then a blank line.
+func (m *md) answer(s string) { m.b.WriteString("**" + mdEscape(s) + "**\n\n") }
+
+// para writes a paragraph of plain text.
+func (m *md) para(s string) { m.b.WriteString(mdEscape(s) + "\n\n") }
+
+// list writes a bullet list.
+func (m *md) list(items []string) {
+	if len(items) == 0 {
+		return
 	}
-	b.WriteString(")\n\n")
+	for _, it := range items {
+		m.b.WriteString("- " + mdEscape(it) + "\n")
+	}
+	m.b.WriteString("\n")
+}
+
+// table writes a table; align holds one of "l" or "r" per column.
+func (m *md) table(align string, head []string, rows [][]string) {
+	if len(rows) == 0 {
+		return
+	}
+	line := func(cells []string) {
+		esc := make([]string, len(cells))
+		for i, c := range cells {
+			esc[i] = mdEscape(c)
+		}
+		m.b.WriteString("| " + strings.Join(esc, " | ") + " |\n")
+	}
+	line(head)
+	seps := make([]string, len(head))
+	for i := range seps {
+		seps[i] = "---"
+		if i < len(align) && align[i] == 'r' {
+			seps[i] = "---:"
+		}
+	}
+	m.b.WriteString("|" + strings.Join(seps, "|") + "|\n")
+	for _, r := range rows {
+		line(r)
+	}
+	m.b.WriteString("\n")
+}
+
+// caveats writes each warning as a quoted line.
+func (m *md) caveats(ws []string) {
+	for _, w := range ws {
+		m.b.WriteString("> **Caveat:** " + mdEscape(w) + "\n\n")
+	}
+}
+
+// link writes the link line, or the note of why there is none.
+func (m *md) link(l Link) {
+	switch {
+	case l.URL != "" && l.Note != "":
+		m.b.WriteString("[Open in flakegate](" + l.URL + ") — " + mdEscape(l.Note) + "\n\n")
+	case l.URL != "":
+		m.b.WriteString("[Open in flakegate](" + l.URL + ")\n\n")
+	case l.Note != "":
+		m.b.WriteString("No link: " + mdEscape(l.Note) + "\n\n")
+	}
+}
+
+// String is the summary, ending in exactly one newline.
+func (m *md) String() string { return strings.TrimRight(m.b.String(), "\n") + "\n" }
+
+// mdEscape keeps text from becoming Markdown it did not mean: table pipes,
+// line breaks, and the characters that start emphasis, code or HTML. An
+// underscore inside a word (test_name) is left alone: GitHub does not read
+// it as emphasis, and a terminal shows it as it is.
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ", "<", `\<`, "`", "\\`", "*", `\*`).Replace(s)
+}
+
+// Interval writes a Wilson interval of fractions as percentages: "[38.0%, 62.0%]".
+func Interval(lo, hi float64) string { return "[" + Percent(lo) + ", " + Percent(hi) + "]" }
+
+// CountRate writes a count with its rate: "17/20 (85.0%)", or "0/0" with
+// no trials.
+func CountRate(passed, trials int64) string {
+	s := strconv.FormatInt(passed, 10) + "/" + strconv.FormatInt(trials, 10)
+	if trials > 0 {
+		s += " (" + Percent(float64(passed)/float64(trials)) + ")"
+	}
+	return s
+}
+
+func armRate(a gate.Arm) string { return CountRate(a.Passed, a.Trials) }
+
+// LaneWords says what a lane of the merge gate does, in a few words.
+func LaneWords(lane string) string {
+	switch lane {
+	case core.LaneGate:
+		return "rerun in the gate"
+	case core.LaneNightly:
+		return "nightly lane"
+	case core.LaneRefuseGreen:
+		return "refuse the green"
+	case core.LaneQuarantine:
+		return "quarantine"
+	case core.LaneUnreachable:
+		return "nothing to catch"
+	}
+	return lane
+}
+
+// BudgetMarkdown summarises a rerun budget: whether the gate can see each
+// flake, what the cap catches, and what catching it takes.
+func BudgetMarkdown(r *gate.BudgetResult, link Link) string {
+	var m md
+	m.answer(BudgetAnswer(r))
+	var says []string
+	for _, row := range r.Rows {
+		says = append(says, capitalize(BudgetSentence(r, row))+".")
+	}
+	m.list(says)
 	if o := r.Observed; o != nil {
-		fmt.Fprintf(&b, "Observed %s in %s: rate %s, %s Wilson interval [%s, %s]; planning at the upper bound.\n\n",
-			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), Rate(o.Rate), Level(r.Confidence), Rate(o.Lower), Rate(o.Upper))
+		m.para(fmt.Sprintf("Observed %s in %s: rate %s, %s Wilson interval %s; the plan uses the upper end.",
+			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), Percent(o.Rate), Level(r.Confidence), Interval(o.Lower, o.Upper)))
 	}
-	b.WriteString("| failure rate | reruns | power | power one short | power at cap | runner time | lane | action |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---:|---|---|\n")
+	head := []string{"failure rate", "reruns for " + Level(r.Target), "caught with them", "with one fewer", "at your cap of " + strconv.FormatInt(r.Cap, 10), "runner time", "lane"}
+	var rows [][]string
 	for _, row := range r.Rows {
 		k, power, short, secs := "—", "—", "—", "—"
-		if row.Reruns != nil {
+		switch {
+		case row.Reruns != nil:
 			k = Count(*row.Reruns)
-		} else if row.RerunsOverflow {
+		case row.RerunsOverflow:
 			k = "beyond int64"
+		case row.Lane == core.LaneUnreachable:
+			k = "never"
 		}
 		if row.Power != nil {
 			power = Percent(*row.Power)
@@ -46,30 +174,197 @@ func BudgetMarkdown(r *gate.BudgetResult, link string) string {
 		if row.Seconds != nil {
 			secs = Duration(*row.Seconds)
 		}
-		src := Rate(row.Rate)
+		rate := Percent(row.Rate)
 		if row.Source == "observed_upper" {
-			src += " (observed, upper)"
+			rate += " (observed, upper end)"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", src, k, power, short, Percent(row.PowerAtCap), secs, row.Lane, mdEscape(row.Action))
+		rows = append(rows, []string{rate, k, power, short, Percent(row.PowerAtCap), secs, LaneWords(row.Lane)})
 	}
-	if r.Blocks() {
-		b.WriteString("\nAt least one rate needs more reruns than the cap: the gate cannot see that flake.\n")
+	m.table("rrrrrrl", head, rows)
+	m.caveats(r.Warnings)
+	m.link(link)
+	return m.String()
+}
+
+// BudgetAnswer is a budget's answer in one sentence: does the gate see
+// every flake within its cap?
+func BudgetAnswer(r *gate.BudgetResult) string {
+	over := 0
+	for _, row := range r.Rows {
+		if row.OverCap {
+			over++
+		}
 	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "\n> %s\n", mdEscape(w))
+	cap := core.Nouns(r.Cap, "rerun")
+	switch {
+	case over == 0:
+		return "The gate passes: every failure rate is caught " + Level(r.Target) + " of the time within your cap of " + cap + "."
+	case len(r.Rows) == 1:
+		return "The gate blocks: this flake needs more reruns than your cap of " + cap + ", so a green run does not rule it out."
 	}
-	if link != "" {
-		fmt.Fprintf(&b, "\n[Open in flakegate](%s)\n", link)
+	return fmt.Sprintf("The gate blocks: %d of %d failure rates need more reruns than your cap of %s, so a green run does not rule them out.",
+		over, len(r.Rows), cap)
+}
+
+// BudgetSentence says what a budget row means, in the words a reviewer
+// pastes: "your 3 reruns catch a 2.0% flake 5.9% of the time; 149 reruns
+// catch it 95.0% of the time (19.9 min at 8 s): refuse the green and open a
+// task to make the test deterministic". It starts in lower case.
+func BudgetSentence(r *gate.BudgetResult, row gate.BudgetRow) string {
+	flake := "a " + Percent(row.Rate) + " flake"
+	if row.Source == "observed_upper" && r.Observed != nil {
+		flake += fmt.Sprintf(" (the upper end of %d in %d)", r.Observed.Fails, r.Observed.Runs)
 	}
-	return b.String()
+	if row.Lane == core.LaneUnreachable {
+		return "a test that never fails has no flake for reruns to catch"
+	}
+	have := "your " + core.Nouns(r.Cap, "rerun") + " catch " + flake + " " + Percent(row.PowerAtCap) + " of the time"
+	if r.Cap == 1 {
+		have = "your 1 rerun catches " + flake + " " + Percent(row.PowerAtCap) + " of the time"
+	}
+	if r.Cap == 0 {
+		have = "with no reruns the gate never catches " + flake
+	}
+	if row.Reruns == nil {
+		return have + "; no rerun budget catches it " + Level(r.Target) + " of the time: " + row.Action
+	}
+	need := core.Nouns(*row.Reruns, "rerun") + " catch it " + Percent(*row.Power) + " of the time"
+	if *row.Reruns == 1 {
+		need = "1 rerun catches it " + Percent(*row.Power) + " of the time"
+	}
+	if row.Seconds != nil && r.CostSeconds != nil {
+		need += " (" + Duration(*row.Seconds) + " at " + Duration(*r.CostSeconds) + ")"
+	}
+	if !row.OverCap {
+		need = "already " + need
+	}
+	return have + "; " + need + ": " + row.Action
+}
+
+// FlakesMarkdown summarises the budgets of every flaky test found in test
+// reports, the costliest flake first.
+func FlakesMarkdown(r *ledger.FlakesResult, link Link) string {
+	var m md
+	m.answer(FlakesAnswer(r))
+	if len(r.Flakes) == 0 {
+		m.caveats(r.Warnings)
+		m.link(link)
+		return m.String()
+	}
+	in := r.Flakes[0].Budget
+	var rows [][]string
+	for _, f := range r.Flakes {
+		row := f.Budget.Rows[0]
+		k, secs := "—", "—"
+		if row.Reruns != nil {
+			k = Count(*row.Reruns)
+		} else if row.RerunsOverflow {
+			k = "beyond int64"
+		}
+		if row.Seconds != nil {
+			secs = Duration(*row.Seconds)
+		}
+		rows = append(rows, []string{f.NodeID, f.Arm, fmt.Sprintf("%d/%d", f.Fails, f.Executions), Percent(row.Rate), k,
+			Percent(row.PowerAtCap), secs, LaneWords(row.Lane)})
+	}
+	m.table("lllrrrrl", []string{"test", "arm", "failed / ran", "plan at (upper end)", "reruns for " + Level(in.Target),
+		"at your cap of " + strconv.FormatInt(in.Cap, 10), "runner time", "lane"}, rows)
+	m.caveats(r.Warnings)
+	m.link(link)
+	return m.String()
+}
+
+// FlakesAnswer is the answer of a flaky-test budget in one sentence.
+func FlakesAnswer(r *ledger.FlakesResult) string {
+	if len(r.Flakes) == 0 {
+		return fmt.Sprintf("No test both failed and passed in %s of %s: no flake to size.", core.Nouns(r.Runs, "run"), core.Nouns(r.Tests, "test"))
+	}
+	in := r.Flakes[0].Budget
+	over := 0
+	for _, f := range r.Flakes {
+		if f.Budget.Blocks() {
+			over++
+		}
+	}
+	flaked := fmt.Sprintf("%d of %s flaked in %s", len(r.Flakes), core.Nouns(r.Tests, "test"), core.Nouns(r.Runs, "run"))
+	if over == 0 {
+		return "The gate passes: " + flaked + ", and your cap of " + core.Nouns(in.Cap, "rerun") + " catches each " + Level(in.Target) + " of the time."
+	}
+	return fmt.Sprintf("The gate blocks: %s, and %d of them need more reruns than your cap of %s.", flaked, over, core.Nouns(in.Cap, "rerun"))
+}
+
+// GateSentence says what a two-arm gate does, as the start of a sentence.
+func GateSentence(g string) string {
+	switch g {
+	case core.GateBlock:
+		return "The gate blocks the patch"
+	case core.GateQuarantine:
+		return "The gate blocks: quarantine the test and attribute nothing to the patch"
+	case core.GateNoClaim:
+		return "The gate does not block, but the patch cannot claim a flake fix"
+	case core.GateAccept:
+		return "The gate accepts the patch"
+	case core.GateOwed:
+		return "The gate does not block yet: accept the improvement only once a deterministic property check passes"
+	}
+	return "The gate says " + g
+}
+
+// VerdictClause says why, from the two arms: "the pass rate fell from
+// 85.0% (51/60) to 50.0% (30/60), and their 95% Wilson intervals do not
+// overlap".
+func VerdictClause(verdict string, baseline, patched gate.Arm, minTrials int64, confidence float64) string {
+	switch verdict {
+	case core.VerdictImproved:
+		return "the pass rate rose from " + armRate(baseline) + " to " + armRate(patched) + ", and their " + Level(confidence) + " Wilson intervals do not overlap"
+	case core.VerdictRegressed:
+		return "the pass rate fell from " + armRate(baseline) + " to " + armRate(patched) + ", and their " + Level(confidence) + " Wilson intervals do not overlap"
+	case core.VerdictNoChange:
+		return "the " + Level(confidence) + " Wilson intervals of " + armRate(baseline) + " and " + armRate(patched) + " overlap, so no change is shown"
+	case core.VerdictUnderpowered:
+		return fmt.Sprintf("an arm has fewer than %s (baseline %d, patched %d), too few to tell", core.Nouns(minTrials, "trial"), baseline.Trials, patched.Trials)
+	}
+	return "the verdict is " + verdict
+}
+
+// VerdictWords is a two-arm verdict in a few words, for a table cell.
+func VerdictWords(verdict string) string {
+	switch verdict {
+	case core.VerdictImproved:
+		return "rose"
+	case core.VerdictRegressed:
+		return "fell"
+	case core.VerdictNoChange:
+		return "no change shown"
+	case core.VerdictUnderpowered:
+		return "too few trials"
+	}
+	return verdict
+}
+
+// GateWords is a gate action in a few words, for a table cell.
+func GateWords(g string) string {
+	switch g {
+	case core.GateBlock:
+		return "blocks"
+	case core.GateQuarantine:
+		return "blocks: quarantine"
+	case core.GateNoClaim:
+		return "passes, no claim"
+	case core.GateAccept:
+		return "accepts"
+	case core.GateOwed:
+		return "passes, check owed"
+	}
+	return g
 }
 
 // DecideMarkdown summarises a two-arm verdict and, when known, the trials
 // per arm that would separate the observed rates.
-func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**Two-arm verdict: %s** — gate: %s (%s)\n\n", r.Verdict, r.Gate, r.Action)
-	b.WriteString("| arm | passed / trials | rate | " + Level(r.Confidence) + " Wilson interval |\n|---|---:|---:|---|\n")
+func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link Link) string {
+	var m md
+	m.answer(GateSentence(r.Gate) + ": " + VerdictClause(r.Verdict, r.Baseline, r.Patched, r.MinTrials, r.Confidence) + ".")
+	var rows [][]string
 	for _, a := range []struct {
 		n string
 		a gate.Arm
@@ -78,14 +373,11 @@ func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link string) st
 		if a.a.Rate != nil {
 			rt = Percent(*a.a.Rate)
 		}
-		fmt.Fprintf(&b, "| %s | %d / %d | %s | [%s, %s] |\n", a.n, a.a.Passed, a.a.Trials, rt, Percent(a.a.Lower), Percent(a.a.Upper))
+		rows = append(rows, []string{a.n, fmt.Sprintf("%d/%d", a.a.Passed, a.a.Trials), rt, Interval(a.a.Lower, a.a.Upper)})
 	}
+	m.table("lrrr", []string{"arm", "passed / trials", "pass rate", Level(r.Confidence) + " Wilson interval"}, rows)
 	if size != nil {
-		if size.TrialsPerArm != nil {
-			fmt.Fprintf(&b, "\nTrials per arm at which these rates separate: %d.\n", *size.TrialsPerArm)
-		} else {
-			fmt.Fprintf(&b, "\nThese rates do not separate within %d trials per arm.\n", gate.SizeLimit)
-		}
+		m.para(SizeSentence(size))
 	}
 	warns := r.Warnings
 	if size != nil {
@@ -93,47 +385,209 @@ func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link string) st
 			warns = append(warns[:len(warns):len(warns)], "sizing: "+w)
 		}
 	}
-	for _, w := range warns {
-		fmt.Fprintf(&b, "\n> %s\n", mdEscape(w))
+	m.caveats(warns)
+	m.link(link)
+	return m.String()
+}
+
+// SizeSentence says how many trials per arm separate two pass rates.
+func SizeSentence(s *gate.SizeResult) string {
+	if s.TrialsPerArm == nil {
+		return fmt.Sprintf("Pass rates of %s and %s do not separate within %s trials per arm at %s confidence.",
+			Percent(s.Baseline), Percent(s.Patched), Count(gate.SizeLimit), Level(s.Confidence))
 	}
-	if link != "" {
-		fmt.Fprintf(&b, "\n[Open in flakegate](%s)\n", link)
+	return fmt.Sprintf("%s trials per arm separate pass rates of %s and %s: from there their %s Wilson intervals no longer overlap.",
+		Count(*s.TrialsPerArm), Percent(s.Baseline), Percent(s.Patched), Level(s.Confidence))
+}
+
+// SizeMarkdown summarises a sizing: the trials per arm that separate two
+// pass rates.
+func SizeMarkdown(r *gate.SizeResult, link Link) string {
+	var m md
+	m.answer(SizeSentence(r))
+	n := "not within " + Count(gate.SizeLimit)
+	if r.TrialsPerArm != nil {
+		n = Count(*r.TrialsPerArm)
 	}
-	return b.String()
+	m.table("rrrr", []string{"baseline pass rate", "patched pass rate", "confidence", "trials per arm"},
+		[][]string{{Percent(r.Baseline), Percent(r.Patched), Level(r.Confidence), n}})
+	m.caveats(r.Warnings)
+	m.link(link)
+	return m.String()
+}
+
+// FreezeAnswer is a frozen claim's status in one sentence.
+func FreezeAnswer(r *gate.FreezeResult) string {
+	c := r.Claim
+	claim := CountRate(c.Passed, c.Trials) + ", " + Level(c.Confidence) + " Wilson interval " + Interval(c.Lower, c.Upper)
+	if c.Date != "" {
+		claim += ", measured " + c.Date
+	}
+	n := r.Newer
+	switch r.Status {
+	case gate.FreezeValid:
+		return "The claim holds: the newer rate, " + armRate(*n) + ", is inside the claim's interval (" + claim + ")."
+	case gate.FreezeStale:
+		return "The claim is stale: the newer rate, " + armRate(*n) + ", left the claim's interval (" + claim + "); measure the test again."
+	case gate.FreezeNotComparable:
+		return fmt.Sprintf("Too few newer trials to judge the claim: %d against the claim's %d (%s).", n.Trials, c.Trials, claim)
+	}
+	return "Claim recorded: " + claim + "; check it against a newer count later."
+}
+
+// FreezeMarkdown summarises a frozen rate claim and its check.
+func FreezeMarkdown(r *gate.FreezeResult, link Link) string {
+	var m md
+	m.answer(FreezeAnswer(r))
+	c := r.Claim
+	rows := [][]string{{"claim", fmt.Sprintf("%d/%d", c.Passed, c.Trials), Percent(c.Rate), Interval(c.Lower, c.Upper)}}
+	if n := r.Newer; n != nil {
+		rt := "—"
+		if n.Rate != nil {
+			rt = Percent(*n.Rate)
+		}
+		rows = append(rows, []string{"newer", fmt.Sprintf("%d/%d", n.Passed, n.Trials), rt, Interval(n.Lower, n.Upper)})
+	}
+	m.table("lrrr", []string{"", "passed / trials", "pass rate", Level(c.Confidence) + " Wilson interval"}, rows)
+	m.caveats(r.Warnings)
+	m.link(link)
+	return m.String()
+}
+
+// LedgerAnswer is a ledger's answer in one sentence.
+func LedgerAnswer(r *ledger.Result) string {
+	blocked := 0
+	for _, t := range r.Tests {
+		if t.Blocks {
+			blocked++
+		}
+	}
+	runs := core.Nouns(r.Runs.Baseline, "baseline run") + " and " + core.Nouns(r.Runs.Patched, "patched run")
+	if blocked == 0 {
+		return fmt.Sprintf("The gate passes: no test of %s blocks, over %s.", core.Nouns(len(r.Tests), "test"), runs)
+	}
+	return fmt.Sprintf("The gate blocks: %d of %s block, over %s.", blocked, core.Nouns(len(r.Tests), "test"), runs)
+}
+
+// LedgerMarkdown summarises a ledger's per-test verdicts, the tests that
+// block first.
+func LedgerMarkdown(r *ledger.Result, link Link) string {
+	var m md
+	m.answer(LedgerAnswer(r))
+	order := make([]ledger.Test, 0, len(r.Tests))
+	for _, t := range r.Tests {
+		if t.Blocks {
+			order = append(order, t)
+		}
+	}
+	for _, t := range r.Tests {
+		if !t.Blocks {
+			order = append(order, t)
+		}
+	}
+	var rows [][]string
+	for i, t := range order {
+		if i == MaxMarkdownRows {
+			break
+		}
+		rows = append(rows, []string{t.NodeID, armRate(t.Baseline), armRate(t.Patched), VerdictWords(t.Verdict), GateWords(t.Gate)})
+	}
+	m.table("lrrll", []string{"test", "baseline passed", "patched passed", "change", "gate"}, rows)
+	if more := len(order) - MaxMarkdownRows; more > 0 {
+		m.para(fmt.Sprintf("The other %s, none of which blocks, are in the JSON and behind the link.", core.Nouns(more, "test")))
+	}
+	warns := append([]string(nil), r.Warnings...)
+	for _, t := range order {
+		if !t.Blocks {
+			break
+		}
+		for _, w := range t.Warnings {
+			warns = append(warns, t.NodeID+": "+w)
+		}
+	}
+	m.caveats(warns)
+	m.link(link)
+	return m.String()
+}
+
+// AAAnswer is an A/A check's answer in one sentence: for a candidate,
+// whether it dropped beyond the noise; without one, how much the suite
+// moves between unchanged runs.
+func AAAnswer(r *aa.Result) string {
+	if c := r.Candidate; c != nil {
+		if c.Blocks {
+			return "The candidate regressed: its mean per-scenario pass rate moved " + Points(c.Diff) + ", beyond the −" + Points(c.Threshold) + " the noise allows."
+		}
+		return "No regression beyond the noise: the candidate's mean per-scenario pass rate moved " + Points(c.Diff) + ", within the −" + Points(c.Threshold) + " the noise allows."
+	}
+	if len(r.Thresholds) > 0 {
+		t := r.Thresholds[0]
+		return fmt.Sprintf("Unchanged runs of this suite differ by about %s: with %s per side, flag only drops larger than %s.",
+			Points(r.Noise.S), core.Nouns(t.RunsPerSide, "run"), Points(t.Drop))
+	}
+	return "Unchanged runs of this suite differ by about " + Points(r.Noise.S) + "."
 }
 
 // AAMarkdown summarises an A/A check and its candidate comparison.
-func AAMarkdown(r *aa.Result, link string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "**A/A check**: %s, %s, %s; one-run noise s = %s\n\n",
-		core.Nouns(r.Scenarios, "scenario"), core.Nouns(r.Runs, "run"), core.Nouns(r.Rows, "row"), Points(r.Noise.S))
-	if len(r.Thresholds) > 0 {
-		b.WriteString("| runs per side | flag drops larger than |\n|---:|---:|\n")
-		for _, t := range r.Thresholds {
-			fmt.Fprintf(&b, "| %d | %s |\n", t.RunsPerSide, Points(t.Drop))
-		}
+func AAMarkdown(r *aa.Result, link Link) string {
+	var m md
+	m.answer(AAAnswer(r))
+	m.para(fmt.Sprintf("%s, %s, %s; one-run noise s = %s.", core.Nouns(r.Scenarios, "scenario"), core.Nouns(r.Runs, "run"), core.Nouns(r.Rows, "row"), Points(r.Noise.S)))
+	var rows [][]string
+	for _, t := range r.Thresholds {
+		rows = append(rows, []string{strconv.Itoa(t.RunsPerSide), Points(t.Drop)})
 	}
-	if len(r.RunsNeeded) > 0 {
-		b.WriteString("\n| drop to catch (80%) | runs per side |\n|---:|---:|\n")
-		for _, n := range r.RunsNeeded {
-			fmt.Fprintf(&b, "| %s | %d |\n", Points(n.Drop), n.RunsPerSide)
-		}
+	m.table("rr", []string{"runs per side", "flag drops larger than"}, rows)
+	rows = nil
+	for _, n := range r.RunsNeeded {
+		rows = append(rows, []string{Points(n.Drop), Count(n.RunsPerSide)})
 	}
+	m.table("rr", []string{"drop to catch 80% of the time", "runs per side"}, rows)
 	if c := r.Candidate; c != nil {
-		fmt.Fprintf(&b, "\n**Candidate: %s** — mean per-scenario difference %s against a threshold of −%s (%s, %s)\n",
-			c.Verdict, Points(c.Diff), Points(c.Threshold), core.Nouns(c.Runs, "run"), core.Nouns(c.Scenarios, "shared scenario"))
-		if len(c.LargestDrops) > 0 {
-			b.WriteString("\n| scenario | difference |\n|---|---:|\n")
-			for _, d := range c.LargestDrops {
-				fmt.Fprintf(&b, "| %s | %s |\n", mdEscape(d.Scenario), Points(d.Diff))
-			}
+		m.para(fmt.Sprintf("Candidate (%s) against the baseline over %s: mean difference %s, threshold −%s.",
+			core.Nouns(c.Runs, "run"), core.Nouns(c.Scenarios, "shared scenario"), Points(c.Diff), Points(c.Threshold)))
+		rows = nil
+		for _, d := range c.LargestDrops {
+			rows = append(rows, []string{d.Scenario, Points(d.Diff)})
 		}
+		m.table("lr", []string{"scenario", "candidate − baseline"}, rows)
 	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "\n> %s\n", mdEscape(w))
+	m.caveats(r.Warnings)
+	m.link(link)
+	return m.String()
+}
+
+// LinkNote says what a link leaves out, in the page's words: left is
+// share.View.Left ("ledger", "statistics" or "rates") and bytes the
+// fragment the left-out part would have taken.
+func LinkNote(left string, bytes int) string {
+	switch left {
+	case "ledger":
+		return LedgerTooLong(bytes)
+	case "statistics":
+		return AATooLong(bytes)
+	case "rates":
+		return "these pass rates have no exact passed/trials form the two-arm calculator could open."
 	}
-	if link != "" {
-		fmt.Fprintf(&b, "\n[Open in flakegate](%s)\n", link)
+	return ""
+}
+
+// LedgerTooLong says that a ledger's summary (bytes of link) is too long
+// for a link, which then holds the settings only.
+func LedgerTooLong(bytes int) string {
+	return "This ledger is too long for a link (" + Count(int64(bytes)/1024+1) + " KB of summary): the link holds the settings, not the ledger. Share the ledger file with it."
+}
+
+// AATooLong says that A/A statistics (bytes of link) are too long for a
+// link.
+func AATooLong(bytes int) string {
+	return fmt.Sprintf("These statistics take %s bytes as a link, over the %s-byte limit. Share them as the JSON file the calculator offers instead.",
+		Count(int64(bytes)), Count(8<<10))
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
 	}
-	return b.String()
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -9,20 +9,74 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
-// TestBudgetMarkdownColumns: every row carries the power at its k and the
-// gate's action, not only the lane.
-func TestBudgetMarkdownColumns(t *testing.T) {
-	b, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+func budget(t *testing.T, in gate.BudgetInput) *gate.BudgetResult {
+	t.Helper()
+	r, err := gate.Budget(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := b.Rows[0]
-	md := BudgetMarkdown(b, "")
-	want := "| 0.05 | 59 | " + Percent(*row.Power) + " | " + Percent(*row.PowerOneShort) + " | " + Percent(row.PowerAtCap) + " | — | " + row.Lane + " | " + row.Action + " |"
-	if !strings.Contains(md, want) {
-		t.Errorf("budget markdown lacks the row %q:\n%s", want, md)
+	return r
+}
+
+// TestBudgetSentence holds the sentence a reviewer pastes. The figures are
+// seed 003's: a 2% flake needs 149 reruns for 95%, three reruns catch it
+// 1−0.98³ = 5.88% of the time; 1−0.98¹⁴⁹ = 0.9507 and 149 × 8 s = 19.87
+// min by hand (python3: 1-0.98**149).
+func TestBudgetSentence(t *testing.T) {
+	cost := 8.0
+	r := budget(t, gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, CostSeconds: &cost, Rates: []float64{0.02, 0.5, 0}})
+	for i, want := range []string{
+		"your 3 reruns catch a 2.0% flake 5.9% of the time; 149 reruns catch it 95.1% of the time (19.9 min at 8 s): refuse the green and open a task to make the test deterministic",
+		// 1−0.5³ = 0.875 at the cap; 1−0.5⁵ = 0.96875 with 5.
+		"your 3 reruns catch a 50.0% flake 87.5% of the time; 5 reruns catch it 96.9% of the time (40 s at 8 s): rerun to the budget inside the merge gate",
+		"a test that never fails has no flake for reruns to catch",
+	} {
+		if got := BudgetSentence(r, r.Rows[i]); got != want {
+			t.Errorf("row %d:\n got %q\nwant %q", i, got, want)
+		}
+	}
+	one := budget(t, gate.BudgetInput{Target: 0.95, Cap: 1, Confidence: 0.95, Rates: []float64{0.96}})
+	// 1−0.04 = 0.96 ≥ 0.95 with one rerun, already within the cap.
+	if got, want := BudgetSentence(one, one.Rows[0]), "your 1 rerun catches a 96.0% flake 96.0% of the time; already 1 rerun catches it 96.0% of the time: rerun to the budget inside the merge gate"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestSummaryOrder: every summary answers first (one bold line), then
+// shows its table, then the caveats, then the link, and nothing follows.
+func TestSummaryOrder(t *testing.T) {
+	link := Link{URL: "https://flakegate.example/#cap=5"}
+	d, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 2, Trials: 5}, Patched: core.Count{Passed: 5, Trials: 5},
+		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(28)
+	f, err := gate.Freeze(gate.FreezeInput{Claim: core.Count{Passed: 57, Trials: 60}, Newer: &core.Count{Passed: 4, Trials: 6},
+		Confidence: 0.95, Comparable: 0.5, Date: "2026-11-30"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, md := range map[string]string{
+		"budget": BudgetMarkdown(budget(t, gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95,
+			Rates: []float64{0.02}, Observed: &core.Count{Passed: 1, Trials: 20}}), link),
+		"decide": DecideMarkdown(d, &gate.SizeResult{Baseline: 0.4, Patched: 1, Confidence: 0.95, TrialsPerArm: &n}, link),
+		"size":   SizeMarkdown(&gate.SizeResult{Baseline: 0.5, Patched: 0.85, Confidence: 0.95, TrialsPerArm: &n, Warnings: []string{"w"}}, link),
+		"freeze": FreezeMarkdown(f, link),
+	} {
+		lines := strings.Split(strings.TrimSuffix(md, "\n"), "\n")
+		if !strings.HasPrefix(lines[0], "**") || !strings.HasSuffix(lines[0], "**") || lines[1] != "" {
+			t.Errorf("%s: the answer is not first, in bold, alone:\n%s", name, md)
+		}
+		table := strings.Index(md, "\n|")
+		caveat := strings.Index(md, "> **Caveat:**")
+		at := strings.Index(md, "[Open in flakegate]("+link.URL+")")
+		if table < 0 || caveat < table || at < caveat || !strings.HasSuffix(md, link.URL+")\n") {
+			t.Errorf("%s: want answer, table, caveats, link (table at %d, caveat at %d, link at %d):\n%s", name, table, caveat, at, md)
+		}
 	}
 }
 
@@ -34,9 +88,16 @@ func TestDecideMarkdownSizingWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := DecideMarkdown(d, &gate.SizeResult{Warnings: []string{"rates this close need many trials"}}, "")
-	if !strings.Contains(md, "> sizing: rates this close need many trials") {
+	md := DecideMarkdown(d, &gate.SizeResult{Warnings: []string{"rates this close need many trials"}}, Link{})
+	if !strings.Contains(md, "> **Caveat:** sizing: rates this close need many trials") {
 		t.Errorf("decide markdown lacks the sizing warning:\n%s", md)
+	}
+	// Seed 000's first example: 10/20 against 17/20 overlaps; no machine name.
+	if !strings.HasPrefix(md, "**The gate does not block, but the patch cannot claim a flake fix: the 95% Wilson intervals of 10/20 (50.0%) and 17/20 (85.0%) overlap, so no change is shown.**\n") {
+		t.Errorf("decide answer:\n%s", md)
+	}
+	if strings.Contains(md, core.VerdictNoChange) {
+		t.Errorf("the machine name %q reached the words:\n%s", core.VerdictNoChange, md)
 	}
 }
 
@@ -62,8 +123,8 @@ func TestAAMarkdownMinus(t *testing.T) {
 	if r.Candidate == nil || r.Candidate.Diff >= 0 {
 		t.Fatalf("the example candidate should score below its baseline: %+v", r.Candidate)
 	}
-	md := AAMarkdown(r, "")
-	if !strings.Contains(md, "difference −") {
+	md := AAMarkdown(r, Link{})
+	if !strings.Contains(md, "mean difference −") {
 		t.Errorf("the candidate's difference lacks its minus sign:\n%s", md)
 	}
 	if m := regexp.MustCompile(`-\d+\.\d\d pts`).FindString(md); m != "" {
@@ -71,19 +132,53 @@ func TestAAMarkdownMinus(t *testing.T) {
 	}
 }
 
-func TestMarkdown(t *testing.T) {
-	b, _ := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
-	md := BudgetMarkdown(b, "https://example.test/#rates=0.05")
-	for _, want := range []string{"| 0.05 | 59 |", "[Open in flakegate](https://example.test/#rates=0.05)"} {
+// TestEscape: a test's name cannot break the table or start HTML, code or
+// emphasis; underscores inside names stay as they are.
+func TestEscape(t *testing.T) {
+	r := &ledger.Result{Runs: ledger.RunCounts{Baseline: 1, Patched: 1}, Tests: []ledger.Test{{
+		NodeID: "a|b\nc <script> `x` *y* test_snake", Verdict: core.VerdictNoChange, Gate: core.GateNoClaim}}}
+	md := LedgerMarkdown(r, Link{})
+	want := "| a\\|b c \\<script> \\`x\\` \\*y\\* test_snake | 0/0 | 0/0 | no change shown | passes, no claim |"
+	if !strings.Contains(md, want) {
+		t.Errorf("want the row %q in:\n%s", want, md)
+	}
+}
+
+// TestLedgerMarkdownBlockingFirst: the tests that block lead the table,
+// and past MaxMarkdownRows the rest are counted, not listed.
+func TestLedgerMarkdownBlockingFirst(t *testing.T) {
+	r := &ledger.Result{}
+	for i := 0; i < MaxMarkdownRows+5; i++ {
+		r.Tests = append(r.Tests, ledger.Test{NodeID: "t" + strings.Repeat("x", i), Verdict: core.VerdictNoChange, Gate: core.GateNoClaim})
+	}
+	r.Tests[MaxMarkdownRows+2] = ledger.Test{NodeID: "late", Verdict: core.VerdictRegressed, Gate: core.GateBlock, Blocks: true,
+		Warnings: []string{"regressed in one arm"}}
+	md := LedgerMarkdown(r, Link{})
+	rows := regexp.MustCompile(`(?m)^\| (tx*|late) \|`).FindAllString(md, -1)
+	if len(rows) != MaxMarkdownRows || rows[0] != "| late |" {
+		t.Errorf("%d rows, first %q; want %d, the blocking test first", len(rows), rows[0], MaxMarkdownRows)
+	}
+	for _, want := range []string{"**The gate blocks: 1 of 105 tests block, over 0 baseline runs and 0 patched runs.**",
+		"The other 5 tests, none of which blocks", "> **Caveat:** late: regressed in one arm"} {
 		if !strings.Contains(md, want) {
-			t.Errorf("budget markdown lacks %q:\n%s", want, md)
+			t.Errorf("no %q in:\n%s", want, md)
 		}
 	}
-	d, _ := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
-		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
-	n := int64(28)
-	md = DecideMarkdown(d, &gate.SizeResult{TrialsPerArm: &n}, "")
-	if !strings.Contains(md, "no-detectable-change") || !strings.Contains(md, "separate: 28") {
-		t.Errorf("decide markdown:\n%s", md)
+}
+
+func TestLinkLine(t *testing.T) {
+	r := &gate.SizeResult{Baseline: 0.5, Patched: 0.85, Confidence: 0.95}
+	for _, c := range []struct {
+		link Link
+		want string
+	}{
+		{Link{}, "not within 10\u202f000\u202f000 |\n"},
+		{Link{URL: "https://x.example/decide"}, "\n\n[Open in flakegate](https://x.example/decide)\n"},
+		{Link{URL: "https://x.example/decide", Note: LinkNote("ledger", 9000)}, "[Open in flakegate](https://x.example/decide) — This ledger is too long for a link (9 KB of summary): the link holds the settings, not the ledger. Share the ledger file with it.\n"},
+		{Link{Note: LinkNote("statistics", 9000)}, "\n\nNo link: These statistics take 9\u202f000 bytes as a link, over the 8\u202f192-byte limit. Share them as the JSON file the calculator offers instead.\n"},
+	} {
+		if md := SizeMarkdown(r, c.link); !strings.HasSuffix(md, c.want) {
+			t.Errorf("want the end %q in:\n%s", c.want, md)
+		}
 	}
 }
