@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -10,12 +12,13 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/words"
 )
 
 func runAA(e *env, args []string) (bool, error) {
 	opt := aa.DefaultOptions
-	fs := newFlags(e, "aa", "[flags] baseline.csv [candidate.csv]")
+	fs := newFlags(e, "aa", "[flags] baseline.csv [candidate.csv] | run-report... [-candidate run-report]...")
 	ks := fs.String("k", "", "runs per side to list thresholds for, comma-separated (default 1,2,4,8)")
 	drops := fs.String("drops", "", "drops to size runs per side for, comma-separated fractions (default 0.02,0.03,0.05)")
 	fs.Var(core.FloatVar{P: &opt.Depth.Drop}, "rule", "the fixed-drop rule's `drop` to count false alarms of, a fraction")
@@ -27,21 +30,37 @@ func runAA(e *env, args []string) (bool, error) {
 	fs.Var(core.FloatVar{P: &sim.Drop}, "sim-drop", "size of the planted regression, a `fraction`")
 	fs.Var(core.IntVar[int]{P: &sim.Broken}, "broken", "stable `scenarios` the broken shape breaks (0: the drop times the scenarios)")
 	format := fs.String("format", "", formatUsage)
-	baseRuns := filesFlag(fs, "baseline", "a test report `file` as one baseline run, its tests the scenarios (repeatable)")
-	candRuns := filesFlag(fs, "candidate", "a test report `file` as one candidate run (repeatable)")
+	baseRuns := filesFlag(fs, "baseline", "a test report or eval log `file` as one baseline run, its tests or samples the scenarios (repeatable)")
+	candRuns := filesFlag(fs, "candidate", "a test report or eval log `file` as one candidate run (repeatable)")
+	evalOpt := evalFlags(fs)
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
 	}
+	// Arguments are A/A CSVs (a baseline and an optional candidate, each
+	// holding many runs) or run files: test reports and eval logs, each
+	// one baseline run. Which, the first argument's content says.
+	csvArgs := false
+	if len(pos) > 0 {
+		if csvArgs, err = isAACSV(e, pos[0]); err != nil {
+			return false, err
+		}
+	}
+	if !csvArgs {
+		*baseRuns = append(pos, *baseRuns...)
+		pos = nil
+	}
 	reports := len(*baseRuns)+len(*candRuns) > 0
 	switch {
-	case reports && len(pos) > 0:
-		return false, usagef("give CSV files as arguments or test reports with -baseline/-candidate, not both")
-	case reports && len(*baseRuns) == 0:
-		return false, usagef("-candidate reports need -baseline reports")
-	case !reports && (len(pos) < 1 || len(pos) > 2):
+	case csvArgs && reports:
+		return false, usagef("give A/A CSV files as arguments or run files (test reports, eval logs), not both")
+	case csvArgs && len(pos) > 2:
 		return false, usagef("give a baseline CSV and optionally a candidate CSV (- reads standard input)")
+	case reports && len(*baseRuns) == 0:
+		return false, usagef("-candidate runs need baseline runs")
+	case !csvArgs && !reports:
+		return false, usagef("give a baseline CSV and optionally a candidate CSV, or one report or eval log per run (- reads standard input)")
 	}
 	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
 		return false, usagef("only one input can be standard input")
@@ -71,10 +90,13 @@ func runAA(e *env, args []string) (bool, error) {
 	var res *aa.Result
 	if reports {
 		l := ledger.New()
-		if err := readReports(e, l, *baseRuns, *format, ledger.ArmBaseline); err != nil {
+		ro := report.Options{Format: *format, Eval: *evalOpt}
+		ro.Arm = ledger.ArmBaseline
+		if err := readRuns(e, l, *baseRuns, ro); err != nil {
 			return false, err
 		}
-		if err := readReports(e, l, *candRuns, *format, ledger.ArmPatched); err != nil {
+		ro.Arm = ledger.ArmPatched
+		if err := readRuns(e, l, *candRuns, ro); err != nil {
 			return false, err
 		}
 		if res, err = aa.CheckLedger(l, opt); err != nil {
@@ -101,13 +123,35 @@ func runAA(e *env, args []string) (bool, error) {
 	return blocks, nil
 }
 
+// isAACSV reports whether the file name is an A/A CSV: its first line names
+// the columns scenario, run and passed (rows), and trials too (counts).
+func isAACSV(e *env, name string) (bool, error) {
+	if name == "-" {
+		return true, nil // standard input is read once: it stays the CSV it always was
+	}
+	f, err := e.open(name)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return aa.CSVKind(head[:n]) != "", nil
+}
+
 func readAA(e *env, name string) (*aa.Side, error) {
 	f, err := e.open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	side, err := aa.ReadCSV(f)
+	br := bufio.NewReader(f)
+	head, _ := br.Peek(4096)
+	read := aa.ReadCSV
+	if aa.CSVKind(head) == "counts" {
+		read = aa.ReadCounts
+	}
+	side, err := read(br)
 	if err != nil {
 		return nil, core.WithFile(err, displayName(name))
 	}

@@ -190,7 +190,20 @@ func TestReports(t *testing.T) {
 		// Three JUnit files are three runs; their test cases are the scenarios.
 		{"aa from junit runs", []string{"aa", "-baseline", dir + "junit/gotestsum_count3.xml", "-baseline", dir + "junit/gotestsum_count3.xml",
 			"-baseline", dir + "junit/gotestsum_count3.xml"}, exitOK, []string{"6 scenarios, 3 runs (54 rows)"}},
-		{"unknown format", []string{"ledger", "-format", "tap", dir + "gotest/count5.json"}, exitUsage, nil},
+		{"unknown format", []string{"ledger", "-format", "tape", dir + "gotest/count5.json"}, exitUsage, nil},
+		// Report files as arguments: each is a run, named after its file
+		// (RSpec's own lines: 4 and 5 of 7 examples passed).
+		{"aa report arguments", []string{"aa", dir + "rspec/attempt1.json", dir + "rspec/attempt2.json"}, exitOK,
+			[]string{"7 scenarios, 2 runs (14 rows)", "rspec/attempt1.json 57.1%", "rspec/attempt2.json 71.4%"}},
+		{"aa report flags", []string{"aa", "-baseline", dir + "tap/perl_attempt1.tap", "-baseline", dir + "tap/perl_attempt2.tap"}, exitOK,
+			[]string{"5 scenarios, 2 runs (10 rows)", "tap/perl_attempt1.tap 60.0%", "tap/perl_attempt2.tap 80.0%"}},
+		// Eval logs, each a run; a log read twice makes two runs (#2).
+		{"aa eval logs", []string{"aa", dir + "inspect/arith-run1.json", dir + "inspect/arith-run2.eval", dir + "inspect/arith-run1.eval"}, exitOK,
+			[]string{"5 scenarios, 3 runs (30 rows)", "inspect/arith-run1.eval 70.0%"}},
+		{"aa eval options", []string{"aa", "-filter", "flexible-extract", dir + "lmeval/samples_arith_gen_2026-12-01T10-00-00.000001.jsonl", dir + "lmeval/samples_arith_gen_2026-12-02T10-00-00.000001.jsonl"}, exitOK,
+			[]string{"6 scenarios, 2 runs (12 rows)", "83.3%", "66.7%"}},
+		{"aa graded threshold", []string{"aa", "-score", "graded", "-threshold", "0.5", dir + "inspect/arith-run1.json", dir + "inspect/arith-run2.json"}, exitOK,
+			[]string{"run pass rates in run order", "70.0%"}},
 		{"reports and csv", []string{"aa", "-baseline", dir + "gotest/count5.json", "testdata/base.csv"}, exitUsage, nil},
 	}
 	for _, tc := range cases {

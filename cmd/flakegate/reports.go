@@ -31,22 +31,56 @@ func filesFlag(fs *flag.FlagSet, name, usage string) *fileList {
 	return &l
 }
 
-// readReports reads test reports (seed JSONL ledger, go test -json, JUnit
-// XML; format "" detects) into l; for go test -json and JUnit each file is
-// one run of arm.
+// readReports reads test reports and eval logs (format "" detects) into
+// l, each file but a seed ledger one run of arm, named after the file.
 func readReports(e *env, l *ledger.Ledger, files []string, format, arm string) error {
+	return readRuns(e, l, files, report.Options{Format: format, Arm: arm})
+}
+
+// readRuns reads files into l with opt, naming each file's run after the
+// file (a second file of the same name gets "#2").
+func readRuns(e *env, l *ledger.Ledger, files []string, opt report.Options) error {
 	for _, name := range files {
 		f, err := e.open(name)
 		if err != nil {
 			return err
 		}
-		err = report.Read(f, report.Options{Format: format, Arm: arm}, l)
+		o := opt
+		o.Run = runName(l, opt.Arm, displayName(name))
+		err = report.Read(f, o, l)
 		f.Close()
 		if err != nil {
 			return core.WithFile(err, displayName(name))
 		}
 	}
 	return nil
+}
+
+// runName is name, or name#2, #3... when arm already has a run of that name.
+func runName(l *ledger.Ledger, arm, name string) string {
+	taken := map[string]bool{}
+	for _, r := range l.Runs(arm) {
+		taken[r] = true
+	}
+	if !taken[name] {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := name + "#" + strconv.Itoa(i); !taken[n] {
+			return n
+		}
+	}
+}
+
+// evalFlags are the flags that say how to read eval harness logs.
+func evalFlags(fs *flag.FlagSet) *report.EvalOptions {
+	var o report.EvalOptions
+	fs.StringVar(&o.Score, "score", "", "eval logs: the `scorer` (inspect_ai), metric (lm-eval) or score field (samples) that decides a pass")
+	fs.Var(core.FloatVar{P: &o.Threshold}, "threshold", "eval logs: a numeric score passes at this `value` or more (default 1)")
+	fs.StringVar(&o.Filter, "filter", "", "lm-eval logs: the `filter` whose rows count (default: the first in the file)")
+	fs.StringVar(&o.ID, "id-field", "", "samples files: the `field` that names the sample (default id)")
+	fs.StringVar(&o.Run, "run-field", "", "samples files: the `field` that names the run (default: each file is one run)")
+	return &o
 }
 
 var formatUsage = "report `format`: " + strings.Join(report.Formats, ", ") + " (default: detected from the content)"

@@ -1,0 +1,152 @@
+package aa
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// A warehouse reduces an eval history to per-scenario and per-run pass
+// counts with a GROUP BY (docs/WAREHOUSE.md gives the SQL); those sums are
+// all the A/A check needs, and ReadCounts reads them.
+
+// CSVKind says what a CSV's header makes it: "rows" for the
+// scenario,run,passed rows ReadCSV reads, "counts" for the
+// scenario,run,passed,trials sums ReadCounts reads, "" for neither.
+func CSVKind(head []byte) string {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		cols := map[string]bool{}
+		for _, f := range strings.Split(string(line), ",") {
+			cols[strings.ToLower(strings.Trim(strings.TrimSpace(f), `"`))] = true
+		}
+		switch {
+		case cols["scenario"] && cols["run"] && cols["passed"] && cols["trials"]:
+			return "counts"
+		case cols["scenario"] && cols["run"] && cols["passed"]:
+			return "rows"
+		}
+		return ""
+	}
+	return ""
+}
+
+// ReadCounts reads an A/A side from pass counts: a CSV whose header names
+// scenario, run, passed and trials (any order and letter case). A row with
+// a scenario and an empty run is that scenario's passes out of its trials
+// over every run; a row with a run and an empty scenario is that run's
+// passes out of its trials over every scenario. The two sets must add up to
+// the same totals. Rows is the total of trials; Duplicates, which the sums
+// cannot show, is 0.
+func ReadCounts(r io.Reader) (*Side, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		return nil, countsErr(err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	}
+	for _, need := range []string{"scenario", "run", "passed", "trials"} {
+		if _, ok := col[need]; !ok {
+			return nil, core.PosErrorf(core.Invalid, 1, 1, "the counts CSV has no %s column: want scenario,run,passed,trials", need)
+		}
+	}
+	side := &Side{Scenarios: []Tally{}, Runs: []Tally{}}
+	seenS, seenR := map[string]bool{}, map[string]bool{}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, countsErr(err)
+		}
+		line, _ := cr.FieldPos(0)
+		get := func(name string) string {
+			if i := col[name]; i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		num := func(name string) (int64, error) {
+			v, err := strconv.ParseInt(get(name), 10, 64)
+			if err != nil || v < 0 {
+				_, c := cr.FieldPos(min(col[name], len(rec)-1))
+				return 0, core.PosErrorf(core.Invalid, line, c, "%s must be a whole number >= 0, got %q", name, get(name))
+			}
+			return v, nil
+		}
+		passed, err := num("passed")
+		if err != nil {
+			return nil, err
+		}
+		trials, err := num("trials")
+		if err != nil {
+			return nil, err
+		}
+		if passed > trials || trials == 0 {
+			return nil, core.PosErrorf(core.Invalid, line, 1, "passed must lie in [0, trials] and trials be at least 1, got %d of %d", passed, trials)
+		}
+		scen, run := get("scenario"), get("run")
+		t := Tally{Passed: passed, Total: trials}
+		switch {
+		case scen != "" && run == "":
+			if seenS[scen] {
+				return nil, core.PosErrorf(core.Invalid, line, 1, "scenario %q is counted twice", scen)
+			}
+			seenS[scen] = true
+			t.ID = scen
+			side.Scenarios = append(side.Scenarios, t)
+			side.Rows += trials
+		case run != "" && scen == "":
+			if seenR[run] {
+				return nil, core.PosErrorf(core.Invalid, line, 1, "run %q is counted twice", run)
+			}
+			seenR[run] = true
+			t.ID = run
+			side.Runs = append(side.Runs, t)
+		default:
+			return nil, core.PosErrorf(core.Invalid, line, 1, "a counts row names a scenario or a run, not both nor neither (the GROUP BY of one of them)")
+		}
+	}
+	if _, err := checkTallies("counts", side); err != nil {
+		return nil, err
+	}
+	return side, nil
+}
+
+func countsErr(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return core.PosErrorf(core.Invalid, max(pe.Line, 1), max(pe.Column, 1), "malformed CSV in the counts")
+	}
+	if errors.Is(err, io.EOF) {
+		return core.PosErrorf(core.Invalid, 1, 1, "the counts CSV is empty")
+	}
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	return core.PosErrorf(core.Invalid, 1, 1, "malformed CSV in the counts")
+}

@@ -1,0 +1,116 @@
+package aa
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// countsOf sums a scenario,run,passed CSV (plain: no quotes) into the
+// counts a warehouse GROUP BY gives, by simple grouping here rather than by
+// ReadCSV.
+func countsOf(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type tally struct{ p, n int }
+	scen, run := map[string]*tally{}, map[string]*tally{}
+	sc := bufio.NewScanner(f)
+	sc.Scan() // header scenario,run,passed
+	for sc.Scan() {
+		fs := strings.Split(strings.TrimSpace(sc.Text()), ",")
+		if len(fs) != 3 {
+			continue
+		}
+		for _, m := range []struct {
+			m   map[string]*tally
+			key string
+		}{{scen, fs[0]}, {run, fs[1]}} {
+			if m.m[m.key] == nil {
+				m.m[m.key] = &tally{}
+			}
+			m.m[m.key].n++
+			if fs[2] == "1" {
+				m.m[m.key].p++
+			}
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("run,scenario,trials,passed\n") // another column order
+	keys := func(m map[string]*tally) []string {
+		out := make([]string, 0, len(m))
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	for _, k := range keys(scen) {
+		fmt.Fprintf(&b, ",%s,%d,%d\n", k, scen[k].n, scen[k].p)
+	}
+	for _, k := range keys(run) {
+		fmt.Fprintf(&b, "%s,,%d,%d\n", k, run[k].n, run[k].p)
+	}
+	return b.String()
+}
+
+// The A/A check from per-scenario and per-run counts gives the figures the
+// rows give: they are its sufficient statistics. Scenario and run order
+// differ (counts come sorted), so the result is compared field by field
+// on what order does not change.
+func TestReadCountsMatchesRows(t *testing.T) {
+	for _, name := range []string{"seed_shape", "many_runs", "three_runs"} {
+		path := "testdata/aa/" + name + ".csv"
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := ReadCSV(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := ReadCounts(strings.NewReader(countsOf(t, path)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if rows.Duplicates != 0 {
+			t.Fatalf("%s has duplicates; pick a sample without", name)
+		}
+		a, err := Check(rows, nil, DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Check(counts, nil, DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Scenarios != b.Scenarios || a.Runs != b.Runs || a.Rows != b.Rows || a.Mixed != b.Mixed || a.V != b.V || a.Noise.S != b.Noise.S || a.Noise.Formula != b.Noise.Formula {
+			t.Errorf("%s: rows give %+v, counts %+v", name, a, b)
+		}
+	}
+	if CSVKind([]byte("\xef\xbb\xbfScenario, Run ,passed,TRIALS\n")) != "counts" || CSVKind([]byte("scenario,run,passed\n")) != "rows" || CSVKind([]byte("id,score\n")) != "" {
+		t.Error("CSVKind")
+	}
+	for _, c := range []struct{ in, frag string }{
+		{"scenario,run,passed,trials\na,,3,2\n", "2:1: passed must lie in [0, trials]"},
+		{"scenario,run,passed,trials\na,r,1,1\n", "names a scenario or a run, not both"},
+		{"scenario,run,passed,trials\na,,x,1\n", "2:4: passed must be a whole number"},
+		{"scenario,run,passed,trials\na,,1,2\n,r,2,2\n", "tallies disagree"},
+		{"scenario,run,passed\n", "no trials column"},
+	} {
+		_, err := ReadCounts(strings.NewReader(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.frag) || core.ErrorKind(err) != core.Invalid {
+			t.Errorf("%q: got %v, want %q", c.in, err, c.frag)
+		}
+	}
+}
