@@ -69,6 +69,23 @@ type eventHandler struct {
 	goHandler EventHandler
 	jsHandler Func
 	close     func()
+
+	// flakegate: latest is what the mounted listener calls. An update that
+	// keeps the listener (same event, scope and passive option) stores the
+	// new render's handler here, so a closure built in a later Render
+	// replaces the one the element was mounted with; see
+	// nodeManager.updateHTMLEventHandlers.
+	latest *EventHandler
+}
+
+// flakegate: sameListener reports whether v can keep h's JavaScript
+// listener: the same event, scope and passive option. The Go handler may
+// differ; the listener then calls v's (see latest).
+func (h eventHandler) sameListener(v eventHandler) bool {
+	return h.event == v.event &&
+		h.scope == v.scope &&
+		h.passive == v.passive &&
+		h.latest != nil
 }
 
 func makeEventHandler(event string, h EventHandler, options ...EventOption) eventHandler {

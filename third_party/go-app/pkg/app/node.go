@@ -189,13 +189,15 @@ func (m nodeManager) mountHTMLEventHandlers(ctx Context, v HTML) {
 
 func (m nodeManager) mountHTMLEventHandler(ctx Context, v HTML, handler eventHandler) eventHandler {
 	event := handler.event
+	latest := new(EventHandler)
+	*latest = handler.goHandler
 
 	jsHandler := FuncOf(func(this Value, args []Value) any {
 		if len(args) != 0 {
 			ctx.Dispatch(func(ctx Context) {
 				event := Event{Value: args[0]}
 				trackMousePosition(event)
-				handler.goHandler(ctx, event)
+				(*latest)(ctx, event)
 			})
 		}
 		return nil
@@ -207,6 +209,7 @@ func (m nodeManager) mountHTMLEventHandler(ctx Context, v HTML, handler eventHan
 		scope:     handler.scope,
 		goHandler: handler.goHandler,
 		jsHandler: jsHandler,
+		latest:    latest,
 		close: func() {
 			v.JSValue().removeEventListener(event, jsHandler)
 			jsHandler.Release()
@@ -504,6 +507,18 @@ func (m nodeManager) updateHTMLEventHandlers(ctx Context, v HTML, newEvents even
 		handler, exists := events[event]
 		if !exists {
 			events[event] = m.mountHTMLEventHandler(ctx, v, newHandler)
+			continue
+		}
+
+		// flakegate: upstream kept the mounted handler when the new one
+		// was the same function (Equal), so a closure of a later Render
+		// (the same function literal with new captured values) never
+		// replaced the first render's, which the element kept calling. The
+		// listener now stays and calls the new handler.
+		if handler.sameListener(newHandler) {
+			*handler.latest = newHandler.goHandler
+			handler.goHandler = newHandler.goHandler
+			events[event] = handler
 			continue
 		}
 

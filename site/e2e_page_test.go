@@ -1,0 +1,196 @@
+//go:build !wasm && integration
+
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/wasm/webtest"
+)
+
+// The pages as a reviewer meets them, at a desktop's and a phone's width:
+// what the buttons copy, what the pages say first, how they read on a phone.
+
+// widths are the viewports every test of this file runs at: a laptop and a
+// phone (390 CSS px, the width of most current phones).
+var widths = []struct {
+	name  string
+	w, h  int64
+	phone bool
+}{
+	{"1280", 1280, 900, false},
+	{"390", 390, 844, true},
+}
+
+// startBrowser builds the site (once per test binary) and starts headless
+// chromium with a fresh profile; a missing chromium fails the test.
+func startBrowser(t *testing.T) (context.Context, context.CancelFunc) {
+	t.Helper()
+	if _, err := webtest.Chromium(); err != nil {
+		t.Fatal(err) // before building: a missing chromium is a failure
+	}
+	built(t)
+	ctx, cancel, err := webtest.NewBrowser(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, cancel
+}
+
+// serveSite serves the built site from 127.0.0.1 until the test ends.
+func serveSite(t *testing.T) *httptest.Server {
+	t.Helper()
+	dir, _ := built(t)
+	srv, _, err := webtest.Serve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// atWidth sets ctx's viewport.
+func atWidth(t *testing.T, ctx context.Context, w, h int64, phone bool) {
+	t.Helper()
+	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+	if phone {
+		opts = []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h, opts...)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// freshTab opens a browser context that shares nothing with the others (no
+// cache, no service worker, no storage) at the given width.
+func freshTab(t *testing.T, parent context.Context, w, h int64, phone bool) (context.Context, context.CancelFunc) {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
+	atWidth(t, ctx, w, h, phone)
+	return ctx, cancel
+}
+
+// stubClipboard makes navigator.clipboard.writeText record its text in
+// window.__copied (headless clipboards need a user gesture and a focused
+// window).
+func stubClipboard(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.clipboard.writeText = async (t) => { window.__copied = t; }; window.__copied = undefined; true`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copied clicks the button with id and returns what it put on the
+// clipboard.
+func copied(t *testing.T, ctx context.Context, id string) string {
+	t.Helper()
+	stubClipboard(t, ctx)
+	click, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(click, chromedp.Click(chromedp.ID(id))); err != nil {
+		t.Fatalf("clicking #%s: %v", id, err)
+	}
+	if err := webtest.Poll(ctx, 5*time.Second, `typeof window.__copied === 'string'`); err != nil {
+		t.Fatalf("#%s copied nothing: %v", id, err)
+	}
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.__copied`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// settled waits until the page has applied every input: the in-depth A/A
+// analyses are done and the address bar holds the state.
+func settled(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := webtest.Poll(ctx, 30*time.Second, `!document.getElementById('depth-pending') && !document.querySelector('progress')`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the fragment is written after the next paint
+}
+
+// Problem 1: "Copy as Markdown" copied the result of the page's first
+// render. After any edit, what the button copies must equal what a fresh
+// load of the page's link copies (and say what the page says).
+func TestPageCopyIsCurrent(t *testing.T) {
+	browser, cancel := startBrowser(t)
+	defer cancel()
+	srv := serveSite(t)
+	base := aaCSV(60, 8, func(s, r int) bool { return (s*13+r*7)%17 == 0 || (s%9 == 0 && r%2 == 1) })
+	cand := aaCSV(60, 5, func(s, r int) bool { return (s*11+r*5)%9 == 0 })
+	for _, w := range widths {
+		t.Run(w.name, func(t *testing.T) {
+			for _, pg := range []struct {
+				name, path string
+				edit       func(t *testing.T, ctx context.Context)
+			}{
+				{"budget", "/", func(t *testing.T, ctx context.Context) {
+					typeIn(t, ctx, "in-cap", "5")
+					if err := webtest.Poll(ctx, 5*time.Second, `document.querySelector('[data-field=cap]')?.getAttribute('value') === '5'`); err != nil {
+						t.Fatal(err)
+					}
+				}},
+				{"decide", "/decide", func(t *testing.T, ctx context.Context) {
+					typeIn(t, ctx, "in-min_trials", "60")
+					if err := webtest.Poll(ctx, 5*time.Second, `document.querySelector('[data-field=verdict]')?.getAttribute('value') === 'underpowered'`); err != nil {
+						t.Fatal(err)
+					}
+				}},
+				{"aa", "/aa", func(t *testing.T, ctx context.Context) {
+					// A result without a candidate first, then the candidate:
+					// the button must not keep the first result.
+					if err := webtest.Paste(ctx, "text-baseline", base); err != nil {
+						t.Fatal(err)
+					}
+					if err := webtest.Poll(ctx, 10*time.Second, `!!document.querySelector('[data-field=scenarios]')`); err != nil {
+						t.Fatal(err)
+					}
+					settled(t, ctx)
+					copied(t, ctx, "copy-md")
+					if err := webtest.Paste(ctx, "text-candidate", cand); err != nil {
+						t.Fatal(err)
+					}
+					if err := webtest.Poll(ctx, 10*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`); err != nil {
+						t.Fatal(err)
+					}
+				}},
+			} {
+				t.Run(pg.name, func(t *testing.T) {
+					ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+					defer cancel()
+					open(t, ctx, srv.URL+pg.path)
+					if pg.name != "aa" { // the A/A page has nothing to copy until a baseline is read
+						copied(t, ctx, "copy-md") // the first render's handler is mounted and used
+					}
+					pg.edit(t, ctx)
+					settled(t, ctx)
+					link := location(t, ctx)
+					got := copied(t, ctx, "copy-md")
+					shown, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('markdown').textContent`))
+					if err != nil {
+						t.Fatal(err)
+					}
+
+					fresh, cancelFresh := freshTab(t, browser, w.w, w.h, w.phone)
+					defer cancelFresh()
+					open(t, fresh, link)
+					settled(t, fresh)
+					want := copied(t, fresh, "copy-md")
+					if got != want {
+						t.Errorf("after an edit the button copied\n%s\nwhile a fresh load of %s copies\n%s", got, link, want)
+					}
+					// The copy is the Markdown the page shows, with the link.
+					if got != shown+"\n[Open in flakegate]("+link+")\n" {
+						t.Errorf("copied Markdown differs from the one on the page:\ncopied %s\nshown %s", strconv.Quote(got), strconv.Quote(shown))
+					}
+				})
+			}
+		})
+	}
+}
