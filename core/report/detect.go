@@ -15,7 +15,8 @@ import (
 //     mochawesome's stats with a results array, CTRF's results with a tool,
 //     RSpec's examples and summary;
 //   - JSON lines by the keys of the first one: "Action" is go test -json,
-//     "nodeid" the seed ledger;
+//     "nodeid" the seed ledger, and so is "when":"run" (flakegate run's
+//     record of a run that failed, when it is the ledger's first line);
 //   - TAP by a "TAP version" line, a plan ("1..N") or a test point.
 //
 // A byte order mark, leading blank lines, and non-JSON lines before the
@@ -51,7 +52,7 @@ func DetectFormat(head []byte) string {
 		switch {
 		case bytes.Contains(line, []byte(`"Action"`)):
 			return FormatGoTest
-		case bytes.Contains(line, []byte(`"nodeid"`)):
+		case bytes.Contains(line, []byte(`"nodeid"`)), bytes.Contains(line, []byte(`"when":"run"`)):
 			return FormatLedger
 		case bytes.Contains(line, []byte(`"doc_id"`)):
 			return FormatLMEval

@@ -21,9 +21,25 @@ import (
 // row is a trial of nodeid in (arm, run), the last one in a run standing,
 // passed only when outcome is "passed"; failed setup and teardown rows are
 // counted apart. Unknown fields are ignored; every known field is checked.
+//
+// flakegate run writes the same rows and, after each run's rows, a run
+// record: a row whose when is "run", without a nodeid, whose outcome is
+// "done" (the rows before it are the run's trials) or "error" (the command
+// failed before it gave a report: no trials). A run record is no trial.
+// Its notes (strings: caveats of reading the run's report) become the
+// ledger's warnings, and so does the error of a run that no later record
+// of the same run and arm marks done.
+//
+//	{"run": "p3", "arm": "patched", "when": "run", "outcome": "error",
+//	 "error": "the command could not start: go: not found", "seq": 6, "ts": 1700000000.5}
+
+// WhenRun is the when of flakegate run's run records.
+const WhenRun = "run"
 
 type ledgerRow struct {
 	run, arm, nodeid, when, outcome string
+	errText                         string   // a run record's error
+	notes                           []string // a run record's notes
 }
 
 var ledgerFields = []string{"run", "arm", "nodeid", "when", "outcome"}
@@ -32,9 +48,12 @@ var ledgerFields = []string{"run", "arm", "nodeid", "when", "outcome"}
 // outcome) into l. Errors carry line and column.
 func ReadLedger(r io.Reader, l *ledger.Ledger) error {
 	lr := newLineReader(r, MaxLineBytes)
+	failed := map[string]runFailure{} // runs whose last record is an error
+	var failedOrder []string
 	for {
 		line, err := lr.next()
 		if errors.Is(err, io.EOF) {
+			warnFailedRuns(l, failed, failedOrder)
 			return nil
 		}
 		if err != nil {
@@ -48,6 +67,19 @@ func ReadLedger(r io.Reader, l *ledger.Ledger) error {
 			return err
 		}
 		switch row.when {
+		case WhenRun:
+			key := row.arm + "\x00" + row.run
+			if row.outcome == "error" {
+				if _, ok := failed[key]; !ok {
+					failedOrder = append(failedOrder, key)
+				}
+				failed[key] = runFailure{row.run, row.arm, row.errText}
+			} else {
+				delete(failed, key)
+			}
+			for _, n := range row.notes {
+				l.Warn(n)
+			}
 		case "call":
 			if row.outcome == "skipped" {
 				l.AddSkippedCall()
@@ -90,6 +122,9 @@ func parseLedgerRow(line []byte, n int) (ledgerRow, error) {
 	}
 	var row ledgerRow
 	seen := map[string]bool{}
+	outcomeAt := 0
+	var errRaw, notesRaw json.RawMessage
+	errAt, notesAt := 0, 0
 	for dec.More() {
 		keyStart := int(dec.InputOffset())
 		tok, err := dec.Token()
@@ -119,6 +154,13 @@ func parseLedgerRow(line []byte, n int) (ledgerRow, error) {
 			dst = &row.when
 		case "outcome":
 			dst = &row.outcome
+			outcomeAt = at
+		case "error":
+			errRaw, errAt = raw, at
+			continue
+		case "notes":
+			notesRaw, notesAt = raw, at
+			continue
 		case "ts":
 			var num json.Number
 			if json.Unmarshal(raw, &num) != nil {
@@ -144,11 +186,59 @@ func parseLedgerRow(line []byte, n int) (ledgerRow, error) {
 			"unexpected text after the JSON object: one object per line")
 	}
 	for _, f := range ledgerFields {
-		if !seen[f] {
+		if !seen[f] && !(f == "nodeid" && row.when == WhenRun) {
 			return ledgerRow{}, core.PosErrorf(core.Invalid, n, column(line, start), "missing field %q", f)
 		}
 	}
+	if row.when != WhenRun {
+		if row.outcome == "done" || row.outcome == "error" {
+			return ledgerRow{}, core.PosErrorf(core.Invalid, n, outcomeAt, "outcome must be passed, failed or skipped, got %q (done and error are for run records, whose when is \"run\")", row.outcome)
+		}
+		return row, nil
+	}
+	// A run record of flakegate run.
+	switch {
+	case row.outcome != "done" && row.outcome != "error":
+		return ledgerRow{}, core.PosErrorf(core.Invalid, n, outcomeAt, "a run record's outcome must be done or error, got %q", row.outcome)
+	case errRaw != nil && json.Unmarshal(errRaw, &row.errText) != nil:
+		return ledgerRow{}, core.PosErrorf(core.Invalid, n, errAt, "field \"error\" must be a string, got %s", clip(errRaw))
+	case notesRaw != nil && json.Unmarshal(notesRaw, &row.notes) != nil:
+		return ledgerRow{}, core.PosErrorf(core.Invalid, n, notesAt, "field \"notes\" must be a list of strings, got %s", clip(notesRaw))
+	}
 	return row, nil
+}
+
+// runFailure is a run of flakegate run that ended in an error of its own.
+type runFailure struct{ run, arm, err string }
+
+// warnFailedRuns says which runs have no trials because their command
+// failed, in the order they first failed.
+func warnFailedRuns(l *ledger.Ledger, failed map[string]runFailure, order []string) {
+	var runs []string
+	first := ""
+	for _, k := range order {
+		f, ok := failed[k]
+		if !ok {
+			continue
+		}
+		if first == "" {
+			first = f.err
+		}
+		runs = append(runs, f.run+" ("+f.arm+")")
+	}
+	if len(runs) == 0 {
+		return
+	}
+	have := "have"
+	if len(runs) == 1 {
+		have = "has"
+	}
+	msg := fmt.Sprintf("%s ended in an error of the command's own and %s no trials (%s): not test failures",
+		core.Nouns(len(runs), "run"), have, core.ListNames(runs))
+	if first != "" {
+		msg += "; the first said: " + first
+	}
+	l.Warn(msg)
 }
 
 func checkLedgerValue(key, v string) *core.Error {
@@ -162,12 +252,13 @@ func checkLedgerValue(key, v string) *core.Error {
 		}
 		return &core.Error{Kind: core.Invalid, Msg: fmt.Sprintf("arm must be baseline or patched, got %q", v)}
 	case "when":
-		if v == "setup" || v == "call" || v == "teardown" {
+		if v == "setup" || v == "call" || v == "teardown" || v == WhenRun {
 			return nil
 		}
-		return &core.Error{Kind: core.Invalid, Msg: fmt.Sprintf("when must be setup, call or teardown, got %q", v)}
+		return &core.Error{Kind: core.Invalid, Msg: fmt.Sprintf("when must be setup, call or teardown (or run, for a run record), got %q", v)}
 	case "outcome":
-		if v == "passed" || v == "failed" || v == "skipped" {
+		// done and error are a run record's; the row's when decides.
+		if v == "passed" || v == "failed" || v == "skipped" || v == "done" || v == "error" {
 			return nil
 		}
 		return &core.Error{Kind: core.Invalid, Msg: fmt.Sprintf("outcome must be passed, failed or skipped, got %q", v)}

@@ -1,0 +1,85 @@
+package report
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// A ledger that flakegate run wrote: the seed's rows, and after each run's
+// rows its run record. b1 and b2 ran; p1 failed once and then ran; p2
+// failed and never ran. The counts below are the rows, counted by hand.
+const runLedger = `{"run":"p2","arm":"patched","when":"run","outcome":"error","seq":1,"error":"the command could not start: gotest: not found","ts":1}
+{"run":"b1","arm":"baseline","nodeid":"t.A","when":"call","outcome":"passed","ts":2}
+{"run":"b1","arm":"baseline","nodeid":"t.B","when":"call","outcome":"failed","executions":2,"failures":1,"ts":2}
+{"run":"b1","arm":"baseline","when":"run","outcome":"done","seq":2,"trials":2,"passed":1,"exit":1,"seconds":1.5,"command":"go test -json ./...","notes":["run b1: 1 test ran more than once in the run"],"ts":2}
+{"run":"p1","arm":"patched","when":"run","outcome":"error","seq":3,"error":"no report","ts":3}
+{"run":"p1","arm":"patched","nodeid":"t.A","when":"call","outcome":"passed","ts":4}
+{"run":"p1","arm":"patched","nodeid":"t.B","when":"call","outcome":"passed","ts":4}
+{"run":"p1","arm":"patched","when":"run","outcome":"done","seq":4,"trials":2,"passed":2,"exit":0,"seconds":1.2,"command":"go test -json ./...","ts":4}
+{"run":"b2","arm":"baseline","nodeid":"t.A","when":"setup","outcome":"failed","ts":5}
+{"run":"b2","arm":"baseline","nodeid":"t.B","when":"call","outcome":"passed","ts":5}
+{"run":"b2","arm":"baseline","when":"run","outcome":"done","seq":5,"trials":1,"passed":1,"exit":0,"seconds":1.1,"command":"go test -json ./...","ts":5}
+`
+
+// TestRunRecords reads flakegate run's ledger: run records are no trials,
+// their notes and the errors of runs never done are warnings.
+func TestRunRecords(t *testing.T) {
+	if got := DetectFormat([]byte(runLedger)); got != FormatLedger {
+		t.Errorf("a ledger that starts with a failed run is detected as %q", got)
+	}
+	l := ledger.New()
+	if err := Read(strings.NewReader(runLedger), Options{}, l); err != nil {
+		t.Fatal(err)
+	}
+	if got := armCounts(l, ledger.ArmBaseline); !reflect.DeepEqual(got, map[string]core.Count{"t.A": {Passed: 1, Trials: 1}, "t.B": {Passed: 1, Trials: 2}}) {
+		t.Errorf("baseline %v", got)
+	}
+	if got := armCounts(l, ledger.ArmPatched); !reflect.DeepEqual(got, map[string]core.Count{"t.A": {Passed: 1, Trials: 1}, "t.B": {Passed: 1, Trials: 1}}) {
+		t.Errorf("patched %v", got)
+	}
+	if got := sides(l, ledger.ArmBaseline)["t.A"]; got.Setup != 1 {
+		t.Errorf("baseline t.A's setup failures %+v", got)
+	}
+	if got, want := l.Runs(ledger.ArmPatched), []string{"p1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("patched runs %v, want %v: a failed run has no trials", got, want)
+	}
+	want := []string{"run b1: 1 test ran more than once in the run",
+		"1 run ended in an error of the command's own and has no trials (p2 (patched)): not test failures; the first said: the command could not start: gotest: not found"}
+	if got := l.Notes(); !reflect.DeepEqual(got, want) {
+		t.Errorf("notes %q\nwant  %q", got, want)
+	}
+}
+
+// TestRunRecordErrors: the columns are 1-based byte offsets of the faulty
+// value, counted with Python's str.index.
+func TestRunRecordErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, in  string
+		line, col int
+		frag      string
+	}{
+		{"record outcome", `{"run":"b1","arm":"baseline","when":"run","outcome":"passed"}`, 1, 53, "a run record's outcome must be done or error"},
+		{"trial outcome", `{"run":"b1","arm":"baseline","nodeid":"t","when":"call","outcome":"done"}`, 1, 67, "done and error are for run records"},
+		{"error type", `{"run":"b1","arm":"baseline","when":"run","outcome":"error","error":7}`, 1, 69, `field "error" must be a string`},
+		{"notes type", `{"run":"b1","arm":"baseline","when":"run","outcome":"done","notes":"x"}`, 1, 68, `field "notes" must be a list of strings`},
+		{"no run", `{"arm":"baseline","when":"run","outcome":"done"}`, 1, 1, `missing field "run"`},
+		{"trial without nodeid", `{"run":"b1","arm":"baseline","when":"call","outcome":"passed"}`, 1, 1, `missing field "nodeid"`},
+		{"bad when", `{"run":"b1","arm":"baseline","nodeid":"t","when":"later","outcome":"passed"}`, 1, 50, "or run, for a run record"},
+	} {
+		err := ReadLedger(strings.NewReader(c.in), ledger.New())
+		var e *core.Error
+		if !errors.As(err, &e) || e.Line != c.line || e.Column != c.col || !strings.Contains(e.Msg, c.frag) {
+			t.Errorf("%s: got %v; want %d:%d %q", c.name, err, c.line, c.col, c.frag)
+		}
+	}
+	// Fields named error or notes in other rows are some plugin's own, as before.
+	l := ledger.New()
+	if err := ReadLedger(strings.NewReader(`{"run":"b1","arm":"baseline","nodeid":"t","when":"call","outcome":"passed","error":{},"notes":1}`), l); err != nil {
+		t.Errorf("a trial row's own error and notes fields: %v", err)
+	}
+}
