@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
@@ -41,7 +42,12 @@ func runLedger(e *env, args []string) (bool, error) {
 	if *asJSON {
 		return res.Blocks, core.WriteJSON(e.stdout, res)
 	}
-	w := e.stdout
+	writeLedger(e.stdout, res)
+	return res.Blocks, nil
+}
+
+// writeLedger prints a ledger's per-test verdicts and the gate.
+func writeLedger(w io.Writer, res *ledger.Result) {
 	fmt.Fprintf(w, "%s, %s, %s\n\n", core.Nouns(res.Runs.Baseline, "baseline run"), core.Nouns(res.Runs.Patched, "patched run"), core.Nouns(len(res.Tests), "test"))
 	t := newTable(w)
 	t.row("test", "baseline", "patched", "verdict", "gate")
@@ -65,5 +71,4 @@ func runLedger(e *env, args []string) (bool, error) {
 		fmt.Fprintln(w, "\ngate: pass")
 	}
 	writeWarnings(w, res.Warnings)
-	return res.Blocks, nil
 }

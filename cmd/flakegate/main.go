@@ -58,6 +58,7 @@ var commands = []command{
 	{"ledger", "per-test verdicts from a trial ledger", runLedger},
 	{"aa", "A/A noise of an eval suite, and a candidate's regression check", runAA},
 	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
+	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
 }
 
 // usageError is a mistake in the command line; it prints the usage.
@@ -82,9 +83,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		blocks, err := c.run(e, args[1:])
 		var ue *usageError
+		var se *statusError
 		switch {
 		case errors.Is(err, flag.ErrHelp):
 			return exitOK
+		case errors.As(err, &se):
+			return se.code
 		case errors.As(err, &ue):
 			fmt.Fprintf(stderr, "flakegate %s: %v\nrun 'flakegate %s -h' for usage\n", c.name, err, c.name)
 			return exitUsage
@@ -106,7 +110,7 @@ func printUsage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nexit status: 0 the gate passes, 1 the gate blocks, 2 usage or input error")
+	fmt.Fprintln(w, "\nexit status: 0 the gate passes, 1 the gate blocks, 2 usage or input error, 3 run's budget stop")
 	fmt.Fprintln(w, "run 'flakegate <command> -h' for a command's flags")
 }
 

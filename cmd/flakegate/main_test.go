@@ -47,6 +47,9 @@ func TestGolden(t *testing.T) {
 		{"ledger", []string{"ledger", "testdata/ledger.jsonl"}, exitBlock},
 		{"aa_baseline", []string{"aa", "testdata/base.csv"}, exitOK},
 		{"aa_candidate", []string{"aa", "testdata/base.csv", "testdata/cand.csv"}, exitBlock},
+		// Seed 000's step 4 for 30 runs per arm: run_test.go says where each figure comes from.
+		{"run_dry", []string{"run", "-dry-run", "-n", "30", "-cost", "4s", "-ledger", "testdata/run-none.jsonl",
+			"-baseline", "cd ../base && go test -json -count=1 ./...", "-patched", "go test -json -count=1 ./..."}, exitOK},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

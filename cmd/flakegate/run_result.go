@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/runner"
+	"github.com/flakegate/flakegate/words"
+)
+
+// writeRunResult prints the end of flakegate run: what the start ran, the
+// runs that failed on their own, and the verdict of the whole ledger. It
+// is the one place the command's result is printed.
+func writeRunResult(e *env, res *runner.Result, asJSON bool) error {
+	if asJSON {
+		return core.WriteJSON(e.stdout, res)
+	}
+	w := e.stdout
+	plan := res.Plan
+	fmt.Fprintf(w, "%s holds %s", plan.Ledger, core.Nouns(res.Runs.Baseline, "baseline run"))
+	if len(plan.Arms) > 1 {
+		fmt.Fprintf(w, " and %s", core.Nouns(res.Runs.Patched, armNoun(res)+" run"))
+	}
+	fmt.Fprintf(w, "; this start ran %s in %s", core.Nouns(res.Ran, "run"), words.Duration(res.Seconds))
+	if plan.Seconds != nil && res.Stop == "" && res.Ran > 0 {
+		fmt.Fprintf(w, " (planned: about %s)", words.Duration(*plan.Seconds))
+	}
+	fmt.Fprintln(w)
+	if res.Stop != "" {
+		fmt.Fprintf(w, "stopped early: %s. Every finished run is in the ledger; start again with it to go on.\n", res.StopReason)
+	}
+	if len(res.Errors) > 0 {
+		fmt.Fprintf(w, "\n%s failed on their own: no trials, not test failures; the next start runs them again:\n", core.Nouns(len(res.Errors), "run"))
+		for _, r := range res.Errors {
+			fmt.Fprintf(w, "  %s %s: %s\n", r.Run, r.Arm, r.Error)
+		}
+	}
+	fmt.Fprintln(w)
+	switch {
+	case res.Verdict != nil:
+		writeLedger(w, res.Verdict)
+	case res.AA != nil:
+		if err := writeAA(e, res.AA); err != nil {
+			return err
+		}
+	}
+	writeWarnings(w, res.Warnings)
+	return nil
+}
+
+// armNoun is what the second arm is called: a candidate in an eval.
+func armNoun(res *runner.Result) string {
+	if res.Gate == runner.GateAA {
+		return "candidate"
+	}
+	return "patched"
+}
+
+// writePlan prints a dry run's plan and whether N answers the question.
+func writePlan(e *env, plan *runner.Plan, measured []runner.Record, aa bool, asJSON bool) error {
+	if asJSON {
+		return core.WriteJSON(e.stdout, struct {
+			*runner.Plan
+			Measured []runner.Record `json:"measured"`
+		}{plan, append([]runner.Record{}, measured...)})
+	}
+	w := e.stdout
+	n := plan.RunsPerArm
+	fmt.Fprintf(w, "plan: %d runs of each arm, %s (%s), into %s\n", n, orderWord(plan.Order), firstIDs(plan.SequenceIDs, 6), plan.Ledger)
+	t := newTable(w)
+	for _, a := range plan.Arms {
+		where := "in " + a.Dir
+		switch {
+		case a.Ref != "":
+			where = fmt.Sprintf("in a worktree of %s (%.12s)", a.Ref, a.Commit)
+		case a.Dir == "":
+			where = "in the current directory"
+		}
+		todo := fmt.Sprintf("%d to run", a.ToRun)
+		if a.Done > 0 {
+			todo += fmt.Sprintf(", %d recorded", a.Done)
+		}
+		t.row(a.Name, a.Command, where, todo)
+	}
+	t.flush()
+	for _, r := range measured {
+		if r.Outcome == runner.OutcomeDone {
+			fmt.Fprintf(w, "measured: %s %s took %s, %d/%d passed\n", r.Run, r.Arm, words.Duration(r.Seconds), r.Passed, r.Trials)
+		} else {
+			fmt.Fprintf(w, "measured: %s %s took %s and failed: %s\n", r.Run, r.Arm, words.Duration(r.Seconds), r.Error)
+		}
+	}
+	runs := core.Nouns(len(plan.Sequence), "run")
+	switch {
+	case plan.Seconds != nil:
+		fmt.Fprintf(w, "time: %s at %s a run (%s) take about %s", runs, words.Duration(*plan.CostSeconds),
+			costWord(plan.CostSource), words.Duration(*plan.Seconds))
+	default:
+		fmt.Fprintf(w, "time: %s at a cost not known yet (give -cost, or -measure)", runs)
+	}
+	if plan.MaxSeconds > 0 {
+		fmt.Fprintf(w, "; time budget %s", words.Duration(plan.MaxSeconds))
+		if plan.Seconds != nil && *plan.Seconds > plan.MaxSeconds {
+			fmt.Fprintf(w, ", which stops the runs first")
+		}
+	} else {
+		fmt.Fprint(w, "; no time budget (-max-time)")
+	}
+	fmt.Fprintln(w)
+	if plan.Trials != nil {
+		fmt.Fprintf(w, "trials: about %s (%s a run)", intText(*plan.Trials), strconv.FormatFloat(math.Round(*plan.TrialsPerRun*10)/10, 'f', -1, 64))
+	} else {
+		fmt.Fprint(w, "trials: one per test per run")
+	}
+	if plan.MaxTrials > 0 {
+		fmt.Fprintf(w, "; trial budget %d", plan.MaxTrials)
+		if plan.Trials != nil && *plan.Trials > float64(plan.MaxTrials) {
+			fmt.Fprint(w, ", which stops the runs first")
+		}
+	} else {
+		fmt.Fprint(w, "; no trial budget (-max-trials or $FLAKE_BUDGET)")
+	}
+	fmt.Fprintln(w)
+	writeSizing(w, plan.Sizing, aa)
+	writeWarnings(w, plan.Warnings)
+	return nil
+}
+
+func costWord(source string) string {
+	switch source {
+	case "given":
+		return "as given"
+	case "ledger":
+		return "the mean of the ledger's runs"
+	case "measured":
+		return "measured"
+	}
+	return source
+}
+
+// writeSizing says whether N runs per arm answer the question: seed 000's
+// step 4 (do the pass rates separate?) and seed 003's detection power.
+func writeSizing(w io.Writer, s *runner.Sizing, aa bool) {
+	n := s.TrialsPerArm
+	fmt.Fprintf(w, "\nare %d runs per arm enough?\n", n)
+	if aa {
+		fmt.Fprintln(w, "  the A/A check sizes the runs per side from the suite's own noise: run the baseline alone first")
+		fmt.Fprintln(w, "  (flakegate run -aa with -baseline only) and read its runs per side to catch a drop")
+	} else {
+		for _, sep := range s.Separations {
+			a, b := words.Level(sep.Baseline), words.Level(sep.Patched)
+			switch {
+			case sep.Needed == nil:
+				fmt.Fprintf(w, "  no: %s and %s do not separate within %d trials per arm\n", a, b, gate.SizeLimit)
+			case sep.Separates:
+				fmt.Fprintf(w, "  yes: %d runs per arm tell a %s pass rate from %s (%d would do)\n", n, a, b, *sep.Needed)
+			default:
+				fmt.Fprintf(w, "  no: %d runs per arm cannot tell a %s pass rate from %s (that takes %d)\n", n, a, b, *sep.Needed)
+			}
+		}
+	}
+	for _, d := range s.Detection {
+		fmt.Fprintf(w, "  %d runs of an arm see a flake that fails %s of runs %s of the time (%s takes %d runs)\n",
+			n, words.Level(d.Rate), words.FixedPercent(d.Power, 1), words.Level(s.Target), d.Needed)
+	}
+	fmt.Fprintf(w, "  the rarest flake %d runs see %s of the time fails %s of runs\n", n, words.Level(s.Target), words.FixedPercent(s.SmallestRate, 1))
+	if n < s.MinTrials {
+		fmt.Fprintf(w, "  fewer than %d trials per arm: every verdict will be underpowered (-min-trials)\n", s.MinTrials)
+	}
+}
