@@ -1,30 +1,42 @@
 #!/bin/sh
-# flakegate-gate.sh: run a Go test suite RUNS times in each of two checkouts,
-# keep every go test -json report, and let flakegate decide, per test, whether
-# the patch changed the pass rate. The exit status is flakegate's:
+# flakegate-gate.sh: run a Go test suite RUNS times on the baseline and RUNS
+# times on the patch with flakegate run (the two interleaved, each run a
+# fresh go test -json -count=1 process, every run recorded in a ledger as it
+# ends), and let flakegate decide, per test, whether the patch changed the
+# pass rate. The exit status is flakegate's:
 #   0  the gate passes      1  the gate blocks      2  bad input or usage
+#   3  a budget (-max-time, -max-trials in FLAKEGATE_FLAGS) stopped the runs
 #
-# usage: flakegate-gate.sh BASELINE_DIR PATCHED_DIR
+# usage: flakegate-gate.sh BASELINE PATCHED_DIR
+#
+# BASELINE is the baseline's checkout (a directory), or a git ref of the
+# patched checkout's repository (origin/main, a commit), which flakegate run
+# checks out in a worktree of its own.
 #
 # Environment (all optional):
-#   RUNS             runs per arm, each a fresh go test process (default 20,
-#                    flakegate's default minimum of trials per arm)
+#   RUNS             runs per arm (default 20, flakegate's default minimum of
+#                    trials per arm)
 #   PACKAGES         packages to test, relative to each checkout (default ./...)
 #   GO_TEST_FLAGS    more go test flags, such as -run or -timeout (default -timeout 10m)
-#   REPORTS          where the reports go: REPORTS/baseline/run-001.json, ...
-#                    (default ./flakegate-reports; emptied first)
+#   LEDGER           the trial ledger (default ./flakegate.jsonl); an existing
+#                    one is resumed: a job that was cut short runs only what
+#                    is missing
+#   REPORTS          each run's output: REPORTS/b1/stdout, REPORTS/p1/stdout, ...
+#                    (default ./flakegate-reports)
 #   FLAKEGATE        the flakegate command (default flakegate)
-#   FLAKEGATE_FLAGS  more flags for flakegate ledger, such as -min-trials 30
-#                    or -property passed (default none)
+#   FLAKEGATE_FLAGS  more flags for flakegate run, such as -min-trials 30,
+#                    -property passed or -max-time 45m (default none)
 #
-# Each run sees FLAKEGATE_ARM (baseline or patched) and FLAKEGATE_RUN (such as
-# patched-007) in its environment. A failing test does not stop the loop: its
-# report is the evidence. A package that does not build makes flakegate exit
-# 2, so a broken patch never passes the gate.
+# Each run sees FLAKEGATE_ARM (baseline or patched) and FLAKEGATE_RUN (b1,
+# p1, b2, ...) in its environment. A failing test does not stop the runs:
+# its report is the evidence. A package that does not build has no trials in
+# that run, so its tests are underpowered and the gate blocks; when no
+# package builds, the run is an error of its own, and when every run of an
+# arm is one, flakegate exits 2. A broken patch never passes the gate.
 set -eu
 
 if [ $# -ne 2 ]; then
-	echo "usage: $0 BASELINE_DIR PATCHED_DIR" >&2
+	echo "usage: $0 BASELINE PATCHED_DIR" >&2
 	exit 2
 fi
 baseline=$1
@@ -32,6 +44,7 @@ patched=$2
 RUNS=${RUNS:-20}
 PACKAGES=${PACKAGES:-./...}
 GO_TEST_FLAGS=${GO_TEST_FLAGS:--timeout 10m}
+LEDGER=${LEDGER:-./flakegate.jsonl}
 REPORTS=${REPORTS:-./flakegate-reports}
 FLAKEGATE=${FLAKEGATE:-flakegate}
 FLAKEGATE_FLAGS=${FLAKEGATE_FLAGS:-}
@@ -43,27 +56,19 @@ case $RUNS in
 	;;
 esac
 
-rm -rf "$REPORTS"
-mkdir -p "$REPORTS/baseline" "$REPORTS/patched"
+# The ledger and the reports stay where they were named, whatever the
+# directory the runs start from.
+mkdir -p "$REPORTS" "$(dirname "$LEDGER")"
 REPORTS=$(cd "$REPORTS" && pwd)
+LEDGER=$(cd "$(dirname "$LEDGER")" && pwd)/$(basename "$LEDGER")
 
-for arm in baseline patched; do
-	if [ "$arm" = baseline ]; then dir=$baseline; else dir=$patched; fi
-	i=1
-	while [ "$i" -le "$RUNS" ]; do
-		run=$(printf '%s-%03d' "$arm" "$i")
-		# go test exits 1 when a test fails; the report says which, so the
-		# status is not what decides here.
-		# shellcheck disable=SC2086 # the flags and packages are word lists
-		(cd "$dir" && FLAKEGATE_ARM=$arm FLAKEGATE_RUN=$run go test -json -count=1 $GO_TEST_FLAGS $PACKAGES) \
-			>"$REPORTS/$arm/run-$(printf '%03d' "$i").json" 2>"$REPORTS/$arm/run-$(printf '%03d' "$i").stderr" || true
-		i=$((i + 1))
-	done
-	echo "$arm: $RUNS runs in $REPORTS/$arm" >&2
-done
-
-set --
-for f in "$REPORTS"/baseline/*.json; do set -- "$@" -baseline "$f"; done
-for f in "$REPORTS"/patched/*.json; do set -- "$@" -patched "$f"; done
-# shellcheck disable=SC2086 # FLAKEGATE_FLAGS is a word list
-exec "$FLAKEGATE" ledger -format gotest $FLAKEGATE_FLAGS "$@"
+if [ -d "$baseline" ]; then
+	set -- -baseline-dir "$baseline" -patched-dir "$patched"
+else
+	# A ref: its worktree stands in for the baseline checkout.
+	cd "$patched"
+	set -- -baseline-ref "$baseline"
+fi
+# shellcheck disable=SC2086 # the flags and packages are word lists
+exec "$FLAKEGATE" run -n "$RUNS" -ledger "$LEDGER" -keep "$REPORTS" "$@" $FLAKEGATE_FLAGS \
+	-- go test -json -count=1 $GO_TEST_FLAGS $PACKAGES

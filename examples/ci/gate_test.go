@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/runner"
 )
 
 // copySuite copies the seeded suite to dir and adds a "patch": an init that
@@ -46,11 +46,12 @@ func copySuite(t *testing.T, dir, scale string) {
 	}
 }
 
-// TestGateScript runs the shell script twice with 5 runs per arm (and
-// -min-trials 5 to match): once where the patch makes a test fail every
-// time (the gate blocks: exit 1) and once where the patch fixes it (the
-// pass rate rose and the property check is owed, which does not block:
-// exit 0). FLAKY_SEED fixes every outcome, so both are deterministic.
+// TestGateScript runs the script with 5 runs per arm (and -min-trials 5 to
+// match) where the patch makes a test fail every time (the gate blocks:
+// exit 1) and where it fixes it (the pass rate rose and the property check
+// is owed, which does not block: exit 0), the baseline given as a directory
+// in the first and as a git ref, as the workflow gives it, in the second.
+// FLAKY_SEED fixes every outcome, so both are deterministic.
 func TestGateScript(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Fatal("the gate script needs sh: ", err)
@@ -61,23 +62,45 @@ func TestGateScript(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the CLI: %v\n%s", err, out)
 	}
+	script, err := filepath.Abs("flakegate-gate.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name                string
 		baseScale, patScale string
+		ref                 bool // the baseline is a commit of the patched checkout's repository
 		exit                int
 		verdict             string
 	}{
-		{"regression", "0", "2", 1, core.VerdictRegressed},
-		{"fix", "2", "0", 0, core.VerdictImproved},
+		{"regression", "0", "2", false, 1, core.VerdictRegressed},
+		{"fix from a ref", "2", "0", true, 0, core.VerdictImproved},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(tmp, c.name)
-			copySuite(t, filepath.Join(dir, "baseline"), c.baseScale)
-			copySuite(t, filepath.Join(dir, "patched"), c.patScale)
-			reports := filepath.Join(dir, "reports")
-			cmd := exec.Command("sh", "flakegate-gate.sh", filepath.Join(dir, "baseline"), filepath.Join(dir, "patched"))
-			cmd.Env = append(os.Environ(), "RUNS=5", "REPORTS="+reports, "FLAKEGATE="+bin,
+			dir := filepath.Join(tmp, strings.ReplaceAll(c.name, " ", "-"))
+			base, patched := filepath.Join(dir, "baseline"), filepath.Join(dir, "patched")
+			if c.ref {
+				// The baseline is the patched checkout's last commit; the
+				// patch is its uncommitted change.
+				copySuite(t, patched, c.baseScale)
+				for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "baseline"}} {
+					git := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+					git.Dir = patched
+					if out, err := git.CombinedOutput(); err != nil {
+						t.Fatalf("git %v: %v\n%s", args, err, out)
+					}
+				}
+				copySuite(t, patched, c.patScale)
+				base = "HEAD"
+			} else {
+				copySuite(t, base, c.baseScale)
+				copySuite(t, patched, c.patScale)
+			}
+			reports, ledgerPath := filepath.Join(dir, "reports"), filepath.Join(dir, "flake.jsonl")
+			cmd := exec.Command("sh", script, base, patched)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "RUNS=5", "REPORTS="+reports, "LEDGER="+ledgerPath, "FLAKEGATE="+bin,
 				"FLAKEGATE_FLAGS=-min-trials 5 -json", "GO_TEST_FLAGS=-run TestStable|TestFlaky|TestTable -timeout 2m",
 				"FLAKY_SEED=7", "GOWORK=off", "GOFLAGS=-mod=mod")
 			var stdout, stderr bytes.Buffer
@@ -90,27 +113,31 @@ func TestGateScript(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Contains(stderr.String(), "flag provided but not defined") {
-				t.Fatalf("flakegate ledger does not read reports yet: it needs repeatable -baseline FILE and -patched FILE and -format, read with report.Read (issue 6)\n%s", stderr.String())
-			}
 			if code != c.exit {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout.String(), stderr.String())
 			}
-			for _, arm := range []string{"baseline", "patched"} {
-				got, _ := filepath.Glob(filepath.Join(reports, arm, "run-*.json"))
+			for _, arm := range []string{"b", "p"} {
+				got, _ := filepath.Glob(filepath.Join(reports, arm+"[0-9]*", "stdout"))
 				if len(got) != 5 {
-					t.Errorf("%s: %d reports, want 5", arm, len(got))
+					t.Errorf("%s: %d kept reports, want 5", arm, len(got))
 				}
 			}
-			var res ledger.Result
+			st, err := runner.ReadState(ledgerPath)
+			if err != nil || len(st.Records) != 10 {
+				t.Fatalf("the ledger: %v, %d runs", err, len(st.Records))
+			}
+			var res runner.Result
 			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 				t.Fatalf("the CLI's -json output: %v\n%s", err, stdout.String())
 			}
-			if res.Runs != (ledger.RunCounts{Baseline: 5, Patched: 5}) {
-				t.Errorf("runs %+v", res.Runs)
+			if res.Runs != (runner.ArmRuns{Baseline: 5, Patched: 5}) || res.Verdict == nil {
+				t.Fatalf("runs %+v, verdict %v", res.Runs, res.Verdict)
+			}
+			if c.ref && (res.Plan.Arms[0].Ref != "HEAD" || len(res.Plan.Arms[0].Commit) != 40) {
+				t.Errorf("the baseline arm %+v", res.Plan.Arms[0])
 			}
 			found := false
-			for _, tc := range res.Tests {
+			for _, tc := range res.Verdict.Tests {
 				if tc.NodeID == "example.com/flaky.TestTable/often" {
 					found = true
 					if tc.Verdict != c.verdict || tc.Baseline.Trials != 5 || tc.Patched.Trials != 5 {
@@ -129,13 +156,15 @@ func TestGateScript(t *testing.T) {
 	}
 }
 
-// The workflow runs the script that the test above runs.
+// The workflow runs the script that the test above runs, on the pull
+// request's base commit.
 func TestWorkflowUsesScript(t *testing.T) {
 	raw, err := os.ReadFile("github-actions.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"examples/ci/flakegate-gate.sh", "fetch-depth: 0", "git worktree add", "actions/upload-artifact"} {
+	for _, want := range []string{`sh examples/ci/flakegate-gate.sh "${{ github.event.pull_request.base.sha }}" .`,
+		"fetch-depth: 0", "actions/upload-artifact", "flakegate.jsonl"} {
 		if !bytes.Contains(raw, []byte(want)) {
 			t.Errorf("the workflow lacks %q", want)
 		}
