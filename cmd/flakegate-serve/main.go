@@ -66,11 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
+	srv := newServer(mux)
 	fmt.Fprintf(stdout, "flakegate: serving http://%s/ (API under /v1/, site from %s)\n", ln.Addr(), *site)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -84,7 +80,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return srv.Shutdown(shut)
 }
 
-// newMux serves the API under /v1/ and the site everywhere else.
+// newServer is the local server's http.Server for h. Header reading has a
+// timeout; a body's pace is pacedBodies' to check.
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
+// newMux serves the API under /v1/ and the site everywhere else, reading
+// request bodies at a pace (pacedBodies).
 func newMux(opt api.Options, site fs.FS) (http.Handler, error) {
 	files, err := static.New(site, static.Options{Headers: static.Headers, Placeholder: placeholder})
 	if err != nil {
@@ -93,7 +100,7 @@ func newMux(opt api.Options, site fs.FS) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle(api.Prefix, api.New(opt))
 	mux.Handle("/", files)
-	return mux, nil
+	return pacedBodies(mux), nil
 }
 
 // placeholder is served (status 404) when the site has not been built.

@@ -126,8 +126,12 @@ func Routes() map[string][]string {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodHead {
+		w = headWriter{w} // also for a 404 or 405: Lambda sends what is written
+	}
 	hdr := w.Header()
 	hdr.Set("Access-Control-Allow-Origin", "*")
+	hdr.Set("X-Content-Type-Options", "nosniff")
 	name, ok := strings.CutPrefix(r.URL.Path, Prefix)
 	rt := h.routes[name]
 	if !ok || rt == nil {
@@ -162,8 +166,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			detail: fmt.Sprintf("%s does not answer %s; it answers %s", r.URL.Path, r.Method, allow)})
 		return
 	}
-	if r.Method == http.MethodHead {
-		w = headWriter{w}
+	if err := decodeBody(r, h.opt.maxBody()); err != nil {
+		h.problem(w, r, err)
+		return
 	}
 	if err := fn(h, w, r); err != nil {
 		h.problem(w, r, err)
@@ -206,6 +211,7 @@ func recoverer(opt Options, next http.Handler) http.Handler {
 				delete(hdr, k)
 			}
 			hdr.Set("Access-Control-Allow-Origin", "*")
+			hdr.Set("X-Content-Type-Options", "nosniff")
 			writeProblem(opt, w, problem{Type: "about:blank", Title: http.StatusText(http.StatusInternalServerError),
 				Status: http.StatusInternalServerError,
 				Detail: "the server failed while answering this request; the failure is logged"})

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
@@ -53,6 +54,9 @@ func TestCorpus(t *testing.T) {
 			}
 			if got.Header.Get("Access-Control-Allow-Origin") != "*" {
 				t.Errorf("no CORS header on a %d", got.Status)
+			}
+			if got.Header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("no X-Content-Type-Options: nosniff on a %d", got.Status)
 			}
 			switch {
 			case c.Method == http.MethodHead || got.Status == http.StatusNoContent:
@@ -126,6 +130,35 @@ func checkProblem(t *testing.T, got apitest.Response) {
 	if got.Status == 405 && got.Header.Get("Allow") == "" {
 		t.Error("405 without Allow")
 	}
+	if len(got.Body) > 2000 {
+		t.Errorf("a problem of %d bytes: echoed input must be clipped", len(got.Body))
+	}
+}
+
+// TestProblemClipsEchoes: a problem quotes the input at fault, clipped; a
+// 900 KB value gets an answer of a few hundred bytes, wherever it was sent.
+func TestProblemClipsEchoes(t *testing.T) {
+	h := New(Options{})
+	long := strings.Repeat("x", 900_000)
+	for _, w := range []*httptest.ResponseRecorder{
+		serve(h, "POST", "/v1/decide", "application/json", `{"baseline":"10/20","patched":"17/20","property":"`+long+`"}`),
+		serve(h, "GET", "/v1/decide?baseline=10/20&patched=17/20&property="+long, "", ""),
+		serve(h, "GET", "/v1/budget?"+long+"=1", "", ""),
+		serve(h, "GET", "/v1/freeze?claim=1/2&date="+long, "", ""),
+		serve(h, "POST", "/v1/budget", "application/x-www-form-urlencoded", "rates="+long),
+		serve(h, "POST", "/v1/aa", "text/csv", "scenario,run,passed\ns,r1,"+long+"\n"),
+	} {
+		if w.Code != 400 || w.Body.Len() > 1500 || w.Header().Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("status %d, %d bytes, nosniff %q: %.300s", w.Code, w.Body.Len(), w.Header().Get("X-Content-Type-Options"), w.Body)
+		}
+		var p problem
+		if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil || !strings.Contains(p.Detail, "xxxx") {
+			t.Errorf("the detail does not quote the input at all: %v %q", err, p.Detail)
+		}
+	}
+	if got := clipEchoes(`property: must be passed, got "` + strings.Repeat("é", 100) + `"`); !strings.HasSuffix(got, `…"`) || !utf8.ValidString(got) {
+		t.Errorf("clipEchoes: %q", got)
+	}
 }
 
 // TestCorpusCovers holds the corpus to its purpose: every route answered
@@ -166,9 +199,9 @@ func TestSameQuestionSameBytes(t *testing.T) {
 		byName[c.Name] = c
 	}
 	for _, group := range [][]string{
-		{"budget-get-issue-example", "budget-post-json", "budget-post-json-strings", "budget-post-form", "budget-get-cost-seconds-alias"},
-		{"decide-get-no-change", "decide-post-json"},
-		{"aa-csv", "aa-multipart-baseline-only"},
+		{"budget-get-issue-example", "budget-post-json", "budget-post-json-strings", "budget-post-form", "budget-get-cost-seconds-alias", "budget-post-json-gzip"},
+		{"decide-get-no-change", "decide-post-json", "decide-post-json-bom"},
+		{"aa-csv", "aa-multipart-baseline-only", "aa-csv-gzip"},
 		{"aa-multipart", "aa-multipart-candidate-first"},
 		{"ledger-jsonl", "ledger-multipart"},
 	} {

@@ -50,6 +50,7 @@ func (h *handler) postArgs(rt *route, r *http.Request) (*args, error) {
 	if err != nil {
 		return nil, lb.check(err, "")
 	}
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark, as a CSV may have
 	if isJSON {
 		return jsonArgs(rt.params, body), nil
 	}

@@ -404,6 +404,7 @@ var problemStatuses = []struct {
 	{"400", "malformed input: the problem names the field, or the file, line and column"},
 	{"404", "no such route"},
 	{"405", "method not allowed; the Allow header lists the methods"},
+	{"408", "the request body arrived too slowly (the local server reads bodies at a pace of at least 64 KiB/s after 10 s)"},
 	{"413", "the body is over this deployment's limit (stated in the detail)"},
 	{"415", "a media type this route does not read"},
 	{"422", "well-formed input the statistics cannot use"},
@@ -416,7 +417,7 @@ func responses(result string, cache string, post bool) obj {
 		{"content", obj{{"application/json", obj{{"schema", ref(result)}}}}}}
 	rs := obj{{"200", ok}}
 	for _, p := range problemStatuses {
-		if !post && (p.code == "413" || p.code == "415") {
+		if !post && (p.code == "408" || p.code == "413" || p.code == "415") {
 			continue
 		}
 		rs = rs.with(p.code, obj{{"$ref", "#/components/responses/Problem" + p.code}})

@@ -120,6 +120,10 @@ func jsonArgs(params []param, body []byte) *args {
 		a.err = &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "unexpected data after the JSON object"}
 		return a
 	}
+	if err := duplicateKey(body); err != nil {
+		a.err = err
+		return a
+	}
 	for _, k := range sortedKeys(obj) {
 		p := a.lookup(k)
 		if p == nil {

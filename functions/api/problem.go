@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
 )
@@ -75,7 +77,58 @@ func statusOf(err error) problem {
 		p.Detail = "the server failed while answering this request; the failure is logged"
 	}
 	p.Title = http.StatusText(p.Status)
+	p.Detail, p.Field, p.File = clipEchoes(p.Detail), clipName(p.Field), clipName(p.File)
 	return p
+}
+
+// Echoed input is clipped: a problem quotes what was wrong, never all of
+// it, so that a 900 KB parameter gets an answer of a few hundred bytes.
+const (
+	maxEcho   = 64  // bytes of a quoted value kept, in the detail
+	maxDetail = 800 // bytes of a detail kept
+)
+
+// quoted matches a Go-quoted ("%q") value in a detail.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// clipEchoes shortens every quoted value in a detail to maxEcho bytes, and
+// the detail to maxDetail.
+func clipEchoes(s string) string {
+	if len(s) > maxEcho+2 {
+		s = quoted.ReplaceAllStringFunc(s, func(q string) string {
+			if len(q) <= maxEcho+2 {
+				return q
+			}
+			return cutRunes(q[:len(q)-1], maxEcho+1) + `…"`
+		})
+	}
+	return clipText(s)
+}
+
+// clipName shortens a field or file name to 2·maxEcho bytes.
+func clipName(s string) string {
+	if len(s) <= 2*maxEcho {
+		return s
+	}
+	return cutRunes(s, 2*maxEcho) + "…"
+}
+
+func clipText(s string) string {
+	if len(s) <= maxDetail {
+		return s
+	}
+	return cutRunes(s, maxDetail) + "…"
+}
+
+// cutRunes cuts s to at most n bytes, at a rune boundary.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func (h *handler) problem(w http.ResponseWriter, r *http.Request, err error) {

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -144,32 +145,49 @@ func reportReader(l *ledger.Ledger, format, run string, armOf func(part string) 
 }
 
 // limitedBody streams a request body and refuses to go past the limit. It
-// remembers hitting it, so that whatever a parser makes of the read error,
-// the answer is the 413.
+// remembers hitting it, or a body arriving too slowly for the server's read
+// deadline, so that whatever a parser makes of the read error, the answer
+// is the 413 or the 408.
 type limitedBody struct {
-	r   io.Reader
-	err *core.Error // the 413: Kind core.TooLarge
-	hit bool
+	r    io.Reader
+	err  *core.Error // the 413: Kind core.TooLarge
+	fail error       // the 413 or the 408, once the body failed so
 }
 
 func (l *limitedBody) Read(p []byte) (int, error) {
+	if l.fail != nil {
+		return 0, l.fail
+	}
 	n, err := l.r.Read(p)
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		l.hit = true
-		return n, l.err
+	if err != nil && err != io.EOF {
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			l.fail = l.err
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			l.fail = errTooSlow
+		}
+		if l.fail != nil {
+			return n, l.fail
+		}
 	}
 	return n, err
 }
 
-// check returns the 413 when the limit was hit, and nil for nil. Otherwise a
-// reader's *core.Error is named after file, and any other error is a body
-// that broke off or was not what it claimed: the client's fault, a 400.
+// errTooSlow answers a body that fell behind the server's read deadline
+// (the local server's: see cmd/flakegate-serve).
+var errTooSlow = &httpError{status: http.StatusRequestTimeout,
+	detail: "the request body arrived too slowly for this server; send it at a steady pace, or run the CLI on the file"}
+
+// check returns the 413 or 408 when the body failed so, and nil for nil.
+// Otherwise a reader's *core.Error is named after file, and any other error
+// is a body that broke off or was not what it claimed: the client's fault,
+// a 400.
 func (l *limitedBody) check(err error, file string) error {
 	var ce *core.Error
 	switch {
-	case l.hit:
-		return l.err
+	case l.fail != nil:
+		return l.fail
 	case err == nil:
 		return nil
 	case errors.As(err, &ce):
