@@ -8,8 +8,9 @@
 // RatePercent, Level), differences of fractions become percentage points
 // (Points), rates stay fractions (Rate), seconds become the largest unit
 // that keeps the number readable (Duration), counts get thousands
-// separators (Count). Exact writes a number so that it parses back to the
-// same float64.
+// separators (Count, and Nouns and Fraction, which write counts with it:
+// one number format everywhere, never "1200" beside "1 200"). Exact writes
+// a number so that it parses back to the same float64.
 //
 // Markdown: BudgetMarkdown, FlakesMarkdown, DecideMarkdown, SizeMarkdown,
 // FreezeMarkdown, LedgerMarkdown and AAMarkdown turn a result of the core
@@ -18,7 +19,9 @@
 // answer in one plain sentence first, then the table of figures, then the
 // caveats, then the Link that reopens the view (or the note of why there is
 // none). The sentences are exported too (BudgetSentence, GateSentence, ...)
-// so that every surface says a thing the same way.
+// so that every surface says a thing the same way. The A/A check's are a
+// story in seed 004's order (AAStory: AANoise, AADrop, AATrend,
+// AAFixedRule, and for a candidate AACandidate, AASure, AAMoved).
 //
 // Every function is pure and gives the same text on every platform. The
 // package imports only the core packages: the browser links it, so it stays

@@ -2,7 +2,6 @@ package words
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -113,7 +112,7 @@ func Interval(lo, hi float64) string { return "[" + Percent(lo) + ", " + Percent
 // CountRate writes a count with its rate: "17/20 (85.0%)", or "0/0" with
 // no trials.
 func CountRate(passed, trials int64) string {
-	s := strconv.FormatInt(passed, 10) + "/" + strconv.FormatInt(trials, 10)
+	s := Fraction(passed, trials)
 	if trials > 0 {
 		s += " (" + Percent(float64(passed)/float64(trials)) + ")"
 	}
@@ -151,9 +150,9 @@ func BudgetMarkdown(r *gate.BudgetResult, link Link) string {
 	m.list(says)
 	if o := r.Observed; o != nil {
 		m.para(fmt.Sprintf("Observed %s in %s: rate %s, %s Wilson interval %s; the plan uses the upper end.",
-			core.Nouns(o.Fails, "failure"), core.Nouns(o.Runs, "run"), Percent(o.Rate), Level(r.Confidence), Interval(o.Lower, o.Upper)))
+			Nouns(o.Fails, "failure"), Nouns(o.Runs, "run"), Percent(o.Rate), Level(r.Confidence), Interval(o.Lower, o.Upper)))
 	}
-	head := []string{"failure rate", "reruns for " + Level(r.Target), "caught with them", "with one fewer", "at your cap of " + strconv.FormatInt(r.Cap, 10), "runner time", "lane"}
+	head := []string{"failure rate", "reruns for " + Level(r.Target), "caught with them", "with one fewer", "at your cap of " + Count(r.Cap), "runner time", "lane"}
 	var rows [][]string
 	for _, row := range r.Rows {
 		k, power, short, secs := "—", "—", "—", "—"
@@ -195,15 +194,15 @@ func BudgetAnswer(r *gate.BudgetResult) string {
 			over++
 		}
 	}
-	cap := core.Nouns(r.Cap, "rerun")
+	cap := Nouns(r.Cap, "rerun")
 	switch {
 	case over == 0:
 		return "The gate passes: every failure rate is caught " + Level(r.Target) + " of the time within your cap of " + cap + "."
 	case len(r.Rows) == 1:
 		return "The gate blocks: this flake needs more reruns than your cap of " + cap + ", so a green run does not rule it out."
 	}
-	return fmt.Sprintf("The gate blocks: %d of %d failure rates need more reruns than your cap of %s, so a green run does not rule them out.",
-		over, len(r.Rows), cap)
+	return fmt.Sprintf("The gate blocks: %s of %s failure rates need more reruns than your cap of %s, so a green run does not rule them out.",
+		Count(int64(over)), Count(int64(len(r.Rows))), cap)
 }
 
 // BudgetSentence says what a budget row means, in the words a reviewer
@@ -213,12 +212,12 @@ func BudgetAnswer(r *gate.BudgetResult) string {
 func BudgetSentence(r *gate.BudgetResult, row gate.BudgetRow) string {
 	flake := "a " + Percent(row.Rate) + " flake"
 	if row.Source == "observed_upper" && r.Observed != nil {
-		flake += fmt.Sprintf(" (the upper end of %d in %d)", r.Observed.Fails, r.Observed.Runs)
+		flake += " (the upper end of " + Count(r.Observed.Fails) + " in " + Count(r.Observed.Runs) + ")"
 	}
 	if row.Lane == core.LaneUnreachable {
 		return "a test that never fails has no flake for reruns to catch"
 	}
-	have := "your " + core.Nouns(r.Cap, "rerun") + " catch " + flake + " " + Percent(row.PowerAtCap) + " of the time"
+	have := "your " + Nouns(r.Cap, "rerun") + " catch " + flake + " " + Percent(row.PowerAtCap) + " of the time"
 	if r.Cap == 1 {
 		have = "your 1 rerun catches " + flake + " " + Percent(row.PowerAtCap) + " of the time"
 	}
@@ -228,7 +227,7 @@ func BudgetSentence(r *gate.BudgetResult, row gate.BudgetRow) string {
 	if row.Reruns == nil {
 		return have + "; no rerun budget catches it " + Level(r.Target) + " of the time: " + row.Action
 	}
-	need := core.Nouns(*row.Reruns, "rerun") + " catch it " + Percent(*row.Power) + " of the time"
+	need := Nouns(*row.Reruns, "rerun") + " catch it " + Percent(*row.Power) + " of the time"
 	if *row.Reruns == 1 {
 		need = "1 rerun catches it " + Percent(*row.Power) + " of the time"
 	}
@@ -264,11 +263,11 @@ func FlakesMarkdown(r *ledger.FlakesResult, link Link) string {
 		if row.Seconds != nil {
 			secs = Duration(*row.Seconds)
 		}
-		rows = append(rows, []string{f.NodeID, f.Arm, fmt.Sprintf("%d/%d", f.Fails, f.Executions), Percent(row.Rate), k,
+		rows = append(rows, []string{f.NodeID, f.Arm, Fraction(f.Fails, f.Executions), Percent(row.Rate), k,
 			Percent(row.PowerAtCap), secs, LaneWords(row.Lane)})
 	}
 	m.table("lllrrrrl", []string{"test", "arm", "failed / ran", "plan at (upper end)", "reruns for " + Level(in.Target),
-		"at your cap of " + strconv.FormatInt(in.Cap, 10), "runner time", "lane"}, rows)
+		"at your cap of " + Count(in.Cap), "runner time", "lane"}, rows)
 	m.caveats(r.Warnings)
 	m.link(link)
 	return m.String()
@@ -277,7 +276,7 @@ func FlakesMarkdown(r *ledger.FlakesResult, link Link) string {
 // FlakesAnswer is the answer of a flaky-test budget in one sentence.
 func FlakesAnswer(r *ledger.FlakesResult) string {
 	if len(r.Flakes) == 0 {
-		return fmt.Sprintf("No test both failed and passed in %s of %s: no flake to size.", core.Nouns(r.Runs, "run"), core.Nouns(r.Tests, "test"))
+		return fmt.Sprintf("No test both failed and passed in %s of %s: no flake to size.", Nouns(r.Runs, "run"), Nouns(r.Tests, "test"))
 	}
 	in := r.Flakes[0].Budget
 	over := 0
@@ -286,11 +285,11 @@ func FlakesAnswer(r *ledger.FlakesResult) string {
 			over++
 		}
 	}
-	flaked := fmt.Sprintf("%d of %s flaked in %s", len(r.Flakes), core.Nouns(r.Tests, "test"), core.Nouns(r.Runs, "run"))
+	flaked := fmt.Sprintf("%s of %s flaked in %s", Count(int64(len(r.Flakes))), Nouns(r.Tests, "test"), Nouns(r.Runs, "run"))
 	if over == 0 {
-		return "The gate passes: " + flaked + ", and your cap of " + core.Nouns(in.Cap, "rerun") + " catches each " + Level(in.Target) + " of the time."
+		return "The gate passes: " + flaked + ", and your cap of " + Nouns(in.Cap, "rerun") + " catches each " + Level(in.Target) + " of the time."
 	}
-	return fmt.Sprintf("The gate blocks: %s, and %d of them need more reruns than your cap of %s.", flaked, over, core.Nouns(in.Cap, "rerun"))
+	return fmt.Sprintf("The gate blocks: %s, and %s of them need more reruns than your cap of %s.", flaked, Count(int64(over)), Nouns(in.Cap, "rerun"))
 }
 
 // GateSentence says what a two-arm gate does, as the start of a sentence.
@@ -322,7 +321,7 @@ func VerdictClause(verdict string, baseline, patched gate.Arm, minTrials int64, 
 	case core.VerdictNoChange:
 		return "the " + Level(confidence) + " Wilson intervals of " + armRate(baseline) + " and " + armRate(patched) + " overlap, so no change is shown"
 	case core.VerdictUnderpowered:
-		return fmt.Sprintf("an arm has fewer than %s (baseline %d, patched %d), too few to tell", core.Nouns(minTrials, "trial"), baseline.Trials, patched.Trials)
+		return fmt.Sprintf("an arm has fewer than %s (baseline %s, patched %s), too few to tell", Nouns(minTrials, "trial"), Count(baseline.Trials), Count(patched.Trials))
 	}
 	return "the verdict is " + verdict
 }
@@ -373,7 +372,7 @@ func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link Link) stri
 		if a.a.Rate != nil {
 			rt = Percent(*a.a.Rate)
 		}
-		rows = append(rows, []string{a.n, fmt.Sprintf("%d/%d", a.a.Passed, a.a.Trials), rt, Interval(a.a.Lower, a.a.Upper)})
+		rows = append(rows, []string{a.n, Fraction(a.a.Passed, a.a.Trials), rt, Interval(a.a.Lower, a.a.Upper)})
 	}
 	m.table("lrrr", []string{"arm", "passed / trials", "pass rate", Level(r.Confidence) + " Wilson interval"}, rows)
 	if size != nil {
@@ -430,7 +429,7 @@ func FreezeAnswer(r *gate.FreezeResult) string {
 	case gate.FreezeStale:
 		return "The claim is stale: the newer rate, " + armRate(*n) + ", left the claim's interval (" + claim + "); measure the test again."
 	case gate.FreezeNotComparable:
-		return fmt.Sprintf("Too few newer trials to judge the claim: %d against the claim's %d (%s).", n.Trials, c.Trials, claim)
+		return fmt.Sprintf("Too few newer trials to judge the claim: %s against the claim's %s (%s).", Count(n.Trials), Count(c.Trials), claim)
 	}
 	return "Claim recorded: " + claim + "; check it against a newer count later."
 }
@@ -440,13 +439,13 @@ func FreezeMarkdown(r *gate.FreezeResult, link Link) string {
 	var m md
 	m.answer(FreezeAnswer(r))
 	c := r.Claim
-	rows := [][]string{{"claim", fmt.Sprintf("%d/%d", c.Passed, c.Trials), Percent(c.Rate), Interval(c.Lower, c.Upper)}}
+	rows := [][]string{{"claim", Fraction(c.Passed, c.Trials), Percent(c.Rate), Interval(c.Lower, c.Upper)}}
 	if n := r.Newer; n != nil {
 		rt := "—"
 		if n.Rate != nil {
 			rt = Percent(*n.Rate)
 		}
-		rows = append(rows, []string{"newer", fmt.Sprintf("%d/%d", n.Passed, n.Trials), rt, Interval(n.Lower, n.Upper)})
+		rows = append(rows, []string{"newer", Fraction(n.Passed, n.Trials), rt, Interval(n.Lower, n.Upper)})
 	}
 	m.table("lrrr", []string{"", "passed / trials", "pass rate", Level(c.Confidence) + " Wilson interval"}, rows)
 	m.caveats(r.Warnings)
@@ -462,11 +461,11 @@ func LedgerAnswer(r *ledger.Result) string {
 			blocked++
 		}
 	}
-	runs := core.Nouns(r.Runs.Baseline, "baseline run") + " and " + core.Nouns(r.Runs.Patched, "patched run")
+	runs := Nouns(r.Runs.Baseline, "baseline run") + " and " + Nouns(r.Runs.Patched, "patched run")
 	if blocked == 0 {
-		return fmt.Sprintf("The gate passes: no test of %s blocks, over %s.", core.Nouns(len(r.Tests), "test"), runs)
+		return fmt.Sprintf("The gate passes: no test of %s blocks, over %s.", Nouns(len(r.Tests), "test"), runs)
 	}
-	return fmt.Sprintf("The gate blocks: %d of %s block, over %s.", blocked, core.Nouns(len(r.Tests), "test"), runs)
+	return fmt.Sprintf("The gate blocks: %s of %s block, over %s.", Count(int64(blocked)), Nouns(len(r.Tests), "test"), runs)
 }
 
 // LedgerMarkdown summarises a ledger's per-test verdicts, the tests that
@@ -494,7 +493,7 @@ func LedgerMarkdown(r *ledger.Result, link Link) string {
 	}
 	m.table("lrrll", []string{"test", "baseline passed", "patched passed", "change", "gate"}, rows)
 	if more := len(order) - MaxMarkdownRows; more > 0 {
-		m.para(fmt.Sprintf("The other %s, none of which blocks, are in the JSON and behind the link.", core.Nouns(more, "test")))
+		m.para(fmt.Sprintf("The other %s, none of which blocks, are in the JSON and behind the link.", Nouns(more, "test")))
 	}
 	warns := append([]string(nil), r.Warnings...)
 	for _, t := range order {
@@ -523,7 +522,7 @@ func AAAnswer(r *aa.Result) string {
 	if len(r.Thresholds) > 0 {
 		t := r.Thresholds[0]
 		return fmt.Sprintf("Unchanged runs of this suite differ by about %s: with %s per side, flag only drops larger than %s.",
-			Points(r.Noise.S), core.Nouns(t.RunsPerSide, "run"), Points(t.Drop))
+			Points(r.Noise.S), Nouns(t.RunsPerSide, "run"), Points(t.Drop))
 	}
 	return "Unchanged runs of this suite differ by about " + Points(r.Noise.S) + "."
 }
@@ -532,10 +531,11 @@ func AAAnswer(r *aa.Result) string {
 func AAMarkdown(r *aa.Result, link Link) string {
 	var m md
 	m.answer(AAAnswer(r))
-	m.para(fmt.Sprintf("%s, %s, %s; one-run noise s = %s.", core.Nouns(r.Scenarios, "scenario"), core.Nouns(r.Runs, "run"), core.Nouns(r.Rows, "row"), Points(r.Noise.S)))
+	m.para(fmt.Sprintf("%s, %s, %s.", Nouns(r.Scenarios, "scenario"), Nouns(r.Runs, "run"), Nouns(r.Rows, "row")))
+	m.list(AAStory(r))
 	var rows [][]string
 	for _, t := range r.Thresholds {
-		rows = append(rows, []string{strconv.Itoa(t.RunsPerSide), Points(t.Drop)})
+		rows = append(rows, []string{Count(int64(t.RunsPerSide)), Points(t.Drop)})
 	}
 	m.table("rr", []string{"runs per side", "flag drops larger than"}, rows)
 	rows = nil
@@ -545,7 +545,7 @@ func AAMarkdown(r *aa.Result, link Link) string {
 	m.table("rr", []string{"drop to catch 80% of the time", "runs per side"}, rows)
 	if c := r.Candidate; c != nil {
 		m.para(fmt.Sprintf("Candidate (%s) against the baseline over %s: mean difference %s, threshold −%s.",
-			core.Nouns(c.Runs, "run"), core.Nouns(c.Scenarios, "shared scenario"), Points(c.Diff), Points(c.Threshold)))
+			Nouns(c.Runs, "run"), Nouns(c.Scenarios, "shared scenario"), Points(c.Diff), Points(c.Threshold)))
 		rows = nil
 		for _, d := range c.LargestDrops {
 			rows = append(rows, []string{d.Scenario, Points(d.Diff)})

@@ -102,6 +102,21 @@ func Count(n int64) string {
 	return b.String()
 }
 
+// Nouns is a count and a regular English noun that agrees with it, the
+// count written as Count writes it: "1 test", "2 tests", "1 200 runs".
+// Every count in a sentence goes through it or Count, so that one page never
+// shows "1200" beside "1 200".
+func Nouns[N ~int | ~int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Count(int64(n)) + " " + noun + "s"
+}
+
+// Fraction writes a count of a whole, each number as Count writes it:
+// "17/20", "1 200/2 000".
+func Fraction(part, whole int64) string { return Count(part) + "/" + Count(whole) }
+
 // durationUnits are the units Duration writes, each with its size in
 // seconds and its singular.
 var durationUnits = []struct {
