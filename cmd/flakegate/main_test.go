@@ -205,6 +205,13 @@ func TestReports(t *testing.T) {
 			[]string{"5 scenarios, 3 runs (30 rows)", "inspect/arith-run1.eval 70.0%"}},
 		{"aa eval options", []string{"aa", "-filter", "flexible-extract", dir + "lmeval/samples_arith_gen_2026-12-01T10-00-00.000001.jsonl", dir + "lmeval/samples_arith_gen_2026-12-02T10-00-00.000001.jsonl"}, exitOK,
 			[]string{"6 scenarios, 2 runs (12 rows)", "83.3%", "66.7%"}},
+		// Counts from a warehouse GROUP BY (docs/WAREHOUSE.md).
+		{"budget from counts", []string{"budget", "-from", "testdata/budget-counts.csv", "-cap", "3"}, exitBlock,
+			[]string{"flaky", "1/120"}},
+		{"ledger from counts", []string{"ledger", "-min-trials", "5", "testdata/ledger-counts.csv"}, exitOK,
+			[]string{"t1", "19/20", "12/20", "no-detectable-change"}},
+		{"aa from counts", []string{"aa", "testdata/aa-counts.csv"}, exitOK,
+			[]string{"3 scenarios, 3 runs (9 rows)"}},
 		{"aa graded threshold", []string{"aa", "-score", "graded", "-threshold", "0.5", dir + "inspect/arith-run1.json", dir + "inspect/arith-run2.json"}, exitOK,
 			[]string{"run pass rates in run order", "70.0%"}},
 		{"reports and csv", []string{"aa", "-baseline", dir + "gotest/count5.json", "testdata/base.csv"}, exitUsage, nil},

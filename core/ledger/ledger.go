@@ -156,6 +156,26 @@ func (l *Ledger) AddTrial(arm, run, test string, passed bool) {
 	c.exec(passed)
 }
 
+// AddCounts records passed trials out of trials of test in run of arm at
+// once, as sums from a warehouse arrive (a GROUP BY of one row per
+// execution): the same as that many AddTrial calls, without the order of
+// passes and failures, so no run counts as recovered. It panics unless
+// 0 <= passed <= trials; readers check their input first.
+func (l *Ledger) AddCounts(arm, run, test string, passed, trials int64) {
+	if passed < 0 || passed > trials {
+		panic("ledger: AddCounts needs 0 <= passed <= trials")
+	}
+	if trials == 0 {
+		return
+	}
+	c := l.cell(arm, run, test)
+	c.extraTrials += trials
+	c.extraPassed += passed
+	c.execs += trials
+	c.fails += trials - passed
+	c.sawFail = c.sawFail || passed < trials
+}
+
 // AddSideFailure records a failure outside the test body (when is "setup" or
 // "teardown"); these are counted apart from trials, per test and arm. When
 // is "error" counts a JUnit <error> apart: the reader records its failed

@@ -38,6 +38,9 @@ func DetectFormat(head []byte) string {
 	if isTAP(t) {
 		return FormatTAP
 	}
+	if countsKind(csvHeader(t)) != "" {
+		return FormatCounts
+	}
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {

@@ -117,7 +117,7 @@ func readAll(f *testing.F, path string) []byte {
 // FuzzReadEvalLogs fuzzes the inspect_ai (JSON), lm-evaluation-harness,
 // promptfoo and samples readers.
 func FuzzReadEvalLogs(f *testing.F) {
-	formats := []string{FormatInspect, FormatLMEval, FormatPromptfoo, FormatSamples}
+	formats := []string{FormatInspect, FormatLMEval, FormatPromptfoo, FormatSamples, FormatCounts}
 	for i, pat := range []string{"inspect/*.json", "lmeval/*.jsonl", "promptfoo/*.json"} {
 		for _, s := range samples(f, "testdata/reports/"+pat, 3000) {
 			f.Add(uint8(i), s)
@@ -125,6 +125,8 @@ func FuzzReadEvalLogs(f *testing.F) {
 	}
 	f.Add(uint8(3), "id,run,score\na,1,C\nb,1,0.5\n")
 	f.Add(uint8(3), `{"id":"a","score":"P"}`)
+	f.Add(uint8(4), "test,arm,passed,trials\nt,baseline,1,2\n")
+	f.Add(uint8(4), "test,fails,runs\nt,1,3\n")
 	f.Fuzz(func(t *testing.T, which uint8, s string) { fuzzFormat(t, formats, which, s) })
 }
 

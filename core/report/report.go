@@ -32,12 +32,13 @@ const (
 	FormatLMEval      = "lmeval"      // lm-evaluation-harness --log_samples rows
 	FormatPromptfoo   = "promptfoo"   // promptfoo eval --output results.json
 	FormatSamples     = "samples"     // JSONL or CSV, one row per sample, fields named in EvalOptions
+	FormatCounts      = "counts"      // a warehouse's sums: test,arm,passed,trials or test,fails,runs
 )
 
 // Formats lists every format name Read takes.
 var Formats = []string{FormatLedger, FormatGoTest, FormatJUnit, FormatNUnit, FormatTRX, FormatXUnit, FormatTAP,
 	FormatJest, FormatMocha, FormatMochawesome, FormatPlaywright, FormatCTRF, FormatRSpec,
-	FormatInspect, FormatLMEval, FormatPromptfoo, FormatSamples}
+	FormatInspect, FormatLMEval, FormatPromptfoo, FormatSamples, FormatCounts}
 
 // Options say how to read one report file.
 type Options struct {
@@ -184,6 +185,7 @@ var readers = map[string]func(r *bufio.Reader, arm, run string, l *ledger.Ledger
 	FormatPlaywright:  readPlaywright,
 	FormatCTRF:        readCTRF,
 	FormatRSpec:       readRSpec,
+	FormatCounts:      readCounts,
 }
 
 // LimitReader returns a reader of r that fails with a core.TooLarge *Error once
