@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 )
 
 // bodyKind is one way a POST may send its upload; the OpenAPI document
@@ -144,13 +146,29 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err := aaDepthArgs(a, &opt); err != nil {
 		return err
 	}
+	var eval report.EvalOptions
+	a.str("score", &eval.Score)
+	a.number("threshold", &eval.Threshold)
+	a.str("filter", &eval.Filter)
+	a.str("id_field", &eval.ID)
+	a.str("run_field", &eval.Run)
+	if a.err != nil {
+		return a.err
+	}
 	if err := checkFormat(format, aaFormats()); err != nil {
 		return err
 	}
 	var base, cand *aa.Side
 	if format == formatCSV {
 		err := h.readUpload(w, r, aaCSVUpload, nil, func(part string, r io.Reader) error {
-			side, err := aa.ReadCSV(r)
+			// A scenario,run,passed,trials header makes it counts.
+			br := bufio.NewReader(r)
+			head, _ := br.Peek(4096)
+			read := aa.ReadCSV
+			if aa.CSVKind(head) == "counts" {
+				read = aa.ReadCounts
+			}
+			side, err := read(br)
 			if part == "candidate" {
 				cand = side
 			} else {
@@ -171,7 +189,14 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 			}
 			return ledger.ArmBaseline
 		}
-		if err := h.readUpload(w, r, aaReportUpload, nil, reportReader(l, format, "", armOf)); err != nil {
+		read := func(part string, r io.Reader) error {
+			f := format
+			if f == formatAuto {
+				f = report.FormatAuto
+			}
+			return report.Read(r, report.Options{Format: f, Arm: armOf(part), Eval: eval}, l)
+		}
+		if err := h.readUpload(w, r, aaReportUpload, nil, read); err != nil {
 			return err
 		}
 		var err error
