@@ -132,10 +132,15 @@ func newFlags(e *env, name, synopsis string) *flag.FlagSet {
 // ends flag parsing.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	// The flag package prints the usage on -h and on every mistake; parse
+	// prints it once, on -h only (a mistake gets its message and a hint).
+	usage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
+				usage()
 				return nil, err
 			}
 			return nil, usagef("%v", err)

@@ -263,3 +263,21 @@ func TestSimulate(t *testing.T) {
 		t.Errorf("simulation %+v, want 200 sets, seed 7 and four gates", res.Simulation)
 	}
 }
+
+// Each command prints its usage once when asked with -h, and not at all on
+// a mistake (the message and a hint to run -h instead).
+func TestUsageOnce(t *testing.T) {
+	for _, c := range commands {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errs := cli(t, "", c.name, "-h")
+			if n := strings.Count(errs, "usage: flakegate "+c.name); code != exitOK || n != 1 {
+				t.Errorf("%s -h: exit %d, usage printed %d times: %q", c.name, code, n, errs)
+			}
+			code, _, errs = cli(t, "", c.name, "-no-such-flag")
+			if code != exitUsage || strings.Contains(errs, "usage: ") || !strings.Contains(errs, "no-such-flag") ||
+				!strings.Contains(errs, "flakegate "+c.name+" -h") {
+				t.Errorf("%s -no-such-flag: exit %d, stderr %q; want the mistake and a hint, no usage", c.name, code, errs)
+			}
+		})
+	}
+}
