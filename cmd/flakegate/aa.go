@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -110,7 +111,7 @@ func runAA(e *env, args []string) (bool, error) {
 			}
 		}
 		if res, err = aa.Check(sides[0], sides[1], opt); err != nil {
-			return false, core.WithFile(err, displayName(pos[0]))
+			return false, sideFile(err, pos)
 		}
 	}
 	blocks := res.Candidate != nil && res.Candidate.Blocks
@@ -137,6 +138,23 @@ func isAACSV(e *env, name string) (bool, error) {
 	head := make([]byte, 4096)
 	n, _ := io.ReadFull(f, head)
 	return aa.CSVKind(head[:n]) != "", nil
+}
+
+// sideFile names the file of the side an error of aa.Check is about: its
+// Field says which, "baseline" (the first file) or "candidate" (the second).
+// An error about a setting names no file.
+func sideFile(err error, files []string) error {
+	var e *core.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch {
+	case e.Field == "baseline":
+		return core.WithFile(err, displayName(files[0]))
+	case e.Field == "candidate" && len(files) > 1:
+		return core.WithFile(err, displayName(files[1]))
+	}
+	return err
 }
 
 func readAA(e *env, name string) (*aa.Side, error) {

@@ -281,3 +281,32 @@ func TestUsageOnce(t *testing.T) {
 		})
 	}
 }
+
+// An error of aa.Check about one side names that side's file.
+func TestAASideErrorNamesItsFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := write("base.csv", "scenario,run,passed\na,r1,1\na,r2,0\nb,r1,1\nb,r2,1\n")
+	oneRun := write("onerun.csv", "scenario,run,passed\na,r1,1\nb,r1,0\n")
+	other := write("other.csv", "scenario,run,passed\nx,c1,1\ny,c1,0\n")
+	for _, c := range []struct {
+		name        string
+		args        []string
+		want, wrong string
+	}{
+		{"candidate shares nothing", []string{"aa", base, other}, "other.csv: candidate: the candidate shares no scenario", "base.csv"},
+		{"baseline of one run", []string{"aa", oneRun, base}, "onerun.csv: baseline: scenario", "base.csv"},
+		{"a setting", []string{"aa", "-drops", "1e-9", base, other}, "drops: a drop of", ".csv"},
+	} {
+		code, _, errs := cli(t, "", c.args...)
+		if code != exitUsage || !strings.Contains(errs, c.want) || strings.Contains(errs, c.wrong) {
+			t.Errorf("%s: exit %d, stderr %q; want %q and not %q", c.name, code, errs, c.want, c.wrong)
+		}
+	}
+}
