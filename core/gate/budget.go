@@ -53,17 +53,29 @@ type Observed struct {
 type BudgetRow struct {
 	Rate   float64 `json:"rate"`   // per-run failure rate in [0,1]
 	Source string  `json:"source"` // "observed_upper" or "given"
-	// Reruns is the smallest k with power(k) >= target; null when the rate is
-	// 0 (unreachable) or when k exceeds the int64 range (RerunsOverflow).
+	// Reruns is the smallest k with power(k) >= target, decided exactly for
+	// the rate and the target as given (their float64 values); null when
+	// the rate is 0 (unreachable) or when k exceeds the int64 range
+	// (RerunsOverflow).
 	Reruns         *int64 `json:"reruns"`
 	RerunsOverflow bool   `json:"reruns_overflow"` // k is beyond int64 (finite, or beyond float64 for p > 0)
-	// Power is the detection power at Reruns, >= target; null when unreachable
-	// or when k is beyond float64 (a rate as small as 5e-324).
+	// Power is the detection power at Reruns, in [0,1], rounded to float64:
+	// exactly it is >= target, but within a few units in the last place of
+	// the target it can print just below it (a warning says so). Null when
+	// unreachable or when k is beyond float64 (a rate as small as 5e-324).
 	Power *float64 `json:"power"`
-	// PowerOneShort is the power at Reruns-1, < target; null as Power is.
+	// PowerOneShort is the power at Reruns-1, rounded as Power is: exactly
+	// it is < target, but where the last rerun adds less than a few units
+	// in the last place it can print as the target or just above (a warning
+	// says so). Above 2^53 reruns that is always so: a rerun then adds less
+	// than one unit in the last place of the target (the gain is below
+	// p(1-target)/(1-p)), and PowerOneShort prints as the target and Gain
+	// as 0, or within a unit or two of them. Null as Power is.
 	PowerOneShort *float64 `json:"power_one_short"`
 	// Gain is target - PowerOneShort: the shortfall the last rerun closes
-	// (seed 003's definition); null as Power is.
+	// (seed 003's definition). Exactly it is > 0; it prints as 0, or a unit
+	// or two in the last place below, where PowerOneShort does not print
+	// below the target. Null as Power is.
 	Gain       *float64 `json:"gain"`
 	PowerAtCap float64  `json:"power_at_cap"` // detection power at the cap, in [0,1]
 	// Seconds is Reruns times the cost per run; null without a cost, when
@@ -109,50 +121,32 @@ func Power(p, k float64) float64 {
 	return -stat.Expm1(float64(k * stat.Log1p(-p)))
 }
 
-// RerunsFor returns the smallest k >= 1 with Power(p, k) >= target, as a
-// float64 so that budgets beyond the int64 range are still reported. It is
-// +Inf when p = 0 and 1 when p = 1. target must be in (0,1).
+// RerunsFor returns the smallest whole k >= 1 with (1-p)^k <= 1-target,
+// where p and target are the exact values of the float64 inputs (see
+// reruns.go): the exact minimum, which Power, a rounded value, can miss by
+// an ulp. It is a float64 so that budgets beyond the int64 range are still
+// reported: those are the ratio of logarithms, and a k above 2^53 is
+// rounded to a float64. It is +Inf when p = 0 and 1 when p = 1. target
+// must be in (0,1).
 func RerunsFor(p, target float64) float64 {
-	if p <= 0 {
-		return math.Inf(1)
+	_, kf, _ := budgetReruns(p, target)
+	return kf
+}
+
+// budgetReruns is RerunsFor's k, and the same k as an int64 when it fits
+// one (ok): exact above 2^53 too.
+func budgetReruns(p, target float64) (k int64, kf float64, ok bool) {
+	switch {
+	case p <= 0:
+		return 0, math.Inf(1), false
+	case p >= 1:
+		return 1, 1, true
 	}
-	if p >= 1 {
-		return 1
+	k, est, ok := reruns(p, target)
+	if !ok {
+		return 0, est, false
 	}
-	k := math.Ceil(stat.Log1p(-target) / stat.Log1p(-p))
-	if k < 1 {
-		k = 1
-	}
-	if k > 1<<52 {
-		return k // beyond exact integers; the ratio is all we have
-	}
-	// The ratio of logarithms can land off an integer; settle k so that it
-	// is minimal under Power itself, which is monotone in k. Near 1, Power
-	// moves in steps of 2^-53 while k moves by 1, so for a tiny p the true
-	// k can be far from the estimate (1.79e8 reruns for p 2.26e-9 and the
-	// largest target below 1): gallop out from the estimate, then bisect.
-	lo, hi := k-1, k // Power(lo) < target <= Power(hi), once settled
-	if Power(p, hi) < target {
-		for step := 1.0; Power(p, hi) < target; step *= 2 {
-			lo, hi = hi, k+step
-			if hi > 1<<53 {
-				return hi
-			}
-		}
-	} else {
-		for step := 2.0; lo >= 1 && Power(p, lo) >= target; step *= 2 {
-			hi, lo = lo, math.Max(k-step, 0)
-		}
-	}
-	for hi-lo > 1 {
-		mid := math.Floor(lo + (hi-lo)/2)
-		if Power(p, mid) >= target {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
+	return k, float64(k), true
 }
 
 // Lane returns the merge-gate lane for a budget of k reruns.
@@ -219,6 +213,11 @@ func Budget(in BudgetInput) (*BudgetResult, error) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf(
 				"rate %v needs more reruns than an int64 holds: no rerun budget can see it", row.Rate))
 		}
+		if row.Power != nil && !(*row.PowerOneShort < in.Target && *row.Power >= in.Target) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"rate %v: one rerun more or less changes its detection power by less than a float64 shows near the target, "+
+					"so power and power_one_short are rounded onto it: exactly, power_one_short is below the target and power at or above it", row.Rate))
+		}
 		if in.CostSeconds != nil && row.Seconds == nil && row.Lane != core.LaneUnreachable {
 			res.Warnings = append(res.Warnings, fmt.Sprintf(
 				"rate %v: the runner time of its reruns at %v s each is beyond the float64 range", row.Rate, *in.CostSeconds))
@@ -229,29 +228,30 @@ func Budget(in BudgetInput) (*BudgetResult, error) {
 
 func budgetRow(p float64, source string, in BudgetInput) BudgetRow {
 	row := BudgetRow{Rate: p, Source: source, PowerAtCap: Power(p, float64(in.Cap))}
-	k := RerunsFor(p, in.Target)
-	row.Lane = Lane(k)
-	if math.IsInf(k, 1) && p > 0 {
+	k, kf, ok := budgetReruns(p, in.Target)
+	row.Lane = Lane(kf)
+	if math.IsInf(kf, 1) && p > 0 {
 		// A rate so small (5e-324) that k is beyond float64 itself: a flake
 		// no budget sees, not a zero rate.
 		row.Lane, row.RerunsOverflow, row.OverCap = core.LaneQuarantine, true, true
 	}
 	row.Action = LaneAction(row.Lane)
-	if math.IsInf(k, 1) {
+	if math.IsInf(kf, 1) {
 		return row
 	}
-	if k >= 1<<63 {
-		row.RerunsOverflow = true
+	short := kf - 1
+	if ok {
+		row.Reruns = ptr(k)
+		row.OverCap = k > in.Cap
+		short = float64(k - 1)
 	} else {
-		row.Reruns = ptr(int64(k))
+		row.RerunsOverflow, row.OverCap = true, true
 	}
-	row.OverCap = k > float64(in.Cap)
-	row.Power = ptr(Power(p, k))
-	short := Power(p, k-1)
-	row.PowerOneShort = ptr(short)
-	row.Gain = ptr(in.Target - short)
+	row.Power = ptr(Power(p, kf))
+	row.PowerOneShort = ptr(Power(p, short))
+	row.Gain = ptr(in.Target - *row.PowerOneShort)
 	if in.CostSeconds != nil {
-		if t := k * *in.CostSeconds; !math.IsInf(t, 1) {
+		if t := kf * *in.CostSeconds; !math.IsInf(t, 1) {
 			row.Seconds = ptr(t)
 		}
 	}
