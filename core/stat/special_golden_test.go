@@ -48,6 +48,10 @@ func specialCases() []string {
 	for _, c := range []float64{0.5, 0.8, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.999999} {
 		add("Z", []float64{c}, Z(c))
 	}
+	// Below 0.5, Z takes erfinv of the confidence itself.
+	for _, c := range []float64{1e-300, 1e-10, 1e-4, 0.01, 0.3, 0.4999999999999999} {
+		add("Z", []float64{c}, Z(c))
+	}
 	for _, x := range []float64{-3, -0.5, 0, 0.5, 1.959963984540054, 3.5, 7, 12} {
 		add("normalSurvival", []float64{x}, NormalSurvival(x))
 	}

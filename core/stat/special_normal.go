@@ -161,6 +161,23 @@ func Erfc(x float64) float64 {
 	return 0
 }
 
+// erfSmall returns erf(x) for 0 <= x < 0.84375, as Go's portable math.Erf
+// computes it there: x + x·P(x²)/Q(x²) with Erfc's coefficients, which
+// keeps x's relative precision (1 - Erfc(x) would not).
+func erfSmall(x float64) float64 {
+	const (
+		efx  = 1.28379167095512586316e-01 // 0x3FC06EBA8214DB69
+		tiny = 1.0 / (1 << 28)            // 2**-28
+	)
+	if x < tiny {
+		return x + float64(efx*x)
+	}
+	z := float64(x * x)
+	r := horner(z, erfPP0, erfPP1, erfPP2, erfPP3, erfPP4)
+	s := horner(z, 1, erfQQ1, erfQQ2, erfQQ3, erfQQ4, erfQQ5)
+	return x + float64(x*(r/s))
+}
+
 // Coefficients of erfinv.go (AS 241).
 const (
 	// |x| <= 0.85
