@@ -12,6 +12,8 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -276,11 +278,23 @@ func (c *AA) ParseSide(ctx app.Context, i int, name string, r io.Reader, size in
 	})
 }
 
-// readSide reads an A/A CSV, or the JSON the page offers when a link is too
-// long (recognised by its leading '{').
+// readSide reads an A/A CSV (rows, or scenario,run,passed,trials counts), a
+// test report or eval log that holds runs (a samples file, a seed ledger),
+// or the JSON the page offers when a link is too long (recognised by its
+// leading '{' and no report format).
 func readSide(r io.Reader) (*aa.Side, *AAShare, error) {
 	br := newPeekReader(r)
-	if br.peek() == '{' {
+	first := br.peek()
+	br.fill(64 << 10) // what report.DetectFormat looks at
+	if report.DetectFormat(br.buf) != "" {
+		l := ledger.New()
+		if err := report.Read(br, report.Options{Run: "dropped file"}, l); err != nil {
+			return nil, nil, err
+		}
+		side, err := aa.FromLedger(l, ledger.ArmBaseline)
+		return side, nil, err
+	}
+	if first == '{' {
 		raw, err := io.ReadAll(io.LimitReader(br, maxShareJSON+1))
 		if err != nil {
 			return nil, nil, err
@@ -290,6 +304,10 @@ func readSide(r io.Reader) (*aa.Side, *AAShare, error) {
 			return nil, nil, err
 		}
 		return nil, &s, nil
+	}
+	if aa.CSVKind(br.buf) == "counts" {
+		stats, err := aa.ReadCounts(br)
+		return stats, nil, err
 	}
 	stats, err := aa.ReadCSV(br)
 	return stats, nil, err
@@ -316,6 +334,18 @@ func (p *peekReader) peek() byte {
 		}
 	}
 	return 0
+}
+
+// fill buffers up to n bytes of the start, or all of a shorter input.
+func (p *peekReader) fill(n int) {
+	b := make([]byte, 4096)
+	for len(p.buf) < n {
+		k, err := p.r.Read(b[:min(len(b), n-len(p.buf))])
+		p.buf = append(p.buf, b[:k]...)
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (p *peekReader) Read(b []byte) (int, error) {
