@@ -50,40 +50,24 @@ func BudgetInputFrom(s map[string]string) (gate.BudgetInput, error) {
 
 // budgetFrom computes the budget the form's text asks for. When the text is
 // invalid there is no result, and the error is a FieldErrors with every
-// invalid field's fault: what BudgetInputFrom cannot read and what
-// gate.Budget rejects.
+// invalid field's fault: what BudgetInputFrom cannot read and, for the
+// other fields, what the input's own check refuses (gate's Problems).
 func budgetFrom(s map[string]string) (*gate.BudgetResult, error) {
 	in, err := BudgetInputFrom(s)
-	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*gate.BudgetResult, error) {
-		return gate.Budget(budgetStandIns(in, bad))
-	})
+	errs := FieldErrors(errorList(err))
+	for _, p := range in.Problems() {
+		if errs.For(errField(p)) == nil {
+			errs = append(errs, p)
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	return res, nil
-}
-
-// budgetStandIns is in with a valid value in each field that bad names, so
-// that gate.Budget goes on to check the others.
-func budgetStandIns(in gate.BudgetInput, bad FieldErrors) gate.BudgetInput {
-	d := gate.DefaultBudgetInput
-	for _, err := range bad {
-		switch errField(err) {
-		case "target":
-			in.Target = d.Target
-		case "cost":
-			in.CostSeconds = nil
-		case "cap":
-			in.Cap = d.Cap
-		case "confidence":
-			in.Confidence = d.Confidence
-		case "rates":
-			in.Rates = nil
-		case "observe":
-			in.Observed = nil
-		}
+	res, err := gate.Budget(in)
+	if err != nil {
+		return nil, FieldErrors{err}
 	}
-	return in
+	return res, nil
 }
 
 // Budget is the rerun-budget calculator at "/".

@@ -129,14 +129,13 @@ func runBudget(e *env, args []string) (bool, error) {
 }
 
 func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, asJSON bool) (bool, error) {
-	l := ledger.New()
-	if err := readReports(e, l, files, format, ledger.ArmBaseline); err != nil {
+	// The settings are checked before the reports are read, and even when
+	// no test flaked.
+	if err := in.CheckSettings(); err != nil {
 		return false, err
 	}
-	// Check the settings even when no test flaked.
-	probe := in
-	probe.Rates = []float64{0.5}
-	if _, err := gate.Budget(probe); err != nil {
+	l := ledger.New()
+	if err := readReports(e, l, files, format, ledger.ArmBaseline); err != nil {
 		return false, err
 	}
 	res, err := l.FlakeBudgets(in)

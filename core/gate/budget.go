@@ -165,34 +165,15 @@ func Lane(k float64) string {
 }
 
 // Budget plans reruns for each rate in in.Rates, and first for the upper
-// Wilson bound of in.Observed when it is set.
+// Wilson bound of in.Observed when it is set. It refuses what in.Check
+// refuses, with the same error.
 func Budget(in BudgetInput) (*BudgetResult, error) {
-	if !(in.Target > 0 && in.Target < 1) {
-		return nil, core.FieldErrorf("target", "must be in (0,1), got %v", in.Target)
-	}
-	if in.Cap < 0 {
-		return nil, core.FieldErrorf("cap", "must not be negative, got %d", in.Cap)
-	}
-	if c := in.CostSeconds; c != nil && !(*c >= 0 && !math.IsInf(*c, 1)) {
-		return nil, core.FieldErrorf("cost", "must be a finite number of seconds >= 0, got %v", *c)
-	}
-	if err := core.CheckConfidence(in.Confidence); err != nil {
+	if err := in.Check(); err != nil {
 		return nil, err
-	}
-	for i, p := range in.Rates {
-		if !(p >= 0 && p <= 1) {
-			return nil, core.FieldErrorf("rates", "rate %d must be in [0,1], got %v", i+1, p)
-		}
 	}
 	res := &BudgetResult{Target: in.Target, Cap: in.Cap, CostSeconds: in.CostSeconds,
 		Confidence: in.Confidence, Rows: []BudgetRow{}, Warnings: []string{}}
 	if o := in.Observed; o != nil {
-		if o.Trials <= 0 {
-			return nil, core.FieldErrorf("observe", "needs at least one run, got %d/%d", o.Passed, o.Trials)
-		}
-		if o.Passed < 0 || o.Passed > o.Trials {
-			return nil, core.FieldErrorf("observe", "failures must be in [0, %d], got %d", o.Trials, o.Passed)
-		}
 		lo, hi := stat.Wilson(float64(o.Passed), float64(o.Trials), stat.Z(in.Confidence))
 		res.Observed = &Observed{Fails: o.Passed, Runs: o.Trials,
 			Rate: float64(o.Passed) / float64(o.Trials), Lower: lo, Upper: hi}
@@ -204,9 +185,6 @@ func Budget(in BudgetInput) (*BudgetResult, error) {
 	}
 	for _, p := range in.Rates {
 		res.Rows = append(res.Rows, budgetRow(p, "given", in))
-	}
-	if len(res.Rows) == 0 {
-		return nil, core.FieldErrorf("rates", "give at least one rate or an observed fails/runs")
 	}
 	for _, row := range res.Rows {
 		if row.RerunsOverflow {

@@ -176,6 +176,40 @@ func TestBudgetErrors(t *testing.T) {
 		if !ok || e.Kind != core.Invalid || e.Field != c.field {
 			t.Errorf("case %d: want an invalid %s error, got %v", i, c.field, err)
 		}
+		// The input's own check says the same, and its settings check
+		// speaks of the settings only.
+		if check := in.Check(); check == nil || check.Error() != err.Error() {
+			t.Errorf("case %d: Check says %v, Budget %v", i, check, err)
+		}
+		settings := in.CheckSettings()
+		if isSetting := c.field != "rates" && c.field != "observe"; isSetting != (settings != nil) ||
+			(isSetting && settings.Error() != err.Error()) {
+			t.Errorf("case %d: CheckSettings says %v about a %s error", i, settings, c.field)
+		}
+	}
+}
+
+// Problems lists every field's fault at once, in Check's order; the rates
+// a question brings itself are no setting.
+func TestBudgetProblems(t *testing.T) {
+	cost := -1.0
+	in := BudgetInput{Target: 1.5, Cap: -1, CostSeconds: &cost, Confidence: 0.95,
+		Rates: []float64{0.1, 2, -1}, Observed: &core.Count{Passed: 3, Trials: 2}}
+	var fields []string
+	for _, err := range in.Problems() {
+		fields = append(fields, err.(*core.Error).Field)
+	}
+	if got := strings.Join(fields, " "); got != "target cap cost rates observe" {
+		t.Errorf("fields %q", got)
+	}
+	if err := (BudgetInput{Target: 0.9, Confidence: 0.95}).CheckSettings(); err != nil {
+		t.Errorf("settings without rates: %v", err)
+	}
+	if probs := (BudgetInput{Target: 0.9, Confidence: 0.95}).Problems(); len(probs) != 1 || !strings.Contains(probs[0].Error(), "give at least one rate") {
+		t.Errorf("no rates: %v", probs)
+	}
+	if probs := DefaultBudgetInput.Problems(); len(probs) != 1 {
+		t.Errorf("the default asks for rates only: %v", probs)
 	}
 }
 

@@ -86,9 +86,13 @@ type FlakeBudget struct {
 }
 
 // BudgetFlakes plans a budget for each history with in's target, cap, cost
-// and confidence; in.Rates and in.Observed are replaced by each history's
+// and confidence, which it checks first (in.CheckSettings), even for no
+// history; in.Rates and in.Observed are replaced by each history's
 // observed fails/executions.
 func BudgetFlakes(flakes []FlakeHistory, in gate.BudgetInput) ([]FlakeBudget, error) {
+	if err := in.CheckSettings(); err != nil {
+		return nil, err
+	}
 	out := make([]FlakeBudget, 0, len(flakes))
 	for _, h := range flakes {
 		in.Rates = nil
@@ -114,10 +118,13 @@ type FlakesResult struct {
 }
 
 // FlakeBudgets plans a rerun budget for each flaky test in l (see Flakes and
-// BudgetFlakes) with in's target, cap, cost and confidence. A ledger without
-// any execution is core.Unusable; one without flaky tests gives an empty list
-// and a warning.
+// BudgetFlakes) with in's target, cap, cost and confidence, checked first. A
+// ledger without any execution is core.Unusable; one without flaky tests
+// gives an empty list and a warning.
 func (l *Ledger) FlakeBudgets(in gate.BudgetInput) (*FlakesResult, error) {
+	if err := in.CheckSettings(); err != nil {
+		return nil, err
+	}
 	res := &FlakesResult{Flakes: []FlakeBudget{}, Warnings: []string{}}
 	tests := map[string]bool{}
 	for _, arm := range l.armOrder {

@@ -299,9 +299,7 @@ func postFlakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	}
 	// The settings are checked before the upload is read, and even when no
 	// test flaked.
-	probe := in
-	probe.Rates = []float64{0.5}
-	if _, err := gate.Budget(probe); err != nil {
+	if err := in.CheckSettings(); err != nil {
 		return err
 	}
 	l := ledger.New()
