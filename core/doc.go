@@ -16,6 +16,7 @@
 //	core/report  the test-report readers (JSONL ledger, go test -json, JUnit)
 //	core/aa      the A/A check of an eval suite, in depth, from CSV or a ledger
 //	core/aa/sim  the gate simulator
+//	core/quarantine  the registry of quarantined tests and its check
 //
 // The contract of all of them: inputs are plain structs with a Default
 // value; results are structs whose JSON tags are the public contract served

@@ -1,0 +1,39 @@
+// Package quarantine keeps a registry of quarantined tests and judges it
+// against new test reports: quarantine on evidence, with owners, expiry
+// dates, and release on proof.
+//
+// A Registry is a JSON file a team commits beside its code (the format is
+// versioned, Version; docs/QUARANTINE.md describes it). Each Entry names a
+// test, who owns it and why it is quarantined, from when and until when,
+// the frozen claim of its pass rate (passed of trials on a date, with its
+// Wilson interval: seed 000's freeze record), the failure rate it must be
+// proven below to leave, and the evidence gathered since the claim.
+//
+// Check gives every test one state:
+//
+//   - still-flaky: the claim holds; the result carries the rerun budget and
+//     lane of the claimed rate (seed 003) and the clean runs still needed;
+//   - stale: the pass rate since the claim left the claimed interval at a
+//     comparable number of trials (gate.Freeze): measure again;
+//   - released: the clean runs in a row prove the failure rate below the
+//     target at the confidence asked, (1 − below)^m ≤ 1 − confidence
+//     (CleanRuns);
+//   - expired: past its expiry date without release;
+//   - missing: not in the new reports (renamed or deleted; Options.Renames
+//     maps an old id to a new one so the measurement survives a rename).
+//
+// Stale, expired and missing block a gate; still-flaky and released do not.
+// Check also returns the registry a writing check stores. Add, Renew,
+// Remove and Rename edit a registry; Read and Parse read one strictly,
+// Write writes one canonically (sorted, deterministic bytes).
+//
+// Contract: the package is pure. Today is always an input (Options.Today,
+// the today argument of Read and the editors); nothing here reads a clock,
+// a file or the network. A registry is bounded (MaxBytes, MaxTests,
+// MaxIDBytes, MaxTextBytes) before it is worked on. Bad input is a
+// *core.Error naming the JSON path of the fault and, when read from text,
+// its line and column; no input panics or yields a wrong number. The
+// package imports core, core/stat, core/gate and core/ledger only; readers
+// of test reports (core/report) fill a ledger that FromLedger turns into
+// Reports.
+package quarantine

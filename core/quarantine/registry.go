@@ -1,0 +1,65 @@
+package quarantine
+
+import (
+	"github.com/flakegate/flakegate/core/gate"
+)
+
+// Version is the registry format this package reads and writes. A file of
+// a later version is refused with a message to upgrade, never half read.
+const Version = 1
+
+// Limits of a registry, checked before any work is done on it.
+const (
+	MaxBytes     = 4 << 20 // bytes of a registry file
+	MaxTests     = 10_000  // entries of a registry
+	MaxIDBytes   = 4096    // bytes of a test id
+	MaxTextBytes = 1000    // bytes of an owner or a reason
+)
+
+// Registry is the list of quarantined tests a team keeps in its repository:
+// one Entry per test, sorted by test id when written, so that a change to
+// one test is a change to a few lines.
+type Registry struct {
+	Version int     `json:"version"` // the format, Version
+	Tests   []Entry `json:"tests"`   // at most MaxTests, ids unique
+}
+
+// Entry is one quarantined test: who owns it and why, until when, the
+// frozen claim of its pass rate, and what it must prove to leave.
+type Entry struct {
+	// Test is the test's id as its reports name it: "pkg.TestName" or
+	// "pkg.TestName/subtest" for go test -json, "classname.name" for JUnit.
+	Test    string `json:"test"`
+	Owner   string `json:"owner"`   // who answers for the test: a person or a team, not empty
+	Reason  string `json:"reason"`  // why it is quarantined, in a sentence, not empty
+	Opened  string `json:"opened"`  // the day it was quarantined, YYYY-MM-DD, not after today
+	Expires string `json:"expires"` // the last day of the quarantine, YYYY-MM-DD, not before Opened
+	// Claim is the frozen pass rate: passed of trials measured on its date,
+	// with its Wilson interval at its confidence. The reader checks that the
+	// rate and the interval match the counts.
+	Claim   gate.Claim `json:"claim"`
+	Release Release    `json:"release"`
+	Since   Since      `json:"since"`
+}
+
+// Release is what a test must prove to leave quarantine: that its failure
+// rate is below Below at Confidence, by CleanRuns(Below, Confidence) clean
+// runs in a row.
+type Release struct {
+	Below      float64 `json:"below"`      // failure rate to prove the test below, in (0,1)
+	Confidence float64 `json:"confidence"` // confidence of the proof, in (0,1)
+}
+
+// Since is the evidence gathered after the claim: the trials of the test in
+// every report checked since its date, and its run of clean trials.
+type Since struct {
+	Passed int64 `json:"passed"` // passing trials since the claim, in [0, Trials]
+	Trials int64 `json:"trials"` // trials since the claim, >= 0
+	// Clean is the number of passing trials in a row at the end of the
+	// record: it restarts at 0 with every failure seen since the test was
+	// quarantined. A replaced claim does not restart it.
+	Clean int64 `json:"clean"`
+	// Checked is the day of the last check that counted trials,
+	// YYYY-MM-DD, not after today; omitted before the first.
+	Checked string `json:"checked,omitempty"`
+}

@@ -1,0 +1,30 @@
+package quarantine
+
+import (
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+)
+
+// Canonical returns a copy of reg in the form Write writes: entries sorted
+// by test id, each claim's rate and interval computed from its counts, an
+// empty list rather than none. The same tests in any order give the same
+// registry, so that a change to one test changes only its lines.
+func Canonical(reg *Registry) *Registry {
+	out := &Registry{Version: Version, Tests: make([]Entry, len(reg.Tests))}
+	copy(out.Tests, reg.Tests)
+	for i := range out.Tests {
+		c := &out.Tests[i].Claim
+		*c = claimOf(c.Passed, c.Trials, c.Confidence, c.Date)
+	}
+	slices.SortStableFunc(out.Tests, func(a, b Entry) int { return strings.Compare(a.Test, b.Test) })
+	return out
+}
+
+// Write writes reg in its canonical form (Canonical) as indented JSON with
+// a trailing newline, the fields in a fixed order and numbers in their
+// shortest round-trip form: the same registry is the same bytes on every
+// platform. It does not validate; Read and Validate do.
+func Write(w io.Writer, reg *Registry) error { return core.WriteJSON(w, Canonical(reg)) }
