@@ -1,7 +1,7 @@
 package stat
 
 import (
-	"math/rand/v2"
+	"math/bits"
 )
 
 // permStream is the PCG stream of the trend test's permutations; the seed
@@ -16,22 +16,17 @@ type SlopeTest interface {
 	// exact enumerates all R! orders: p = #{|T*| >= |T|} / R!.
 	Exact() (p float64, count int64)
 	// sampled draws b random orders: p = (1 + #{|T*| >= |T|}) / (b + 1).
-	// It calls pause, when not nil, after every PauseEvery values
-	// permuted (rounded up to whole orders).
+	// The orders are those of math/rand/v2's Rand.Shuffle on a PCG seeded
+	// with (seed, a fixed stream), each applied to the previous order, so a
+	// seed always gives the same p. It calls pause, when not nil, after
+	// every PauseEvery values permuted (rounded up to whole orders).
 	Sampled(b int, seed uint64, pause func()) (p float64, count int64)
-}
-
-type number interface{ int64 | float64 }
-
-type slopeTest[T number] struct {
-	y   []T
-	obs T // |Σ c_i·y_i| of the observed order, less the tie tolerance
 }
 
 // NewIntSlopeTest tests integer values (pass counts of equal-sized runs): ties
 // are exact.
 func NewIntSlopeTest(y []int64) SlopeTest {
-	t := &slopeTest[int64]{y: append([]int64(nil), y...)}
+	t := &intSlopeTest{y: append([]int64(nil), y...)}
 	t.obs = abs(slopeStat(t.y))
 	return t
 }
@@ -40,7 +35,7 @@ func NewIntSlopeTest(y []int64) SlopeTest {
 // statistic is within a relative 1e-9 of it, so that orders equal in exact
 // arithmetic are not split by rounding.
 func NewFloatSlopeTest(y []float64) SlopeTest {
-	t := &slopeTest[float64]{y: append([]float64(nil), y...)}
+	t := &floatSlopeTest{y: append([]float64(nil), y...)}
 	var scale float64
 	r := len(y)
 	for i, v := range y {
@@ -50,6 +45,10 @@ func NewFloatSlopeTest(y []float64) SlopeTest {
 	return t
 }
 
+type number interface{ int64 | float64 }
+
+// slopeStat is Σ c_i·y_i summed in index order (the order matters for
+// floats).
 func slopeStat[T number](y []T) T {
 	r := len(y)
 	var s T
@@ -66,13 +65,54 @@ func abs[T number](x T) T {
 	return x
 }
 
-func (t *slopeTest[T]) Exact() (float64, int64) {
-	y := append([]T(nil), t.y...)
+// PauseEvery is how many values Sampled permutes between calls of its
+// pause (rounded up to whole orders): about 1 ms of work natively, a few in
+// a browser.
+const PauseEvery = 1 << 16
+
+// An A/A check runs 9,999 random orders, so the loops below are written for
+// speed: the generator's state lives in registers, the shuffle calls no swap
+// function, and nothing is allocated per order.
+
+// intSlopeTest is the test on integers. Integer sums do not depend on their
+// order (wrapping arithmetic is associative too), which lets Exact update
+// the statistic by one product per swap.
+type intSlopeTest struct {
+	y   []int64
+	obs int64 // |Σ c_i·y_i| of the observed order
+}
+
+func (t *intSlopeTest) Exact() (float64, int64) {
+	return exact(t.y, t.obs, true)
+}
+
+func (t *intSlopeTest) Sampled(b int, seed uint64, pause func()) (float64, int64) {
+	return sampled(t.y, t.obs, b, seed, pause)
+}
+
+// floatSlopeTest is the test on rates; each order's statistic is summed in
+// index order, exactly as slopeStat sums it, so ties are decided on the
+// same bits whatever the platform.
+type floatSlopeTest struct {
+	y   []float64
+	obs float64 // |Σ c_i·y_i| of the observed order, less the tie tolerance
+}
+
+func (t *floatSlopeTest) Exact() (float64, int64) {
+	return exact(t.y, t.obs, false)
+}
+
+// exact is Exact. With update (integers only), each swap of places a and b
+// changes the statistic by (c_a-c_b)·(y_b-y_a), with c_a-c_b = 2(a-b);
+// otherwise each order's statistic is summed afresh, in index order.
+func exact[T number](y []T, obs T, update bool) (float64, int64) {
+	y = append([]T(nil), y...)
 	n := len(y)
+	s := slopeStat(y)
 	var hits, count int64
 	visit := func() {
 		count++
-		if abs(slopeStat(y)) >= t.obs {
+		if abs(s) >= obs {
 			hits++
 		}
 	}
@@ -81,10 +121,16 @@ func (t *slopeTest[T]) Exact() (float64, int64) {
 	visit()
 	for i := 1; i < n; {
 		if c[i] < i {
+			a := c[i]
 			if i%2 == 0 {
-				y[0], y[i] = y[i], y[0]
-			} else {
-				y[c[i]], y[i] = y[i], y[c[i]]
+				a = 0
+			}
+			if update {
+				s += T(2*(a-i)) * (y[i] - y[a])
+			}
+			y[a], y[i] = y[i], y[a]
+			if !update {
+				s = slopeStat(y)
 			}
 			visit()
 			c[i]++
@@ -97,24 +143,76 @@ func (t *slopeTest[T]) Exact() (float64, int64) {
 	return float64(hits) / float64(count), count
 }
 
-// PauseEvery is how many values Sampled permutes between calls of its
-// pause (rounded up to whole orders): about 1 ms of work natively, a few in
-// a browser.
-const PauseEvery = 1 << 16
+func (t *floatSlopeTest) Sampled(b int, seed uint64, pause func()) (float64, int64) {
+	return sampled(t.y, t.obs, b, seed, pause)
+}
 
-func (t *slopeTest[T]) Sampled(b int, seed uint64, pause func()) (float64, int64) {
-	rng := rand.New(rand.NewPCG(seed, permStream))
-	y := append([]T(nil), t.y...)
+// sampled is Sampled: b orders, each Rand.Shuffle of the previous one.
+func sampled[T number](y []T, obs T, b int, seed uint64, pause func()) (float64, int64) {
+	y = append([]T(nil), y...)
+	hi, lo := seed, uint64(permStream) // the PCG's state: NewPCG(seed, permStream)
+	slice := max(1, PauseEvery/max(len(y), 1))
 	var hits int64
-	slice := max(1, PauseEvery/len(y))
 	for k := range b {
 		if pause != nil && k > 0 && k%slice == 0 {
 			pause()
 		}
-		rng.Shuffle(len(y), func(i, j int) { y[i], y[j] = y[j], y[i] })
-		if abs(slopeStat(y)) >= t.obs {
+		hi, lo = shuffle(y, hi, lo)
+		if abs(slopeStat(y)) >= obs {
 			hits++
 		}
 	}
 	return float64(1+hits) / float64(b+1), int64(b)
+}
+
+// shuffle is Rand.Shuffle of y on the PCG state (hi, lo), with the swaps
+// done in place; it returns the new state. It has no call inside its loop,
+// so the state stays in registers.
+func shuffle[T number](y []T, hi, lo uint64) (uint64, uint64) {
+	for i := len(y) - 1; i > 0; i-- {
+		// Rand.uint64n(i+1) on 64-bit platforms (wasm included): a mask
+		// when the bound is a power of two, otherwise Lemire's multiply,
+		// drawing again while the low word falls in the rejected band.
+		var x uint64
+		hi, lo, x = pcgStep(hi, lo)
+		m := uint64(i + 1)
+		j := x & (m - 1)
+		if m&(m-1) != 0 {
+			var low uint64
+			if j, low = bits.Mul64(x, m); low < m { // rarely: about m in 2^64 draws
+				for thresh := -m % m; low < thresh; {
+					hi, lo, x = pcgStep(hi, lo)
+					j, low = bits.Mul64(x, m)
+				}
+			}
+		}
+		y[i], y[j] = y[j], y[i]
+	}
+	return hi, lo
+}
+
+// The PCG is math/rand/v2's: a 128-bit LCG with DXSM output, whose state
+// (hi, lo) starts as NewPCG(hi, lo) sets it. The tests check pcgStep and
+// shuffle against the library value for value.
+
+// pcgStep advances the state (hi, lo) and returns the new state and
+// PCG.Uint64's output.
+func pcgStep(hi, lo uint64) (nhi, nlo, out uint64) {
+	const (
+		mulHi = 2549297995355413924
+		mulLo = 4865540595714422341
+		incHi = 6364136223846793005
+		incLo = 1442695040888963407
+	)
+	h, l := bits.Mul64(lo, mulLo)
+	h += hi*mulLo + lo*mulHi
+	l, c := bits.Add64(l, incLo, 0)
+	h, _ = bits.Add64(h, incHi, c)
+
+	const cheapMul = 0xda942042e4dd58b5
+	out = h ^ h>>32
+	out *= cheapMul
+	out ^= out >> 48
+	out *= l | 1
+	return h, l, out
 }
