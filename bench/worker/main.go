@@ -6,7 +6,10 @@
 // and p99 latencies and their ratios; the CPU time per request of the
 // workerd processes (from /proc) and of the Go code inside the isolate
 // (the shim's count of time spent in Go); and the memory of each over
-// 10,000 more requests.
+// 10,000 more requests: V8's heap after a full collection (through the
+// inspector), the Worker process's resident memory and, for the Go Worker,
+// its live Go heap, wasm memory, the JavaScript values Go holds and its
+// goroutines.
 //
 //	go run ./bench/worker [-n 2000] [-memory 10000] [-worker DIR]
 //
@@ -159,6 +162,10 @@ func run(args []string, out io.Writer) error {
 			if err != nil {
 				return err
 			}
+			heapBefore, err := tg.srv.IsolateHeap()
+			if err != nil {
+				return err
+			}
 			sb := stats(client, tg.srv.URL)
 			start := time.Now()
 			for range *memory {
@@ -171,8 +178,13 @@ func run(args []string, out io.Writer) error {
 			if err != nil {
 				return err
 			}
+			heapAfter, err := tg.srv.IsolateHeap()
+			if err != nil {
+				return err
+			}
 			sa := stats(client, tg.srv.URL)
-			fmt.Fprintf(out, "%-10s Worker process resident %.1f → %.1f MiB (%s)", tg.name, mib(before.WorkerRSS), mib(after.WorkerRSS), took.Round(time.Millisecond))
+			fmt.Fprintf(out, "%-10s V8 heap after a full collection %d → %d bytes; Worker process resident %.1f → %.1f MiB (%s)",
+				tg.name, heapBefore, heapAfter, mib(before.WorkerRSS), mib(after.WorkerRSS), took.Round(time.Millisecond))
 			if sb != nil && sa != nil {
 				fmt.Fprintf(out, "; Go live heap %d → %d bytes, wasm memory %.2f → %.2f MiB, JS values held by Go %d → %d, goroutines %d → %d, instance %d → %d",
 					sb.HeapAlloc, sa.HeapAlloc, mib(sb.Shim.WasmMemory), mib(sa.Shim.WasmMemory), sb.Shim.JSRefs, sa.Shim.JSRefs,

@@ -8,6 +8,8 @@ package wranglerdev
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -19,6 +21,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/chromedp/remote"
 
 	"github.com/flakegate/flakegate/functions/api/apitest"
 )
@@ -111,10 +116,11 @@ func Config(root, dir, main, assets string) (string, error) {
 
 // Server is a running `wrangler dev`.
 type Server struct {
-	URL  string // http://127.0.0.1:port
-	cmd  *exec.Cmd
-	logs *apitest.Output
-	done chan struct{}
+	URL       string // http://127.0.0.1:port
+	inspector int    // wrangler's devtools port
+	cmd       *exec.Cmd
+	logs      *apitest.Output
+	done      chan struct{}
 }
 
 // Start runs `wrangler dev` with the configuration cfg, its state and home
@@ -133,7 +139,7 @@ func Start(root, dir, cfg string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &apitest.Output{}, done: make(chan struct{})}
+	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), inspector: inspector, logs: &apitest.Output{}, done: make(chan struct{})}
 	s.cmd = exec.Command(wrangler, "dev", "--config", cfg, "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
 		"--inspector-port", strconv.Itoa(inspector), "--show-interactive-dev-session=false", "--log-level", "warn")
 	s.cmd.Dir = dir
@@ -220,6 +226,60 @@ func (s *Server) Usage() (Usage, error) {
 		return Usage{}, fmt.Errorf("found %d workerd processes in wrangler's process group, and not the Worker's", found)
 	}
 	return u, nil
+}
+
+// IsolateHeap returns the bytes the Worker's V8 heap holds after a full
+// garbage collection (JavaScript objects; the wasm memory is apart). It
+// asks through wrangler's devtools port, as DevTools would: a heap snapshot
+// (whose chunks it drops), which collects garbage first, then
+// Runtime.getHeapUsage. HeapProfiler.collectGarbage would be the direct
+// way, but workerd does not answer it.
+func (s *Server) IsolateHeap() (int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ws := fmt.Sprintf("ws://127.0.0.1:%d/ws", s.inspector)
+	// wrangler's inspector proxy wants an Origin, and a loopback one.
+	c, err := remote.DialContext(ctx, ws, remote.WithConnHTTPHeader(http.Header{"Origin": {"http://127.0.0.1"}}))
+	if err != nil {
+		return 0, fmt.Errorf("the Worker's inspector at %s: %v", ws, err)
+	}
+	defer c.Close()
+	call := func(id int64, method, params string) (json.RawMessage, error) {
+		msg := &cdproto.Message{ID: id, Method: cdproto.MethodType(method)}
+		if params != "" {
+			msg.Params = []byte(params)
+		}
+		if err := c.Write(ctx, msg); err != nil {
+			return nil, err
+		}
+		for {
+			var m cdproto.Message
+			if err := c.Read(ctx, &m); err != nil {
+				return nil, fmt.Errorf("%s: %v", method, err)
+			}
+			if m.ID != id {
+				continue // events, such as the snapshot's chunks
+			}
+			if m.Error != nil {
+				return nil, fmt.Errorf("%s: %v", method, m.Error)
+			}
+			return json.RawMessage(m.Result), nil
+		}
+	}
+	if _, err := call(1, "HeapProfiler.takeHeapSnapshot", `{"reportProgress":false}`); err != nil {
+		return 0, err
+	}
+	raw, err := call(2, "Runtime.getHeapUsage", "")
+	if err != nil {
+		return 0, err
+	}
+	var usage struct {
+		UsedSize int64 `json:"usedSize"`
+	}
+	if err := json.Unmarshal(raw, &usage); err != nil {
+		return 0, fmt.Errorf("Runtime.getHeapUsage: %v", err)
+	}
+	return usage.UsedSize, nil
 }
 
 type stat struct {
