@@ -135,21 +135,36 @@ func flatMemory(t *testing.T, s *wranglerdev.Server, client *http.Client) {
 					if i%2 == 1 {
 						c = decideCase(i, 0)
 					}
-					req, err := c.NewRequest(corpusDir, base, api.DefaultMaxBodyBytes)
-					if err != nil {
-						errs <- err
-						return
-					}
-					resp, err := client.Do(req)
-					if err != nil {
-						errs <- err
-						return
-					}
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode != 200 {
-						errs <- fmt.Errorf("%s: status %d", c.Name, resp.StatusCode)
-						return
+					for try := 1; ; try++ {
+						req, err := c.NewRequest(corpusDir, base, api.DefaultMaxBodyBytes)
+						if err != nil {
+							errs <- err
+							return
+						}
+						resp, err := client.Do(req)
+						if err != nil {
+							errs <- err
+							return
+						}
+						b, _ := io.ReadAll(resp.Body)
+						resp.Body.Close()
+						// When wrangler dev's proxy cannot hand a request to
+						// workerd (its fetch fails), it sends a GET again
+						// itself and answers a POST with this 503. That
+						// happened once in a `make test` that ran every
+						// integration test at once; 40,000 requests more to
+						// the Worker, and 80,000 to a plain JavaScript Worker,
+						// on a loaded machine did not repeat it. One such loss
+						// is sent again; a second is a failure.
+						if resp.StatusCode == 503 && strings.HasPrefix(string(b), "Your worker restarted mid-request") && try == 1 {
+							t.Logf("%s: wrangler dev's proxy lost it (%q); sending it again", c.Name, b)
+							continue
+						}
+						if resp.StatusCode != 200 {
+							errs <- fmt.Errorf("%s: status %d %s", c.Name, resp.StatusCode, b)
+							return
+						}
+						break
 					}
 				}
 			}()
@@ -177,8 +192,8 @@ func flatMemory(t *testing.T, s *wranglerdev.Server, client *http.Client) {
 	if after.Shim.Instance != before.Shim.Instance {
 		t.Fatalf("the instance changed during the run (%d → %d)", before.Shim.Instance, after.Shim.Instance)
 	}
-	if got := after.Shim.Served - before.Shim.Served; got != 10_001 {
-		t.Errorf("the instance served %d requests, want 10,001", got)
+	if got := after.Shim.Served - before.Shim.Served; got < 10_001 {
+		t.Errorf("the instance served %d requests, want 10,001 or more (a request the proxy lost may have been served)", got)
 	}
 	// 64 KiB: a few of the runtime's own buffers; a leak of even 8 bytes a
 	// request would be 80 KB.
