@@ -17,9 +17,10 @@ import (
 // tests under wrangler dev only; the deployed build has none of them (its
 // test checks that it answers them as any unknown request).
 const (
-	// testHeader on a request with a body makes the body panic when read:
-	// "panic" inside the API's handler, which recovers; "crash" on another
-	// goroutine, which ends the Go program.
+	// testHeader: "panic" makes a request's body panic when read, inside
+	// the API's handler, which recovers; "crash" panics on another
+	// goroutine, which ends the Go program; "grow" holds 80 MiB while it
+	// answers.
 	testHeader = "X-Flakegate-Test"
 	// statsPath answers the instance's figures as JSON.
 	statsPath = "/v1/_test/stats"
@@ -35,6 +36,14 @@ func hooks(h http.Handler) http.Handler {
 		case r.Header.Get(testHeader) == "panic":
 			r.Body = panicBody{}
 			h.ServeHTTP(w, r)
+		case r.Header.Get(testHeader) == "grow":
+			// Hold 80 MiB while answering, as a large upload would.
+			held := make([]byte, 80<<20)
+			for i := 0; i < len(held); i += 4096 {
+				held[i] = 1
+			}
+			fmt.Fprintf(w, "held %d bytes\n", len(held))
+			runtime.KeepAlive(held)
 		case r.Header.Get(testHeader) == "crash":
 			stop := make(chan struct{})
 			go func() { panic("flakegate worker test: a crash on another goroutine") }()

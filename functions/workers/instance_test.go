@@ -59,9 +59,10 @@ func getStats(t *testing.T, client *http.Client, base string) stats {
 // TestWorkerInstance runs the test build of the Worker (-tags workertest)
 // under wrangler dev and checks what one Go instance per isolate promises:
 // the instance serves request after request; memory stays flat over 10,000
-// of them; 64 requests at once each get their own answer; a panic answers
-// 500 problem+json and the next request meets a fresh instance; so does a
-// crash of the whole Go program. Expected answers are the in-process
+// of them; 64 requests at once each get their own answer; an instance
+// whose memory grew large is replaced; a panic answers 500 problem+json and
+// the next request meets a fresh instance; so does a crash of the whole Go
+// program. Expected answers are the in-process
 // handler's for the same request.
 func TestWorkerInstance(t *testing.T) {
 	needWrangler(t)
@@ -87,6 +88,29 @@ func TestWorkerInstance(t *testing.T) {
 	t.Run("memory", func(t *testing.T) { flatMemory(t, s, client) })
 
 	t.Run("concurrent", func(t *testing.T) { concurrent(t, s.URL, client, h) })
+
+	// An instance whose memory grew past 64 MiB (main.go) is retired after
+	// the answer: a wasm memory never shrinks.
+	t.Run("grown", func(t *testing.T) {
+		before := getStats(t, client, s.URL)
+		if before.Shim.WasmMemory > 64<<20 {
+			t.Fatalf("the instance holds %d bytes before the test", before.Shim.WasmMemory)
+		}
+		req, _ := http.NewRequest("GET", s.URL+"/v1/health", nil)
+		req.Header.Set(testHeader, "grow")
+		if got := do(t, client, req); got.Status != 200 || !strings.HasPrefix(string(got.Body), "held 83886080 bytes") {
+			t.Fatalf("the grow hook answered %d %q", got.Status, got.Body)
+		}
+		after := getStats(t, client, s.URL)
+		if after.Shim.Started != before.Shim.Started+1 {
+			t.Errorf("after an answer that grew the memory past 80 MiB the next request met instance %d (of %d started), before it %d (of %d): want a fresh one",
+				after.Shim.Instance, after.Shim.Started, before.Shim.Instance, before.Shim.Started)
+		}
+		if after.Shim.WasmMemory > 32<<20 {
+			t.Errorf("the fresh instance holds %d bytes", after.Shim.WasmMemory)
+		}
+		sameAnswer(t, client, h, s.URL, budgetCase(3))
+	})
 
 	// The failure answer: the in-process handler's when a panic cuts a
 	// request short (the API recovers it).

@@ -22,7 +22,12 @@ import (
 
 func main() {
 	h := api.New(api.Options{Log: log.New(retiringLog{}, "", 0)})
-	err := bridge.Serve(hooks(h), bridge.Options{DiscardBytes: 2 * api.DefaultMaxBodyBytes})
+	err := bridge.Serve(hooks(h), bridge.Options{
+		DiscardBytes: 2 * api.DefaultMaxBodyBytes,
+		// An isolate may hold 128 MB; an instance that has served only
+		// small requests holds about 11 MiB.
+		RetireBytes: 64 << 20,
+	})
 	log.Fatal(err)
 }
 

@@ -25,6 +25,12 @@ type Options struct {
 	// answer (workerd breaks the connection instead, under wrangler dev at
 	// least, when a half-read body is cancelled); past the bound it cancels.
 	DiscardBytes int64
+	// RetireBytes bounds the instance's memory, in bytes; 0 means no
+	// bound. A wasm memory only grows, so after one large request the
+	// instance would keep its peak for the isolate's life; when an answer
+	// finds the memory past this bound, the shim retires the instance, and
+	// the old memory goes once its requests are answered.
+	RetireBytes int64
 	// Log receives a line and a stack for each panic that escapes the
 	// handler; nil means standard error (the Worker's console).
 	Log io.Writer
@@ -51,6 +57,7 @@ func Serve(h http.Handler, opt Options) error {
 		return nil
 	}))
 	goSide.Set("discardBytes", float64(opt.DiscardBytes))
+	goSide.Set("retireBytes", float64(opt.RetireBytes))
 	shim = register.Invoke(goSide)
 	select {}
 }

@@ -7,7 +7,8 @@
 // The contract with the shim:
 //
 //   - At start-up Serve calls globalThis.__flakegateRegister(goSide), where
-//     goSide.serve(request, source, respond) serves one request, and keeps
+//     goSide.serve(request, source, respond) serves one request and
+//     goSide.discardBytes and goSide.retireBytes are the Options, and keeps
 //     what that call returns: the shim's side, with retire() and stats().
 //   - request is the JavaScript Request. It is read (method, url, headers)
 //     during the serve call, which the shim makes in that request's own

@@ -127,6 +127,10 @@ class Instance {
       this.pending.delete(settle);
       this.served++;
       settle(status === undefined ? null : { status, fields, body });
+      const bytes = this.memory.buffer.byteLength;
+      if (this.goSide.retireBytes > 0 && bytes > this.goSide.retireBytes) {
+        this.retire(`its memory grew to ${(bytes / 2 ** 20).toFixed(1)} MiB, and a wasm memory never shrinks`);
+      }
     };
     this.enter(() => this.goSide.serve(request, source, respond));
     const got = await answer;
