@@ -233,10 +233,13 @@ func TestServe(t *testing.T) {
 		w.Write(b)
 	})
 	var logged strings.Builder
-	go Serve(h, Options{DiscardBytes: 1 << 20, Log: &logged})
+	go Serve(h, Options{DiscardBytes: 1 << 20, RetireBytes: 3 << 20, Log: &logged})
 	goSide := <-registered
 	if got := goSide.Get("discardBytes").Int(); got != 1<<20 {
 		t.Errorf("discardBytes %d, want %d", got, 1<<20)
+	}
+	if got := goSide.Get("retireBytes").Int(); got != 3<<20 {
+		t.Errorf("retireBytes %d, want %d", got, 3<<20)
 	}
 	type answer struct {
 		failed bool
