@@ -206,18 +206,27 @@ func recoverer(opt Options, next http.Handler) http.Handler {
 			if tw.wrote {
 				return // the status is gone; the client sees a truncated body
 			}
-			hdr := w.Header()
-			for k := range hdr {
-				delete(hdr, k)
-			}
-			hdr.Set("Access-Control-Allow-Origin", "*")
-			hdr.Set("X-Content-Type-Options", "nosniff")
-			writeProblem(opt, w, problem{Type: "about:blank", Title: http.StatusText(http.StatusInternalServerError),
-				Status: http.StatusInternalServerError,
-				Detail: "the server failed while answering this request; the failure is logged"})
+			writeFailure(opt, w)
 		}()
 		next.ServeHTTP(tw, r)
 	})
+}
+
+// WriteFailure writes the answer to a request the server failed on: the
+// 500 problem+json a panic gets. The Worker's shim keeps a copy, for the
+// requests a Go instance that died cannot answer.
+func WriteFailure(w http.ResponseWriter) { writeFailure(Options{}, w) }
+
+func writeFailure(opt Options, w http.ResponseWriter) {
+	hdr := w.Header()
+	for k := range hdr {
+		delete(hdr, k)
+	}
+	hdr.Set("Access-Control-Allow-Origin", "*")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	writeProblem(opt, w, problem{Type: "about:blank", Title: http.StatusText(http.StatusInternalServerError),
+		Status: http.StatusInternalServerError,
+		Detail: "the server failed while answering this request; the failure is logged"})
 }
 
 // trackingWriter remembers whether the status line has been sent.

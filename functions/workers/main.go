@@ -27,6 +27,7 @@ func main() {
 		// An isolate may hold 128 MB; an instance that has served only
 		// small requests holds about 11 MiB.
 		RetireBytes: 64 << 20,
+		Failure:     api.WriteFailure,
 	})
 	log.Fatal(err)
 }

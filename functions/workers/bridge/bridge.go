@@ -31,6 +31,10 @@ type Options struct {
 	// finds the memory past this bound, the shim retires the instance, and
 	// the old memory goes once its requests are answered.
 	RetireBytes int64
+	// Failure writes the answer to a request the instance cannot answer
+	// (a panic escaped the handler, or the Go program died). Serve renders
+	// it once and hands the shim a copy; nil leaves the shim's own bare 500.
+	Failure func(http.ResponseWriter)
 	// Log receives a line and a stack for each panic that escapes the
 	// handler; nil means standard error (the Worker's console).
 	Log io.Writer
@@ -58,6 +62,16 @@ func Serve(h http.Handler, opt Options) error {
 	}))
 	goSide.Set("discardBytes", float64(opt.DiscardBytes))
 	goSide.Set("retireBytes", float64(opt.RetireBytes))
+	if opt.Failure != nil {
+		w := newWriter(http.MethodGet)
+		opt.Failure(w)
+		status, fields, data := w.finish()
+		failure := js.Global().Get("Object").New()
+		failure.Set("status", status)
+		failure.Set("fields", fields)
+		failure.Set("body", toJS(data))
+		goSide.Set("failure", failure)
+	}
 	shim = register.Invoke(goSide)
 	select {}
 }

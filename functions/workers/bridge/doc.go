@@ -7,9 +7,11 @@
 // The contract with the shim:
 //
 //   - At start-up Serve calls globalThis.__flakegateRegister(goSide), where
-//     goSide.serve(request, source, respond) serves one request and
-//     goSide.discardBytes and goSide.retireBytes are the Options, and keeps
-//     what that call returns: the shim's side, with retire() and stats().
+//     goSide.serve(request, source, respond) serves one request,
+//     goSide.discardBytes and goSide.retireBytes are the Options and
+//     goSide.failure (status, fields, body, as respond's) the answer for a
+//     request the instance cannot answer; and keeps what that call
+//     returns: the shim's side, with retire() and stats().
 //   - request is the JavaScript Request. It is read (method, url, headers)
 //     during the serve call, which the shim makes in that request's own
 //     context, so no request's I/O object is touched from another's.
@@ -18,7 +20,7 @@
 //     calls deliver with a Uint8Array, null at the end, or an error string.
 //   - respond(status, header, body) is called once: header is the fields as
 //     "name\nvalue\n…" and body a Uint8Array or null. respond() with no
-//     arguments means the handler failed; the shim answers its own 500.
+//     arguments means the handler failed; the shim answers goSide.failure.
 //
 // The handler's answer is buffered, then handed over whole: the API's
 // answers are bounded in size, and one copy beats a callback per chunk.

@@ -233,13 +233,24 @@ func TestServe(t *testing.T) {
 		w.Write(b)
 	})
 	var logged strings.Builder
-	go Serve(h, Options{DiscardBytes: 1 << 20, RetireBytes: 3 << 20, Log: &logged})
+	failure := func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, "failed\n")
+	}
+	go Serve(h, Options{DiscardBytes: 1 << 20, RetireBytes: 3 << 20, Failure: failure, Log: &logged})
 	goSide := <-registered
 	if got := goSide.Get("discardBytes").Int(); got != 1<<20 {
 		t.Errorf("discardBytes %d, want %d", got, 1<<20)
 	}
 	if got := goSide.Get("retireBytes").Int(); got != 3<<20 {
 		t.Errorf("retireBytes %d, want %d", got, 3<<20)
+	}
+	f := goSide.Get("failure")
+	fb := make([]byte, f.Get("body").Get("byteLength").Int())
+	js.CopyBytesToGo(fb, f.Get("body"))
+	if f.Get("status").Int() != 500 || f.Get("fields").String() != "Content-Type\ntext/plain\n" || string(fb) != "failed\n" {
+		t.Errorf("failure: %d %q %q, want what Options.Failure writes", f.Get("status").Int(), f.Get("fields").String(), fb)
 	}
 	type answer struct {
 		failed bool

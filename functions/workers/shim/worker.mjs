@@ -20,22 +20,17 @@ import mod from "./app.wasm";
 
 const REGISTER = "__flakegateRegister";
 
-// The answer when the Go side cannot give one (it panicked past its own
-// recovery, or its runtime died): the API's own 500 problem, byte for byte
-// (the Worker's tests compare the two).
-const FAILED_BODY =
-  '{\n  "type": "about:blank",\n  "title": "Internal Server Error",\n  "status": 500,\n' +
-  '  "detail": "the server failed while answering this request; the failure is logged"\n}\n';
+// failure is the answer when the Go side cannot give one (a panic escaped
+// its recovery, or its runtime died): the API's own 500 problem, which each
+// instance hands over as it registers (bridge.Options.Failure).
+let failure = null;
 
 function failed() {
-  return new Response(FAILED_BODY, {
-    status: 500,
-    headers: {
-      "Access-Control-Allow-Origin": "*",
-      "Cache-Control": "no-store",
-      "Content-Type": "application/problem+json",
-    },
-  });
+  if (failure === null) {
+    // No instance ever started: there is nothing better to say.
+    return new Response("the server failed to start; the failure is logged\n", { status: 500 });
+  }
+  return toResponse({ ...failure, body: failure.body === null ? null : failure.body.slice() });
 }
 
 // instance is the live Go instance, null before the first request and after
@@ -60,6 +55,7 @@ class Instance {
     this.go.exit = (code) => this.die(`the Go program exited with status ${code}`);
     globalThis[REGISTER] = (goSide) => {
       this.goSide = goSide;
+      if (goSide.failure !== undefined) failure = goSide.failure;
       return {
         retire: (reason) => this.retire(reason),
         stats: () => JSON.stringify(this.stats()),
