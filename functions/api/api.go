@@ -188,8 +188,8 @@ func (w headWriter) WriteHeader(code int) {
 }
 
 // recoverer turns a panic below it into a 500 problem+json and one log line.
-// Neither lambdaurl nor syumai/workers recovers a panic, and on Workers an
-// unrecovered panic kills the instance mid-response.
+// lambdaurl does not recover a panic, and on Workers the log line is what
+// tells the shim to replace the instance (functions/workers).
 func recoverer(opt Options, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tw := &trackingWriter{ResponseWriter: w}
