@@ -58,7 +58,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *maxBody <= 0 {
 		return fmt.Errorf("-max-body must be a positive number of bytes, got %d", *maxBody)
 	}
-	mux, err := newMux(api.Options{MaxBodyBytes: *maxBody}, os.DirFS(*site))
+	opt := api.LocalOptions()
+	opt.MaxBodyBytes = *maxBody
+	mux, err := newMux(opt, os.DirFS(*site))
 	if err != nil {
 		return err
 	}

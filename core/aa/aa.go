@@ -27,6 +27,12 @@ type Options struct {
 	// a user interface, as a browser page does, can let it paint and take
 	// input. It must not touch the sides; the result does not depend on it.
 	Pause func()
+	// Interrupt, when not nil, is called where Pause is and between slices
+	// of the simulation; when it returns an error, Check stops and returns
+	// that error. A server passes its request's context here
+	// (func() error { return ctx.Err() }), so that work stops when the
+	// client has gone or the platform's deadline has passed.
+	Interrupt func() error
 }
 
 // DefaultOptions lists thresholds at 1, 2, 4 and 8 runs per side, the

@@ -127,7 +127,7 @@ func Check(base, cand *Side, opt Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, warns...)
 	}
 	if opt.Depth != (DepthOptions{}) {
-		d, err := inDepth(base, cand, opt.Depth, opt.Pause)
+		d, err := inDepth(base, cand, opt.Depth, opt.poll())
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +135,11 @@ func Check(base, cand *Side, opt Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, d.Warnings...)
 	}
 	if opt.Simulate != nil {
-		sim, err := Simulate(base, *opt.Simulate)
+		so := *opt.Simulate
+		if so.Interrupt == nil {
+			so.Interrupt = opt.Interrupt
+		}
+		sim, err := Simulate(base, so)
 		if err != nil {
 			return nil, err
 		}
@@ -161,6 +165,22 @@ func runsToCatch(s, d float64) int64 {
 	z := za + zp
 	x := float64(z*s) / d
 	return int64(math.Ceil(float64(x * x)))
+}
+
+// poll is what the long loops call now and then: Pause, then Interrupt.
+func (opt Options) poll() func() error {
+	if opt.Pause == nil && opt.Interrupt == nil {
+		return nil
+	}
+	return func() error {
+		if opt.Pause != nil {
+			opt.Pause()
+		}
+		if opt.Interrupt != nil {
+			return opt.Interrupt()
+		}
+		return nil
+	}
 }
 
 func checkAAOptions(opt Options) error {

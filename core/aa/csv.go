@@ -39,8 +39,11 @@ var aaColumns = [3]string{"scenario", "run", "passed"}
 // Errors in the text are *Error values of Kind core.Invalid with the 1-based line
 // and column (in characters) of the offending field. Errors of r are returned
 // wrapped, as they are.
-func ReadCSV(r io.Reader) (*Side, error) {
+func ReadCSV(r io.Reader) (*Side, error) { return readCSV(r, Limits{}) }
+
+func readCSV(r io.Reader, lim Limits) (*Side, error) {
 	p := &aaParser{
+		lim:     lim,
 		br:      bufio.NewReaderSize(r, 64<<10),
 		scens:   newAAScenTable(),
 		runIdx:  make(map[string]int),
@@ -87,6 +90,8 @@ type aaParser struct {
 	rec    []byte
 	fields []aaField
 
+	lim     Limits            // caps on scenarios and runs
+	over    bool              // addRow's refusal is a cap, not bad input
 	scens   *aaScenTable      // the scenarios and their tallies
 	more    map[int]*aaRunSet // per scenario: its runs from 128 on
 	runIdx  map[string]int

@@ -32,7 +32,7 @@ func (p *aaParser) fastRow(l []byte) error {
 		return p.shortRow(idx, utf8.RuneCount(l)+1)
 	}
 	if bad, msg := p.addRow(f[aaScenario], f[aaRun], f[aaPassed]); bad >= 0 {
-		return core.PosErrorf(core.Invalid, p.line, utf8.RuneCount(l[:off[bad]])+1, "%s", msg)
+		return core.PosErrorf(p.kind(), p.line, utf8.RuneCount(l[:off[bad]])+1, "%s", msg)
 	}
 	return nil
 }
@@ -54,7 +54,7 @@ func (p *aaParser) slowRow(l, full []byte) error {
 		}
 	}
 	if bad, msg := p.addRow(f[aaScenario], f[aaRun], f[aaPassed]); bad >= 0 {
-		return core.PosErrorf(core.Invalid, at[bad].line, at[bad].col, "%s", msg)
+		return core.PosErrorf(p.kind(), at[bad].line, at[bad].col, "%s", msg)
 	}
 	return nil
 }
@@ -152,6 +152,14 @@ func (p *aaParser) record(l, full []byte) error {
 	}
 }
 
+// kind is the Kind of addRow's refusal: TooLarge past a cap, else Invalid.
+func (p *aaParser) kind() core.Kind {
+	if p.over {
+		return core.TooLarge
+	}
+	return core.Invalid
+}
+
 // addRow counts one row. On bad input it returns the role of the offending
 // field and the message; otherwise -1.
 func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
@@ -179,6 +187,10 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 			if msg := aaCheckID(rn, "run"); msg != "" {
 				return aaRun, msg
 			}
+			if p.lim.Runs > 0 && len(p.side.Runs) >= p.lim.Runs {
+				p.over = true
+				return aaRun, "more than " + core.Nouns(p.lim.Runs, "run") + "; this server reads at most that many in one file"
+			}
 			id := string(rn)
 			i = len(p.side.Runs)
 			p.runIdx[id] = i
@@ -191,6 +203,10 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 	if slot < 0 {
 		if msg := aaCheckID(sc, "scenario"); msg != "" {
 			return aaScenario, msg
+		}
+		if p.lim.Scenarios > 0 && len(p.scens.ids) >= p.lim.Scenarios {
+			p.over = true
+			return aaScenario, "more than " + core.Nouns(p.lim.Scenarios, "scenario") + "; this server reads at most that many in one file"
 		}
 		slot = p.scens.add(sc, h)
 	}

@@ -101,9 +101,9 @@ func InDepth(base, cand *Side, opt DepthOptions) (*Depth, error) {
 	return inDepth(base, cand, opt, nil)
 }
 
-// inDepth is InDepth, calling pause (when not nil) now and then; see
-// Options.Pause.
-func inDepth(base, cand *Side, opt DepthOptions, pause func()) (*Depth, error) {
+// inDepth is InDepth, calling poll (when not nil) now and then and stopping
+// with its error; see Options.Pause and Options.Interrupt.
+func inDepth(base, cand *Side, opt DepthOptions, poll func() error) (*Depth, error) {
 	if err := CheckDepth(base, cand, opt); err != nil {
 		return nil, err
 	}
@@ -114,7 +114,10 @@ func inDepth(base, cand *Side, opt DepthOptions, pause func()) (*Depth, error) {
 	if len(rates) < 3 {
 		d.warn("the variance ratio and the trend test need 3 or more runs, found %d", len(rates))
 	} else {
-		d.TrendTest = trendTest(base, opt, pause)
+		var err error
+		if d.TrendTest, err = trendTest(base, opt, poll); err != nil {
+			return nil, err
+		}
 		if v == 0 {
 			d.warn("no scenario went both ways, so the formula variance is 0 and the variance ratio is undefined")
 		} else {

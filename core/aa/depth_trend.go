@@ -19,9 +19,9 @@ type TrendTest struct {
 	Exact          bool    `json:"exact"`            // every run order was enumerated
 }
 
-// trendTest needs at least 3 runs; pause, when not nil, is called between
-// slices of the random permutations.
-func trendTest(s *Side, opt DepthOptions, pause func()) *TrendTest {
+// trendTest needs at least 3 runs; poll, when not nil, is called between
+// slices of the random permutations, and its error stops the test.
+func trendTest(s *Side, opt DepthOptions, poll func() error) (*TrendTest, error) {
 	rates := runRates(s)
 	r := len(rates)
 	mean, slope := stat.LineFit(rates)
@@ -48,7 +48,10 @@ func trendTest(s *Side, opt DepthOptions, pause func()) *TrendTest {
 		t.PValue, t.Permutations = p.Exact()
 		t.Exact = true
 	} else {
-		t.PValue, t.Permutations = p.Sampled(opt.Permutations, opt.Seed, pause)
+		var err error
+		if t.PValue, t.Permutations, err = p.Sampled(opt.Permutations, opt.Seed, poll); err != nil {
+			return nil, err
+		}
 	}
-	return t
+	return t, nil
 }

@@ -31,6 +31,7 @@ type Ledger struct {
 	// counted as failed trials, as the reference analyzer does.
 	skippedCalls int64
 	autoRuns     map[string]int // per arm, runs named by NextRun
+	cap          cellCap
 }
 
 type ledgerArm struct {
@@ -101,6 +102,14 @@ func (l *Ledger) arm(name string) *ledgerArm {
 
 func (l *Ledger) cell(arm, run, test string) *cell {
 	a := l.arm(arm)
+	if l.cap.full() {
+		ri, rok := a.runIdx[run]
+		ti, tok := a.testIdx[test]
+		if c := a.cells[cellKey{ri, ti}]; rok && tok && c != nil {
+			return c
+		}
+		return l.cap.spill()
+	}
 	ri, ok := a.runIdx[run]
 	if !ok {
 		ri = len(a.runs)
@@ -118,6 +127,7 @@ func (l *Ledger) cell(arm, run, test string) *cell {
 	if c == nil {
 		c = &cell{}
 		a.cells[k] = c
+		l.cap.used++
 	}
 	return c
 }
@@ -184,8 +194,13 @@ func (l *Ledger) AddSideFailure(arm, run, test, when string) {
 	k := sideKey{arm, test}
 	s := l.sides[k]
 	if s == nil {
+		if l.cap.full() {
+			l.cap.spill()
+			return
+		}
 		s = &SideFailures{}
 		l.sides[k] = s
+		l.cap.used++
 	}
 	switch when {
 	case "teardown":

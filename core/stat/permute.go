@@ -18,9 +18,10 @@ type SlopeTest interface {
 	// sampled draws b random orders: p = (1 + #{|T*| >= |T|}) / (b + 1).
 	// The orders are those of math/rand/v2's Rand.Shuffle on a PCG seeded
 	// with (seed, a fixed stream), each applied to the previous order, so a
-	// seed always gives the same p. It calls pause, when not nil, after
-	// every PauseEvery values permuted (rounded up to whole orders).
-	Sampled(b int, seed uint64, pause func()) (p float64, count int64)
+	// seed always gives the same p. It calls poll, when not nil, after
+	// every PauseEvery values permuted (rounded up to whole orders), and
+	// stops with poll's error when it returns one.
+	Sampled(b int, seed uint64, poll func() error) (p float64, count int64, err error)
 }
 
 // NewIntSlopeTest tests integer values (pass counts of equal-sized runs): ties
@@ -86,8 +87,8 @@ func (t *intSlopeTest) Exact() (float64, int64) {
 	return exact(t.y, t.obs, true)
 }
 
-func (t *intSlopeTest) Sampled(b int, seed uint64, pause func()) (float64, int64) {
-	return sampled(t.y, t.obs, b, seed, pause)
+func (t *intSlopeTest) Sampled(b int, seed uint64, poll func() error) (float64, int64, error) {
+	return sampled(t.y, t.obs, b, seed, poll)
 }
 
 // floatSlopeTest is the test on rates; each order's statistic is summed in
@@ -143,26 +144,28 @@ func exact[T number](y []T, obs T, update bool) (float64, int64) {
 	return float64(hits) / float64(count), count
 }
 
-func (t *floatSlopeTest) Sampled(b int, seed uint64, pause func()) (float64, int64) {
-	return sampled(t.y, t.obs, b, seed, pause)
+func (t *floatSlopeTest) Sampled(b int, seed uint64, poll func() error) (float64, int64, error) {
+	return sampled(t.y, t.obs, b, seed, poll)
 }
 
 // sampled is Sampled: b orders, each Rand.Shuffle of the previous one.
-func sampled[T number](y []T, obs T, b int, seed uint64, pause func()) (float64, int64) {
+func sampled[T number](y []T, obs T, b int, seed uint64, poll func() error) (float64, int64, error) {
 	y = append([]T(nil), y...)
 	hi, lo := seed, uint64(permStream) // the PCG's state: NewPCG(seed, permStream)
 	slice := max(1, PauseEvery/max(len(y), 1))
 	var hits int64
 	for k := range b {
-		if pause != nil && k > 0 && k%slice == 0 {
-			pause()
+		if poll != nil && k > 0 && k%slice == 0 {
+			if err := poll(); err != nil {
+				return 0, 0, err
+			}
 		}
 		hi, lo = shuffle(y, hi, lo)
 		if abs(slopeStat(y)) >= obs {
 			hits++
 		}
 	}
-	return float64(1+hits) / float64(b+1), int64(b)
+	return float64(1+hits) / float64(b+1), int64(b), nil
 }
 
 // shuffle is Rand.Shuffle of y on the PCG state (hi, lo), with the swaps

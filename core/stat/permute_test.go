@@ -1,6 +1,7 @@
 package stat
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -97,11 +98,11 @@ func TestSlopeTestMatchesReference(t *testing.T) {
 		seed := rng.Uint64()
 
 		it := NewIntSlopeTest(ys).(*intSlopeTest)
-		if got, n := it.Sampled(b, seed, nil); got != refSampled(ys, it.obs, b, seed) || n != int64(b) {
+		if got, n, _ := it.Sampled(b, seed, nil); got != refSampled(ys, it.obs, b, seed) || n != int64(b) {
 			t.Errorf("trial %d (%d ints, %d orders): p = %v, reference %v", trial, r, b, got, refSampled(ys, it.obs, b, seed))
 		}
 		ft := NewFloatSlopeTest(yf).(*floatSlopeTest)
-		if got, n := ft.Sampled(b, seed, nil); got != refSampled(yf, ft.obs, b, seed) || n != int64(b) {
+		if got, n, _ := ft.Sampled(b, seed, nil); got != refSampled(yf, ft.obs, b, seed) || n != int64(b) {
 			t.Errorf("trial %d (%d floats, %d orders): p = %v, reference %v", trial, r, b, got, refSampled(yf, ft.obs, b, seed))
 		}
 		if r <= 8 {
@@ -145,10 +146,16 @@ func TestSlopeTestPause(t *testing.T) {
 	}
 	calls := 0
 	st := NewIntSlopeTest(y)
-	p, _ := st.Sampled(9999, 1, func() { calls++ })
-	q, _ := st.Sampled(9999, 1, nil)
+	p, _, _ := st.Sampled(9999, 1, func() error { calls++; return nil })
+	q, _, _ := st.Sampled(9999, 1, nil)
 	if want := 9998 / (PauseEvery / 40); calls != want || p != q {
 		t.Errorf("%d calls (want %d), p %v with pause and %v without", calls, want, p, q)
+	}
+	// An error from the poll stops the test at that call and is returned.
+	stop := errors.New("stop")
+	calls = 0
+	if _, n, err := st.Sampled(9999, 1, func() error { calls++; return stop }); err != stop || calls != 1 || n != 0 {
+		t.Errorf("a failing poll: err %v after %d calls, count %d", err, calls, n)
 	}
 }
 

@@ -38,15 +38,39 @@ type Options struct {
 	// Log receives one line per panic and per failed response write; nil
 	// means the standard logger.
 	Log *log.Logger
+	// WorkSteps is the most steps one A/A check may take (see aa.Work),
+	// > 0; 0 means DefaultWorkSteps.
+	WorkSteps float64
+	// Gzip compresses answers of 1 KiB or more for clients that accept
+	// gzip. The Worker leaves it off: Cloudflare compresses at its edge.
+	Gzip bool
 }
 
+// LocalOptions are the options of the local server: the default limits,
+// answers compressed.
+func LocalOptions() Options { return Options{Gzip: true} }
+
 // LambdaOptions are the options of the Lambda deployment: its 6 MB payload
-// limit, explained in every 413.
+// limit, explained in every 413, a work budget for its one core, answers
+// compressed.
 func LambdaOptions() Options {
 	return Options{
 		MaxBodyBytes: LambdaMaxBodyBytes,
 		LimitNote:    "Lambda's payload limit; a Function URL base64-encodes uploads, which leaves about 4.5 MB of raw data",
+		WorkSteps:    LambdaWorkSteps,
+		Gzip:         true,
 	}
+}
+
+// WorkerOptions are the options of the Cloudflare Worker: a work budget
+// for WebAssembly under a CPU-time limit.
+func WorkerOptions() Options { return Options{WorkSteps: WorkerWorkSteps} }
+
+func (o Options) workSteps() float64 {
+	if o.WorkSteps > 0 {
+		return o.WorkSteps
+	}
+	return DefaultWorkSteps
 }
 
 func (o Options) maxBody() int64 {

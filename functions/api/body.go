@@ -164,11 +164,13 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 			// A scenario,run,passed,trials header makes it counts.
 			br := bufio.NewReader(r)
 			head, _ := br.Peek(4096)
-			read := aa.ReadCSV
+			var side *aa.Side
+			var err error
 			if aa.CSVKind(head) == "counts" {
-				read = aa.ReadCounts
+				side, err = readCounts(br)
+			} else {
+				side, err = aa.ReadCSVWithin(br, csvLimits)
 			}
-			side, err := read(br)
 			if part == "candidate" {
 				cand = side
 			} else {
@@ -181,6 +183,7 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 		}
 	} else {
 		l := ledger.New()
+		l.SetCellLimit(MaxCells)
 		candidates := 0
 		armOf := func(part string) string {
 			if part == "candidate" {
@@ -199,6 +202,9 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 		if err := h.readUpload(w, r, aaReportUpload, nil, read); err != nil {
 			return err
 		}
+		if err := checkLedger(l, false, ""); err != nil {
+			return err
+		}
 		var err error
 		if base, err = aa.FromLedger(l, ledger.ArmBaseline); err != nil {
 			return err
@@ -209,11 +215,17 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
+	if base != nil {
+		if err := h.checkAA(base, cand, opt); err != nil {
+			return err
+		}
+	}
+	opt.Interrupt = r.Context().Err // the client gone, the platform's deadline
 	res, err := aa.Check(base, cand, opt)
 	if err != nil {
 		return err // aa.Check names the side at fault
 	}
-	return h.writeResult(w, res, cacheNone)
+	return h.writeResult(w, r, res, cacheNone)
 }
 
 // The uploads of /v1/ledger and /v1/flakes: test reports.
@@ -269,14 +281,18 @@ func postLedger(h *handler, w http.ResponseWriter, r *http.Request) error {
 		return arm
 	}
 	l := ledger.New()
+	l.SetCellLimit(MaxCells)
 	if err := h.readUpload(w, r, ledgerUpload, refuse, reportReader(l, format, run, armOf)); err != nil {
+		return err
+	}
+	if err := checkLedger(l, true, "flakegate ledger FILE"); err != nil {
 		return err
 	}
 	res, err := l.Result(opt)
 	if err != nil {
 		return err
 	}
-	return h.writeResult(w, res, cacheNone)
+	return h.writeResult(w, r, res, cacheNone)
 }
 
 // postFlakes plans a rerun budget for every test whose retry history in the
@@ -303,13 +319,20 @@ func postFlakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	l := ledger.New()
+	l.SetCellLimit(MaxCells)
 	baseline := func(string) string { return ledger.ArmBaseline }
 	if err := h.readUpload(w, r, flakesUpload, nil, reportReader(l, format, "", baseline)); err != nil {
 		return err
+	}
+	if err := checkLedger(l, false, ""); err != nil {
+		return err
+	}
+	if n := len(l.Flakes()); n > MaxTests {
+		return tooMany("", n, MaxTests, "flaky tests", "send fewer reports, or run the CLI (flakegate budget -from FILE...), which has no such limit")
 	}
 	res, err := l.FlakeBudgets(in)
 	if err != nil {
 		return err
 	}
-	return h.writeResult(w, res, cacheNone)
+	return h.writeResult(w, r, res, cacheNone)
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"errors"
@@ -77,3 +78,37 @@ func (g *gzipBody) fail(err error) error {
 }
 
 func (g *gzipBody) Close() error { return g.src.Close() }
+
+// compressedFrom is the smallest answer worth compressing, in bytes: below
+// it the gzip header and a round of compression cost more than they save.
+const compressedFrom = 1 << 10
+
+// acceptsGzip reads Accept-Encoding: gzip (or x-gzip, or *) with a quality
+// above 0.
+func acceptsGzip(values []string) bool {
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			name, params, _ := strings.Cut(item, ";")
+			name = strings.ToLower(strings.TrimSpace(name))
+			if name != "gzip" && name != "x-gzip" && name != "*" {
+				continue
+			}
+			q := strings.ReplaceAll(strings.ToLower(params), " ", "")
+			if strings.HasPrefix(q, "q=0") && strings.Trim(strings.TrimPrefix(q, "q=0"), ".0") == "" {
+				continue // q=0, q=0.0, q=0.000: not acceptable
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// gzipBytes compresses b at the default level, with no name and no time in
+// the header: the same b gives the same bytes.
+func gzipBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -356,7 +357,7 @@ func paramSchema(p param, inJSON bool) obj {
 			s = s.with("format", "date")
 		}
 	case kCount:
-		text := obj{{"type", "string"}, {"pattern", `^\s*[0-9]+\s*/\s*[0-9]+\s*$`},
+		text := obj{{"type", "string"}, {"pattern", `^[ \t]*(0|[1-9][0-9]*)[ \t]*/[ \t]*(0|[1-9][0-9]*)[ \t]*$`},
 			{"examples", []string{"17/20"}}}
 		if !inJSON {
 			return text.with("description", docOf(p))
@@ -373,7 +374,11 @@ func paramSchema(p param, inJSON bool) obj {
 		if !inJSON {
 			return text.with("description", docOf(p))
 		}
-		s = obj{{"oneOf", []any{obj{{"type", "array"}, {"items", obj{{"type", item}}}}, text}}}
+		arr := obj{{"type", "array"}, {"items", obj{{"type", item}}}}
+		if p.most > 0 {
+			arr = arr.with("maxItems", p.most)
+		}
+		s = obj{{"oneOf", []any{arr, text}}}
 	}
 	return s.with("description", docOf(p))
 }
@@ -541,7 +546,13 @@ func generateOpenAPI(t *testing.T) []byte {
 		{"info", obj{{"title", "flakegate API"}, {"version", "1"},
 			{"description", "Rerun budgets for flaky tests, Wilson-interval verdicts and sizing, frozen rate claims, per-test ledgers and A/A noise checks of eval suites. " +
 				"Rates, powers and drops are fractions in [0,1]. Every path also answers OPTIONS (CORS preflight, any origin, no credentials), and every GET path answers HEAD. " +
-				"Errors are RFC 9457 problem details. Request bodies are streamed through a limit that /v1/health reports (32 MiB by default, 6 MB on AWS Lambda, where base64 leaves about 4.5 MB of raw upload)."}}},
+				"Errors are RFC 9457 problem details. Request bodies are streamed through a limit that /v1/health reports (32 MiB by default, 6 MB on AWS Lambda, where base64 leaves about 4.5 MB of raw upload); " +
+				"a body may be sent with Content-Encoding: gzip, and answers of 1 KiB or more are sent gzip-compressed to clients that accept it (Vary: Accept-Encoding) where the platform does not compress them itself. " +
+				fmt.Sprintf("Every request is bounded before its work starts, on every platform: at most %s rates per budget request, %s tests listed per answer (ledger: every test; flakes: the flaky ones), "+
+					"%s (run, test) pairs read from one request's reports, %s scenarios and %s runs per A/A file, and an answer of at most %s; an A/A check also has a budget of work, "+
+					"in steps of about a nanosecond of one core (aa.Work: the trend test's permutations times runs, the simulation's draws), that /v1/health reports for the deployment. "+
+					"A request over a limit is a 413 that names the limit and what to do instead (the CLI has none of these limits).",
+					count(MaxRates), count(MaxTests), count(MaxCells), count(MaxScenarios), count(MaxRuns), byteSize(MaxAnswerBytes))}}},
 		{"servers", []any{obj{{"url", "http://127.0.0.1:8080"}, {"description", "the local server (make run)"}}}},
 		{"paths", paths},
 		{"components", obj{{"schemas", schemas}, {"responses", resps}}},

@@ -36,6 +36,7 @@ type param struct {
 	keys     [2]string // a count's object members: passed/trials, fails/runs
 	def      string    // the default, as text, for the docs
 	doc      string
+	most     int // the most items of a list, 0 for no limit but the body's
 }
 
 // args are the parameters of one request, from a query string, a form or a

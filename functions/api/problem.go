@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -59,6 +60,9 @@ func statusOf(err error) problem {
 		ce *core.Error
 	)
 	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		p.Status = http.StatusServiceUnavailable
+		p.Detail = "the request was stopped before it was answered: the client left, or it ran past this server's time limit; run the CLI for large inputs"
 	case errors.As(err, &he):
 		p.Status = he.status
 	case errors.As(err, &ce):
@@ -155,21 +159,42 @@ func writeProblem(opt Options, w http.ResponseWriter, p problem) {
 }
 
 // writeResult writes v as the core's JSON contract. cache is the
-// Cache-Control value.
-func (h *handler) writeResult(w http.ResponseWriter, v any, cache string) error {
+// Cache-Control value. An answer over MaxAnswerBytes is not sent: it is a
+// 413 that says so.
+func (h *handler) writeResult(w http.ResponseWriter, r *http.Request, v any, cache string) error {
 	var buf bytes.Buffer
 	if err := core.WriteJSON(&buf, v); err != nil {
 		return fmt.Errorf("encoding the result: %w", err) // a NaN in a result: our bug, a 500
 	}
+	if buf.Len() > MaxAnswerBytes {
+		return &core.Error{Kind: core.TooLarge, Msg: fmt.Sprintf(
+			"the answer would be %s bytes, over this server's limit of %s: ask for less in one request, or run the CLI, which has no such limit",
+			count(buf.Len()), byteSize(MaxAnswerBytes))}
+	}
+	h.send(w, r, "application/json", cache, buf.Bytes())
+	return nil
+}
+
+// send writes a 200 answer of body, compressed when Options.Gzip is set,
+// the client accepts gzip and the body is worth it (compressedFrom bytes
+// or more). The compressed bytes are a function of the body alone, so
+// every answer to the same request is the same bytes.
+func (h *handler) send(w http.ResponseWriter, r *http.Request, contentType, cache string, body []byte) {
 	hdr := w.Header()
-	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Content-Type", contentType)
 	hdr.Set("Cache-Control", cache)
-	hdr.Set("Content-Length", strconv.Itoa(buf.Len()))
+	if h.opt.Gzip && len(body) >= compressedFrom {
+		hdr.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+			body = gzipBytes(body)
+			hdr.Set("Content-Encoding", "gzip")
+		}
+	}
+	hdr.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	if _, err := w.Write(body); err != nil {
 		h.opt.logf("flakegate api: writing a result: %v", err)
 	}
-	return nil
 }
 
 // Cache-Control values. GET results are a pure function of the URL; uploads

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/flakegate/flakegate/core"
@@ -25,7 +24,7 @@ func routes() []*route {
 				{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
 				{name: "observe", kind: kCount, keys: [2]string{"fails", "runs"},
 					doc: "an observed failure history as fails/runs; its upper Wilson bound is planned for first"},
-				{name: "rates", kind: kNumbers, doc: "per-run failure rates, each in [0,1]"},
+				{name: "rates", kind: kNumbers, most: MaxRates, doc: "per-run failure rates, each in [0,1]; at most 1,000 per request"},
 				confidenceParam,
 			},
 			get: paramsRoute(budget), post: paramsRoute(budget),
@@ -173,7 +172,7 @@ func paramsRoute(compute func(a *args) (any, error)) handlerFunc {
 		if err != nil {
 			return err
 		}
-		return h.writeResult(w, res, cache)
+		return h.writeResult(w, r, res, cache)
 	}
 }
 
@@ -187,6 +186,9 @@ func budget(a *args) (any, error) {
 	a.number("confidence", &in.Confidence)
 	if a.err != nil {
 		return nil, a.err
+	}
+	if err := checkRates(in.Rates); err != nil {
+		return nil, err
 	}
 	return gate.Budget(in)
 }
@@ -237,27 +239,20 @@ type Health struct {
 	Status       string `json:"status"`         // always "ok"
 	API          string `json:"api"`            // the path prefix's version, "v1"
 	MaxBodyBytes int64  `json:"max_body_bytes"` // this deployment's body limit
+	Limits       Limits `json:"limits"`         // what one request may ask of this deployment
 }
 
 func health(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if a := queryArgs(nil, r.URL.RawQuery); a.err != nil {
 		return a.err
 	}
-	return h.writeResult(w, Health{Status: "ok", API: "v1", MaxBodyBytes: h.opt.maxBody()}, cacheNone)
+	return h.writeResult(w, r, Health{Status: "ok", API: "v1", MaxBodyBytes: h.opt.maxBody(), Limits: h.limits()}, cacheNone)
 }
 
 func openapi(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if a := queryArgs(nil, r.URL.RawQuery); a.err != nil {
 		return a.err
 	}
-	hdr := w.Header()
-	hdr.Set("Content-Type", "application/json")
-	hdr.Set("Cache-Control", cacheOpenAPI)
-	hdr.Set("Content-Length", fmt.Sprint(len(openAPIDoc)))
-	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(openAPIDoc)
-	if err != nil {
-		h.opt.logf("flakegate api: writing openapi.json: %v", err)
-	}
+	h.send(w, r, "application/json", cacheOpenAPI, openAPIDoc)
 	return nil
 }

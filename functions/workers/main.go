@@ -21,7 +21,9 @@ import (
 )
 
 func main() {
-	h := api.New(api.Options{Log: log.New(retiringLog{}, "", 0)})
+	opt := api.WorkerOptions()
+	opt.Log = log.New(retiringLog{}, "", 0)
+	h := api.New(opt)
 	err := bridge.Serve(hooks(h), bridge.Options{
 		DiscardBytes: 2 * api.DefaultMaxBodyBytes,
 		// An isolate may hold 128 MB; an instance that has served only

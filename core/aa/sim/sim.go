@@ -53,11 +53,18 @@ type Options struct {
 	Halved      int     // scenarios stable-half halves, >= 0; 0 means 2m, which plants the same expected drop
 	Alpha       float64 // one-sided level of the paired t-test, in (0,1)
 	Seed        uint64  // seeds every draw; in [0, 2^53) so that JSON readers keep it exact
+	// Interrupt is not a setting: when not nil, Run calls it between
+	// slices of the simulated sets and stops with its error, if any.
+	Interrupt func() error
 }
 
 // DefaultOptions: 4,000 sets of 4 runs per side, a 2-point regression,
 // a 2-point rule and a 5% t-test: the seed's own settings.
 var DefaultOptions = Options{Sets: 4000, RunsPerSide: 4, Drop: 0.02, Alpha: 0.05, Seed: 1}
+
+// pollEvery is about how many draws Run makes between calls of
+// Options.Interrupt: a millisecond or so.
+const pollEvery = 1 << 17
 
 // maxSimDraws caps Sets·2k·n, the Bernoulli draws of a simulation (the
 // benchmark's 4,000 sets of 4 runs on 200 scenarios take 6.4 million).
@@ -244,7 +251,13 @@ func Run(m Model, opt Options) (*Result, error) {
 	for c := range cnt {
 		cnt[c] = make([]int64, n)
 	}
-	for range opt.Sets {
+	slice := max(1, pollEvery/max(1, 2*k*len(random)))
+	for set := range opt.Sets {
+		if opt.Interrupt != nil && set > 0 && set%slice == 0 {
+			if err := opt.Interrupt(); err != nil {
+				return nil, err
+			}
+		}
 		for s := range n {
 			b[s] = int64(k) * int64(th[0][s]/one) // 0 or k for stable scenarios
 		}

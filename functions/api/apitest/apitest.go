@@ -29,10 +29,14 @@ type Case struct {
 	// The body is one of: Body (text), BodyFile (a file in testdata), Parts
 	// (a multipart/form-data body with a fixed boundary), or Oversize (one
 	// byte over the handler's limit, as CSV rows).
-	Body     string `json:"body,omitempty"`
-	BodyFile string `json:"body_file,omitempty"`
-	Parts    []Part `json:"parts,omitempty"`
-	Oversize bool   `json:"oversize,omitempty"`
+	Body string `json:"body,omitempty"`
+	// Gen writes a generated body instead (the worst requests, which are
+	// larger than the corpus should hold), so that a measurement can
+	// stream it without holding it.
+	Gen      func(w io.Writer) `json:"-"`
+	BodyFile string            `json:"body_file,omitempty"`
+	Parts    []Part            `json:"parts,omitempty"`
+	Oversize bool              `json:"oversize,omitempty"`
 	// Chunked sends the body without a Content-Length, so the handler must
 	// find the limit while streaming.
 	Chunked bool   `json:"chunked,omitempty"`
@@ -113,6 +117,11 @@ func (c Case) Payload(dir string, limit int64) ([]byte, string, error) {
 			return nil, "", err
 		}
 		return buf.Bytes(), mw.FormDataContentType(), nil
+	}
+	if c.Gen != nil {
+		var b bytes.Buffer
+		c.Gen(&b)
+		return b.Bytes(), "", nil
 	}
 	return []byte(c.Body), "", nil
 }
