@@ -236,6 +236,13 @@ func PastLimits() []Case {
 					fmt.Fprintf(w, "s%d,r,1\n", i)
 				}
 			})},
+		{Name: "past-aa-counts-rows", Method: "POST", URL: "/v1/aa", Header: csv, Status: 413,
+			Gen: gen(func(w *bufio.Writer) { // a counts CSV: a row per scenario and per run
+				w.WriteString("scenario,run,passed,trials\n")
+				for i := range worstScenarios + worstRuns + 1 {
+					fmt.Fprintf(w, "s%d,,1,2\n", i)
+				}
+			})},
 		{Name: "past-aa-simulation", Method: "POST", URL: "/v1/aa?simulate=true&sets=1000000&sim_k=64", Header: csv, Status: 413,
 			Body: "scenario,run,passed\ns1,r1,1\ns1,r2,0\ns2,r1,0\ns2,r2,1\n"},
 	}
