@@ -163,8 +163,12 @@ type ReleaseProgress struct {
 // and returns the result and the registry a check that writes stores:
 //
 //   - a released test leaves it;
-//   - a stale claim is replaced by the measurement since it, dated today
-//     (the test goes back into measurement with a new claim);
+//   - a stale claim is replaced by the measurement since it, dated today,
+//     once that has at least as many trials as the claim: the test was
+//     measured again. Until then the trials since the claim keep adding
+//     up, and the test stays stale (and blocks) only while their rate
+//     stays outside the claim's interval: a stale state at half the
+//     claim's trials that was noise clears itself;
 //   - every other test that ran has the new trials added to its evidence
 //     since the claim and its run of clean trials, checked today;
 //   - a missing test is left as it was;
@@ -354,8 +358,11 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 		return t, nil, nil
 	case StateMissing:
 	case StateStale:
-		kept.Claim = claimOf(since.Passed, since.Trials, z.Confidence, opt.Today)
-		kept.Since = Since{Clean: since.Clean, Checked: opt.Today}
+		kept.Since = since
+		if since.Trials >= z.Trials { // a full measurement again: it is the claim now
+			kept.Claim = claimOf(since.Passed, since.Trials, z.Confidence, opt.Today)
+			kept.Since = Since{Clean: since.Clean, Checked: opt.Today}
+		}
 	default:
 		kept.Since = since
 	}

@@ -183,14 +183,10 @@ func TestWrite(t *testing.T) {
 	if _, ok := kept["a/released"]; ok || len(next.Tests) != 5 {
 		t.Errorf("the released test is still there, or a test was lost: %d tests", len(next.Tests))
 	}
-	// Stale: the 10/30 since the claim (4/10 held, 6/20 new) is the new
-	// claim, dated today; the clean count (reset by the failed run) stays.
-	if s := kept["b/stale"]; s.Claim.Passed != 10 || s.Claim.Trials != 30 || s.Claim.Date != today ||
-		s.Since != (Since{Clean: 0, Checked: today}) {
+	// Stale at 10/30 since the claim (4/10 held, 6/20 new): fewer trials
+	// than the claim's 60, so the claim stays and they keep adding up.
+	if s := kept["b/stale"]; s.Claim != stale.Claim || s.Since != (Since{Passed: 10, Trials: 30, Clean: 0, Checked: today}) {
 		t.Errorf("stale kept as %+v", s)
-	}
-	if want := claimOf(10, 30, 0.95, today); kept["b/stale"].Claim != want {
-		t.Errorf("the new claim %+v, want %+v", kept["b/stale"].Claim, want)
 	}
 	if f := kept["c/flaky"]; f.Since != (Since{Passed: 18, Trials: 19, Clean: 15, Checked: today}) || f.Claim != flaky.Claim {
 		t.Errorf("still flaky kept as %+v", f)
@@ -217,6 +213,33 @@ func TestWrite(t *testing.T) {
 		if again.Tests[i] != next.Tests[i] {
 			t.Errorf("a second check without reports changed %s", next.Tests[i].Test)
 		}
+	}
+}
+
+// TestStaleReplaced: once the trials since a stale claim are as many as
+// the claim's, a write makes them the claim, dated today; the clean count
+// stays. A stale state at half the claim that was noise clears itself.
+func TestStaleReplaced(t *testing.T) {
+	e := entry("t", 57, 60, 0.01, "2027-01-31")
+	e.Since = Since{Passed: 10, Trials: 30, Clean: 5, Checked: "2026-11-30"}
+	res, next := check(t, registry(e), runs(t, map[string][]string{"t": {"20/20", "10/10"}}), nil)
+	if got := res.Tests[0]; got.State != StateStale || got.Since.Passed != 40 || got.Since.Trials != 60 {
+		t.Fatalf("%+v", got)
+	}
+	if k := next.Tests[0]; k.Claim != claimOf(40, 60, 0.95, today) || k.Since != (Since{Clean: 35, Checked: today}) {
+		t.Errorf("kept %+v", k)
+	}
+	// 20/30 since 57/60 is stale (0.667 < 0.863); 30 more passes bring
+	// it to 50/60 (0.833), still outside; 55/60 (0.917) is inside again.
+	e.Since = Since{Passed: 20, Trials: 30, Checked: "2026-11-30"}
+	res, _ = check(t, registry(e), runs(t, map[string][]string{"t": {"30/30"}}), nil)
+	if got := res.Tests[0]; got.State != StateStale {
+		t.Errorf("50/60 since 57/60: %s", got.State)
+	}
+	e.Since = Since{Passed: 25, Trials: 30, Checked: "2026-11-30"}
+	res, _ = check(t, registry(e), runs(t, map[string][]string{"t": {"30/30"}}), nil)
+	if got := res.Tests[0]; got.State != StateStillFlaky {
+		t.Errorf("55/60 since 57/60: %s", got.State)
 	}
 }
 

@@ -14,7 +14,8 @@
 //   - still-flaky: the claim holds; the result carries the rerun budget and
 //     lane of the claimed rate (seed 003) and the clean runs still needed;
 //   - stale: the pass rate since the claim left the claimed interval at a
-//     comparable number of trials (gate.Freeze): measure again;
+//     comparable number of trials (gate.Freeze): measure again; once the
+//     trials since the claim are as many as the claim's, they replace it;
 //   - released: the clean runs in a row prove the failure rate below the
 //     target at the confidence asked, (1 − below)^m ≤ 1 − confidence
 //     (CleanRuns);

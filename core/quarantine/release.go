@@ -1,6 +1,9 @@
 package quarantine
 
 import (
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 )
 
@@ -22,3 +25,26 @@ const MaxCleanRuns = 1 << 53
 // is +Inf when below is 0. Both arguments must be in (0,1); the registry
 // reader checks that.
 func CleanRuns(below, confidence float64) float64 { return gate.RerunsFor(below, confidence) }
+
+// CleanRunsResult answers how many clean runs in a row prove a failure
+// rate below a target: the page's calculator, the API's and the CLI's.
+type CleanRunsResult struct {
+	Below      float64 `json:"below"`      // the failure rate to prove a test below, in (0,1)
+	Confidence float64 `json:"confidence"` // in (0,1)
+	// CleanRuns is the smallest m with (1-Below)^m <= 1-Confidence, at most
+	// MaxCleanRuns.
+	CleanRuns int64    `json:"clean_runs"`
+	Warnings  []string `json:"warnings"`
+}
+
+// CleanRunsFor checks a release rule and answers it: how many clean runs in
+// a row prove a failure rate below `below` at `confidence`. A rate or a
+// confidence outside (0,1), or a rule that needs more than MaxCleanRuns,
+// is a *core.Error of Kind Invalid naming the field.
+func CleanRunsFor(below, confidence float64) (*CleanRunsResult, error) {
+	if err := checkRelease("release", Release{Below: below, Confidence: confidence}); err != nil {
+		pe := err.(*pathError)
+		return nil, core.FieldErrorf(strings.TrimPrefix(pe.path, "release."), "%s", pe.msg)
+	}
+	return &CleanRunsResult{Below: below, Confidence: confidence, CleanRuns: int64(CleanRuns(below, confidence)), Warnings: []string{}}, nil
+}

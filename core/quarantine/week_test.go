@@ -164,8 +164,10 @@ func (m *modelTest) state(today string, count core.Count, ran bool) string {
 	case today > m.expires: // YYYY-MM-DD compares as text
 		return StateExpired
 	case 2*m.sinceTrials >= m.claimTrials && (rate < lo || rate > hi):
-		m.claimPassed, m.claimTrials = m.sincePassed, m.sinceTrials // a write makes it the claim
-		m.sincePassed, m.sinceTrials = 0, 0
+		if m.sinceTrials >= m.claimTrials { // measured again in full: a write makes it the claim
+			m.claimPassed, m.claimTrials = m.sincePassed, m.sinceTrials
+			m.sincePassed, m.sinceTrials = 0, 0
+		}
 		return StateStale
 	}
 	return StateStillFlaky
