@@ -59,6 +59,7 @@ var commands = []command{
 	{"aa", "A/A noise of an eval suite, and a candidate's regression check", runAA},
 	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
+	{"quarantine", "a registry of quarantined tests: add, check against reports, renew, remove", runQuarantine},
 }
 
 // usageError is a mistake in the command line; it prints the usage.
@@ -108,7 +109,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: flakegate <command> [flags] [args]\n\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nexit status: 0 the gate passes, 1 the gate blocks, 2 usage or input error, 3 run's budget stop")
 	fmt.Fprintln(w, "run 'flakegate <command> -h' for a command's flags")

@@ -1,0 +1,591 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/words"
+)
+
+const quarantineUsage = `usage: flakegate quarantine <verb> [flags] [args]
+
+Keeps a registry of quarantined tests (a JSON file in your repository) and
+checks it against new test reports. A test leaves quarantine on evidence:
+clean runs in a row that prove its failure rate below a target.
+
+verbs:
+  add     quarantine tests, from reports (-from) or from counts (-claim)
+  check   check every quarantined test against new reports; -write records them
+  list    show the registry's tests and the evidence it holds
+  renew   move a test's expiry date (-expires or -days)
+  remove  take tests out of the registry
+  rename  move a test's entry to its new id, keeping its trials
+  runs    clean runs in a row that prove a failure rate below a target
+
+  flakegate quarantine add -from nightly.json -owner @team -reason "times out under load"
+  flakegate quarantine add -claim 57/60 -owner @team -reason "races the cache" pkg.TestCheckout
+  flakegate quarantine check nightly.json                  # exit 1 when a test blocks
+  flakegate quarantine check -write nightly.json           # and record the new counts
+  flakegate quarantine renew -days 14 pkg.TestCheckout
+  flakegate quarantine runs -below 0.01                    # 299
+
+States: still flaky (the claim holds), stale (the rate since the claim left
+its interval: measure again), released (proven below the target), expired
+(past its date without release) and missing (not in the reports: renamed or
+deleted). Stale, expired and missing block.
+
+exit status: 0 the gate passes (or the verb only edits or informs), 1 a
+quarantined test blocks, 2 usage or input error
+run 'flakegate quarantine <verb> -h' for a verb's flags`
+
+var quarantineVerbs = map[string]func(e *env, args []string) (bool, error){
+	"add": quarantineAdd, "check": quarantineCheck, "list": quarantineList, "renew": quarantineRenew,
+	"remove": quarantineRemove, "rename": quarantineRename, "runs": quarantineRuns,
+}
+
+func runQuarantine(e *env, args []string) (bool, error) {
+	if len(args) == 0 {
+		return false, usagef("give a verb: add, check, list, renew, remove, rename or runs")
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(e.stderr, quarantineUsage)
+		return false, flag.ErrHelp
+	}
+	verb := quarantineVerbs[args[0]]
+	if verb == nil {
+		return false, usagef("unknown verb %q: want add, check, list, renew, remove, rename or runs", args[0])
+	}
+	return verb(e, args[1:])
+}
+
+// registryFlags are the flags every verb that reads the registry has.
+type registryFlags struct {
+	path, today    string
+	json, markdown bool
+}
+
+func addRegistryFlags(fs *flag.FlagSet) *registryFlags {
+	r := &registryFlags{}
+	fs.StringVar(&r.path, "registry", "quarantine.json", "the registry `file`")
+	fs.StringVar(&r.today, "today", time.Now().Format(time.DateOnly), "the date of the check, `YYYY-MM-DD`: tests expire by it, and no date in the registry may be after it")
+	fs.BoolVar(&r.json, "json", false, "print the JSON result")
+	fs.BoolVar(&r.markdown, "markdown", false, "print the summary a pull request shows (GitHub-flavoured Markdown)")
+	return r
+}
+
+func (r *registryFlags) check() error {
+	if r.json && r.markdown {
+		return usagef("give -json or -markdown, not both")
+	}
+	if _, err := time.Parse(time.DateOnly, r.today); err != nil {
+		return usagef("-today: want a date YYYY-MM-DD, got %q", r.today)
+	}
+	return nil
+}
+
+// read reads the registry; when it does not exist, empty says whether to
+// start an empty one (add) or fail.
+func (r *registryFlags) read(empty bool) (*quarantine.Registry, error) {
+	f, err := os.Open(r.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if empty {
+			return &quarantine.Registry{Version: quarantine.Version, Tests: []quarantine.Entry{}}, nil
+		}
+		return nil, fmt.Errorf("%s: no registry there; quarantine a test first (flakegate quarantine add), or name the file with -registry", r.path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.path, unwrapPathError(err))
+	}
+	defer f.Close()
+	reg, err := quarantine.Read(f, r.today)
+	if err != nil {
+		return nil, core.WithFile(err, r.path)
+	}
+	return reg, nil
+}
+
+// write writes reg to the registry file atomically.
+func (r *registryFlags) write(reg *quarantine.Registry) error {
+	var b strings.Builder
+	if err := quarantine.Write(&b, reg); err != nil {
+		return err
+	}
+	return writeFileAtomic(r.path, []byte(b.String()))
+}
+
+// print shows the check of reg (its own evidence, or new reports) as the
+// flags ask; text prints the lines of what changed, and the table of the
+// tests named in only (all when only is nil).
+func (r *registryFlags) print(e *env, res *quarantine.Result, changed []string, only []string) error {
+	switch {
+	case r.json:
+		return core.WriteJSON(e.stdout, res)
+	case r.markdown:
+		_, err := io.WriteString(e.stdout, words.QuarantineMarkdown(res, words.Link{}))
+		return err
+	}
+	w := e.stdout
+	for _, c := range changed {
+		fmt.Fprintln(w, c)
+	}
+	if changed == nil {
+		fmt.Fprintln(w, words.QuarantineAnswer(res))
+		if t := words.QuarantineTally(res); t != "" {
+			fmt.Fprintln(w, t)
+		}
+	}
+	var rows []quarantine.TestResult
+	for _, t := range res.Tests {
+		if only == nil || slices.Contains(only, t.Test) {
+			rows = append(rows, t)
+		}
+	}
+	if len(rows) > 0 {
+		fmt.Fprintln(w)
+		t := newTable(w)
+		t.row(words.QuarantineHead...)
+		for _, tr := range rows {
+			t.row(words.QuarantineRow(tr)...)
+		}
+		t.flush()
+	}
+	if changed == nil {
+		first := true
+		for _, tr := range rows {
+			if tr.State == quarantine.StateStillFlaky {
+				continue
+			}
+			if first {
+				fmt.Fprintln(w)
+				first = false
+			}
+			fmt.Fprintf(w, "%s: %s.\n", tr.Test, words.QuarantineSentence(tr))
+		}
+	}
+	writeWarnings(w, res.Warnings)
+	return nil
+}
+
+// judge checks reg against the registry's own evidence.
+func judge(reg *quarantine.Registry, today string) (*quarantine.Result, error) {
+	opt := quarantine.DefaultOptions
+	opt.Today = today
+	res, _, err := quarantine.Check(reg, nil, opt)
+	return res, err
+}
+
+// dateFlags are -expires and -days: the last day of a quarantine.
+type dateFlags struct {
+	expires string
+	days    int64
+}
+
+func addDateFlags(fs *flag.FlagSet, days int64, what string) *dateFlags {
+	d := &dateFlags{days: days}
+	fs.StringVar(&d.expires, "expires", "", "the last `day` of the quarantine, YYYY-MM-DD")
+	int64Flag(fs, &d.days, "days", fmt.Sprintf("%s: the quarantine ends this `number` of days after -today (default %d; ignored with -expires)", what, days))
+	return d
+}
+
+func (d *dateFlags) date(today string, set bool) (string, error) {
+	if d.expires != "" {
+		if _, err := time.Parse(time.DateOnly, d.expires); err != nil {
+			return "", usagef("-expires: want a date YYYY-MM-DD, got %q", d.expires)
+		}
+		return d.expires, nil
+	}
+	if !set {
+		return "", usagef("give -expires YYYY-MM-DD or -days N")
+	}
+	if d.days < 0 || d.days > 3660 {
+		return "", usagef("-days: want a number of days in [0, 3660], got %d", d.days)
+	}
+	t, _ := time.Parse(time.DateOnly, today)
+	return t.AddDate(0, 0, int(d.days)).Format(time.DateOnly), nil
+}
+
+func quarantineAdd(e *env, args []string) (bool, error) {
+	fs := newFlags(e, "quarantine add", "(-from report... [test...] | -claim passed/trials test) -owner who -reason why [flags]")
+	rf := addRegistryFlags(fs)
+	from := filesFlag(fs, "from", "a report `file` (go test -json, JUnit or a JSONL ledger), each one run; repeat per run. Without tests named, every test that both failed and passed in them is quarantined")
+	format := fs.String("format", "", formatUsage)
+	claim := fs.String("claim", "", "the test's measured pass count as `passed/trials`, instead of -from")
+	owner := fs.String("owner", "", "who answers for the tests: a person or a team (required)")
+	reason := fs.String("reason", "", "why they are quarantined, in a sentence (required)")
+	dates := addDateFlags(fs, 30, "or")
+	rel := quarantine.DefaultRelease
+	fs.Float64Var(&rel.Below, "below", rel.Below, "the failure `rate` a test must be proven below to leave quarantine")
+	fs.Float64Var(&rel.Confidence, "release-confidence", rel.Confidence, "the confidence of that proof")
+	confidence := fs.Float64("confidence", core.DefaultConfidence, "the confidence of the claim's Wilson interval")
+	tests, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	if err := rf.check(); err != nil {
+		return false, err
+	}
+	if *owner == "" || *reason == "" {
+		return false, usagef("give -owner and -reason: a quarantined test has someone who answers for it, and a why")
+	}
+	expires, err := dates.date(rf.today, true)
+	if err != nil {
+		return false, err
+	}
+	reg, err := rf.read(true)
+	if err != nil {
+		return false, err
+	}
+	counts := map[string]core.Count{}
+	var warns []string
+	switch {
+	case *claim != "" && len(*from) > 0:
+		return false, usagef("give -from or -claim, not both")
+	case *claim != "":
+		if len(tests) != 1 {
+			return false, usagef("-claim is the count of one test: name exactly one, got %d", len(tests))
+		}
+		c, err := core.ParseCount("claim", *claim)
+		if err != nil {
+			return false, err
+		}
+		counts[tests[0]] = c
+	case len(*from) > 0:
+		l := ledger.New()
+		if err := readReports(e, l, *from, *format, ledger.ArmBaseline); err != nil {
+			return false, err
+		}
+		rep := quarantine.FromLedger(l)
+		warns = rep.Warnings
+		if len(tests) == 0 {
+			if tests = rep.Flaky(); len(tests) == 0 {
+				return false, fmt.Errorf("no test both failed and passed in the %s: nothing to quarantine (name the tests to quarantine them anyway)", core.Nouns(rep.Runs, "run"))
+			}
+			for _, t := range tests {
+				if i := slices.IndexFunc(reg.Tests, func(x quarantine.Entry) bool { return x.Test == t }); i >= 0 {
+					warns = append(warns, t+" flaked and is already quarantined: left as it is")
+				}
+			}
+			tests = slices.DeleteFunc(tests, func(t string) bool {
+				return slices.ContainsFunc(reg.Tests, func(x quarantine.Entry) bool { return x.Test == t })
+			})
+		}
+		for _, t := range tests {
+			c, ok := rep.Count(t)
+			if !ok {
+				return false, fmt.Errorf("%s is not in the reports: name a test as they do (such as example.com/pkg.TestName)", t)
+			}
+			counts[t] = c
+		}
+	default:
+		return false, usagef("give -from with reports, or -claim passed/trials and the test")
+	}
+	var entries []quarantine.Entry
+	for _, t := range tests {
+		c := counts[t]
+		switch {
+		case c.Passed == c.Trials:
+			warns = append(warns, fmt.Sprintf("%s passed all %s: nothing shows it is flaky", t, core.Nouns(c.Trials, "trial")))
+		case c.Passed == 0:
+			warns = append(warns, fmt.Sprintf("%s failed all %s: it is broken rather than flaky", t, core.Nouns(c.Trials, "trial")))
+		}
+		entries = append(entries, quarantine.NewEntry(t, *owner, *reason, rf.today, expires, c, *confidence, rel))
+	}
+	next, err := quarantine.Add(reg, rf.today, entries...)
+	if err != nil {
+		return false, err
+	}
+	if err := rf.write(next); err != nil {
+		return false, err
+	}
+	res, err := judge(next, rf.today)
+	if err != nil {
+		return false, err
+	}
+	res.Warnings = append(warns, res.Warnings...)
+	needed := int64(quarantine.CleanRuns(rel.Below, rel.Confidence))
+	msg := fmt.Sprintf("quarantined %s in %s until %s, owned by %s; each leaves after %s in a row prove it below %s.",
+		words.Nouns(len(entries), "test"), rf.path, expires, *owner, words.Nouns(needed, "clean run"), words.Level(rel.Below))
+	return false, rf.print(e, res, []string{msg}, tests)
+}
+
+func quarantineCheck(e *env, args []string) (bool, error) {
+	fs := newFlags(e, "quarantine check", "[flags] [report...]")
+	rf := addRegistryFlags(fs)
+	from := filesFlag(fs, "from", "a report `file` (go test -json, JUnit or a JSONL ledger), each one run; the same as naming it as an argument")
+	format := fs.String("format", "", formatUsage)
+	write := fs.Bool("write", false, "record the new counts in the registry (atomically): released tests leave it, a stale claim is replaced by the newer count, renamed tests move")
+	renames := &renameList{}
+	fs.Var(renames, "rename", "map a renamed test's old id to its new one, as `old=new`, so its trials are kept; repeat per test")
+	opt := quarantine.DefaultOptions
+	fs.Float64Var(&opt.Comparable, "comparable", opt.Comparable, "least ratio of the trials since a claim to its trials that can make it stale")
+	fs.Float64Var(&opt.Budget.Target, "target", opt.Budget.Target, "detection power of the rerun budget shown for each claim")
+	int64Flag(fs, &opt.Budget.Cap, "cap", "reruns the gate allows today, for the rerun budget (default 3)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	if err := rf.check(); err != nil {
+		return false, err
+	}
+	files := append(append([]string{}, *from...), pos...)
+	reg, err := rf.read(false)
+	if err != nil {
+		return false, err
+	}
+	opt.Today = rf.today
+	opt.Renames, err = renames.resolve(reg)
+	if err != nil {
+		return false, err
+	}
+	var rep *quarantine.Reports
+	if len(files) > 0 {
+		l := ledger.New()
+		if err := readReports(e, l, files, *format, ledger.ArmBaseline); err != nil {
+			return false, err
+		}
+		rep = quarantine.FromLedger(l)
+	}
+	res, next, err := quarantine.Check(reg, rep, opt)
+	if err != nil {
+		return false, err
+	}
+	if rep == nil {
+		res.Warnings = append(res.Warnings, "no reports given: nothing new is counted and no test can be missing; name the night's reports to check them")
+	}
+	var changed []string
+	if *write {
+		if err := rf.write(next); err != nil {
+			return false, err
+		}
+		if !rf.json && !rf.markdown {
+			changed = append(changed, writeSummary(rf.path, res))
+		}
+	}
+	if err := rf.print(e, res, nil, nil); err != nil {
+		return false, err
+	}
+	for _, c := range changed {
+		fmt.Fprintln(e.stdout, c)
+	}
+	return res.Blocks, nil
+}
+
+// writeSummary says what a writing check changed in the registry.
+func writeSummary(path string, res *quarantine.Result) string {
+	var released, replaced, counted, renamed int
+	for _, t := range res.Tests {
+		switch {
+		case t.State == quarantine.StateReleased:
+			released++
+		case t.State == quarantine.StateStale && t.Since.Trials >= t.Claim.Trials:
+			replaced++
+		case t.Reported != nil:
+			counted++
+		}
+		if t.RenamedFrom != "" {
+			renamed++
+		}
+	}
+	var parts []string
+	if released > 0 {
+		parts = append(parts, words.Nouns(released, "released test")+" removed")
+	}
+	if replaced > 0 {
+		parts = append(parts, words.Nouns(replaced, "stale claim")+" replaced by its measurement since")
+	}
+	if counted > 0 {
+		parts = append(parts, words.Nouns(counted, "test")+"' new trials counted")
+	}
+	if renamed > 0 {
+		parts = append(parts, words.Nouns(renamed, "test")+" moved to its new id")
+	}
+	if len(parts) == 0 {
+		return "wrote " + path + ": nothing changed."
+	}
+	return "wrote " + path + ": " + strings.Join(parts, "; ") + "."
+}
+
+// renameList is the repeatable -rename old=new.
+type renameList struct{ raw []string }
+
+func (r *renameList) String() string { return strings.Join(r.raw, ",") }
+
+func (r *renameList) Set(s string) error {
+	if !strings.Contains(s, "=") {
+		return fmt.Errorf("want old=new, got %q", s)
+	}
+	r.raw = append(r.raw, s)
+	return nil
+}
+
+// resolve splits each old=new at the '=' whose left side is a quarantined
+// test (ids such as TestX/n=3 hold '=' themselves), else at the first.
+func (r *renameList) resolve(reg *quarantine.Registry) (map[string]string, error) {
+	if len(r.raw) == 0 {
+		return nil, nil
+	}
+	ids := map[string]bool{}
+	for _, e := range reg.Tests {
+		ids[e.Test] = true
+	}
+	out := map[string]string{}
+	for _, s := range r.raw {
+		old, nw, _ := strings.Cut(s, "=")
+		for i := range len(s) {
+			if s[i] == '=' && ids[s[:i]] {
+				old, nw = s[:i], s[i+1:]
+				break
+			}
+		}
+		if prev, dup := out[old]; dup {
+			return nil, usagef("-rename: %s is renamed twice, to %s and to %s", old, prev, nw)
+		}
+		out[old] = nw
+	}
+	return out, nil
+}
+
+func quarantineList(e *env, args []string) (bool, error) {
+	fs := newFlags(e, "quarantine list", "[flags]")
+	rf := addRegistryFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	if len(pos) > 0 {
+		return false, usagef("list takes no arguments; to check reports, use flakegate quarantine check")
+	}
+	if err := rf.check(); err != nil {
+		return false, err
+	}
+	reg, err := rf.read(false)
+	if err != nil {
+		return false, err
+	}
+	res, err := judge(reg, rf.today)
+	if err != nil {
+		return false, err
+	}
+	return false, rf.print(e, res, nil, nil)
+}
+
+func quarantineRenew(e *env, args []string) (bool, error) {
+	fs := newFlags(e, "quarantine renew", "(-expires YYYY-MM-DD | -days N) [-owner who] [-reason why] test...")
+	rf := addRegistryFlags(fs)
+	dates := addDateFlags(fs, 0, "instead of -expires")
+	owner := fs.String("owner", "", "a new owner (default: keep it)")
+	reason := fs.String("reason", "", "a new reason (default: keep it)")
+	tests, reg, err := startEdit(fs, rf, args, "the tests to renew")
+	if err != nil {
+		return false, err
+	}
+	expires, err := dates.date(rf.today, flagSet(fs, "days"))
+	if err != nil {
+		return false, err
+	}
+	for _, t := range tests {
+		if reg, err = quarantine.Renew(reg, rf.today, t, expires, *owner, *reason); err != nil {
+			return false, err
+		}
+	}
+	return false, edited(e, rf, reg, fmt.Sprintf("renewed %s in %s until %s.", words.Nouns(len(tests), "test"), rf.path, expires), tests)
+}
+
+// startEdit parses an editing verb's command line, which names tests
+// (what says which, for the message when none is named), and reads the
+// registry.
+func startEdit(fs *flag.FlagSet, rf *registryFlags, args []string, what string) ([]string, *quarantine.Registry, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rf.check(); err != nil {
+		return nil, nil, err
+	}
+	if len(pos) == 0 {
+		return nil, nil, usagef("name %s", what)
+	}
+	reg, err := rf.read(false)
+	return pos, reg, err
+}
+
+// edited writes an edited registry and prints what changed.
+func edited(e *env, rf *registryFlags, reg *quarantine.Registry, msg string, tests []string) error {
+	if err := rf.write(reg); err != nil {
+		return err
+	}
+	res, err := judge(reg, rf.today)
+	if err != nil {
+		return err
+	}
+	return rf.print(e, res, []string{msg}, tests)
+}
+
+func quarantineRemove(e *env, args []string) (bool, error) {
+	fs := newFlags(e, "quarantine remove", "[flags] test...")
+	rf := addRegistryFlags(fs)
+	tests, reg, err := startEdit(fs, rf, args, "the tests to remove")
+	if err != nil {
+		return false, err
+	}
+	if reg, err = quarantine.Remove(reg, rf.today, tests...); err != nil {
+		return false, err
+	}
+	return false, edited(e, rf, reg, fmt.Sprintf("removed %s from %s: %s.", words.Nouns(len(tests), "test"), rf.path, strings.Join(tests, ", ")), []string{})
+}
+
+func quarantineRename(e *env, args []string) (bool, error) {
+	fs := newFlags(e, "quarantine rename", "[flags] old-id new-id")
+	rf := addRegistryFlags(fs)
+	pos, reg, err := startEdit(fs, rf, args, "the test's old id and its new one")
+	if err != nil {
+		return false, err
+	}
+	if len(pos) != 2 {
+		return false, usagef("give the test's old id and its new one, got %d arguments", len(pos))
+	}
+	if reg, err = quarantine.Rename(reg, rf.today, pos[0], pos[1]); err != nil {
+		return false, err
+	}
+	return false, edited(e, rf, reg, fmt.Sprintf("renamed %s to %s in %s, its claim and trials kept.", pos[0], pos[1], rf.path), pos[1:])
+}
+
+func quarantineRuns(e *env, args []string) (bool, error) {
+	fs := newFlags(e, "quarantine runs", "[-below rate] [-confidence c]")
+	rel := quarantine.DefaultRelease
+	fs.Float64Var(&rel.Below, "below", rel.Below, "the failure `rate` to prove a test below")
+	fs.Float64Var(&rel.Confidence, "confidence", rel.Confidence, "the confidence of the proof")
+	asJSON := fs.Bool("json", false, "print the JSON result")
+	asMarkdown := fs.Bool("markdown", false, "print the sentence as Markdown")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	if len(pos) > 0 {
+		return false, usagef("unexpected argument %q; give the rate with -below", pos[0])
+	}
+	res, err := quarantine.CleanRunsFor(rel.Below, rel.Confidence)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case *asJSON:
+		return false, core.WriteJSON(e.stdout, res)
+	case *asMarkdown:
+		_, err := io.WriteString(e.stdout, words.CleanRunsMarkdown(res, words.Link{}))
+		return false, err
+	}
+	fmt.Fprintln(e.stdout, words.CleanRunsSentence(res.Below, res.Confidence, res.CleanRuns))
+	return false, nil
+}

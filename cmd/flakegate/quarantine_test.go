@@ -1,0 +1,370 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/words"
+)
+
+// The week of nightly reports of the planted suite, made by real go test
+// -json and gotestsum runs (core/quarantine/testdata/week/README.md).
+const weekNights = "../../core/quarantine/testdata/week/nights/"
+
+// weekStep is one command of the week, as a team would type it.
+type weekStep struct {
+	date string
+	args []string
+}
+
+// quarantineWeek is the week: on 2026-11-20 thirteen tests are quarantined
+// from the measurement's report, in groups by owner, target and expiry;
+// every night after, a writing check of that night's report, and on three
+// nights an owner's edit first (TestInventory's rename mapped, TestReport
+// renewed, the deleted TestCart removed).
+func quarantineWeek() []weekStep {
+	add := func(owner, below, expires string, tests ...string) weekStep {
+		args := []string{"add", "-from", weekNights + "2026-11-20.xml", "-owner", owner, "-reason", "flaky in the nightly run",
+			"-below", below, "-expires", expires}
+		for _, t := range tests {
+			args = append(args, "example.com/shop."+t)
+		}
+		return weekStep{"2026-11-20", args}
+	}
+	check := func(date, ext string) weekStep {
+		return weekStep{date, []string{"check", "-write", weekNights + date + "." + ext}}
+	}
+	return []weekStep{
+		add("@identity", "0.001", "2026-12-31", "TestAuth"),
+		add("@identity", "0.01", "2026-12-31", "TestLogin"),
+		add("@platform", "0.01", "2026-12-31", "TestCache"),
+		add("@platform", "0.1", "2026-12-31", "TestQueue"),
+		add("@payments", "0.01", "2026-12-31", "TestCart"),
+		add("@payments", "0.1", "2026-12-31", "TestCheckout"),
+		add("@payments", "0.01", "2026-11-25", "TestPayment"),
+		add("@growth", "0.01", "2026-12-31", "TestEmail"),
+		add("@warehouse", "0.01", "2026-12-31", "TestInventory"),
+		add("@warehouse", "0.05", "2026-12-31", "TestShipping"),
+		add("@data", "0.01", "2026-11-24", "TestReport"),
+		add("@search", "0.01", "2026-12-31", "TestSearch"),
+		add("@storage", "0.02", "2026-12-31", "TestUpload"),
+		check("2026-11-23", "json"),
+		check("2026-11-24", "xml"),
+		check("2026-11-25", "xml"),
+		{"2026-11-26", []string{"rename", "example.com/shop.TestInventory", "example.com/shop.TestStock"}},
+		check("2026-11-26", "json"),
+		{"2026-11-27", []string{"renew", "-expires", "2026-12-31", "example.com/shop.TestReport"}},
+		check("2026-11-27", "xml"),
+		{"2026-11-28", []string{"remove", "example.com/shop.TestCart"}},
+		check("2026-11-28", "xml"),
+		check("2026-11-29", "json"),
+	}
+}
+
+// TestQuarantineWeek runs the week through the command line and holds its
+// transcript (every command, its output and exit status), the registry it
+// leaves, and the table of each test's state night by night to golden
+// files in testdata/quarantine/. The states are the core's, which
+// core/quarantine's TestWeek holds to the rules on the same reports.
+func TestQuarantineWeek(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "quarantine.json")
+	var transcript bytes.Buffer
+	var nights []string
+	states := map[string]map[string]string{} // test -> date -> state
+	for _, s := range quarantineWeek() {
+		args := append([]string{"quarantine", s.args[0], "-registry", reg, "-today", s.date}, s.args[1:]...)
+		shown := strings.ReplaceAll(strings.ReplaceAll(strings.Join(args, " "), reg, "quarantine.json"), weekNights, "")
+		wantCode := exitOK
+		if s.args[0] == "check" {
+			// The night's states: the same check with -json and without
+			// -write, on a copy of the registry as it stands.
+			res := checkCopy(t, reg, s)
+			nights = append(nights, s.date)
+			for _, r := range res.Tests {
+				if states[r.Test] == nil {
+					states[r.Test] = map[string]string{}
+				}
+				states[r.Test][s.date] = r.State
+				if r.Blocks {
+					wantCode = exitBlock
+				}
+			}
+		}
+		code, out, errs := cli(t, "", args...)
+		out = strings.ReplaceAll(strings.ReplaceAll(out, weekNights, ""), reg, "quarantine.json")
+		fmt.Fprintf(&transcript, "$ flakegate %s\n%sexit %d\n\n", shown, out, code)
+		if errs != "" || code != wantCode {
+			t.Fatalf("%s: exit %d, want %d; %s", shown, code, wantCode, errs)
+		}
+	}
+	checkGolden(t, "testdata/quarantine/week.txt", transcript.Bytes())
+	final, err := os.ReadFile(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "testdata/quarantine/week-registry.json", final)
+	checkGolden(t, "testdata/quarantine/week-states.md", weekTable(nights, states))
+}
+
+// checkCopy runs a step's check with -json and without -write on a copy of
+// the registry, and returns its result.
+func checkCopy(t *testing.T, reg string, s weekStep) *quarantine.Result {
+	t.Helper()
+	b, err := os.ReadFile(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(t.TempDir(), "quarantine.json")
+	if err := os.WriteFile(cp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"quarantine", "check", "-json", "-registry", cp, "-today", s.date}
+	for _, a := range s.args[1:] {
+		if a != "-write" {
+			args = append(args, a)
+		}
+	}
+	_, out, errs := cli(t, "", args...)
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	var res quarantine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(cp); !bytes.Equal(after, b) {
+		t.Fatalf("a check without -write changed the registry")
+	}
+	return &res
+}
+
+// weekTable is the states night by night as a Markdown table: one row per
+// test, one column per night; a test's cell is empty before it is
+// quarantined under that id and after it leaves.
+func weekTable(nights []string, states map[string]map[string]string) []byte {
+	var b bytes.Buffer
+	b.WriteString("| test |")
+	for _, n := range nights {
+		b.WriteString(" " + n[5:] + " |")
+	}
+	b.WriteString("\n|---|")
+	for range nights {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	tests := make([]string, 0, len(states))
+	for id := range states {
+		tests = append(tests, id)
+	}
+	slices.Sort(tests)
+	for _, id := range tests {
+		b.WriteString("| " + strings.TrimPrefix(id, "example.com/shop.") + " |")
+		for _, n := range nights {
+			b.WriteString(" " + words.StateWords(states[id][n]) + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.Bytes()
+}
+
+// weekRegistryAt builds the week's registry up to (and without) the step
+// of date, in a temporary file, and returns its path.
+func weekRegistryAt(t *testing.T, date string) string {
+	t.Helper()
+	reg := filepath.Join(t.TempDir(), "quarantine.json")
+	for _, s := range quarantineWeek() {
+		if s.date >= date {
+			break
+		}
+		args := append([]string{"quarantine", s.args[0], "-registry", reg, "-today", s.date}, s.args[1:]...)
+		if code, _, errs := cli(t, "", args...); code == exitUsage {
+			t.Fatalf("%v: %s", args, errs)
+		}
+	}
+	return reg
+}
+
+// TestQuarantineOutputs holds the Markdown and JSON of the week's third
+// night, when every state that blocks is there, and of list and runs, to
+// golden files.
+func TestQuarantineOutputs(t *testing.T) {
+	reg := weekRegistryAt(t, "2026-11-25")
+	night := weekNights + "2026-11-25.xml"
+	for _, c := range []struct {
+		golden string
+		args   []string
+		code   int
+	}{
+		{"night3.md", []string{"check", "-markdown", night}, exitBlock},
+		{"night3.json", []string{"check", "-json", night}, exitBlock},
+		{"list.txt", []string{"list"}, exitOK},
+		{"runs.txt", []string{"runs", "-below", "0.01"}, exitOK},
+		{"runs.md", []string{"runs", "-below", "0.001", "-markdown"}, exitOK},
+		{"runs.json", []string{"runs", "-below", "0.05", "-confidence", "0.99", "-json"}, exitOK},
+	} {
+		t.Run(c.golden, func(t *testing.T) {
+			args := append([]string{"quarantine", c.args[0], "-registry", reg, "-today", "2026-11-25"}, c.args[1:]...)
+			if c.args[0] == "runs" {
+				args = append([]string{"quarantine"}, c.args...)
+			}
+			code, out, errs := cli(t, "", args...)
+			if code != c.code || errs != "" {
+				t.Fatalf("exit %d, want %d: %s", code, c.code, errs)
+			}
+			out = strings.ReplaceAll(out, weekNights, "")
+			checkGolden(t, "testdata/quarantine/"+c.golden, []byte(out))
+		})
+	}
+}
+
+// TestQuarantineRuns: the issue's and seed 003's figures.
+func TestQuarantineRuns(t *testing.T) {
+	for _, c := range []struct{ below, want string }{{"0.01", "299 clean runs"}, {"0.001", "2\u202f995 clean runs"}, {"0.05", "59 clean runs"}} {
+		_, out, _ := cli(t, "", "quarantine", "runs", "-below", c.below)
+		if !strings.HasPrefix(out, c.want+" in a row prove a failure rate below") {
+			t.Errorf("-below %s: %q", c.below, out)
+		}
+	}
+	if code, _, errs := cli(t, "", "quarantine", "runs", "-below", "0"); code != exitUsage || !strings.Contains(errs, "below: the failure rate to prove the test below must be in (0,1), got 0") {
+		t.Errorf("-below 0: exit %d, %s", code, errs)
+	}
+}
+
+// TestQuarantineErrors: a bad input is exit status 2 with a message that
+// says what and where, and leaves the registry's bytes as they were.
+func TestQuarantineErrors(t *testing.T) {
+	reg := weekRegistryAt(t, "2026-11-24")
+	before, err := os.ReadFile(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(reg)
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, bytes.Replace(before, []byte(`"passed": 47,`), []byte(`"passed": 48,`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(dir, "broken.json")
+	os.WriteFile(broken, []byte(`{"Action":"start","Package":"example.com/shop"}`+"\n"+`{"Action":"output","Package":"example.com/shop","Output":"# example.com/shop [build failed]\n"}`+"\n"), 0o644)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"claim off its counts", []string{"check", "-registry", bad, "-today", "2026-11-24"}, "bad.json:"},
+		{"a report that does not build", []string{"check", "-write", "-registry", reg, "-today", "2026-11-24", broken}, "broken.json"},
+		{"a report that is not there", []string{"check", "-write", "-registry", reg, "-today", "2026-11-24", "nothere.json"}, "nothere.json: no such file"},
+		{"a rename onto a quarantined test", []string{"check", "-write", "-registry", reg, "-today", "2026-11-24",
+			"-rename", "example.com/shop.TestCart=example.com/shop.TestCache", weekNights + "2026-11-24.xml"}, "example.com/shop.TestCache is already quarantined"},
+		{"a date in the future", []string{"check", "-write", "-registry", reg, "-today", "2026-11-19"}, "is in the future (today is 2026-11-19)"},
+		{"adding a quarantined test", []string{"add", "-registry", reg, "-today", "2026-11-24", "-claim", "1/2", "-owner", "x", "-reason", "y", "example.com/shop.TestCart"},
+			"example.com/shop.TestCart is already quarantined"},
+		{"renewing into the past", []string{"renew", "-registry", reg, "-today", "2026-11-24", "-expires", "2026-11-23", "example.com/shop.TestCart"}, "before today"},
+		{"removing what is not there", []string{"remove", "-registry", reg, "-today", "2026-11-24", "example.com/shop.TestNope"}, "example.com/shop.TestNope is not quarantined"},
+		{"no owner", []string{"add", "-registry", reg, "-today", "2026-11-24", "-claim", "1/2", "-reason", "y", "t"}, "give -owner and -reason"},
+		{"no registry", []string{"check", "-registry", filepath.Join(dir, "none.json"), "-today", "2026-11-24"}, "no registry there"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := cli(t, "", append([]string{"quarantine"}, c.args...)...)
+			if code != exitUsage || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q (stdout %q)", code, errs, c.want, out)
+			}
+			if after, _ := os.ReadFile(reg); !bytes.Equal(after, before) {
+				t.Errorf("the registry changed")
+			}
+		})
+	}
+	// The claim's fault is named by its place in the file.
+	_, _, errs := cli(t, "", "quarantine", "check", "-registry", bad, "-today", "2026-11-24")
+	if !strings.Contains(errs, "bad.json:39:17: tests[1].claim.rate: 0.7833333333333333 does not match 48/60") {
+		t.Errorf("stderr %q", errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files left in the registry's directory: %v", names)
+	}
+}
+
+// TestQuarantineRenameFlag: -rename splits old=new at the '=' after a
+// quarantined id, so ids that hold '=' themselves (subtests such as
+// TestX/n=3) work.
+func TestQuarantineRenameFlag(t *testing.T) {
+	reg := filepath.Join(t.TempDir(), "q.json")
+	for _, id := range []string{"pkg.TestX/n=3", "pkg.TestY"} {
+		if code, _, errs := cli(t, "", "quarantine", "add", "-registry", reg, "-today", "2026-11-20", "-claim", "9/10",
+			"-owner", "o", "-reason", "r", "-days", "30", id); code != exitOK {
+			t.Fatal(errs)
+		}
+	}
+	report := filepath.Join(t.TempDir(), "r.json")
+	os.WriteFile(report, []byte(`{"Action":"run","Package":"pkg","Test":"TestX/n=4"}
+{"Action":"pass","Package":"pkg","Test":"TestX/n=4"}
+{"Action":"run","Package":"pkg","Test":"TestY"}
+{"Action":"pass","Package":"pkg","Test":"TestY"}
+{"Action":"pass","Package":"pkg"}
+`), 0o644)
+	code, out, errs := cli(t, "", "quarantine", "check", "-json", "-registry", reg, "-today", "2026-11-21", "-rename", "pkg.TestX/n=3=pkg.TestX/n=4", report)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	var res quarantine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Tests[0]; r.Test != "pkg.TestX/n=4" || r.RenamedFrom != "pkg.TestX/n=3" || r.State != quarantine.StateStillFlaky || r.Reported == nil {
+		t.Errorf("%+v", r)
+	}
+}
+
+// TestWriteFileAtomic: the file is replaced whole and keeps its mode; a
+// symbolic link is followed; when the rename fails nothing is left behind
+// and the target is untouched.
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "r.json")
+	os.WriteFile(p, []byte("old"), 0o600)
+	if err := writeFileAtomic(p, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new" {
+		t.Errorf("content %q", b)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	link := filepath.Join(dir, "link.json")
+	os.Symlink("r.json", link)
+	if err := writeFileAtomic(link, []byte("via link")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "via link" {
+		t.Errorf("through the link: %q", b)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	// A directory in the way: the rename fails.
+	sub := filepath.Join(dir, "sub")
+	os.MkdirAll(filepath.Join(sub, "x"), 0o755)
+	if err := writeFileAtomic(sub, []byte("x")); err == nil {
+		t.Errorf("writing over a directory succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "link.json r.json sub" {
+		t.Errorf("left behind: %v", names)
+	}
+}

@@ -1,0 +1,214 @@
+package words
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/flakegate/flakegate/core/quarantine"
+)
+
+// StateWords is a quarantined test's state in a word or two, for a table
+// cell: "still flaky", "stale", "released", "expired", "missing".
+func StateWords(state string) string {
+	if state == quarantine.StateStillFlaky {
+		return "still flaky"
+	}
+	return state
+}
+
+// CleanRunsSentence says what m clean runs prove, and why: "299 clean runs
+// in a row prove a failure rate below 1% at 95% confidence: a test that
+// fails 1% of the time or more passes 299 times in a row at most 5% of
+// the time."
+func CleanRunsSentence(below, confidence float64, m int64) string {
+	return fmt.Sprintf("%s in a row prove a failure rate below %s at %s confidence: a test that fails %s of the time or more passes %s times in a row at most %s of the time.",
+		Nouns(m, "clean run"), Level(below), Level(confidence), Level(below), Count(m), Level(1-confidence))
+}
+
+// QuarantineAnswer is a registry check's answer in one sentence: does any
+// quarantined test block the gate, and why.
+func QuarantineAnswer(r *quarantine.Result) string {
+	n := len(r.Tests)
+	if n == 0 {
+		return "The gate passes: no test is quarantined."
+	}
+	var why []string
+	for _, s := range []string{quarantine.StateStale, quarantine.StateExpired, quarantine.StateMissing} {
+		if k := r.States.Of(s); k > 0 {
+			why = append(why, Count(int64(k))+" "+s)
+		}
+	}
+	if len(why) == 0 {
+		return fmt.Sprintf("The gate passes: none of %s is stale, expired or missing.", Nouns(n, "quarantined test"))
+	}
+	blocked := r.States.Stale + r.States.Expired + r.States.Missing
+	need := "need their owners"
+	if blocked == 1 {
+		need = "needs its owner"
+	}
+	return fmt.Sprintf("The gate blocks: %s of %s %s (%s).", Count(int64(blocked)), Nouns(n, "quarantined test"), need, join(why))
+}
+
+// QuarantineTally says how many tests are in each state that does not
+// block: "2 released (they leave the registry), 9 still flaky."
+func QuarantineTally(r *quarantine.Result) string {
+	var parts []string
+	if k := r.States.Released; k > 0 {
+		parts = append(parts, Count(int64(k))+" released (proven below their target: they leave the registry)")
+	}
+	if k := r.States.StillFlaky; k > 0 {
+		parts = append(parts, Count(int64(k))+" still flaky")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return capitalize(join(parts)) + "."
+}
+
+// QuarantineSentence says one test's state and its evidence, in lower
+// case: "stale: since its claim it passed 27/40 (67.5%), outside the
+// claimed 95% Wilson interval [86.3%, 98.3%] (57/60 on 2026-11-20); measure
+// it again: 20 more trials (as many as the claim's) replace the claim, if
+// the rate stays outside it".
+func QuarantineSentence(t quarantine.TestResult) string {
+	rel := t.Release
+	c := t.Claim
+	claim := fmt.Sprintf("%s Wilson interval %s (%s on %s)", Level(c.Confidence), Interval(c.Lower, c.Upper), Fraction(c.Passed, c.Trials), c.Date)
+	still := fmt.Sprintf("%s more clean runs in a row would prove it below %s", Count(rel.Remaining), Level(rel.Below))
+	switch t.State {
+	case quarantine.StateReleased:
+		return fmt.Sprintf("released: %s in a row prove its failure rate below %s at %s confidence (%s needed); it leaves the registry",
+			Nouns(rel.Clean, "clean run"), Level(rel.Below), Level(rel.Confidence), Count(rel.Needed))
+	case quarantine.StateStale:
+		again := "measured again in full, so a writing check makes this count its claim"
+		if more := c.Trials - t.Since.Trials; more > 0 {
+			again = fmt.Sprintf("measure it again: %s more (as many as the claim's) replace the claim, if the rate stays outside it", Nouns(more, "trial"))
+		}
+		return fmt.Sprintf("stale: since its claim it passed %s, outside the claimed %s; %s",
+			armRate(t.Since), claim, again)
+	case quarantine.StateExpired:
+		return fmt.Sprintf("expired: its quarantine ended %s (%s ago) without release; it blocks until %s renews it or the test is deleted (%s)",
+			t.Expires, Nouns(-t.DaysLeft, "day"), t.Owner, still)
+	case quarantine.StateMissing:
+		return fmt.Sprintf("missing: not in the new reports; if it was renamed, map the old id to the new one to keep the %s already counted, and if it was deleted, remove it",
+			Nouns(c.Trials+t.Since.Trials, "trial"))
+	}
+	holds := "too few trials since it to judge it (" + Count(t.Since.Trials) + ")"
+	if t.Comparable {
+		holds = "since it the test passed " + armRate(t.Since) + ", inside it"
+	}
+	s := fmt.Sprintf("still flaky: %s (%s of %s so far); its claim holds, %s: %s", still, Count(rel.Clean), Count(rel.Needed), claim, holds)
+	if b := t.Budget; b.Reruns != nil && b.Power != nil {
+		s += fmt.Sprintf("; %s catch its flake %s of the time (%s)", Nouns(*b.Reruns, "rerun"), Percent(*b.Power), LaneWords(b.Lane))
+	}
+	return s
+}
+
+// quarantineOrder is the tests in the order a summary lists them: those
+// that block, then the released, then the still flaky, each by id.
+func quarantineOrder(r *quarantine.Result) []quarantine.TestResult {
+	rank := map[string]int{quarantine.StateStale: 0, quarantine.StateExpired: 0, quarantine.StateMissing: 0,
+		quarantine.StateReleased: 1, quarantine.StateStillFlaky: 2}
+	out := slices.Clone(r.Tests)
+	slices.SortStableFunc(out, func(a, b quarantine.TestResult) int { return rank[a.State] - rank[b.State] })
+	return out
+}
+
+// QuarantineRow is a test's row in the summary's table: test, state,
+// owner, claim, since the claim, clean runs, reruns and lane, expiry.
+func QuarantineRow(t quarantine.TestResult) []string {
+	since := "—"
+	if t.Since.Trials > 0 {
+		since = armRate(t.Since)
+	}
+	reruns := "—"
+	if b := t.Budget; b.Reruns != nil {
+		reruns = Count(*b.Reruns) + " (" + LaneWords(b.Lane) + ")"
+	}
+	expires := t.Expires
+	switch {
+	case t.DaysLeft < 0:
+		expires += " (expired)"
+	case t.DaysLeft == 0:
+		expires += " (last day)"
+	}
+	id := t.Test
+	if t.RenamedFrom != "" {
+		id += " (was " + t.RenamedFrom + ")"
+	}
+	return []string{id, StateWords(t.State), t.Owner, CountRate(t.Claim.Passed, t.Claim.Trials), since,
+		Count(t.Release.Clean) + " of " + Count(t.Release.Needed), reruns, expires}
+}
+
+// QuarantineHead is the header of the summary's table.
+var QuarantineHead = []string{"test", "state", "owner", "claim", "since the claim", "clean runs", "reruns (lane)", "expires"}
+
+// QuarantineMarkdown summarises a check of the quarantine registry: the
+// answer, the table of every test (those that block first), what each test
+// that blocks or leaves must do, and how clean runs prove a release.
+func QuarantineMarkdown(r *quarantine.Result, link Link) string {
+	var m md
+	m.answer(QuarantineAnswer(r))
+	checked := "Checked " + r.Today + " against " + Nouns(r.Runs, "run") + " of new reports."
+	if !r.Reports {
+		checked = "Checked " + r.Today + " against the registry's own evidence: no new reports, so nothing new is counted and no test can be missing."
+	}
+	if t := QuarantineTally(r); t != "" {
+		checked += " " + t
+	}
+	m.para(checked)
+	order := quarantineOrder(r)
+	var rows [][]string
+	var says []string
+	for i, t := range order {
+		if i < MaxMarkdownRows {
+			rows = append(rows, QuarantineRow(t))
+		}
+		if t.State != quarantine.StateStillFlaky {
+			says = append(says, t.Test+" — "+QuarantineSentence(t)+".")
+		}
+	}
+	m.table("lllrrrrl", QuarantineHead, rows)
+	if more := len(order) - MaxMarkdownRows; more > 0 {
+		m.para(fmt.Sprintf("The other %s, all still flaky, are in the JSON.", Nouns(more, "test")))
+	}
+	m.list(says)
+	if len(r.Tests) > 0 {
+		m.para(cleanRunsRule + " " + releaseRules(r) + ".")
+	}
+	m.caveats(r.Warnings)
+	m.link(link)
+	return m.String()
+}
+
+// cleanRunsRule explains clean runs where a summary uses them.
+const cleanRunsRule = "A clean run is a run the test passed; a failure starts the count again. " +
+	"m clean runs in a row prove a failure rate below p at confidence c when (1 − p)^m ≤ 1 − c:"
+
+// releaseRules lists the release rules of a check's tests, each once, in
+// the order first met: "below 1% at 95% takes 299 and below 10% at 95%
+// takes 29".
+func releaseRules(r *quarantine.Result) string {
+	var rules []string
+	seen := map[quarantine.Release]bool{}
+	for _, t := range r.Tests {
+		k := quarantine.Release{Below: t.Release.Below, Confidence: t.Release.Confidence}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		rules = append(rules, fmt.Sprintf("below %s at %s takes %s", Level(k.Below), Level(k.Confidence), Count(t.Release.Needed)))
+	}
+	return join(rules)
+}
+
+// CleanRunsMarkdown is the clean runs a release rule needs, as a summary.
+func CleanRunsMarkdown(r *quarantine.CleanRunsResult, link Link) string {
+	var m md
+	m.answer(CleanRunsSentence(r.Below, r.Confidence, r.CleanRuns))
+	m.para(fmt.Sprintf("%s here (1 − %s)^%d ≤ 1 − %s, and one fewer would not do.",
+		cleanRunsRule, Exact(r.Below), r.CleanRuns, Exact(r.Confidence)))
+	m.caveats(r.Warnings)
+	m.link(link)
+	return m.String()
+}

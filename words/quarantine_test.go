@@ -1,0 +1,57 @@
+package words
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core/quarantine"
+)
+
+// The answer agrees with its counts, and names only the states that block.
+func TestQuarantineAnswer(t *testing.T) {
+	res := func(states ...string) *quarantine.Result {
+		r := &quarantine.Result{}
+		for _, s := range states {
+			r.Tests = append(r.Tests, quarantine.TestResult{State: s})
+			switch s {
+			case quarantine.StateStale:
+				r.States.Stale++
+			case quarantine.StateExpired:
+				r.States.Expired++
+			case quarantine.StateMissing:
+				r.States.Missing++
+			case quarantine.StateReleased:
+				r.States.Released++
+			default:
+				r.States.StillFlaky++
+			}
+		}
+		return r
+	}
+	for _, c := range []struct {
+		r    *quarantine.Result
+		want string
+	}{
+		{res(), "The gate passes: no test is quarantined."},
+		{res(quarantine.StateStillFlaky), "The gate passes: none of 1 quarantined test is stale, expired or missing."},
+		{res(quarantine.StateExpired, quarantine.StateReleased), "The gate blocks: 1 of 2 quarantined tests needs its owner (1 expired)."},
+		{res(quarantine.StateStale, quarantine.StateMissing, quarantine.StateMissing, quarantine.StateStillFlaky),
+			"The gate blocks: 3 of 4 quarantined tests need their owners (1 stale and 2 missing)."},
+	} {
+		if got := QuarantineAnswer(c.r); got != c.want {
+			t.Errorf("%q\nwant %q", got, c.want)
+		}
+	}
+	if got := QuarantineTally(res(quarantine.StateReleased, quarantine.StateStillFlaky, quarantine.StateStillFlaky)); !strings.HasPrefix(got, "1 released") || !strings.HasSuffix(got, "and 2 still flaky.") {
+		t.Errorf("tally %q", got)
+	}
+}
+
+// Seed 003's 1% at 95%: 299 runs, and the chance they all pass at 1% is
+// 0.99^299 = 4.96% (at most 5%).
+func TestCleanRunsSentence(t *testing.T) {
+	want := "299 clean runs in a row prove a failure rate below 1% at 95% confidence: a test that fails 1% of the time or more passes 299 times in a row at most 5% of the time."
+	if got := CleanRunsSentence(0.01, 0.95, 299); got != want {
+		t.Errorf("%q\nwant %q", got, want)
+	}
+}
