@@ -13,8 +13,10 @@ include $(sort $(wildcard mk/*.mk))
 # The packages with integration tests: tests that drive Chromium, wrangler,
 # the Lambda runtime emulator or wrk carry `//go:build integration`, so
 # `go test ./...` passes with Go alone and `make test` runs them with the tag.
+# docs/ holds no package of this module (docs/warehouse/check is its own
+# module, run by mk/reports.mk's warehousetest).
 INTEGRATION_PKGS = $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=third_party \
-	--exclude-dir=node_modules --exclude-dir=dist '^//go:build .*\<integration\>' .)))
+	--exclude-dir=node_modules --exclude-dir=dist --exclude-dir=docs '^//go:build .*\<integration\>' .)))
 
 ## test: vet, every Go test natively (with Go alone, then the integration tests with their tools), and the core's tests again in WebAssembly
 test: $(TEST_DEPS)
