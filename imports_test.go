@@ -25,7 +25,7 @@ var layers = map[string][]string{
 	"core/ledger": {"core", "core/stat", "core/gate"},
 	"core/report": {"core", "core/stat", "core/gate", "core/ledger"},
 	"core/aa/...": {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
-	"words":       {"core/..."},
+	"words":       {"core/...", "share"},
 	"share":       {"core/..."},
 	"static":      {},
 
@@ -138,6 +138,8 @@ func TestViolations(t *testing.T) {
 		{"core/gate", "math", false},
 		{"words", module + "/core/aa", false},
 		{"words", module + "/wasm", true},
+		{"words", module + "/share", false},
+		{"share", module + "/words", true},
 		{"words", "github.com/maxence-charriere/go-app/v10/pkg/app", true},
 		{"static", module + "/site", true},
 		{"wasm", "github.com/maxence-charriere/go-app/v10/pkg/app", false},

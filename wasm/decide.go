@@ -79,19 +79,9 @@ func decideStandIns(in gate.DecideInput, bad FieldErrors) gate.DecideInput {
 	return in
 }
 
-// SizeInputFrom is the sizing question a decision raises: the trials per
-// arm at which the two observed rates would separate. ok is false when an
-// arm has no trials (no rate to size for).
-func SizeInputFrom(in gate.DecideInput) (gate.SizeInput, bool) {
-	if in.Baseline.Trials == 0 || in.Patched.Trials == 0 {
-		return gate.SizeInput{}, false
-	}
-	return gate.SizeInput{
-		Baseline:   float64(in.Baseline.Passed) / float64(in.Baseline.Trials),
-		Patched:    float64(in.Patched.Passed) / float64(in.Patched.Trials),
-		Confidence: in.Confidence,
-	}, true
-}
+// SizeInputFrom is the sizing question a decision raises (gate.Sizing):
+// the CLI's decide summary sizes the same way.
+func SizeInputFrom(in gate.DecideInput) (gate.SizeInput, bool) { return gate.Sizing(in) }
 
 // Decide is the two-arm verdict calculator at "/decide", with sizing and a
 // ledger table.

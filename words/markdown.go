@@ -8,6 +8,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/share"
 )
 
 // The Markdown summaries are what a reviewer reads in a pull request: the
@@ -557,16 +558,26 @@ func AAMarkdown(r *aa.Result, link Link) string {
 	return m.String()
 }
 
+// LinkOf is the link of a view on site (a share.ParseSite address; ""
+// when the calculator's address is unknown, which gives no link and no
+// note) with the note of what it leaves out.
+func LinkOf(v share.View, site string) Link {
+	if site == "" {
+		return Link{}
+	}
+	return Link{URL: v.URL(site), Note: LinkNote(v.Left, v.LeftBytes)}
+}
+
 // LinkNote says what a link leaves out, in the page's words: left is
-// share.View.Left ("ledger", "statistics" or "rates") and bytes the
-// fragment the left-out part would have taken.
+// share.View.Left and bytes the fragment the left-out part would have
+// taken.
 func LinkNote(left string, bytes int) string {
 	switch left {
-	case "ledger":
+	case share.LeftLedger:
 		return LedgerTooLong(bytes)
-	case "statistics":
+	case share.LeftStatistics:
 		return AATooLong(bytes)
-	case "rates":
+	case share.LeftRates:
 		return "these pass rates have no exact passed/trials form the two-arm calculator could open."
 	}
 	return ""
@@ -582,7 +593,7 @@ func LedgerTooLong(bytes int) string {
 // link.
 func AATooLong(bytes int) string {
 	return fmt.Sprintf("These statistics take %s bytes as a link, over the %s-byte limit. Share them as the JSON file the calculator offers instead.",
-		Count(int64(bytes)), Count(8<<10))
+		Count(int64(bytes)), Count(share.MaxFragment))
 }
 
 func capitalize(s string) string {

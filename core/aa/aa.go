@@ -108,4 +108,11 @@ type Result struct {
 	*Depth
 	Simulation *sim.Result `json:"simulation"` // null unless Options.Simulate is set
 	Warnings   []string    `json:"warnings"`
+	// Link is the address of the calculator view that reproduces this
+	// result, set by the surfaces that know where the calculator is (the
+	// API, on its own origin; the CLI, given -site); absent otherwise.
+	// LinkNote says in words what the link leaves out, or why there is
+	// none (a state past the 8 KiB a link holds).
+	Link     string `json:"link,omitempty"`
+	LinkNote string `json:"link_note,omitempty"`
 }

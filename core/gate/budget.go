@@ -95,6 +95,13 @@ type BudgetResult struct {
 	Observed    *Observed   `json:"observed"`
 	Rows        []BudgetRow `json:"rows"`
 	Warnings    []string    `json:"warnings"`
+	// Link is the address of the calculator view that reproduces this
+	// result, set by the surfaces that know where the calculator is (the
+	// API, on its own origin; the CLI, given -site); absent otherwise.
+	// LinkNote says in words what the link leaves out, or why there is
+	// none (a state past the 8 KiB a link holds).
+	Link     string `json:"link,omitempty"`
+	LinkNote string `json:"link_note,omitempty"`
 }
 
 // Blocks reports whether any row needs more reruns than the cap allows.

@@ -52,6 +52,13 @@ type DecideResult struct {
 	Baseline   Arm      `json:"baseline"`
 	Patched    Arm      `json:"patched"`
 	Warnings   []string `json:"warnings"`
+	// Link is the address of the calculator view that reproduces this
+	// result, set by the surfaces that know where the calculator is (the
+	// API, on its own origin; the CLI, given -site); absent otherwise.
+	// LinkNote says in words what the link leaves out, or why there is
+	// none (a state past the 8 KiB a link holds).
+	Link     string `json:"link,omitempty"`
+	LinkNote string `json:"link_note,omitempty"`
 }
 
 func (in DecideInput) check() error {

@@ -52,6 +52,13 @@ type FreezeResult struct {
 	Comparable bool     `json:"comparable"` // the newer count is large enough to judge
 	Blocks     bool     `json:"blocks"`     // the claim is stale: measure the test again
 	Warnings   []string `json:"warnings"`
+	// Link is the address of the calculator view that reproduces this
+	// result, set by the surfaces that know where the calculator is (the
+	// API, on its own origin; the CLI, given -site); absent otherwise.
+	// LinkNote says in words what the link leaves out, or why there is
+	// none (a state past the 8 KiB a link holds).
+	Link     string `json:"link,omitempty"`
+	LinkNote string `json:"link_note,omitempty"`
 }
 
 // Freeze records a claim and, given a newer count, reports it valid while the

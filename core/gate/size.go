@@ -27,6 +27,13 @@ type SizeResult struct {
 	// reached by SizeLimit.
 	TrialsPerArm *int64   `json:"trials_per_arm"`
 	Warnings     []string `json:"warnings"`
+	// Link is the address of the calculator view that reproduces this
+	// result, set by the surfaces that know where the calculator is (the
+	// API, on its own origin; the CLI, given -site); absent otherwise.
+	// LinkNote says in words what the link leaves out, or why there is
+	// none (a state past the 8 KiB a link holds).
+	Link     string `json:"link,omitempty"`
+	LinkNote string `json:"link_note,omitempty"`
 }
 
 // separated reports whether the intervals of rates a and b at n trials are apart.
@@ -84,4 +91,19 @@ func sizeSearch(a, b, z float64) int64 {
 		}
 	}
 	return hi
+}
+
+// Sizing is the sizing question a decision raises: the trials per arm at
+// which the two observed pass rates, Passed/Trials of each arm, would
+// separate at the decision's confidence. ok is false when an arm has no
+// trials (no rate to size for).
+func Sizing(in DecideInput) (s SizeInput, ok bool) {
+	if in.Baseline.Trials == 0 || in.Patched.Trials == 0 {
+		return SizeInput{}, false
+	}
+	return SizeInput{
+		Baseline:   float64(in.Baseline.Passed) / float64(in.Baseline.Trials),
+		Patched:    float64(in.Patched.Passed) / float64(in.Patched.Trials),
+		Confidence: in.Confidence,
+	}, true
 }

@@ -69,3 +69,24 @@ func TestSizeMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// TestSizing: a decision's sizing question divides each arm's counts; an
+// arm without trials has no rate to size for. 17/20 is 0.85 exactly as
+// float64 division rounds it (the literal 0.85 is the same float64).
+func TestSizing(t *testing.T) {
+	for _, c := range []struct {
+		b, p core.Count
+		want SizeInput
+		ok   bool
+	}{
+		{core.Count{Passed: 10, Trials: 20}, core.Count{Passed: 17, Trials: 20}, SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.9}, true},
+		{core.Count{Passed: 0, Trials: 3}, core.Count{Passed: 3, Trials: 3}, SizeInput{Baseline: 0, Patched: 1, Confidence: 0.9}, true},
+		{core.Count{}, core.Count{Passed: 3, Trials: 3}, SizeInput{}, false},
+		{core.Count{Passed: 1, Trials: 2}, core.Count{}, SizeInput{}, false},
+	} {
+		got, ok := Sizing(DecideInput{Baseline: c.b, Patched: c.p, Confidence: 0.9})
+		if got != c.want || ok != c.ok {
+			t.Errorf("Sizing(%v, %v) = %+v, %v; want %+v, %v", c.b, c.p, got, ok, c.want, c.ok)
+		}
+	}
+}

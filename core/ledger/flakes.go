@@ -115,6 +115,13 @@ type FlakesResult struct {
 	Flakes   []FlakeBudget `json:"flakes"` // sorted as Flakes sorts them
 	Blocks   bool          `json:"blocks"` // some flake needs more reruns than the cap
 	Warnings []string      `json:"warnings"`
+	// Link is the address of the calculator view that reproduces this
+	// result, set by the surfaces that know where the calculator is (the
+	// API, on its own origin; the CLI, given -site); absent otherwise.
+	// LinkNote says in words what the link leaves out, or why there is
+	// none (a state past the 8 KiB a link holds).
+	Link     string `json:"link,omitempty"`
+	LinkNote string `json:"link_note,omitempty"`
 }
 
 // FlakeBudgets plans a rerun budget for each flaky test in l (see Flakes and
