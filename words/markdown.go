@@ -290,7 +290,11 @@ func FlakesAnswer(r *ledger.FlakesResult) string {
 	if over == 0 {
 		return "The gate passes: " + flaked + ", and your cap of " + Nouns(in.Cap, "rerun") + " catches each " + Level(in.Target) + " of the time."
 	}
-	return fmt.Sprintf("The gate blocks: %s, and %s of them need more reruns than your cap of %s.", flaked, Count(int64(over)), Nouns(in.Cap, "rerun"))
+	need := "needs"
+	if over > 1 {
+		need = "need"
+	}
+	return fmt.Sprintf("The gate blocks: %s, and %s of them %s more reruns than your cap of %s.", flaked, Count(int64(over)), need, Nouns(in.Cap, "rerun"))
 }
 
 // GateSentence says what a two-arm gate does, as the start of a sentence.
@@ -299,7 +303,7 @@ func GateSentence(g string) string {
 	case core.GateBlock:
 		return "The gate blocks the patch"
 	case core.GateQuarantine:
-		return "The gate blocks: quarantine the test and attribute nothing to the patch"
+		return "The gate blocks and quarantines the test, attributing nothing to the patch"
 	case core.GateNoClaim:
 		return "The gate does not block, but the patch cannot claim a flake fix"
 	case core.GateAccept:
@@ -454,6 +458,10 @@ func FreezeMarkdown(r *gate.FreezeResult, link Link) string {
 	return m.String()
 }
 
+// maxTestCaveats is the most caveats of single tests a ledger's summary
+// lists.
+const maxTestCaveats = 5
+
 // LedgerAnswer is a ledger's answer in one sentence.
 func LedgerAnswer(r *ledger.Result) string {
 	blocked := 0
@@ -496,14 +504,21 @@ func LedgerMarkdown(r *ledger.Result, link Link) string {
 	if more := len(order) - MaxMarkdownRows; more > 0 {
 		m.para(fmt.Sprintf("The other %s, none of which blocks, are in the JSON and behind the link.", Nouns(more, "test")))
 	}
+	// The caveats of the tests that block, a few: the rest are in the JSON.
 	warns := append([]string(nil), r.Warnings...)
+	own := 0
 	for _, t := range order {
 		if !t.Blocks {
 			break
 		}
 		for _, w := range t.Warnings {
-			warns = append(warns, t.NodeID+": "+w)
+			if own++; own <= maxTestCaveats {
+				warns = append(warns, t.NodeID+": "+w)
+			}
 		}
+	}
+	if own > maxTestCaveats {
+		warns = append(warns, fmt.Sprintf("%d more caveats of single tests are in the JSON.", own-maxTestCaveats))
 	}
 	m.caveats(warns)
 	m.link(link)
@@ -579,6 +594,22 @@ func LinkNote(left string, bytes int) string {
 		return AATooLong(bytes)
 	case share.LeftRates:
 		return "these pass rates have no exact passed/trials form the two-arm calculator could open."
+	}
+	return ""
+}
+
+// AALinkShows says what an A/A link shows of a result computed with other
+// options than the calculator's (defaults false: other thresholds, drops,
+// rule or seed, or a simulation) or from reports whose reading notes are
+// among its warnings (notes true); "" when it shows the result as it is.
+func AALinkShows(defaults, notes bool) string {
+	switch {
+	case !defaults && notes:
+		return "The calculator shows these statistics with its default thresholds and analyses, and without the reports' reading notes."
+	case !defaults:
+		return "The calculator shows these statistics with its default thresholds and analyses."
+	case notes:
+		return "The calculator shows these statistics without the reports' reading notes."
 	}
 	return ""
 }

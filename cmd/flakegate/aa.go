@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
@@ -34,8 +36,12 @@ func runAA(e *env, args []string) (bool, error) {
 	baseRuns := filesFlag(fs, "baseline", "a test report or eval log `file` as one baseline run, its tests or samples the scenarios (repeatable)")
 	candRuns := filesFlag(fs, "candidate", "a test report or eval log `file` as one candidate run (repeatable)")
 	evalOpt := evalFlags(fs)
-	asJSON := fs.Bool("json", false, "print the JSON result")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}
@@ -89,6 +95,8 @@ func runAA(e *env, args []string) (bool, error) {
 		opt.Simulate = &sim
 	}
 	var res *aa.Result
+	var base, cand *aa.Side // the sides the link carries
+	var notes []string      // the reports' reading notes, which the link does not carry
 	if reports {
 		l := ledger.New()
 		ro := report.Options{Format: *format, Eval: *evalOpt}
@@ -103,6 +111,12 @@ func runAA(e *env, args []string) (bool, error) {
 		if res, err = aa.CheckLedger(l, opt); err != nil {
 			return false, err
 		}
+		// aa.CheckLedger has read both sides this way already.
+		base, _ = aa.FromLedger(l, ledger.ArmBaseline)
+		if len(l.Tests(ledger.ArmPatched)) > 0 {
+			cand, _ = aa.FromLedger(l, ledger.ArmPatched)
+		}
+		notes = l.Notes()
 	} else {
 		sides := make([]*aa.Side, 2)
 		for i, name := range pos {
@@ -113,15 +127,27 @@ func runAA(e *env, args []string) (bool, error) {
 		if res, err = aa.Check(sides[0], sides[1], opt); err != nil {
 			return false, sideFile(err, pos)
 		}
+		base, cand = sides[0], sides[1]
 	}
 	blocks := res.Candidate != nil && res.Candidate.Blocks
-	if *asJSON {
-		return blocks, core.WriteJSON(e.stdout, res)
-	}
-	if err := writeAA(e, res); err != nil {
+	view, err := share.AA(base, cand)
+	if err != nil {
 		return false, err
 	}
-	return blocks, nil
+	link := words.LinkOf(view, site)
+	if link != (words.Link{}) {
+		link.Note = strings.TrimSpace(link.Note + " " + words.AALinkShows(aaDefaults(opt), len(notes) > 0))
+	}
+	res.Link, res.LinkNote = link.URL, link.Note
+	return blocks, out.print(e, res, link, func() string { return words.AAMarkdown(res, link) },
+		func(io.Writer) error { return writeAA(e, res) })
+}
+
+// aaDefaults reports whether opt asks for what the calculator shows: the
+// default thresholds, sizes and analyses, and no simulation.
+func aaDefaults(opt aa.Options) bool {
+	d := aa.DefaultOptions
+	return slices.Equal(opt.Ks, d.Ks) && slices.Equal(opt.Drops, d.Drops) && opt.Depth == d.Depth && opt.Simulate == nil
 }
 
 // isAACSV reports whether the file name is an A/A CSV: its first line names

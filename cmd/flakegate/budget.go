@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
@@ -21,8 +23,12 @@ func runBudget(e *env, args []string) (bool, error) {
 	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the observed rate's interval")
 	from := filesFlag(fs, "from", "a test report `file` whose retry history gives observed rates (repeatable)")
 	format := fs.String("format", "", formatUsage)
-	asJSON := fs.Bool("json", false, "print the JSON result")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}
@@ -37,7 +43,7 @@ func runBudget(e *env, args []string) (bool, error) {
 			}
 			in.CostSeconds = &c
 		}
-		return budgetFrom(e, in, *from, *format, *asJSON)
+		return budgetFrom(e, in, *from, *format, out, site)
 	}
 	if *cost != "" {
 		c, err := core.ParseFloat(*cost)
@@ -71,10 +77,14 @@ func runBudget(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if *asJSON {
-		return res.Blocks(), core.WriteJSON(e.stdout, res)
-	}
-	w := e.stdout
+	link := words.LinkOf(share.BudgetOf(res), site)
+	res.Link, res.LinkNote = link.URL, link.Note
+	return res.Blocks(), out.print(e, res, link, func() string { return words.BudgetMarkdown(res, link) },
+		func(w io.Writer) error { writeBudget(w, res); return nil })
+}
+
+// writeBudget writes a budget's text report.
+func writeBudget(w io.Writer, res *gate.BudgetResult) {
 	fmt.Fprintf(w, "target detection power %s, rerun cap %d", words.FixedPercent(res.Target, 1), res.Cap)
 	if res.CostSeconds != nil {
 		fmt.Fprintf(w, ", %s per run", words.Duration(*res.CostSeconds))
@@ -125,10 +135,9 @@ func runBudget(e *env, args []string) (bool, error) {
 		fmt.Fprintf(w, "gate: pass — every rate is caught within the cap of %d\n", res.Cap)
 	}
 	writeWarnings(w, res.Warnings)
-	return res.Blocks(), nil
 }
 
-func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, asJSON bool) (bool, error) {
+func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, out *output, site string) (bool, error) {
 	// The settings are checked before the reports are read, and even when
 	// no test flaked.
 	if err := in.CheckSettings(); err != nil {
@@ -142,10 +151,21 @@ func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, asJS
 	if err != nil {
 		return false, err
 	}
-	if asJSON {
-		return res.Blocks, core.WriteJSON(e.stdout, res)
+	var link words.Link
+	if v, ok := share.FlakesOf(res); ok {
+		link = words.LinkOf(v, site)
+		res.Link, res.LinkNote = link.URL, link.Note
 	}
-	w := e.stdout
+	for _, f := range res.Flakes {
+		l := words.LinkOf(share.BudgetOf(f.Budget), site)
+		f.Budget.Link, f.Budget.LinkNote = l.URL, l.Note
+	}
+	return res.Blocks, out.print(e, res, link, func() string { return words.FlakesMarkdown(res, link) },
+		func(w io.Writer) error { writeFlakes(w, res, in); return nil })
+}
+
+// writeFlakes writes the text report of every flaky test's budget.
+func writeFlakes(w io.Writer, res *ledger.FlakesResult, in gate.BudgetInput) {
 	fmt.Fprintf(w, "%d of %s flaked in %s; target detection power %s, rerun cap %d\n\n",
 		len(res.Flakes), core.Nouns(res.Tests, "test"), core.Nouns(res.Runs, "run"), words.FixedPercent(in.Target, 1), in.Cap)
 	t := newTable(w)
@@ -173,5 +193,4 @@ func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, asJS
 		fmt.Fprintln(w, "\ngate: pass")
 	}
 	writeWarnings(w, res.Warnings)
-	return res.Blocks, nil
 }

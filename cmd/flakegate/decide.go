@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/flakegate/flakegate/share"
 	"io"
 
 	"github.com/flakegate/flakegate/core"
@@ -19,8 +20,12 @@ func runDecide(e *env, args []string) (bool, error) {
 	int64Flag(fs, &in.MinTrials, "min-trials", "fewest trials an arm needs for a verdict, a whole `number`")
 	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the Wilson intervals")
 	fs.StringVar(&in.Property, "property", in.Property, "property check result: passed, failed or unknown")
-	asJSON := fs.Bool("json", false, "print the JSON result")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}
@@ -40,26 +45,27 @@ func runDecide(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if *asJSON {
-		return res.Blocks, core.WriteJSON(e.stdout, res)
-	}
-	w := e.stdout
-	t := newTable(w)
-	t.row("arm", "passed", "rate", words.FixedPercent(res.Confidence, 0)+" Wilson")
-	for _, a := range []struct {
-		name string
-		arm  gate.Arm
-	}{{"baseline", res.Baseline}, {"patched", res.Patched}} {
-		rate := "-"
-		if a.arm.Rate != nil {
-			rate = words.FixedPercent(*a.arm.Rate, 1)
-		}
-		t.row(a.name, fmt.Sprintf("%d/%d", a.arm.Passed, a.arm.Trials), rate, interval(a.arm.Lower, a.arm.Upper))
-	}
-	t.flush()
-	fmt.Fprintf(w, "\nverdict: %s\ngate: %s — %s\n", res.Verdict, res.Gate, res.Action)
-	writeWarnings(w, res.Warnings)
-	return res.Blocks, nil
+	link := words.LinkOf(share.DecideOf(res), site)
+	res.Link, res.LinkNote = link.URL, link.Note
+	return res.Blocks, out.print(e, res, link, func() string { return words.DecideMarkdown(res, decideSize(in), link) },
+		func(w io.Writer) error {
+			t := newTable(w)
+			t.row("arm", "passed", "rate", words.FixedPercent(res.Confidence, 0)+" Wilson")
+			for _, a := range []struct {
+				name string
+				arm  gate.Arm
+			}{{"baseline", res.Baseline}, {"patched", res.Patched}} {
+				rate := "-"
+				if a.arm.Rate != nil {
+					rate = words.FixedPercent(*a.arm.Rate, 1)
+				}
+				t.row(a.name, fmt.Sprintf("%d/%d", a.arm.Passed, a.arm.Trials), rate, interval(a.arm.Lower, a.arm.Upper))
+			}
+			t.flush()
+			fmt.Fprintf(w, "\nverdict: %s\ngate: %s — %s\n", res.Verdict, res.Gate, res.Action)
+			writeWarnings(w, res.Warnings)
+			return nil
+		})
 }
 
 func runSize(e *env, args []string) (bool, error) {
@@ -68,8 +74,12 @@ func runSize(e *env, args []string) (bool, error) {
 	fs.Var(core.FloatVar{P: &in.Baseline}, "baseline", "baseline pass `rate` in [0,1]")
 	fs.Var(core.FloatVar{P: &in.Patched}, "patched", "patched pass `rate` in [0,1]")
 	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the Wilson intervals")
-	asJSON := fs.Bool("json", false, "print the JSON result")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}
@@ -92,19 +102,20 @@ func runSize(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if *asJSON {
-		return false, core.WriteJSON(e.stdout, res)
-	}
-	w := e.stdout
-	if res.TrialsPerArm == nil {
-		fmt.Fprintf(w, "%s and %s do not separate within %d trials per arm at %s\n",
-			words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), gate.SizeLimit, words.FixedPercent(res.Confidence, 0))
-	} else {
-		fmt.Fprintf(w, "%s against %s: %d trials per arm separate the %s Wilson intervals\n",
-			words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), *res.TrialsPerArm, words.FixedPercent(res.Confidence, 0))
-	}
-	writeWarnings(w, res.Warnings)
-	return false, nil
+	link := words.LinkOf(share.SizeOf(res), site)
+	res.Link, res.LinkNote = link.URL, link.Note
+	return false, out.print(e, res, link, func() string { return words.SizeMarkdown(res, link) },
+		func(w io.Writer) error {
+			if res.TrialsPerArm == nil {
+				fmt.Fprintf(w, "%s and %s do not separate within %d trials per arm at %s\n",
+					words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), gate.SizeLimit, words.FixedPercent(res.Confidence, 0))
+			} else {
+				fmt.Fprintf(w, "%s against %s: %d trials per arm separate the %s Wilson intervals\n",
+					words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), *res.TrialsPerArm, words.FixedPercent(res.Confidence, 0))
+			}
+			writeWarnings(w, res.Warnings)
+			return nil
+		})
 }
 
 func runFreeze(e *env, args []string) (bool, error) {
@@ -116,8 +127,12 @@ func runFreeze(e *env, args []string) (bool, error) {
 	newer := fs.String("newer", "", "a newer count of the same test as `passed/trials`")
 	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the claim's interval")
 	fs.Var(core.FloatVar{P: &in.Comparable}, "comparable", "least `ratio` of newer to claimed trials that can overturn the claim")
-	asJSON := fs.Bool("json", false, "print the JSON result")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}
@@ -155,32 +170,33 @@ func runFreeze(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if *asJSON {
-		return res.Blocks, core.WriteJSON(e.stdout, res)
-	}
-	w := e.stdout
-	c := res.Claim
-	fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", c.Passed, c.Trials, words.FixedPercent(c.Rate, 1),
-		words.FixedPercent(c.Confidence, 0), interval(c.Lower, c.Upper))
-	if c.Date != "" {
-		fmt.Fprintf(w, ", measured %s", c.Date)
-	}
-	fmt.Fprintln(w)
-	if n := res.Newer; n != nil {
-		fmt.Fprintf(w, "newer: %s\n", armText(*n))
-	}
-	switch res.Status {
-	case gate.FreezeRecorded:
-		fmt.Fprintln(w, "status: recorded — store this with -json and check it later with -record")
-	case gate.FreezeValid:
-		fmt.Fprintln(w, "status: valid — the newer rate is inside the claimed interval")
-	case gate.FreezeStale:
-		fmt.Fprintln(w, "status: stale — the newer rate left the claimed interval; measure the test again")
-	case gate.FreezeNotComparable:
-		fmt.Fprintln(w, "status: not comparable — too few newer trials to judge the claim")
-	}
-	writeWarnings(w, res.Warnings)
-	return res.Blocks, nil
+	link := words.LinkOf(share.FreezeOf(res), site)
+	res.Link, res.LinkNote = link.URL, link.Note
+	return res.Blocks, out.print(e, res, link, func() string { return words.FreezeMarkdown(res, link) },
+		func(w io.Writer) error {
+			c := res.Claim
+			fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", c.Passed, c.Trials, words.FixedPercent(c.Rate, 1),
+				words.FixedPercent(c.Confidence, 0), interval(c.Lower, c.Upper))
+			if c.Date != "" {
+				fmt.Fprintf(w, ", measured %s", c.Date)
+			}
+			fmt.Fprintln(w)
+			if n := res.Newer; n != nil {
+				fmt.Fprintf(w, "newer: %s\n", armText(*n))
+			}
+			switch res.Status {
+			case gate.FreezeRecorded:
+				fmt.Fprintln(w, "status: recorded — store this with -json and check it later with -record")
+			case gate.FreezeValid:
+				fmt.Fprintln(w, "status: valid — the newer rate is inside the claimed interval")
+			case gate.FreezeStale:
+				fmt.Fprintln(w, "status: stale — the newer rate left the claimed interval; measure the test again")
+			case gate.FreezeNotComparable:
+				fmt.Fprintln(w, "status: not comparable — too few newer trials to judge the claim")
+			}
+			writeWarnings(w, res.Warnings)
+			return nil
+		})
 }
 
 // readRecord reads a stored claim: a freeze result, or its claim object alone.
@@ -217,4 +233,19 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// decideSize is the sizing a decision raises (gate.Sizing), as the
+// calculator's decide view shows it beside the verdict; nil when an arm
+// has no trials or the sizing fails.
+func decideSize(in gate.DecideInput) *gate.SizeResult {
+	si, ok := gate.Sizing(in)
+	if !ok {
+		return nil
+	}
+	size, err := gate.Size(si)
+	if err != nil {
+		return nil
+	}
+	return size
 }

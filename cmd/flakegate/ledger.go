@@ -6,6 +6,8 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/words"
 )
 
 func runLedger(e *env, args []string) (bool, error) {
@@ -18,8 +20,12 @@ func runLedger(e *env, args []string) (bool, error) {
 	baseline := filesFlag(fs, "baseline", "a report `file` of one baseline run (go test -json or JUnit); repeat per run")
 	patched := filesFlag(fs, "patched", "a report `file` of one patched run (go test -json or JUnit); repeat per run")
 	arm := fs.String("arm", ledger.ArmBaseline, "arm of go test -json or JUnit files given as arguments")
-	asJSON := fs.Bool("json", false, "print the JSON result")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}
@@ -39,11 +45,14 @@ func runLedger(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if *asJSON {
-		return res.Blocks, core.WriteJSON(e.stdout, res)
+	view, err := share.Ledger(l.Summary(), opt)
+	if err != nil {
+		return false, err
 	}
-	writeLedger(e.stdout, res)
-	return res.Blocks, nil
+	link := words.LinkOf(view, site)
+	res.Link, res.LinkNote = link.URL, link.Note
+	return res.Blocks, out.print(e, res, link, func() string { return words.LedgerMarkdown(res, link) },
+		func(w io.Writer) error { writeLedger(w, res); return nil })
 }
 
 // writeLedger prints a ledger's per-test verdicts and the gate.

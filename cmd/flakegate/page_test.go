@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"html"
+	"net/url"
+	"regexp"
+	"testing"
+
+	"github.com/flakegate/flakegate/wasm"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The calculator's pages, loaded natively in go-app's test engine: each
+// captures its context when the engine mounts it, to follow links.
+type budgetPage struct {
+	wasm.Budget
+	ctx app.Context
+}
+
+func (p *budgetPage) OnPreRender(ctx app.Context) { p.ctx = ctx }
+
+type decidePage struct {
+	wasm.Decide
+	ctx app.Context
+}
+
+func (p *decidePage) OnPreRender(ctx app.Context) { p.ctx = ctx }
+
+type aaPage struct {
+	wasm.AA
+	ctx app.Context
+}
+
+func (p *aaPage) OnPreRender(ctx app.Context) { p.ctx = ctx }
+
+var preMarkdown = regexp.MustCompile(`(?s)<pre id="markdown">(.*?)</pre>`)
+
+// TestPageMarkdownIsTheCLIs: the page opened at the link the CLI made for
+// a result shows, under "Markdown", the CLI's -markdown summary of that
+// result byte for byte: both come from one function of package words, and
+// this holds the page to calling it with the same result. (The Chromium
+// test in package site holds "Copy as Markdown", link included, to the
+// CLI's -markdown -site output.)
+func TestPageMarkdownIsTheCLIs(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"budget", []string{"budget", "-target", "0.9", "-cost", "8", "-cap", "5", "-observe", "1/120", "0.05", "0.02", "0.001"}},
+		{"budget without rates", []string{"budget", "-observe", "2/40", "-cap", "0"}},
+		{"decide", []string{"decide", "-baseline", "30/60", "-patched", "51/60", "-property", "passed"}},
+		{"decide underpowered", []string{"decide", "-baseline", "2/5", "-patched", "5/5", "-min-trials", "3", "-confidence", "0.9"}},
+		{"aa", []string{"aa", "testdata/base.csv", "testdata/cand.csv"}},
+		{"aa baseline", []string{"aa", "testdata/base.csv"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, js, errs := cli(t, "", append(c.args, "-json", "-site", testSite)...)
+			var res struct {
+				Link string `json:"link"`
+			}
+			if err := json.Unmarshal([]byte(js), &res); err != nil || res.Link == "" {
+				t.Fatalf("no link: %v %s", err, errs)
+			}
+			_, want, _ := cli(t, "", append(c.args, "-markdown")...)
+			var page app.Composer
+			var nav func(app.Context)
+			var ctx *app.Context
+			switch c.args[0] {
+			case "budget":
+				p := &budgetPage{}
+				page, nav, ctx = p, p.OnNav, &p.ctx
+			case "decide":
+				p := &decidePage{}
+				page, nav, ctx = p, p.OnNav, &p.ctx
+			default:
+				p := &aaPage{}
+				page, nav, ctx = p, p.OnNav, &p.ctx
+			}
+			e := app.NewTestEngine()
+			if err := e.Load(page); err != nil {
+				t.Fatal(err)
+			}
+			e.ConsumeAll()
+			u, err := url.Parse(res.Link)
+			if err != nil {
+				t.Fatal(err)
+			}
+			(*ctx).Page().ReplaceURL(u)
+			nav(*ctx)
+			(*ctx).Update()
+			e.ConsumeAll()
+			m := preMarkdown.FindStringSubmatch(app.HTMLString(page))
+			if m == nil {
+				t.Fatalf("no Markdown on the page at %s", res.Link)
+			}
+			if got := html.UnescapeString(m[1]); got != want {
+				t.Errorf("the page at %s shows\n%s\n--- the CLI prints\n%s", res.Link, got, want)
+			}
+		})
+	}
+}
