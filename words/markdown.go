@@ -2,6 +2,7 @@ package words
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -598,20 +599,30 @@ func LinkNote(left string, bytes int) string {
 	return ""
 }
 
-// AALinkShows says what an A/A link shows of a result computed with other
-// options than the calculator's (defaults false: other thresholds, drops,
-// rule or seed, or a simulation) or from reports whose reading notes are
-// among its warnings (notes true); "" when it shows the result as it is.
-func AALinkShows(defaults, notes bool) string {
+// AALink is the link of an A/A view on site (LinkOf), whose note also
+// says what the calculator shows differently: it computes with
+// aa.DefaultOptions, so a result with other thresholds, drops, rule or
+// seed, or a simulation, shows with the defaults there; and the reports'
+// reading notes (notes true: they are among the result's warnings) are not
+// in the link.
+func AALink(v share.View, site string, opt aa.Options, notes bool) Link {
+	l := LinkOf(v, site)
+	if site == "" {
+		return l
+	}
+	d := aa.DefaultOptions
+	defaults := slices.Equal(opt.Ks, d.Ks) && slices.Equal(opt.Drops, d.Drops) && opt.Depth == d.Depth && opt.Simulate == nil
+	var shows string
 	switch {
 	case !defaults && notes:
-		return "The calculator shows these statistics with its default thresholds and analyses, and without the reports' reading notes."
+		shows = "The calculator shows these statistics with its default thresholds and analyses, and without the reports' reading notes."
 	case !defaults:
-		return "The calculator shows these statistics with its default thresholds and analyses."
+		shows = "The calculator shows these statistics with its default thresholds and analyses."
 	case notes:
-		return "The calculator shows these statistics without the reports' reading notes."
+		shows = "The calculator shows these statistics without the reports' reading notes."
 	}
-	return ""
+	l.Note = strings.TrimSpace(l.Note + " " + shows)
+	return l
 }
 
 // LedgerTooLong says that a ledger's summary (bytes of link) is too long

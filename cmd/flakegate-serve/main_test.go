@@ -122,7 +122,7 @@ func TestServesCorpus(t *testing.T) {
 	h := api.New(api.Options{})
 	client := &http.Client{Timeout: 60 * time.Second}
 	for _, c := range cases {
-		want, err := apitest.InProcess(h, c, corpusDir, api.DefaultMaxBodyBytes)
+		want, err := apitest.InProcessAt(h, c, corpusDir, api.DefaultMaxBodyBytes, base)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -134,20 +133,10 @@ func runAA(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(view, site)
-	if link != (words.Link{}) {
-		link.Note = strings.TrimSpace(link.Note + " " + words.AALinkShows(aaDefaults(opt), len(notes) > 0))
-	}
+	link := words.AALink(view, site, opt, len(notes) > 0)
 	res.Link, res.LinkNote = link.URL, link.Note
 	return blocks, out.print(e, res, link, func() string { return words.AAMarkdown(res, link) },
 		func(io.Writer) error { return writeAA(e, res) })
-}
-
-// aaDefaults reports whether opt asks for what the calculator shows: the
-// default thresholds, sizes and analyses, and no simulation.
-func aaDefaults(opt aa.Options) bool {
-	d := aa.DefaultOptions
-	return slices.Equal(opt.Ks, d.Ks) && slices.Equal(opt.Drops, d.Drops) && opt.Depth == d.Depth && opt.Simulate == nil
 }
 
 // isAACSV reports whether the file name is an A/A CSV: its first line names

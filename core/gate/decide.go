@@ -55,9 +55,9 @@ type DecideResult struct {
 	// Link is the address of the calculator view that reproduces this
 	// result, set by the surfaces that know where the calculator is (the
 	// API, on its own origin; the CLI, given -site); absent otherwise.
+	Link string `json:"link,omitempty"`
 	// LinkNote says in words what the link leaves out, or why there is
-	// none (a state past the 8 KiB a link holds).
-	Link     string `json:"link,omitempty"`
+	// none (a state past the 8 KiB a link holds); absent when nothing.
 	LinkNote string `json:"link_note,omitempty"`
 }
 

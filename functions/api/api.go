@@ -44,6 +44,17 @@ type Options struct {
 	// Gzip compresses answers of 1 KiB or more for clients that accept
 	// gzip. The Worker leaves it off: Cloudflare compresses at its edge.
 	Gzip bool
+	// Site is the calculator's address (a share.ParseSite address) that
+	// results link to; "" means each request's own origin, where the
+	// local server and the Worker serve the calculator beside the API.
+	Site string
+	// ForwardedProto takes a request's scheme from X-Forwarded-Proto: set
+	// it only behind a proxy that sets that header itself (the Worker's
+	// bridge does), never where a client's own header reaches the API.
+	ForwardedProto bool
+	// NoLinks leaves the link out of every result: for a deployment that
+	// serves no calculator and knows of none.
+	NoLinks bool
 }
 
 // LocalOptions are the options of the local server: the default limits,
@@ -59,12 +70,16 @@ func LambdaOptions() Options {
 		LimitNote:    "Lambda's payload limit; a Function URL base64-encodes uploads, which leaves about 4.5 MB of raw data",
 		WorkSteps:    LambdaWorkSteps,
 		Gzip:         true,
+		NoLinks:      true, // a Function URL serves no calculator; the Lambda main links to FLAKEGATE_SITE
 	}
 }
 
 // WorkerOptions are the options of the Cloudflare Worker: a work budget
 // for WebAssembly under a CPU-time limit.
-func WorkerOptions() Options { return Options{WorkSteps: WorkerWorkSteps} }
+//
+// Its bridge sets X-Forwarded-Proto from the request's URL, so result links
+// carry the scheme the Worker was reached with.
+func WorkerOptions() Options { return Options{WorkSteps: WorkerWorkSteps, ForwardedProto: true} }
 
 func (o Options) workSteps() float64 {
 	if o.WorkSteps > 0 {

@@ -225,6 +225,9 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err // aa.Check names the side at fault
 	}
+	if err := h.addAALink(r, res, base, cand, opt, false); err != nil {
+		return err
+	}
 	return h.writeResult(w, r, res, cacheNone)
 }
 
@@ -292,6 +295,9 @@ func postLedger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := h.addLedgerLink(r, res, l, opt); err != nil {
+		return err
+	}
 	return h.writeResult(w, r, res, cacheNone)
 }
 
@@ -334,5 +340,6 @@ func postFlakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	h.addFlakesLink(r, res)
 	return h.writeResult(w, r, res, cacheNone)
 }

@@ -23,7 +23,8 @@ func ExampleNew() {
 	//   "patched": 0.85,
 	//   "confidence": 0.95,
 	//   "trials_per_arm": 28,
-	//   "warnings": []
+	//   "warnings": [],
+	//   "link": "http://example.com/decide"
 	// }
 }
 

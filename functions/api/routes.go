@@ -172,6 +172,7 @@ func paramsRoute(compute func(a *args) (any, error)) handlerFunc {
 		if err != nil {
 			return err
 		}
+		h.addLink(r, res)
 		return h.writeResult(w, r, res, cache)
 	}
 }

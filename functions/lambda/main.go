@@ -9,11 +9,25 @@
 package main
 
 import (
+	"log"
+	"os"
+
 	"github.com/aws/aws-lambda-go/lambdaurl"
 
 	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/share"
 )
 
 func main() {
-	lambdaurl.Start(api.New(api.LambdaOptions()))
+	opt := api.LambdaOptions()
+	// A Function URL serves no calculator: results link to the one at
+	// FLAKEGATE_SITE, or carry no link.
+	if s := os.Getenv("FLAKEGATE_SITE"); s != "" {
+		site, err := share.ParseSite(s)
+		if err != nil {
+			log.Fatalf("FLAKEGATE_SITE: %v", err)
+		}
+		opt.Site, opt.NoLinks = site, false
+	}
+	lambdaurl.Start(api.New(opt))
 }

@@ -292,7 +292,7 @@ func concurrent(t *testing.T, base string, client *http.Client, h http.Handler) 
 			continue
 		}
 		c := decideCase(i, 256<<10)
-		want, err := apitest.InProcess(h, c, corpusDir, api.DefaultMaxBodyBytes)
+		want, err := apitest.InProcessAt(h, c, corpusDir, api.DefaultMaxBodyBytes, base)
 		if err != nil {
 			t.Fatal(err)
 		}

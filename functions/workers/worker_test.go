@@ -120,7 +120,7 @@ func TestWorker(t *testing.T) {
 // the in-process handler's.
 func sameAnswer(t *testing.T, client *http.Client, h http.Handler, base string, c apitest.Case) {
 	t.Helper()
-	want, err := apitest.InProcess(h, c, corpusDir, api.DefaultMaxBodyBytes)
+	want, err := apitest.InProcessAt(h, c, corpusDir, api.DefaultMaxBodyBytes, base)
 	if err != nil {
 		t.Fatal(err)
 	}

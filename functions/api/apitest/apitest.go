@@ -14,6 +14,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,9 +213,24 @@ func Pick(h http.Header) http.Header {
 
 // InProcess serves the case with h and records the answer.
 func InProcess(h http.Handler, c Case, dir string, limit int64) (Response, error) {
+	return InProcessAt(h, c, dir, limit, "")
+}
+
+// InProcessAt serves the case with h as if it were sent to base (such as
+// http://127.0.0.1:8080: its host is the request's Host), so that the
+// links in the answer are the ones a server at base writes; "" is
+// InProcess's example.com.
+func InProcessAt(h http.Handler, c Case, dir string, limit int64, base string) (Response, error) {
 	r, err := c.NewRequest(dir, "", limit)
 	if err != nil {
 		return Response{}, err
+	}
+	if base != "" {
+		u, err := url.Parse(base)
+		if err != nil {
+			return Response{}, err
+		}
+		r.Host = u.Host
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)

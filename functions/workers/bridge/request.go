@@ -38,6 +38,11 @@ func Request(req js.Value, hasBody bool) (*http.Request, error) {
 		r.Host = host
 	}
 	delete(h, "Host")
+	// The scheme the request came with, as a proxy in front of a server
+	// says it; the client's own header, if any, is replaced.
+	if u.Scheme == "http" || u.Scheme == "https" {
+		h.Set("X-Forwarded-Proto", u.Scheme)
+	}
 	if te := h.Get("Transfer-Encoding"); te != "" {
 		r.TransferEncoding = []string{strings.ToLower(te)}
 		delete(h, "Transfer-Encoding")
