@@ -8,6 +8,7 @@
 #   make tools-functions  wrangler (npm ci, from package-lock.json), aws-lambda-rie, wrk
 #   make bench-api        the 30 s wrk load check of the local server (bench/api)
 #   make bench-worker     the Worker under wrangler dev against a plain JavaScript Worker (bench/worker)
+#   make bench-limits     the worst accepted requests on all three platforms (bench/limits)
 
 SITE_DIR       ?= dist/site
 WORKER_OUT     ?= dist/worker
@@ -22,7 +23,7 @@ DEV_WORKER_PORT ?= 8787
 
 TEST_DEPS += tools-functions lambda-local worker
 
-.PHONY: lambda lambda-local worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker
+.PHONY: lambda lambda-local worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker bench-limits
 
 ## lambda: the Lambda binary for deployment (template.yaml points at it)
 lambda:
@@ -85,3 +86,7 @@ bench-api: wrk serve-bin
 ## bench-worker: GET /v1/budget under wrangler dev, the Worker against a plain JavaScript Worker with the same bytes: p50, p99, CPU per request, memory over 10,000 requests
 bench-worker: npm-tools
 	$(GO) run ./bench/worker -n 2000 -memory 10000
+
+## bench-limits: the worst request each route accepts, on the local server, Lambda (emulator) and the Worker (wrangler dev): answer size, req/s, p50, p99, peak memory
+bench-limits: npm-tools rie
+	$(GO) run ./bench/limits -duration 10s -clients 2

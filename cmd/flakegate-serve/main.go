@@ -102,7 +102,16 @@ func newMux(opt api.Options, site fs.FS) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle(api.Prefix, api.New(opt))
 	mux.Handle("/", files)
-	return pacedBodies(mux), nil
+	return pacedBodies(nosniff(mux)), nil
+}
+
+// nosniff marks every answer, the mux's own redirects too, as meaning
+// what its Content-Type says.
+func nosniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
 }
 
 // placeholder is served (status 404) when the site has not been built.

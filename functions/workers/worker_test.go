@@ -92,7 +92,7 @@ func TestWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases = append(cases, workerCases()...)
-	h := api.New(api.Options{})
+	h := api.New(api.WorkerOptions())
 	client := &http.Client{Timeout: 120 * time.Second}
 	for _, c := range cases {
 		sameAnswer(t, client, h, s.URL, c)
