@@ -91,6 +91,8 @@ var legacySchemas = map[string]string{
 	"sim.Options":       "SimOptions",
 	"sim.Shape":         "SimShape",
 	"sim.Gate":          "SimGate",
+
+	"quarantine.Result": "QuarantineResult",
 }
 
 // legacyNames writes, in a doc comment of package pkg, the Go names of
@@ -431,7 +433,7 @@ func responses(result string, cache string, post bool) obj {
 }
 
 func generateOpenAPI(t *testing.T) []byte {
-	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", ".")
+	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", ".")
 	g := &schemaGen{t: t, types: types, docs: docs, out: map[string]any{}}
 	g.queue("api.problem")
 	paths := obj{}
@@ -524,6 +526,8 @@ func generateOpenAPI(t *testing.T) []byte {
 								{"baseline", files.with("description", "test reports of baseline runs, one part per run")},
 								{"patched", files.with("description", "test reports of patched runs, one part per run")}}},
 							{"additionalProperties", false}}}})
+					default:
+						content = quarantineContent(b, content)
 					}
 				}
 			}

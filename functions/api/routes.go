@@ -14,7 +14,7 @@ var confidenceParam = param{name: "confidence", kind: kNumber, def: "0.95",
 // routes is the table every request is dispatched by, and the OpenAPI
 // document is generated from.
 func routes() []*route {
-	return []*route{
+	return append([]*route{
 		{
 			path:    "budget",
 			summary: "Reruns needed to catch a flake, their cost and the merge-gate lane",
@@ -146,7 +146,7 @@ func routes() []*route {
 			get:     health,
 			results: "Health",
 		},
-	}
+	}, quarantineRoutes()...)
 }
 
 // paramsRoute adapts a computation over args to GET (query) and POST (JSON

@@ -1,0 +1,24 @@
+package api
+
+// quarantineContent describes the request bodies of the quarantine routes
+// in the OpenAPI document.
+func quarantineContent(b bodyKind, content obj) obj {
+	registry := obj{{"$ref", "#/components/schemas/Registry"}}
+	switch b {
+	case bodyRegistry:
+		return content.with("application/json", obj{{"schema", registry.with("description",
+			"the registry alone: its JSON file as flakegate quarantine writes it (docs/QUARANTINE.md)")}})
+	case bodyMultipartRegistry:
+		file := obj{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}
+		return content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
+			{"properties", obj{
+				{"registry", obj{{"type", "string"}, {"contentMediaType", "application/json"},
+					{"description", "the registry's JSON file (for add, optional: without it a new registry)"}}},
+				{"report", obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}},
+					{"description", "test reports (go test -json, JUnit XML, a seed JSONL ledger, ...), one part per run, in the order run"}}},
+				{"renames", obj{{"type", "string"}, {"contentMediaType", "application/json"},
+					{"description", "check and write: a JSON object of a renamed test's old id to its new one, so its trials are kept"}}}}},
+			{"additionalProperties", false}}}})
+	}
+	return content
+}

@@ -1,0 +1,422 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"time"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/quarantine"
+)
+
+// The quarantine routes work on a registry sent in the request (the JSON
+// file a team commits, docs/QUARANTINE.md) and answer with the check's
+// result or the registry as the CLI would write it, byte for byte.
+
+// Uploads of the quarantine routes.
+const (
+	bodyRegistry          bodyKind = 100 + iota // the registry's JSON as the body
+	bodyMultipartRegistry                       // parts registry, report (repeated) and renames
+)
+
+// maxRenamesBytes caps the renames part: a JSON object of old and new ids.
+const maxRenamesBytes = 1 << 20
+
+var todayParam = param{name: "today", kind: kString,
+	doc: "the date of the check, YYYY-MM-DD: tests expire by it and no date in the registry may be after it; default: the server's date (UTC)"}
+
+func quarantineRoutes() []*route {
+	registryOnly := []bodyKind{bodyRegistry}
+	withReports := []bodyKind{bodyRegistry, bodyMultipartRegistry}
+	checkParams := []param{
+		todayParam,
+		{name: "comparable", kind: kNumber, def: "0.5", doc: "least ratio of the trials since a claim to its trials that can make it stale, in (0,1]"},
+		{name: "target", kind: kNumber, def: "0.95", doc: "detection power of the rerun budget shown for each claim, in (0,1)"},
+		{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, for the rerun budget, >= 0"},
+	}
+	return []*route{
+		{
+			path:    "quarantine/check",
+			summary: "Check every quarantined test against new reports: still flaky, stale, released, expired or missing",
+			params:  checkParams,
+			post:    postQuarantineCheck(false), body: withReports,
+			results: "QuarantineResult",
+		},
+		{
+			path:    "quarantine/write",
+			summary: "The registry a writing check stores: new counts recorded, released tests gone, stale claims measured again",
+			params:  checkParams,
+			post:    postQuarantineCheck(true), body: withReports,
+			results: "Registry",
+		},
+		{
+			path:    "quarantine/add",
+			summary: "Quarantine tests: from reports (each a run) or from a count, into the registry sent (or a new one)",
+			params: []param{
+				todayParam,
+				{name: "test", kind: kString, doc: "the test to quarantine; with reports and no test, every test that both failed and passed in them"},
+				{name: "claim", kind: kCount, keys: [2]string{"passed", "trials"}, doc: "the test's measured passes as passed/trials, instead of reports"},
+				{name: "owner", kind: kString, required: true, doc: "who answers for the tests: a person or a team"},
+				{name: "reason", kind: kString, required: true, doc: "why they are quarantined, in a sentence"},
+				{name: "expires", kind: kString, doc: "the last day of the quarantine, YYYY-MM-DD; default: 30 days after today"},
+				{name: "below", kind: kNumber, def: "0.01", doc: "the failure rate a test must be proven below to leave, in (0,1)"},
+				{name: "release_confidence", kind: kNumber, def: "0.95", doc: "the confidence of that proof, in (0,1)"},
+				confidenceParam,
+			},
+			post: postQuarantineAdd, body: withReports,
+			results: "Registry",
+		},
+		{
+			path:    "quarantine/renew",
+			summary: "Move a quarantined test's expiry date, and optionally its owner or reason",
+			params: []param{
+				todayParam,
+				{name: "test", kind: kString, required: true, doc: "the quarantined test"},
+				{name: "expires", kind: kString, required: true, doc: "the new last day, YYYY-MM-DD, not before today"},
+				{name: "owner", kind: kString, doc: "a new owner; default: keep it"},
+				{name: "reason", kind: kString, doc: "a new reason; default: keep it"},
+			},
+			post: postQuarantineEdit(func(a *args, reg *quarantine.Registry, today string) (*quarantine.Registry, error) {
+				var test, expires, owner, reason string
+				a.str("test", &test)
+				a.str("expires", &expires)
+				a.str("owner", &owner)
+				a.str("reason", &reason)
+				if a.err != nil {
+					return nil, a.err
+				}
+				return quarantine.Renew(reg, today, test, expires, owner, reason)
+			}),
+			body: registryOnly, results: "Registry",
+		},
+		{
+			path:    "quarantine/remove",
+			summary: "Take a test out of the registry",
+			params:  []param{todayParam, {name: "test", kind: kString, required: true, doc: "the quarantined test"}},
+			post: postQuarantineEdit(func(a *args, reg *quarantine.Registry, today string) (*quarantine.Registry, error) {
+				var test string
+				a.str("test", &test)
+				if a.err != nil {
+					return nil, a.err
+				}
+				return quarantine.Remove(reg, today, test)
+			}),
+			body: registryOnly, results: "Registry",
+		},
+		{
+			path:    "quarantine/rename",
+			summary: "Move a test's entry to its new id, keeping its claim and trials",
+			params: []param{todayParam,
+				{name: "from", kind: kString, required: true, doc: "the test's id in the registry"},
+				{name: "to", kind: kString, required: true, doc: "its new id, as the reports name it now"}},
+			post: postQuarantineEdit(func(a *args, reg *quarantine.Registry, today string) (*quarantine.Registry, error) {
+				var from, to string
+				a.str("from", &from)
+				a.str("to", &to)
+				if a.err != nil {
+					return nil, a.err
+				}
+				return quarantine.Rename(reg, today, from, to)
+			}),
+			body: registryOnly, results: "Registry",
+		},
+		{
+			path:    "quarantine/release",
+			summary: "Clean runs in a row that prove a failure rate below a target",
+			params: []param{
+				{name: "below", kind: kNumber, def: "0.01", doc: "the failure rate to prove a test below, in (0,1)"},
+				confidenceParam,
+			},
+			get: paramsRoute(quarantineRelease), post: paramsRoute(quarantineRelease),
+			results: "CleanRunsResult",
+		},
+	}
+}
+
+func quarantineRelease(a *args) (any, error) {
+	rel := quarantine.DefaultRelease
+	a.number("below", &rel.Below)
+	a.number("confidence", &rel.Confidence)
+	if a.err != nil {
+		return nil, a.err
+	}
+	return quarantine.CleanRunsFor(rel.Below, rel.Confidence)
+}
+
+// The registry and the reports of a quarantine request.
+var (
+	quarantineUpload = &upload{
+		media:   "application/json (the registry alone) or multipart/form-data with a part registry, parts report (one run each) and an optional part renames",
+		body:    func(mt string) bool { return mt == "application/json" },
+		bodyAs:  "registry",
+		parts:   map[string]bool{"registry": false, "report": true, "renames": false},
+		hint:    "send a part registry, parts report (one run each) and an optional part renames",
+		need:    "registry",
+		missing: invalid("registry", "the multipart body has no registry part"),
+	}
+	quarantineAddUpload = &upload{
+		media:   "application/json (the registry) or multipart/form-data with an optional part registry and parts report (one run each)",
+		body:    func(mt string) bool { return mt == "application/json" },
+		bodyAs:  "registry",
+		parts:   map[string]bool{"registry": false, "report": true},
+		hint:    "send an optional part registry and parts report, one run each",
+		missing: invalid("registry", "the multipart body has no part"),
+	}
+	quarantineEditUpload = &upload{
+		media:   "application/json: the registry",
+		body:    func(mt string) bool { return mt == "application/json" },
+		bodyAs:  "registry",
+		parts:   map[string]bool{"registry": false},
+		hint:    "send the registry as the body, or as a part registry",
+		need:    "registry",
+		missing: invalid("registry", "the multipart body has no registry part"),
+	}
+)
+
+// quarantineIn is what a quarantine request sent: the registry (nil when
+// none), the reports as a ledger (nil when none), the renames.
+type quarantineIn struct {
+	reg     *quarantine.Registry
+	reports *ledger.Ledger
+	renames map[string]string
+}
+
+// readQuarantine reads the upload of a quarantine request, with today the
+// date the registry's dates are checked against.
+func (h *handler) readQuarantine(w http.ResponseWriter, r *http.Request, up *upload, today string) (*quarantineIn, error) {
+	in := &quarantineIn{}
+	runNames := map[string]bool{}
+	read := func(part string, body io.Reader) error {
+		switch part {
+		case "registry":
+			reg, err := quarantine.Read(body, today)
+			if err != nil {
+				return err
+			}
+			if len(reg.Tests) > MaxTests {
+				return tooMany("registry", len(reg.Tests), MaxTests, "quarantined tests", "split the registry, or run the CLI (flakegate quarantine), which has no such limit")
+			}
+			in.reg = reg
+		case "report":
+			if in.reports == nil {
+				in.reports = ledger.New()
+				in.reports.SetCellLimit(MaxCells)
+			}
+			// A run is named after its file, as the CLI names it, unless
+			// two parts share a file name: then they are numbered.
+			run := ""
+			if p, ok := body.(*multipart.Part); ok && p.FileName() != "" && !runNames[p.FileName()] {
+				run = p.FileName()
+				runNames[run] = true
+			}
+			return reportReader(in.reports, formatAuto, run, func(string) string { return ledger.ArmBaseline })(part, body)
+		case "renames":
+			m, err := readRenames(body)
+			if err != nil {
+				return err
+			}
+			in.renames = m
+		}
+		return nil
+	}
+	if err := h.readUpload(w, r, up, nil, read); err != nil {
+		return nil, err
+	}
+	if in.reports != nil {
+		if err := checkLedger(in.reports, false, ""); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// readRenames reads the renames part: a JSON object of old id to new id.
+func readRenames(r io.Reader) (map[string]string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxRenamesBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxRenamesBytes {
+		return nil, &core.Error{Kind: core.TooLarge, Field: "renames", Msg: fmt.Sprintf("more than %s bytes of renames", count(maxRenamesBytes))}
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, jsonError(b, err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, invalid("renames", `want a JSON object of the old id to the new one, such as {"pkg.TestOld": "pkg.TestNew"}`)
+	}
+	if err := duplicateKey(bytes.TrimSpace(b)); err != nil {
+		return nil, err
+	}
+	m := make(map[string]string, len(obj))
+	for old, nw := range obj {
+		s, ok := nw.(string)
+		if !ok {
+			return nil, invalid("renames", "the new id of %q must be a string", old)
+		}
+		m[old] = s
+	}
+	if len(m) > MaxTests {
+		return nil, tooMany("renames", len(m), MaxTests, "renames", "send fewer")
+	}
+	return m, nil
+}
+
+// quarantineToday reads the today parameter: a date, by default the
+// server's in UTC.
+func quarantineToday(a *args) (string, error) {
+	today := time.Now().UTC().Format(time.DateOnly)
+	a.str("today", &today)
+	if a.err != nil {
+		return "", a.err
+	}
+	if _, err := time.Parse(time.DateOnly, today); err != nil {
+		return "", invalid("today", "must be a date YYYY-MM-DD, got %q", today)
+	}
+	return today, nil
+}
+
+// postQuarantineCheck answers a check: its result, or with write the
+// registry that a writing check stores.
+func postQuarantineCheck(write bool) handlerFunc {
+	return func(h *handler, w http.ResponseWriter, r *http.Request) error {
+		path := "quarantine/check"
+		if write {
+			path = "quarantine/write"
+		}
+		a := queryArgs(h.routes[path].params, r.URL.RawQuery)
+		opt := quarantine.DefaultOptions
+		today, err := quarantineToday(a)
+		if err != nil {
+			return err
+		}
+		opt.Today = today
+		a.number("comparable", &opt.Comparable)
+		a.number("target", &opt.Budget.Target)
+		a.integer("cap", &opt.Budget.Cap)
+		if a.err != nil {
+			return a.err
+		}
+		in, err := h.readQuarantine(w, r, quarantineUpload, today)
+		if err != nil {
+			return err
+		}
+		opt.Renames = in.renames
+		var rep *quarantine.Reports
+		if in.reports != nil {
+			rep = quarantine.FromLedger(in.reports)
+		}
+		res, next, err := quarantine.Check(in.reg, rep, opt)
+		if err != nil {
+			return err
+		}
+		if write {
+			return h.writeResult(w, r, next, cacheNone)
+		}
+		return h.writeResult(w, r, res, cacheNone)
+	}
+}
+
+func postQuarantineAdd(h *handler, w http.ResponseWriter, r *http.Request) error {
+	a := queryArgs(h.routes["quarantine/add"].params, r.URL.RawQuery)
+	today, err := quarantineToday(a)
+	if err != nil {
+		return err
+	}
+	var test, owner, reason, expires string
+	var claim *core.Count
+	rel := quarantine.DefaultRelease
+	confidence := core.DefaultConfidence
+	a.str("test", &test)
+	a.count("claim", &claim)
+	a.str("owner", &owner)
+	a.str("reason", &reason)
+	a.str("expires", &expires)
+	a.number("below", &rel.Below)
+	a.number("release_confidence", &rel.Confidence)
+	a.number("confidence", &confidence)
+	if a.err != nil {
+		return a.err
+	}
+	if expires == "" {
+		t, _ := time.Parse(time.DateOnly, today)
+		expires = t.AddDate(0, 0, 30).Format(time.DateOnly)
+	}
+	in, err := h.readQuarantine(w, r, quarantineAddUpload, today)
+	if err != nil {
+		return err
+	}
+	reg := in.reg
+	if reg == nil {
+		reg = &quarantine.Registry{Version: quarantine.Version}
+	}
+	var tests []string
+	counts := map[string]core.Count{}
+	switch {
+	case claim != nil && in.reports != nil:
+		return invalid("claim", "give a claim or reports, not both")
+	case claim != nil:
+		if test == "" {
+			return invalid("test", "a claim is the count of one test: name it")
+		}
+		tests, counts[test] = []string{test}, *claim
+	case in.reports != nil:
+		rep := quarantine.FromLedger(in.reports)
+		tests = rep.Flaky()
+		if test != "" {
+			tests = []string{test}
+		}
+		if len(tests) == 0 {
+			return &core.Error{Kind: core.Unusable, Field: "report", Msg: fmt.Sprintf(
+				"no test both failed and passed in the %s: nothing to quarantine (name a test to quarantine it anyway)", core.Nouns(rep.Runs, "run"))}
+		}
+		for _, t := range tests {
+			c, ok := rep.Count(t)
+			if !ok {
+				return invalid("test", "%s is not in the reports: name a test as they do", t)
+			}
+			counts[t] = c
+		}
+	default:
+		return invalid("claim", "give reports (parts report) or a claim passed/trials and a test")
+	}
+	if len(reg.Tests)+len(tests) > MaxTests {
+		return tooMany("", len(reg.Tests)+len(tests), MaxTests, "quarantined tests", "split the registry, or run the CLI (flakegate quarantine add), which has no such limit")
+	}
+	var entries []quarantine.Entry
+	for _, t := range tests {
+		entries = append(entries, quarantine.NewEntry(t, owner, reason, today, expires, counts[t], confidence, rel))
+	}
+	next, err := quarantine.Add(reg, today, entries...)
+	if err != nil {
+		return err
+	}
+	return h.writeResult(w, r, next, cacheNone)
+}
+
+// postQuarantineEdit answers an edit of the registry sent as the body.
+func postQuarantineEdit(edit func(a *args, reg *quarantine.Registry, today string) (*quarantine.Registry, error)) handlerFunc {
+	return func(h *handler, w http.ResponseWriter, r *http.Request) error {
+		a := queryArgs(h.routes[r.URL.Path[len(Prefix):]].params, r.URL.RawQuery)
+		today, err := quarantineToday(a)
+		if err != nil {
+			return err
+		}
+		in, err := h.readQuarantine(w, r, quarantineEditUpload, today)
+		if err != nil {
+			return err
+		}
+		next, err := edit(a, in.reg, today)
+		if err != nil {
+			return err
+		}
+		return h.writeResult(w, r, next, cacheNone)
+	}
+}
