@@ -79,8 +79,8 @@ func runBudget(e *env, args []string) (bool, error) {
 	}
 	link := words.LinkOf(share.BudgetOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return res.Blocks(), out.print(e, res, link, func() string { return words.BudgetMarkdown(res, link) },
-		func(w io.Writer) error { writeBudget(w, res); return nil })
+	return res.Blocks(), out.print(e, printed{res: res, link: link, notes: func() []annotation { return budgetNotes(res) }, markdown: func() string { return words.BudgetMarkdown(res, link) },
+		text: func(w io.Writer) error { writeBudget(w, res); return nil }})
 }
 
 // writeBudget writes a budget's text report.
@@ -160,8 +160,8 @@ func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, out 
 		l := words.LinkOf(share.BudgetOf(f.Budget), site)
 		f.Budget.Link, f.Budget.LinkNote = l.URL, l.Note
 	}
-	return res.Blocks, out.print(e, res, link, func() string { return words.FlakesMarkdown(res, link) },
-		func(w io.Writer) error { writeFlakes(w, res, in); return nil })
+	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation { return e.flakesNotes(l, res) }, markdown: func() string { return words.FlakesMarkdown(res, link) },
+		text: func(w io.Writer) error { writeFlakes(w, res, in); return nil }})
 }
 
 // writeFlakes writes the text report of every flaky test's budget.

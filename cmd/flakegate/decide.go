@@ -47,8 +47,10 @@ func runDecide(e *env, args []string) (bool, error) {
 	}
 	link := words.LinkOf(share.DecideOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return res.Blocks, out.print(e, res, link, func() string { return words.DecideMarkdown(res, decideSize(in), link) },
-		func(w io.Writer) error {
+	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation {
+		return append([]annotation{resultNote(res.Blocks, words.GateSentence(res.Gate)+": "+words.VerdictClause(res.Verdict, res.Baseline, res.Patched, res.MinTrials, res.Confidence)+".")}, caveatNotes(res.Warnings)...)
+	}, markdown: func() string { return words.DecideMarkdown(res, decideSize(in), link) },
+		text: func(w io.Writer) error {
 			t := newTable(w)
 			t.row("arm", "passed", "rate", words.FixedPercent(res.Confidence, 0)+" Wilson")
 			for _, a := range []struct {
@@ -65,7 +67,7 @@ func runDecide(e *env, args []string) (bool, error) {
 			fmt.Fprintf(w, "\nverdict: %s\ngate: %s — %s\n", res.Verdict, res.Gate, res.Action)
 			writeWarnings(w, res.Warnings)
 			return nil
-		})
+		}})
 }
 
 func runSize(e *env, args []string) (bool, error) {
@@ -104,8 +106,10 @@ func runSize(e *env, args []string) (bool, error) {
 	}
 	link := words.LinkOf(share.SizeOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return false, out.print(e, res, link, func() string { return words.SizeMarkdown(res, link) },
-		func(w io.Writer) error {
+	return false, out.print(e, printed{res: res, link: link, notes: func() []annotation {
+		return append([]annotation{resultNote(false, words.SizeSentence(res))}, caveatNotes(res.Warnings)...)
+	}, markdown: func() string { return words.SizeMarkdown(res, link) },
+		text: func(w io.Writer) error {
 			if res.TrialsPerArm == nil {
 				fmt.Fprintf(w, "%s and %s do not separate within %d trials per arm at %s\n",
 					words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), gate.SizeLimit, words.FixedPercent(res.Confidence, 0))
@@ -115,7 +119,7 @@ func runSize(e *env, args []string) (bool, error) {
 			}
 			writeWarnings(w, res.Warnings)
 			return nil
-		})
+		}})
 }
 
 func runFreeze(e *env, args []string) (bool, error) {
@@ -172,8 +176,10 @@ func runFreeze(e *env, args []string) (bool, error) {
 	}
 	link := words.LinkOf(share.FreezeOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return res.Blocks, out.print(e, res, link, func() string { return words.FreezeMarkdown(res, link) },
-		func(w io.Writer) error {
+	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation {
+		return append([]annotation{resultNote(res.Blocks, words.FreezeAnswer(res))}, caveatNotes(res.Warnings)...)
+	}, markdown: func() string { return words.FreezeMarkdown(res, link) },
+		text: func(w io.Writer) error {
 			c := res.Claim
 			fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", c.Passed, c.Trials, words.FixedPercent(c.Rate, 1),
 				words.FixedPercent(c.Confidence, 0), interval(c.Lower, c.Upper))
@@ -196,7 +202,7 @@ func runFreeze(e *env, args []string) (bool, error) {
 			}
 			writeWarnings(w, res.Warnings)
 			return nil
-		})
+		}})
 }
 
 // readRecord reads a stored claim: a freeze result, or its claim object alone.

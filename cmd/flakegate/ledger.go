@@ -51,8 +51,8 @@ func runLedger(e *env, args []string) (bool, error) {
 	}
 	link := words.LinkOf(view, site)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return res.Blocks, out.print(e, res, link, func() string { return words.LedgerMarkdown(res, link) },
-		func(w io.Writer) error { writeLedger(w, res); return nil })
+	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation { return e.ledgerNotes(l, res) }, markdown: func() string { return words.LedgerMarkdown(res, link) },
+		text: func(w io.Writer) error { writeLedger(w, res); return nil }})
 }
 
 // writeLedger prints a ledger's per-test verdicts and the gate.

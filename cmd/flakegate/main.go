@@ -44,6 +44,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string // the environment: FLAKEGATE_SITE
+	// runFile is the file each run was read from, keyed by arm, NUL and
+	// run: the report an annotation names.
+	runFile map[string]string
 }
 
 type command struct {

@@ -47,13 +47,39 @@ func readRuns(e *env, l *ledger.Ledger, files []string, opt report.Options) erro
 		}
 		o := opt
 		o.Run = runName(l, opt.Arm, displayName(name))
+		before := runSet(l)
 		err = report.Read(f, o, l)
 		f.Close()
 		if err != nil {
 			return core.WithFile(err, displayName(name))
 		}
+		e.recordRuns(l, before, displayName(name))
 	}
 	return nil
+}
+
+// runSet is every run of l, as arm, NUL and run.
+func runSet(l *ledger.Ledger) map[string]bool {
+	out := map[string]bool{}
+	for _, arm := range []string{ledger.ArmBaseline, ledger.ArmPatched} {
+		for _, r := range l.Runs(arm) {
+			out[arm+"\x00"+r] = true
+		}
+	}
+	return out
+}
+
+// recordRuns notes file as the file of every run of l not in before: a
+// report is a run named after its file, a seed ledger holds its own.
+func (e *env) recordRuns(l *ledger.Ledger, before map[string]bool, file string) {
+	if e.runFile == nil {
+		e.runFile = map[string]string{}
+	}
+	for k := range runSet(l) {
+		if !before[k] {
+			e.runFile[k] = file
+		}
+	}
 }
 
 // runName is name, or name#2, #3... when arm already has a run of that name.

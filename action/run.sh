@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# The step of flakegate's GitHub Action (action.yml at the repository's
+# root): run one flakegate command on the test reports that match the given
+# globs, append its Markdown summary to the job's summary, annotate every
+# test that blocks (on the report that showed it), set the step's outputs,
+# and exit with the gate's status:
+#   0  the gate passes      1  it blocks      2  bad input or usage
+#   3  flakegate run stopped at a budget
+#
+# Environment (the action sets it from its inputs):
+#   FLAKEGATE            the flakegate binary (default: flakegate on PATH)
+#   INPUT_COMMAND        the command and its flags, words split on spaces
+#                        (no quoting): "budget -cap 3", "ledger -min-trials 20"
+#   INPUT_REPORTS        globs of report files, one per line (** matches
+#                        directories): budget reads each with -from, ledger
+#                        and aa as a baseline run
+#   INPUT_PATCHED        globs of the second arm's reports: ledger -patched,
+#                        aa -candidate
+#   INPUT_SITE           the calculator's address for links (optional)
+#   INPUT_FAIL_ON_BLOCK  "false" to exit 0 when the gate blocks (default true)
+#   FLAKEGATE_OUT        where the JSON result goes (default $RUNNER_TEMP/flakegate)
+#   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT  as GitHub Actions sets them
+#
+# Outputs: verdict (pass, block, error or stopped), blocks (true or false),
+# link (the calculator view of the result, when INPUT_SITE is set) and json
+# (the path of the JSON result; empty when flakegate could not produce one).
+set -uo pipefail
+shopt -s globstar nullglob
+
+FLAKEGATE=${FLAKEGATE:-flakegate}
+out=${FLAKEGATE_OUT:-${RUNNER_TEMP:-/tmp}/flakegate}
+mkdir -p "$out" || exit 2
+json=$out/result.json
+errors=$out/stderr.txt
+rm -f "$json" "$errors"
+
+# escape_data escapes a workflow command's message as GitHub reads it:
+# % CR LF become %25 %0D %0A.
+escape_data() {
+	local s=$1
+	s=${s//'%'/%25}
+	s=${s//$'\r'/%0D}
+	s=${s//$'\n'/%0A}
+	printf '%s' "$s"
+}
+
+# output appends name=value to the step's outputs.
+output() {
+	if [ -n "${GITHUB_OUTPUT:-}" ]; then
+		printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"
+	fi
+}
+
+# fail reports that the gate could not run: an annotation, a summary
+# section, the outputs, and exit status 2.
+fail() {
+	local msg=$1
+	printf '::error title=flakegate could not run::%s\n' "$(escape_data "$msg")"
+	if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+		{
+			printf '**flakegate could not run: its input is unusable.**\n\n'
+			printf '```\n%s\n```\n\n' "$msg"
+		} >>"$GITHUB_STEP_SUMMARY"
+	fi
+	output verdict error
+	output blocks false
+	output link ""
+	output json ""
+	exit 2
+}
+
+read -r -a command <<<"${INPUT_COMMAND:-budget}"
+if [ ${#command[@]} -eq 0 ]; then
+	command=(budget)
+fi
+
+# expand prints the files matching the globs in $1, one per line, and
+# fails when a glob matches none.
+expand() {
+	local line f n
+	while IFS= read -r line; do
+		line=${line#"${line%%[![:space:]]*}"}
+		line=${line%"${line##*[![:space:]]}"}
+		[ -z "$line" ] && continue
+		n=0
+		# shellcheck disable=SC2206 # the glob is meant to expand
+		local IFS=$'\n'
+		for f in $line; do
+			[ -f "$f" ] || continue
+			printf '%s\n' "$f"
+			n=$((n + 1))
+		done
+		if [ "$n" -eq 0 ]; then
+			echo "no report file matches $line" >&2
+			return 1
+		fi
+	done <<<"$1"
+}
+
+reports=()
+patched=()
+if [ -n "${INPUT_REPORTS:-}" ]; then
+	list=$(expand "$INPUT_REPORTS" 2>"$errors") || fail "$(cat "$errors")"
+	mapfile -t reports <<<"$list"
+fi
+if [ -n "${INPUT_PATCHED:-}" ]; then
+	list=$(expand "$INPUT_PATCHED" 2>"$errors") || fail "$(cat "$errors")"
+	mapfile -t patched <<<"$list"
+fi
+
+args=()
+case ${command[0]} in
+budget)
+	for f in "${reports[@]}"; do args+=(-from "$f"); done
+	[ ${#patched[@]} -eq 0 ] || fail "budget reads one set of reports: give them as reports, not patched"
+	;;
+ledger)
+	args+=("${reports[@]}")
+	for f in "${patched[@]}"; do args+=(-patched "$f"); done
+	;;
+aa)
+	args+=("${reports[@]}")
+	for f in "${patched[@]}"; do args+=(-candidate "$f"); done
+	;;
+*)
+	[ ${#reports[@]} -eq 0 ] && [ ${#patched[@]} -eq 0 ] ||
+		fail "flakegate ${command[0]} reads no reports: leave reports and patched empty"
+	;;
+esac
+if [ -n "${INPUT_SITE:-}" ]; then
+	args+=(-site "$INPUT_SITE")
+fi
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+	args+=(-markdown-out "$GITHUB_STEP_SUMMARY")
+fi
+
+"$FLAKEGATE" "${command[@]}" "${args[@]}" -json-out "$json" -annotations 2>"$errors"
+status=$?
+cat "$errors" >&2
+
+case $status in
+0) verdict=pass ;;
+1) verdict=block ;;
+3) verdict=stopped ;;
+*) fail "$(cat "$errors")" ;;
+esac
+# The result's own link: the top-level member of the indented JSON.
+link=$(sed -n 's/^  "link": "\([^"]*\)",\{0,1\}$/\1/p' "$json" | head -n 1)
+output verdict "$verdict"
+if [ "$status" -eq 1 ]; then output blocks true; else output blocks false; fi
+output link "$link"
+output json "$json"
+if [ "$status" -eq 1 ] && [ "${INPUT_FAIL_ON_BLOCK:-true}" = false ]; then
+	exit 0
+fi
+exit "$status"
