@@ -144,8 +144,16 @@ case $status in
 3) verdict=stopped ;;
 *) fail "$(cat "$errors")" ;;
 esac
-# The result's own link: the top-level member of the indented JSON.
-link=$(sed -n 's/^  "link": "\([^"]*\)",\{0,1\}$/\1/p' "$json" | head -n 1)
+# The result's own link: the top-level member of the indented JSON (read
+# in bash alone: the step needs nothing but bash and flakegate).
+link=
+re='^  "link": "([^"]*)",?$'
+while IFS= read -r line; do
+	if [[ $line =~ $re ]]; then
+		link=${BASH_REMATCH[1]}
+		break
+	fi
+done <"$json"
 output verdict "$verdict"
 if [ "$status" -eq 1 ]; then output blocks true; else output blocks false; fi
 output link "$link"
