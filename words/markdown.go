@@ -473,7 +473,10 @@ func LedgerAnswer(r *ledger.Result) string {
 	}
 	runs := Nouns(r.Runs.Baseline, "baseline run") + " and " + Nouns(r.Runs.Patched, "patched run")
 	if blocked == 0 {
-		return fmt.Sprintf("The gate passes: no test of %s blocks, over %s.", Nouns(len(r.Tests), "test"), runs)
+		if len(r.Tests) == 1 {
+			return "The gate passes: its one test does not block, over " + runs + "."
+		}
+		return fmt.Sprintf("The gate passes: none of %s blocks, over %s.", Nouns(len(r.Tests), "test"), runs)
 	}
 	return fmt.Sprintf("The gate blocks: %s of %s block, over %s.", Count(int64(blocked)), Nouns(len(r.Tests), "test"), runs)
 }

@@ -195,6 +195,7 @@ func readAA(e *env, name string) (*aa.Side, error) {
 
 func writeAA(e *env, res *aa.Result) error {
 	w := e.stdout
+	fmt.Fprintf(w, "%s\n\n", words.AAAnswer(res))
 	fmt.Fprintf(w, "%s, %s (%s), %d both passed and failed, v = %.4f\n",
 		core.Nouns(res.Scenarios, "scenario"), core.Nouns(res.Runs, "run"), core.Nouns(res.Rows, "row"), res.Mixed, res.V)
 	measured := "- (needs 3 or more runs)"

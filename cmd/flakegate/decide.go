@@ -51,6 +51,7 @@ func runDecide(e *env, args []string) (bool, error) {
 		return append([]annotation{resultNote(res.Blocks, words.GateSentence(res.Gate)+": "+words.VerdictClause(res.Verdict, res.Baseline, res.Patched, res.MinTrials, res.Confidence)+".")}, caveatNotes(res.Warnings)...)
 	}, markdown: func() string { return words.DecideMarkdown(res, decideSize(in), link) },
 		text: func(w io.Writer) error {
+			fmt.Fprintf(w, "%s: %s.\n\n", words.GateSentence(res.Gate), words.VerdictClause(res.Verdict, res.Baseline, res.Patched, res.MinTrials, res.Confidence))
 			t := newTable(w)
 			t.row("arm", "passed", "rate", words.FixedPercent(res.Confidence, 0)+" Wilson")
 			for _, a := range []struct {
@@ -64,7 +65,7 @@ func runDecide(e *env, args []string) (bool, error) {
 				t.row(a.name, fmt.Sprintf("%d/%d", a.arm.Passed, a.arm.Trials), rate, interval(a.arm.Lower, a.arm.Upper))
 			}
 			t.flush()
-			fmt.Fprintf(w, "\nverdict: %s\ngate: %s — %s\n", res.Verdict, res.Gate, res.Action)
+			fmt.Fprintf(w, "\nchange: %s (%s)\ngate: %s (%s) — %s\n", words.VerdictWords(res.Verdict), res.Verdict, words.GateWords(res.Gate), res.Gate, res.Action)
 			writeWarnings(w, res.Warnings)
 			return nil
 		}})
@@ -180,6 +181,7 @@ func runFreeze(e *env, args []string) (bool, error) {
 		return append([]annotation{resultNote(res.Blocks, words.FreezeAnswer(res))}, caveatNotes(res.Warnings)...)
 	}, markdown: func() string { return words.FreezeMarkdown(res, link) },
 		text: func(w io.Writer) error {
+			fmt.Fprintf(w, "%s\n\n", words.FreezeAnswer(res))
 			c := res.Claim
 			fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", c.Passed, c.Trials, words.FixedPercent(c.Rate, 1),
 				words.FixedPercent(c.Confidence, 0), interval(c.Lower, c.Upper))

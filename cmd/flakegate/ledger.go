@@ -57,11 +57,12 @@ func runLedger(e *env, args []string) (bool, error) {
 
 // writeLedger prints a ledger's per-test verdicts and the gate.
 func writeLedger(w io.Writer, res *ledger.Result) {
+	fmt.Fprintf(w, "%s\n\n", words.LedgerAnswer(res))
 	fmt.Fprintf(w, "%s, %s, %s\n\n", core.Nouns(res.Runs.Baseline, "baseline run"), core.Nouns(res.Runs.Patched, "patched run"), core.Nouns(len(res.Tests), "test"))
 	t := newTable(w)
-	t.row("test", "baseline", "patched", "verdict", "gate")
+	t.row("test", "baseline", "patched", "change", "gate")
 	for _, tc := range res.Tests {
-		t.row(tc.NodeID, armText(tc.Baseline), armText(tc.Patched), tc.Verdict, tc.Gate)
+		t.row(tc.NodeID, armText(tc.Baseline), armText(tc.Patched), words.VerdictWords(tc.Verdict), words.GateWords(tc.Gate))
 	}
 	t.flush()
 	blocked := 0

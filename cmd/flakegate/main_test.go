@@ -188,7 +188,7 @@ func TestReports(t *testing.T) {
 		{"budget from retries", []string{"budget", "-from", dir + "junit/surefire_reruns.xml", "-cap", "1"}, exitBlock,
 			[]string{"com.example.CartTest.checkoutIsFlaky", "2/3", "gate: BLOCK"}},
 		{"ledger from go test -json", []string{"ledger", "-baseline", dir + "gotest/count5.json", "-patched", dir + "gotest/seed2.json"}, exitBlock,
-			[]string{"example.com/flaky.TestFlaky", "underpowered"}},
+			[]string{"example.com/flaky.TestFlaky", "too few trials"}},
 		{"aa from reports", []string{"aa", "-baseline", dir + "gotest/count5.json", "-baseline", dir + "gotest/seed2.json"}, exitUsage, nil},
 		// Three JUnit files are three runs; their test cases are the scenarios.
 		{"aa from junit runs", []string{"aa", "-baseline", dir + "junit/gotestsum_count3.xml", "-baseline", dir + "junit/gotestsum_count3.xml",
@@ -209,7 +209,7 @@ func TestReports(t *testing.T) {
 		{"budget from counts", []string{"budget", "-from", "testdata/budget-counts.csv", "-cap", "3"}, exitBlock,
 			[]string{"flaky", "1/120"}},
 		{"ledger from counts", []string{"ledger", "-min-trials", "5", "testdata/ledger-counts.csv"}, exitOK,
-			[]string{"t1", "19/20", "12/20", "no-detectable-change"}},
+			[]string{"t1", "19/20", "12/20", "no change shown"}},
 		{"aa from counts", []string{"aa", "testdata/aa-counts.csv"}, exitOK,
 			[]string{"3 scenarios, 3 runs (9 rows)"}},
 		{"aa graded threshold", []string{"aa", "-score", "graded", "-threshold", "0.5", dir + "inspect/arith-run1.json", dir + "inspect/arith-run2.json"}, exitOK,

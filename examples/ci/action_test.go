@@ -175,7 +175,7 @@ func TestActionStep(t *testing.T) {
 			name:   "go test -json, the patch fixes it",
 			inputs: map[string]string{"COMMAND": "ledger -min-trials 5", "REPORTS": "reports/broken/*.json", "PATCHED": "reports/fixed/*.json", "SITE": site},
 			args:   append(append([]string{"ledger", "-min-trials", "5"}, rel(broken)...), patchedArgs(rel(fixed))...),
-			code:   0, verdict: "pass", answer: "**The gate passes: no test of 6 tests blocks",
+			code:   0, verdict: "pass", answer: "**The gate passes: none of 6 tests blocks",
 		},
 		{
 			name:   "JUnit, a cap too small for its flakes",
