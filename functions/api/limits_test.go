@@ -20,7 +20,7 @@ const (
 )
 
 // TestWorstAccepted serves the worst request each route accepts, with the
-// local server's and with Lambda's limits, and measures it: the answer
+// local server's, Lambda's and the Worker's limits, and measures it: the answer
 // must be under Lambda's 6 MiB and the heap the request takes under 64 MB.
 // The request holds the body too, which the platform has in memory before
 // the handler starts on Lambda; it is counted, as a request with a fresh
@@ -29,15 +29,15 @@ func TestWorstAccepted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the worst requests take a few seconds each")
 	}
-	for _, opt := range []Options{LocalOptions(), LambdaOptions()} {
+	for _, opt := range []Options{LocalOptions(), LambdaOptions(), WorkerOptions()} {
 		h := New(opt)
 		for _, c := range apitest.Worst(opt.maxBody(), opt.workSteps()) {
 			cost, err := apitest.Measure(h, c, "testdata", opt.maxBody())
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("body limit %s: %s: body %s bytes, answer %s bytes, peak heap %.1f MB, CPU %v",
-				byteSize(opt.maxBody()), c.Name, count(int(cost.BodyBytes)), count(cost.AnswerBytes), float64(cost.PeakHeap)/1e6, cost.CPU)
+			t.Logf("body limit %s, %.0e steps: %s: body %s bytes, answer %s bytes, peak heap %.1f MB, CPU %v",
+				byteSize(opt.maxBody()), opt.workSteps(), c.Name, count(int(cost.BodyBytes)), count(cost.AnswerBytes), float64(cost.PeakHeap)/1e6, cost.CPU)
 			if cost.Status != 200 {
 				t.Errorf("%s: status %d, want it accepted", c.Name, cost.Status)
 				continue
@@ -53,7 +53,8 @@ func TestWorstAccepted(t *testing.T) {
 }
 
 // TestPastLimits: one more of what a worst request is made of is a 413
-// that names the limit and what to do instead.
+// that names the limit and what to do instead, and the refusal itself
+// stays under 64 MB of heap.
 func TestPastLimits(t *testing.T) {
 	h := New(LambdaOptions())
 	for _, c := range apitest.PastLimits() {
@@ -64,10 +65,13 @@ func TestPastLimits(t *testing.T) {
 		got, _ := apitest.InProcess(h, c, "testdata", LambdaMaxBodyBytes)
 		var p problem
 		if err := json.Unmarshal(got.Body, &p); err != nil || got.Status != 413 || p.Kind != core.TooLarge {
-			t.Errorf("%s: %d %s", c.Name, got.Status, got.Body)
+			t.Errorf("%s: %d %.300s", c.Name, got.Status, got.Body)
 			continue
 		}
-		t.Logf("%s: %s (CPU %v)", c.Name, p.Detail, cost.CPU)
+		if cost.PeakHeap >= requestHeapLimit {
+			t.Errorf("%s: peak heap %.1f MB while refusing it, over 64 MB", c.Name, float64(cost.PeakHeap)/1e6)
+		}
+		t.Logf("%s: %s (CPU %v, peak heap %.1f MB)", c.Name, p.Detail, cost.CPU, float64(cost.PeakHeap)/1e6)
 	}
 }
 

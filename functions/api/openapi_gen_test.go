@@ -552,7 +552,7 @@ func generateOpenAPI(t *testing.T) []byte {
 				"Rates, powers and drops are fractions in [0,1]. Every path also answers OPTIONS (CORS preflight, any origin, no credentials), and every GET path answers HEAD. " +
 				"Errors are RFC 9457 problem details. Request bodies are streamed through a limit that /v1/health reports (32 MiB by default, 6 MB on AWS Lambda, where base64 leaves about 4.5 MB of raw upload); " +
 				"a body may be sent with Content-Encoding: gzip, and answers of 1 KiB or more are sent gzip-compressed to clients that accept it (Vary: Accept-Encoding) where the platform does not compress them itself. " +
-				fmt.Sprintf("Every request is bounded before its work starts, on every platform: at most %s rates per budget request, %s tests listed per answer (ledger: every test; flakes: the flaky ones), "+
+				fmt.Sprintf("Every request is bounded before its work starts, on every platform: at most %s rates per budget request, %s tests listed per answer (ledger: every test; flakes: the flaky ones; quarantine: the registry's tests), "+
 					"%s (run, test) pairs read from one request's reports, %s scenarios and %s runs per A/A file, and an answer of at most %s; an A/A check also has a budget of work, "+
 					"in steps of about a nanosecond of one core (aa.Work: the trend test's permutations times runs, the simulation's draws), that /v1/health reports for the deployment. "+
 					"A request over a limit is a 413 that names the limit and what to do instead (the CLI has none of these limits).",

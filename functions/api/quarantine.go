@@ -27,6 +27,10 @@ const (
 // maxRenamesBytes caps the renames part: a JSON object of old and new ids.
 const maxRenamesBytes = 1 << 20
 
+// marksPerEntry bounds the JSON marks (jsonShape.Marks) of one registry
+// entry with every field given: 42, and the comma before the next.
+const marksPerEntry = 48
+
 var todayParam = param{name: "today", kind: kString,
 	doc: "the date of the check, YYYY-MM-DD: tests expire by it and no date in the registry may be after it; default: the server's date (UTC)"}
 
@@ -194,12 +198,9 @@ func (h *handler) readQuarantine(w http.ResponseWriter, r *http.Request, up *upl
 	read := func(part string, body io.Reader) error {
 		switch part {
 		case "registry":
-			reg, err := quarantine.Read(body, today)
+			reg, err := readRegistry(body, today)
 			if err != nil {
 				return err
-			}
-			if len(reg.Tests) > MaxTests {
-				return tooMany("registry", len(reg.Tests), MaxTests, "quarantined tests", "split the registry, or run the CLI (flakegate quarantine), which has no such limit")
 			}
 			in.reg = reg
 		case "report":
@@ -235,6 +236,40 @@ func (h *handler) readQuarantine(w http.ResponseWriter, r *http.Request, up *upl
 	return in, nil
 }
 
+// registryInstead is what to do with a registry over the API's limits.
+const registryInstead = "split the registry, or run the CLI (flakegate quarantine), which has no such limit"
+
+// readRegistry reads a registry of at most MaxTests tests. Its shape is
+// checked before it is parsed, so that a registry of too many tests, or of
+// anything else in numbers, is refused before the parser's tree of it
+// takes memory: quarantine.MaxBytes of small values would take hundreds
+// of MB.
+func readRegistry(r io.Reader, today string) (*quarantine.Registry, error) {
+	data, err := io.ReadAll(io.LimitReader(r, quarantine.MaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) <= quarantine.MaxBytes { // Parse refuses a longer one
+		shape := scanJSON(data)
+		if shape.Entries > MaxTests {
+			return nil, tooMany("", shape.Entries, MaxTests, "quarantined tests", registryInstead)
+		}
+		if limit := MaxTests*marksPerEntry + marksPerEntry; shape.Marks > limit {
+			return nil, &core.Error{Kind: core.TooLarge, Msg: fmt.Sprintf(
+				"the registry holds more JSON values (about %s) than %s quarantined tests take (at most %s); this server answers at most %s quarantined tests per request: %s",
+				count(shape.Marks), count(MaxTests), count(limit), count(MaxTests), registryInstead)}
+		}
+	}
+	reg, err := quarantine.Parse(data, today)
+	if err != nil {
+		return nil, err
+	}
+	if len(reg.Tests) > MaxTests {
+		return nil, tooMany("", len(reg.Tests), MaxTests, "quarantined tests", registryInstead)
+	}
+	return reg, nil
+}
+
 // readRenames reads the renames part: a JSON object of old id to new id.
 func readRenames(r io.Reader) (map[string]string, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxRenamesBytes+1))
@@ -243,6 +278,9 @@ func readRenames(r io.Reader) (map[string]string, error) {
 	}
 	if len(b) > maxRenamesBytes {
 		return nil, &core.Error{Kind: core.TooLarge, Field: "renames", Msg: fmt.Sprintf("more than %s bytes of renames", count(maxRenamesBytes))}
+	}
+	if n := scanJSON(b).Members; n > MaxTests {
+		return nil, tooMany("", n, MaxTests, "renames", "send fewer")
 	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -262,9 +300,6 @@ func readRenames(r io.Reader) (map[string]string, error) {
 			return nil, invalid("renames", "the new id of %q must be a string", old)
 		}
 		m[old] = s
-	}
-	if len(m) > MaxTests {
-		return nil, tooMany("renames", len(m), MaxTests, "renames", "send fewer")
 	}
 	return m, nil
 }

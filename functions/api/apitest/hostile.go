@@ -302,7 +302,29 @@ func HostileCases() []Hostile {
 			Body: `{"run":"r","arm":"baseline","arm":"patched","nodeid":"t","when":"call","outcome":"passed"}` + "\n"}),
 		hostile("report-run-with-parts", invalid, "", Case{Method: "POST", URL: "/v1/ledger?run=x", Header: map[string]string{"Content-Type": "multipart/form-data; boundary=b"},
 			Body: "--b\r\nContent-Disposition: form-data; name=\"baseline\"\r\n\r\n{}\r\n--b--\r\n"}),
+
+		// Quarantine registries.
+		hostile("registry-value-bomb", tooLarge, "4 MB of zeros: refused before a tree of two million values is built", Case{Method: "POST",
+			URL: "/v1/quarantine/check?today=2026-11-25", Header: jsonType, Body: RegistryValueBomb()}),
+		hostile("registry-duplicate-key", invalid, "", Case{Method: "POST", URL: "/v1/quarantine/check?today=2026-11-25", Header: jsonType,
+			Body: `{"version":1,"version":1,"tests":[]}`}),
+		hostile("registry-renames-many", tooLarge, "", Case{Method: "POST", URL: "/v1/quarantine/check?today=2026-11-25",
+			Header: map[string]string{"Content-Type": "multipart/form-data; boundary=b"},
+			Body: "--b\r\nContent-Disposition: form-data; name=\"registry\"\r\n\r\n{\"version\":1,\"tests\":[]}\r\n" +
+				"--b\r\nContent-Disposition: form-data; name=\"renames\"\r\n\r\n{" + manyRenames(5000) + "}\r\n--b--\r\n"}),
 	}
+}
+
+// manyRenames is n members of a renames object.
+func manyRenames(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"t%d":"u%d"`, i, i)
+	}
+	return b.String()
 }
 
 // RunHostile sends every case with do and checks the answers; it logs

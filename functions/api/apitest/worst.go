@@ -46,7 +46,9 @@ func gen(rows func(w *bufio.Writer)) func(io.Writer) {
 // is limit and whose A/A work budget is steps: budget (the most rates),
 // ledger and flakes (the most tests listed, in as many runs as fit),
 // aa-wide (every scenario listed), aa-long (every run permuted) and
-// aa-sim (the largest simulation).
+// aa-sim (the largest simulation), quarantine-write (the largest registry)
+// and quarantine-check (a registry of the most tests, checked against as
+// many runs of them as fit).
 func Worst(limit int64, steps float64) []Case {
 	return []Case{
 		WorstBudget(worstRates),
@@ -56,6 +58,8 @@ func Worst(limit int64, steps float64) []Case {
 		worstAAWide(limit),
 		worstAALong(),
 		worstAASim(steps),
+		worstQuarantineWrite(),
+		worstQuarantineCheck(limit),
 	}
 }
 
@@ -208,7 +212,7 @@ func PastLimits() []Case {
 	over.Name, over.Status = "past-budget-rates", 413
 	jsonl := map[string]string{"Content-Type": "application/x-ndjson"}
 	csv := map[string]string{"Content-Type": "text/csv"}
-	return []Case{
+	return append([]Case{
 		over,
 		{Name: "past-ledger-tests", Method: "POST", URL: "/v1/ledger", Header: jsonl, Status: 413,
 			Gen: gen(func(w *bufio.Writer) {
@@ -245,5 +249,5 @@ func PastLimits() []Case {
 			})},
 		{Name: "past-aa-simulation", Method: "POST", URL: "/v1/aa?simulate=true&sets=1000000&sim_k=64", Header: csv, Status: 413,
 			Body: "scenario,run,passed\ns1,r1,1\ns1,r2,0\ns2,r1,0\ns2,r2,1\n"},
-	}
+	}, pastQuarantine()...)
 }
