@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"encoding/json"
+	"sync"
 
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/ledger"
@@ -53,13 +54,24 @@ func Pack(v any) (string, error) {
 		return "", err
 	}
 	var b bytes.Buffer
-	w, err := flate.NewWriter(&b, flate.BestCompression)
-	if err != nil {
-		return "", err
-	}
+	w := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&b)
 	w.Write(raw) // a bytes.Buffer does not fail
 	if err := w.Close(); err != nil {
 		return "", err
 	}
 	return base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
 }
+
+// deflaters holds compressors at BestCompression for Pack. A new one
+// allocates about 1 MB of tables, which an API answer would otherwise pay
+// for each link it builds; Reset makes a used one equivalent to a new one,
+// so the bytes are the same.
+var deflaters = sync.Pool{New: func() any {
+	w, err := flate.NewWriter(nil, flate.BestCompression)
+	if err != nil { // only for a level out of range
+		panic(err)
+	}
+	return w
+}}
