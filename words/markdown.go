@@ -596,6 +596,8 @@ func LinkNote(left string, bytes int) string {
 		return LedgerTooLong(bytes)
 	case share.LeftStatistics:
 		return AATooLong(bytes)
+	case share.LeftRegistry:
+		return RegistryTooLong(bytes)
 	case share.LeftRates:
 		return "these pass rates have no exact passed/trials form the two-arm calculator could open."
 	}

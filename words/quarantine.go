@@ -212,3 +212,9 @@ func CleanRunsMarkdown(r *quarantine.CleanRunsResult, link Link) string {
 	m.link(link)
 	return m.String()
 }
+
+// RegistryTooLong says that a registry's check (bytes of link) is too long
+// for a link, which then holds the date of the check only.
+func RegistryTooLong(bytes int) string {
+	return "This registry is too long for a link (" + Count(int64(bytes)/1024+1) + " KB): the link holds the date of the check, not the registry. Share the registry file with it and drop it on the page."
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
@@ -69,25 +70,29 @@ func runQuarantine(e *env, args []string) (bool, error) {
 	return verb(e, args[1:])
 }
 
-// registryFlags are the flags every verb that reads the registry has.
+// registryFlags are the flags every verb that reads the registry has: the
+// file, the date, and how the result is printed (-json, -markdown, -site
+// and the CI outputs, as every command has them).
 type registryFlags struct {
-	path, today    string
-	json, markdown bool
+	path, today string
+	out         *output
+	site        string // the calculator's address once checked; "" for none
 }
 
 func addRegistryFlags(fs *flag.FlagSet) *registryFlags {
 	r := &registryFlags{}
 	fs.StringVar(&r.path, "registry", "quarantine.json", "the registry `file`")
 	fs.StringVar(&r.today, "today", time.Now().Format(time.DateOnly), "the date of the check, `YYYY-MM-DD`: tests expire by it, and no date in the registry may be after it")
-	fs.BoolVar(&r.json, "json", false, "print the JSON result")
-	fs.BoolVar(&r.markdown, "markdown", false, "print the summary a pull request shows (GitHub-flavoured Markdown)")
+	r.out = outputFlags(fs)
 	return r
 }
 
-func (r *registryFlags) check() error {
-	if r.json && r.markdown {
-		return usagef("give -json or -markdown, not both")
+func (r *registryFlags) check(e *env) error {
+	site, err := r.out.check(e)
+	if err != nil {
+		return err
 	}
+	r.site = site
 	if _, err := time.Parse(time.DateOnly, r.today); err != nil {
 		return usagef("-today: want a date YYYY-MM-DD, got %q", r.today)
 	}
@@ -124,18 +129,42 @@ func (r *registryFlags) write(reg *quarantine.Registry) error {
 	return writeFileAtomic(r.path, []byte(b.String()))
 }
 
-// print shows the check of reg (its own evidence, or new reports) as the
-// flags ask; text prints the lines of what changed, and the table of the
-// tests named in only (all when only is nil).
-func (r *registryFlags) print(e *env, res *quarantine.Result, changed []string, only []string) error {
-	switch {
-	case r.json:
-		return core.WriteJSON(e.stdout, res)
-	case r.markdown:
-		_, err := io.WriteString(e.stdout, words.QuarantineMarkdown(res, words.Link{}))
-		return err
+// print shows a check as the flags ask, with the link of the view that
+// reproduces it (st is what the check was made of); text prints the lines
+// of what changed, and the table of the tests named in only (all when only
+// is nil).
+func (r *registryFlags) print(e *env, res *quarantine.Result, st share.QuarantineState, changed []string, only []string) error {
+	var link words.Link
+	if r.site != "" {
+		v, err := share.Quarantine(res.Today, st)
+		if err != nil {
+			return err
+		}
+		link = words.LinkOf(v, r.site)
 	}
-	w := e.stdout
+	res.Link, res.LinkNote = link.URL, link.Note
+	return r.out.print(e, printed{res: res, link: link,
+		markdown: func() string { return words.QuarantineMarkdown(res, link) },
+		notes:    func() []annotation { return r.notes(res) },
+		text:     func(w io.Writer) error { return quarantineText(w, res, changed, only) }})
+}
+
+// notes are a check's annotations: an error per test that blocks, on the
+// registry that holds it, and a warning per caveat.
+func (r *registryFlags) notes(res *quarantine.Result) []annotation {
+	var out []annotation
+	for _, t := range res.Tests {
+		if t.Blocks {
+			out = append(out, annotation{level: "error", file: r.path,
+				title: "flakegate: quarantined " + t.Test + " is " + words.StateWords(t.State),
+				msg:   t.Test + ": " + words.QuarantineSentence(t) + "."})
+		}
+	}
+	return append(out, caveatNotes(res.Warnings)...)
+}
+
+// quarantineText is a check's text report.
+func quarantineText(w io.Writer, res *quarantine.Result, changed []string, only []string) error {
 	for _, c := range changed {
 		fmt.Fprintln(w, c)
 	}
@@ -177,12 +206,13 @@ func (r *registryFlags) print(e *env, res *quarantine.Result, changed []string, 
 	return nil
 }
 
-// judge checks reg against the registry's own evidence.
-func judge(reg *quarantine.Registry, today string) (*quarantine.Result, error) {
+// judge checks reg against the registry's own evidence, and returns the
+// state of that check for its link.
+func judge(reg *quarantine.Registry, today string) (*quarantine.Result, share.QuarantineState, error) {
 	opt := quarantine.DefaultOptions
 	opt.Today = today
 	res, _, err := quarantine.Check(reg, nil, opt)
-	return res, err
+	return res, share.NewQuarantineState(reg, nil, opt), err
 }
 
 // dateFlags are -expires and -days: the last day of a quarantine.
@@ -232,7 +262,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := rf.check(); err != nil {
+	if err := rf.check(e); err != nil {
 		return false, err
 	}
 	if *owner == "" || *reason == "" {
@@ -308,7 +338,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	if err := rf.write(next); err != nil {
 		return false, err
 	}
-	res, err := judge(next, rf.today)
+	res, st, err := judge(next, rf.today)
 	if err != nil {
 		return false, err
 	}
@@ -316,7 +346,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	needed := int64(quarantine.CleanRuns(rel.Below, rel.Confidence))
 	msg := fmt.Sprintf("quarantined %s in %s until %s, owned by %s; each leaves after %s in a row prove it below %s.",
 		words.Nouns(len(entries), "test"), rf.path, expires, *owner, words.Nouns(needed, "clean run"), words.Level(rel.Below))
-	return false, rf.print(e, res, []string{msg}, tests)
+	return false, rf.print(e, res, st, []string{msg}, tests)
 }
 
 func quarantineCheck(e *env, args []string) (bool, error) {
@@ -335,7 +365,7 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := rf.check(); err != nil {
+	if err := rf.check(e); err != nil {
 		return false, err
 	}
 	files := append(append([]string{}, *from...), pos...)
@@ -368,11 +398,11 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 		if err := rf.write(next); err != nil {
 			return false, err
 		}
-		if !rf.json && !rf.markdown {
+		if !rf.out.json && !rf.out.markdown {
 			changed = append(changed, writeSummary(rf.path, res))
 		}
 	}
-	if err := rf.print(e, res, nil, nil); err != nil {
+	if err := rf.print(e, res, share.NewQuarantineState(reg, rep, opt), nil, nil); err != nil {
 		return false, err
 	}
 	for _, c := range changed {
@@ -466,18 +496,18 @@ func quarantineList(e *env, args []string) (bool, error) {
 	if len(pos) > 0 {
 		return false, usagef("list takes no arguments; to check reports, use flakegate quarantine check")
 	}
-	if err := rf.check(); err != nil {
+	if err := rf.check(e); err != nil {
 		return false, err
 	}
 	reg, err := rf.read(false)
 	if err != nil {
 		return false, err
 	}
-	res, err := judge(reg, rf.today)
+	res, st, err := judge(reg, rf.today)
 	if err != nil {
 		return false, err
 	}
-	return false, rf.print(e, res, nil, nil)
+	return false, rf.print(e, res, st, nil, nil)
 }
 
 func quarantineRenew(e *env, args []string) (bool, error) {
@@ -486,7 +516,7 @@ func quarantineRenew(e *env, args []string) (bool, error) {
 	dates := addDateFlags(fs, 0, "instead of -expires")
 	owner := fs.String("owner", "", "a new owner (default: keep it)")
 	reason := fs.String("reason", "", "a new reason (default: keep it)")
-	tests, reg, err := startEdit(fs, rf, args, "the tests to renew")
+	tests, reg, err := startEdit(e, fs, rf, args, "the tests to renew")
 	if err != nil {
 		return false, err
 	}
@@ -505,12 +535,12 @@ func quarantineRenew(e *env, args []string) (bool, error) {
 // startEdit parses an editing verb's command line, which names tests
 // (what says which, for the message when none is named), and reads the
 // registry.
-func startEdit(fs *flag.FlagSet, rf *registryFlags, args []string, what string) ([]string, *quarantine.Registry, error) {
+func startEdit(e *env, fs *flag.FlagSet, rf *registryFlags, args []string, what string) ([]string, *quarantine.Registry, error) {
 	pos, err := parse(fs, args)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := rf.check(); err != nil {
+	if err := rf.check(e); err != nil {
 		return nil, nil, err
 	}
 	if len(pos) == 0 {
@@ -525,17 +555,17 @@ func edited(e *env, rf *registryFlags, reg *quarantine.Registry, msg string, tes
 	if err := rf.write(reg); err != nil {
 		return err
 	}
-	res, err := judge(reg, rf.today)
+	res, st, err := judge(reg, rf.today)
 	if err != nil {
 		return err
 	}
-	return rf.print(e, res, []string{msg}, tests)
+	return rf.print(e, res, st, []string{msg}, tests)
 }
 
 func quarantineRemove(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine remove", "[flags] test...")
 	rf := addRegistryFlags(fs)
-	tests, reg, err := startEdit(fs, rf, args, "the tests to remove")
+	tests, reg, err := startEdit(e, fs, rf, args, "the tests to remove")
 	if err != nil {
 		return false, err
 	}
@@ -548,7 +578,7 @@ func quarantineRemove(e *env, args []string) (bool, error) {
 func quarantineRename(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine rename", "[flags] old-id new-id")
 	rf := addRegistryFlags(fs)
-	pos, reg, err := startEdit(fs, rf, args, "the test's old id and its new one")
+	pos, reg, err := startEdit(e, fs, rf, args, "the test's old id and its new one")
 	if err != nil {
 		return false, err
 	}
@@ -566,8 +596,7 @@ func quarantineRuns(e *env, args []string) (bool, error) {
 	rel := quarantine.DefaultRelease
 	fs.Float64Var(&rel.Below, "below", rel.Below, "the failure `rate` to prove a test below")
 	fs.Float64Var(&rel.Confidence, "confidence", rel.Confidence, "the confidence of the proof")
-	asJSON := fs.Bool("json", false, "print the JSON result")
-	asMarkdown := fs.Bool("markdown", false, "print the sentence as Markdown")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
@@ -575,17 +604,20 @@ func quarantineRuns(e *env, args []string) (bool, error) {
 	if len(pos) > 0 {
 		return false, usagef("unexpected argument %q; give the rate with -below", pos[0])
 	}
+	site, err := out.check(e)
+	if err != nil {
+		return false, err
+	}
 	res, err := quarantine.CleanRunsFor(rel.Below, rel.Confidence)
 	if err != nil {
 		return false, err
 	}
-	switch {
-	case *asJSON:
-		return false, core.WriteJSON(e.stdout, res)
-	case *asMarkdown:
-		_, err := io.WriteString(e.stdout, words.CleanRunsMarkdown(res, words.Link{}))
-		return false, err
-	}
-	fmt.Fprintln(e.stdout, words.CleanRunsSentence(res.Below, res.Confidence, res.CleanRuns))
-	return false, nil
+	link := words.LinkOf(share.CleanRunsOf(res), site)
+	res.Link = link.URL
+	return false, out.print(e, printed{res: res, link: link,
+		markdown: func() string { return words.CleanRunsMarkdown(res, link) },
+		text: func(w io.Writer) error {
+			_, err := fmt.Fprintln(w, words.CleanRunsSentence(res.Below, res.Confidence, res.CleanRuns))
+			return err
+		}})
 }

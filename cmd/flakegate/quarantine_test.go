@@ -368,3 +368,79 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("left behind: %v", names)
 	}
 }
+
+// TestQuarantineCI: quarantine check has the outputs every command has for
+// CI. -annotations prints an ::error per test that blocks, on the registry
+// that holds it (the tests that block are those the JSON result says do);
+// -json-out and -markdown-out write the same JSON and Markdown as -json
+// and -markdown; -site links the result to the quarantine view, whose
+// fragment carries the check.
+func TestQuarantineCI(t *testing.T) {
+	reg := weekRegistryAt(t, "2026-11-25")
+	dir := filepath.Dir(reg)
+	night := weekNights + "2026-11-25.xml"
+	base := []string{"quarantine", "check", "-registry", reg, "-today", "2026-11-25"}
+	_, jsonOut, _ := cli(t, "", append(base, "-json", "-site", "https://flakegate.example", night)...)
+	var res quarantine.Result
+	if err := json.Unmarshal([]byte(jsonOut), &res); err != nil {
+		t.Fatal(err)
+	}
+	var blocking []string
+	for _, r := range res.Tests {
+		if r.Blocks {
+			blocking = append(blocking, r.Test)
+		}
+	}
+	if len(blocking) < 3 {
+		t.Fatalf("the night has %d tests that block; the test needs several", len(blocking))
+	}
+	if !strings.HasPrefix(res.Link, "https://flakegate.example/quarantine#") || !strings.Contains(res.Link, "registry=") || !strings.Contains(res.Link, "today=2026-11-25") {
+		t.Errorf("link %q", res.Link)
+	}
+
+	jsonFile, mdFile := filepath.Join(dir, "out.json"), filepath.Join(dir, "summary.md")
+	code, out, errs := cli(t, "", append(base, "-annotations", "-site", "https://flakegate.example", "-json-out", jsonFile, "-markdown-out", mdFile, night)...)
+	if code != exitBlock || errs != "" {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var errors []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "::error ") {
+			errors = append(errors, line)
+		}
+	}
+	if len(errors) != len(blocking) {
+		t.Fatalf("%d ::error lines for %d tests that block:\n%s", len(errors), len(blocking), out)
+	}
+	for i, test := range blocking {
+		want := "::error file=" + escapeProperty(reg) + ",title=" + escapeProperty("flakegate: quarantined "+test+" is ")
+		if !strings.HasPrefix(errors[i], want) || !strings.Contains(errors[i], "::"+test+": ") {
+			t.Errorf("annotation %d = %q, want it to start %q", i, errors[i], want)
+		}
+	}
+	if !strings.Contains(out, "link: "+res.Link+"\n") {
+		t.Errorf("the text report does not end with the link:\n%s", out)
+	}
+	if got, _ := os.ReadFile(jsonFile); string(got) != jsonOut {
+		t.Errorf("-json-out wrote\n%s\nwant the -json output\n%s", got, jsonOut)
+	}
+	_, md, _ := cli(t, "", append(base, "-markdown", "-site", "https://flakegate.example", night)...)
+	if got, _ := os.ReadFile(mdFile); string(got) != md || !strings.Contains(md, "[Open in flakegate]("+res.Link+")") {
+		t.Errorf("-markdown-out wrote\n%s\nwant the -markdown output, with its link\n%s", got, md)
+	}
+	// Nothing was written to the registry: check without -write only reads.
+	if before, after := weekRegistryBytes(t, "2026-11-25"), mustRead(t, reg); !bytes.Equal(before, after) {
+		t.Errorf("check without -write changed the registry")
+	}
+}
+
+func weekRegistryBytes(t *testing.T, date string) []byte { return mustRead(t, weekRegistryAt(t, date)) }
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -72,6 +72,13 @@ type Result struct {
 	States   StateCounts  `json:"states"` // how many tests are in each state
 	Blocks   bool         `json:"blocks"` // some test is stale, expired or missing
 	Warnings []string     `json:"warnings"`
+	// Link is the address of the calculator view that reproduces this
+	// check, set by the surfaces that know where the calculator is (the
+	// API, on its own origin; the CLI, given -site); absent otherwise.
+	Link string `json:"link,omitempty"`
+	// LinkNote says what Link leaves out (a registry too long for a link),
+	// in the user's words; absent when nothing.
+	LinkNote string `json:"link_note,omitempty"`
 }
 
 // StateCounts counts the tests in each state.

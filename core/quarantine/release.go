@@ -35,6 +35,9 @@ type CleanRunsResult struct {
 	// MaxCleanRuns.
 	CleanRuns int64    `json:"clean_runs"`
 	Warnings  []string `json:"warnings"`
+	// Link is the calculator view that reproduces this answer, as
+	// Result.Link; absent when the calculator's address is unknown.
+	Link string `json:"link,omitempty"`
 }
 
 // CleanRunsFor checks a release rule and answers it: how many clean runs in
