@@ -13,7 +13,7 @@
 #                        (no quoting): "budget -cap 3", "ledger -min-trials 20"
 #   INPUT_REPORTS        globs of report files, one per line (** matches
 #                        directories): budget reads each with -from, ledger
-#                        and aa as a baseline run
+#                        and aa as a baseline run, quarantine check as a run
 #   INPUT_PATCHED        globs of the second arm's reports: ledger -patched,
 #                        aa -candidate
 #   INPUT_SITE           the calculator's address for links (optional)
@@ -121,6 +121,12 @@ ledger)
 aa)
 	args+=("${reports[@]}")
 	for f in "${patched[@]}"; do args+=(-candidate "$f"); done
+	;;
+quarantine)
+	# quarantine check reads each report as a run; the registry is named
+	# in the command (-registry), and -write records the night in it.
+	args+=("${reports[@]}")
+	[ ${#patched[@]} -eq 0 ] || fail "flakegate quarantine reads one set of reports: give them as reports, not patched"
 	;;
 *)
 	[ ${#reports[@]} -eq 0 ] && [ ${#patched[@]} -eq 0 ] ||
