@@ -6,6 +6,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
@@ -86,7 +87,25 @@ func (h *handler) addLink(r *http.Request, res any) {
 	case *gate.FreezeResult:
 		l := words.LinkOf(share.FreezeOf(x), site)
 		x.Link, x.LinkNote = l.URL, l.Note
+	case *quarantine.CleanRunsResult:
+		x.Link = words.LinkOf(share.CleanRunsOf(x), site).URL
 	}
+}
+
+// addQuarantineLink sets the link of a registry's check: the quarantine
+// view with what the check was made of.
+func (h *handler) addQuarantineLink(r *http.Request, res *quarantine.Result, st share.QuarantineState) error {
+	site := h.site(r)
+	if site == "" {
+		return nil
+	}
+	v, err := share.Quarantine(res.Today, st)
+	if err != nil {
+		return err
+	}
+	link := words.LinkOf(v, site)
+	res.Link, res.LinkNote = link.URL, link.Note
+	return nil
 }
 
 // addLedgerLink sets the link of a ledger's verdicts: the decide view with

@@ -12,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/share"
 )
 
 // The quarantine routes work on a registry sent in the request (the JSON
@@ -354,6 +355,9 @@ func postQuarantineCheck(write bool) handlerFunc {
 		}
 		if write {
 			return h.writeResult(w, r, next, cacheNone)
+		}
+		if err := h.addQuarantineLink(r, res, share.NewQuarantineState(in.reg, rep, opt)); err != nil {
+			return err
 		}
 		return h.writeResult(w, r, res, cacheNone)
 	}
