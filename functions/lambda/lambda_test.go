@@ -22,9 +22,9 @@ const (
 
 // startEmulator builds bootstrap and runs it under the emulator until the
 // test ends (lambdatest.Start).
-func startEmulator(t *testing.T) (base string, logs *apitest.Output) {
+func startEmulator(t *testing.T, env ...string) (base string, logs *apitest.Output) {
 	t.Helper()
-	e, err := lambdatest.Start(root, t.TempDir())
+	e, err := lambdatest.Start(root, t.TempDir(), env...)
 	if err != nil {
 		t.Fatal(err)
 	}

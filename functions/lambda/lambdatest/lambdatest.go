@@ -38,9 +38,10 @@ type Emulator struct {
 
 // Start builds bootstrap from the module under root for this machine (as
 // `make lambda` does for arm64) into dir, and runs it under the emulator
-// installed at root/bin/tools/aws-lambda-rie on a free loopback port. It
-// returns once the emulator listens.
-func Start(root, dir string) (*Emulator, error) {
+// installed at root/bin/tools/aws-lambda-rie on a free loopback port, with
+// env (KEY=value: AWS_LAMBDA_FUNCTION_TIMEOUT=1 for a one-second timeout)
+// added to its environment. It returns once the emulator listens.
+func Start(root, dir string, env ...string) (*Emulator, error) {
 	rie, err := filepath.Abs(filepath.Join(root, "bin", "tools", "aws-lambda-rie"))
 	if err != nil {
 		return nil, err
@@ -68,7 +69,7 @@ func Start(root, dir string) (*Emulator, error) {
 	e.cmd = exec.Command(rie, "--runtime-interface-emulator-address", fmt.Sprintf("127.0.0.1:%d", port), bootstrap)
 	e.cmd.Dir = dir
 	e.cmd.Stdout, e.cmd.Stderr = e.Logs, e.Logs
-	e.cmd.Env = append(os.Environ(), "AWS_LAMBDA_FUNCTION_NAME=flakegate", "AWS_REGION=us-east-1")
+	e.cmd.Env = append(append(os.Environ(), "AWS_LAMBDA_FUNCTION_NAME=flakegate", "AWS_REGION=us-east-1"), env...)
 	if err := e.cmd.Start(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,48 @@
+//go:build integration
+
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/functions/api/apitest"
+)
+
+// TestLambdaDeadline runs the bootstrap under the emulator with a timeout
+// of one second and sends the largest simulation Lambda's work budget
+// accepts, which takes longer than that: the API stops it and answers its
+// own 503 problem (nosniff, CORS) before the platform's timeout, and the
+// function answers the next request as usual.
+func TestLambdaDeadline(t *testing.T) {
+	base, logs := startEmulator(t, "AWS_LAMBDA_FUNCTION_TIMEOUT=1")
+	var sim apitest.Case
+	for _, c := range apitest.Worst(api.LambdaMaxBodyBytes, api.LambdaWorkSteps) {
+		if strings.HasPrefix(c.Name, "worst-aa-simulation") {
+			sim = c
+		}
+	}
+	// In process, without a deadline, it takes more than the second.
+	cost, err := apitest.Measure(api.New(api.LambdaOptions()), sim, corpusDir, api.LambdaMaxBodyBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cost.Status != 200 || cost.Wall < 1500*time.Millisecond {
+		t.Fatalf("%s in process: status %d in %v, want a 200 after 1.5 s or more", sim.Name, cost.Status, cost.Wall)
+	}
+	start := time.Now()
+	got := invoke(t, sim.Name, base, event(t, sim, false))
+	took := time.Since(start)
+	t.Logf("%s: %d after %v (in process, without a deadline: 200 after %v)", sim.Name, got.Status, took.Round(time.Millisecond), cost.Wall.Round(time.Millisecond))
+	if got.Status != 503 || got.Header.Get("Content-Type") != "application/problem+json" ||
+		got.Header.Get("X-Content-Type-Options") != "nosniff" || got.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(string(got.Body), "stopped before it was answered") {
+		t.Errorf("status %d, headers %v: %s\nemulator log:\n%s", got.Status, got.Header, got.Body, logs.String())
+	}
+	health := invoke(t, "health", base, event(t, apitest.Case{Name: "health", Method: "GET", URL: "/v1/health"}, false))
+	if health.Status != 200 {
+		t.Errorf("the next request: %d %s", health.Status, health.Body)
+	}
+}
