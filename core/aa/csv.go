@@ -57,6 +57,9 @@ func readCSV(r io.Reader, lim Limits) (*Side, error) {
 		return nil, err
 	}
 	for {
+		if err := p.fastLines(); err != nil {
+			return nil, err
+		}
 		l, full, ok, err := p.readLine()
 		if err != nil {
 			return nil, err

@@ -32,7 +32,7 @@ func (p *aaParser) fastRow(l []byte) error {
 		return p.shortRow(idx, utf8.RuneCount(l)+1)
 	}
 	if bad, msg := p.addRow(f[aaScenario], f[aaRun], f[aaPassed]); bad >= 0 {
-		return core.PosErrorf(p.kind(), p.line, utf8.RuneCount(l[:off[bad]])+1, "%s", msg)
+		return p.rowError(l, off[bad], msg)
 	}
 	return nil
 }

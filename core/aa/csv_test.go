@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -18,6 +19,14 @@ import (
 
 // tallies renders a side compactly: "id passed/total" per scenario, then per
 // run, then rows and duplicates.
+// orNil is tallies(s), or "no side" for nil.
+func orNil(s *Side) string {
+	if s == nil {
+		return "no side"
+	}
+	return tallies(s)
+}
+
 func tallies(s *Side) string {
 	var b strings.Builder
 	for _, t := range s.Scenarios {
@@ -308,11 +317,22 @@ func FuzzReadAA(f *testing.F) {
 		"\xff\xfe",
 		"scenario,run,passed\r",
 		"scenario,run,passed\n,,\n",
+		"scenario,run,passed\na\rb,r1,1\r\nlong-scenario-name,run-0001,true\n \t\n,\n",
+		"x,scenario,run,passed,y\n1,a,r,1,\"q\"\n2,a,r2,0,y\n3,b,r2,2,z\n",
+		"scenario,run,passed\nscenario-00001,run-001,1\nscenario-00002,run-001,0\nscenario-00001,run-002\n",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadCSV(bytes.NewReader(data))
+		// One byte at a time, no complete line is ever buffered ahead, so
+		// every line takes the general path (readLine, fastRow, slowRow):
+		// the buffered fast path must read the same tallies and make the
+		// same errors.
+		s1, err1 := ReadCSV(iotestOneByte{bytes.NewReader(data)})
+		if fmt.Sprint(err) != fmt.Sprint(err1) || !reflect.DeepEqual(s, s1) {
+			t.Fatalf("the buffered and the line-by-line reads differ on %q:\n %v %s\n %v %s", data, err, orNil(s), err1, orNil(s1))
+		}
 		if err != nil {
 			var e *core.Error
 			if !errors.As(err, &e) || e.Kind != core.Invalid || e.Line < 1 || e.Column < 1 || e.Msg == "" {
