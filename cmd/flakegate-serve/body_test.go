@@ -141,3 +141,73 @@ func TestSlowBody(t *testing.T) {
 		t.Errorf("answer %q", raw)
 	}
 }
+
+// statusWriter remembers the status a handler wrote.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// TestStopsWhenClientLeaves: a client sends the largest simulation the
+// local budget accepts (seconds of work) and hangs up a moment later; the
+// server's A/A check stops (the API writes its 503 to nobody) instead of
+// computing to the end for a client that has gone.
+func TestStopsWhenClientLeaves(t *testing.T) {
+	var sim apitest.Case
+	for _, c := range apitest.Worst(api.DefaultMaxBodyBytes, api.DefaultWorkSteps) {
+		if strings.HasPrefix(c.Name, "worst-aa-simulation") {
+			sim = c
+		}
+	}
+	body, _, err := sim.Payload("", api.DefaultMaxBodyBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := newMux(api.LocalOptions(), os.DirFS(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		status int
+		at     time.Time
+	}
+	done := make(chan result, 1)
+	srv := newServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r)
+		done <- result{sw.status, time.Now()}
+	}))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: %d\r\n\r\n", sim.URL, len(body))
+	c.Write(body)
+	time.Sleep(200 * time.Millisecond)
+	c.Close()
+	left := time.Now()
+	select {
+	case r := <-done:
+		t.Logf("%s: the client left after %v; the handler returned %d %v later",
+			sim.Name, left.Sub(start).Round(time.Millisecond), r.status, r.at.Sub(left).Round(time.Millisecond))
+		if r.status != 503 {
+			t.Errorf("the handler answered %d: it finished the check for a client that had gone", r.status)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the handler had not returned two minutes after the client left")
+	}
+}
