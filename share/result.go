@@ -14,6 +14,9 @@ import (
 // and confidence, its observed history, and the rates it was given.
 func BudgetOf(r *gate.BudgetResult) View {
 	in := gate.BudgetInput{Target: r.Target, Cap: r.Cap, CostSeconds: r.CostSeconds, Confidence: r.Confidence}
+	if rs := r.Runner; rs != nil {
+		in.Runner, in.Setting = rs.Name, &rs.Setting
+	}
 	if o := r.Observed; o != nil {
 		in.Observed = &core.Count{Passed: o.Fails, Trials: o.Runs}
 	}
@@ -58,6 +61,9 @@ func FlakesOf(r *ledger.FlakesResult) (v View, ok bool) {
 	}
 	b := r.Flakes[0].Budget
 	in := gate.BudgetInput{Target: b.Target, Cap: b.Cap, CostSeconds: b.CostSeconds, Confidence: b.Confidence}
+	if rs := b.Runner; rs != nil {
+		in.Runner, in.Setting = rs.Name, &rs.Setting
+	}
 	for _, f := range r.Flakes {
 		in.Rates = append(in.Rates, f.Budget.Rows[0].Rate)
 	}

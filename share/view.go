@@ -30,6 +30,12 @@ var BudgetFields = []Field{
 	{"target", "0.95"}, {"cost", ""}, {"cap", "3"}, {"rates", "0.05,0.02,0.01"}, {"observe", ""}, {"confidence", "0.95"},
 }
 
+// BudgetRunnerFields are the budget view's runner inputs, after
+// BudgetFields in the form: the test runner whose retry setting the answer
+// is written in (a gate.Runners name), and today's setting as it counts it
+// (which gives the cap: a link with a setting leaves the cap out).
+var BudgetRunnerFields = []Field{{"runner", ""}, {"setting", ""}}
+
 // DecideFields are the decide view's inputs, in the form's order.
 var DecideFields = []Field{
 	{"baseline", "10/20"}, {"patched", "17/20"}, {"min_trials", "20"}, {"confidence", "0.95"}, {"property", core.PropertyUnknown},
@@ -136,7 +142,13 @@ func Budget(in gate.BudgetInput) View {
 	if o := in.Observed; o != nil {
 		text["observe"] = countText(*o)
 	}
-	return View{Path: BudgetPath, Fragment: Form(BudgetFields, text)}
+	text["runner"] = in.Runner
+	if in.Setting != nil {
+		text["setting"] = strconv.FormatInt(*in.Setting, 10)
+		text["cap"] = defaultOf(BudgetFields, "cap") // the setting gives the cap
+	}
+	fields := append(BudgetFields[:len(BudgetFields):len(BudgetFields)], BudgetRunnerFields...)
+	return View{Path: BudgetPath, Fragment: Form(fields, text)}
 }
 
 // Decide is the decide view of in and, when l is not nil, of a ledger with
@@ -267,4 +279,14 @@ func AA(base, cand *aa.Side) (View, error) {
 	}
 	v.Fragment = "aa=" + enc
 	return v, nil
+}
+
+// defaultOf is the default of a form's field key.
+func defaultOf(fields []Field, key string) string {
+	for _, f := range fields {
+		if f.Key == key {
+			return f.Default
+		}
+	}
+	return ""
 }

@@ -154,7 +154,11 @@ func BudgetMarkdown(r *gate.BudgetResult, link Link) string {
 		m.para(fmt.Sprintf("Observed %s in %s: rate %s, %s Wilson interval %s; the plan uses the upper end.",
 			Nouns(o.Fails, "failure"), Nouns(o.Runs, "run"), Percent(o.Rate), Level(r.Confidence), Interval(o.Lower, o.Upper)))
 	}
-	head := []string{"failure rate", "reruns for " + Level(r.Target), "caught with them", "with one fewer", "at your cap of " + Count(r.Cap), "runner time", "lane"}
+	head := []string{"failure rate", "reruns for " + Level(r.Target), "caught with them", "with one fewer", AtCapHead(r), "runner time", "lane"}
+	align := "rrrrrrl"
+	if r.Runner != nil {
+		head, align = append(head, "setting for "+Level(r.Target)), align+"l"
+	}
 	var rows [][]string
 	for _, row := range r.Rows {
 		k, power, short, secs := "—", "—", "—", "—"
@@ -179,9 +183,13 @@ func BudgetMarkdown(r *gate.BudgetResult, link Link) string {
 		if row.Source == "observed_upper" {
 			rate += " (observed, upper end)"
 		}
-		rows = append(rows, []string{rate, k, power, short, Percent(row.PowerAtCap), secs, LaneWords(row.Lane)})
+		cells := []string{rate, k, power, short, Percent(row.PowerAtCap), secs, LaneWords(row.Lane)}
+		if r.Runner != nil {
+			cells = append(cells, RowSettingCell(r, row))
+		}
+		rows = append(rows, cells)
 	}
-	m.table("rrrrrrl", head, rows)
+	m.table(align, head, rows)
 	m.caveats(r.Warnings)
 	m.link(link)
 	return m.String()
@@ -196,7 +204,7 @@ func BudgetAnswer(r *gate.BudgetResult) string {
 			over++
 		}
 	}
-	cap := Nouns(r.Cap, "rerun")
+	cap, _ := CapPhrase(r)
 	switch {
 	case over == 0:
 		return "The gate passes: every failure rate is caught " + Level(r.Target) + " of the time within your cap of " + cap + "."
@@ -219,12 +227,13 @@ func BudgetSentence(r *gate.BudgetResult, row gate.BudgetRow) string {
 	if row.Lane == core.LaneUnreachable {
 		return "a test that never fails has no flake for reruns to catch"
 	}
-	have := "your " + Nouns(r.Cap, "rerun") + " catch " + flake + " " + Percent(row.PowerAtCap) + " of the time"
-	if r.Cap == 1 {
-		have = "your 1 rerun catches " + flake + " " + Percent(row.PowerAtCap) + " of the time"
+	yours, one := CapPhrase(r)
+	have := "your " + yours + " catch " + flake + " " + Percent(row.PowerAtCap) + " of the time"
+	if one {
+		have = "your " + yours + " catches " + flake + " " + Percent(row.PowerAtCap) + " of the time"
 	}
 	if r.Cap == 0 {
-		have = "with no reruns the gate never catches " + flake
+		have = "with " + yours + " the gate never catches " + flake
 	}
 	if row.Reruns == nil {
 		return have + "; no rerun budget catches it " + Level(r.Target) + " of the time: " + row.Action
@@ -236,11 +245,106 @@ func BudgetSentence(r *gate.BudgetResult, row gate.BudgetRow) string {
 	if row.Seconds != nil && r.CostSeconds != nil {
 		need += " (" + Duration(*row.Seconds) + " at " + Duration(*r.CostSeconds) + ")"
 	}
+	if s := row.Runner; s != nil {
+		need += ", which is " + SettingWords(r.Runner, *s)
+	}
 	if !row.OverCap {
 		need = "already " + need
 	}
 	return have + "; " + need + ": " + row.Action
 }
+
+// CapPhrase is today's cap in words, as the runner counts it when the
+// result has one: "3 reruns", "2 retries (--rerun-fails=2)", "3 attempts
+// (--flaky_test_attempts=3: the first run and 2 retries)", "no reruns".
+// One reports that the phrase is singular (the verb agrees with it).
+func CapPhrase(r *gate.BudgetResult) (phrase string, one bool) {
+	rs := r.Runner
+	if rs == nil {
+		if r.Cap == 0 {
+			return "no reruns", false
+		}
+		return Nouns(r.Cap, "rerun"), r.Cap == 1
+	}
+	switch rs.Counts {
+	case gate.CountsRetries:
+		if rs.Setting == 0 {
+			return "no retries (" + rs.Written + ")", false
+		}
+		return retries(rs.Setting) + " (" + rs.Written + ")", rs.Setting == 1
+	case gate.CountsAttempts:
+		return Nouns(rs.Setting, "attempt") + " (" + rs.Written + ": the first run and " + retriesAfter(r.Cap) + ")", rs.Setting == 1
+	}
+	return Nouns(rs.Setting, "run") + " (" + rs.Written + ": the first and " + Count(r.Cap) + " more)", rs.Setting == 1
+}
+
+func retriesAfter(n int64) string {
+	if n == 0 {
+		return "no retry"
+	}
+	return retries(n)
+}
+
+// SettingCount is a runner setting's value with what it counts: "2
+// retries", "1 attempt", "3 runs".
+func SettingCount(rs *gate.RunnerSetting) string {
+	switch rs.Counts {
+	case gate.CountsRetries:
+		return retries(rs.Setting)
+	case gate.CountsAttempts:
+		return Nouns(rs.Setting, "attempt")
+	}
+	return Nouns(rs.Setting, "run")
+}
+
+// retries is a count of retries: "1 retry", "2 retries".
+func retries(n int64) string {
+	if n == 1 {
+		return "1 retry"
+	}
+	return Count(n) + " retries"
+}
+
+// SettingWords is a budget row's reruns as the runner's setting:
+// "--rerun-fails=149", or "--flaky_test_attempts=150, more than the 10
+// Bazel takes".
+func SettingWords(rs *gate.RunnerSetting, s gate.RowSetting) string {
+	if s.OverMax && rs != nil && rs.Max != nil {
+		tool := rs.Name
+		if r, ok := gate.LookupRunner(rs.Name); ok {
+			tool = r.Tool
+		}
+		return s.Written + ", more than the " + Count(*rs.Max) + " " + tool + " takes"
+	}
+	return s.Written
+}
+
+// AtCapHead heads the column of the power at today's cap: "at your cap of
+// 3", or "at your --rerun-fails=2".
+func AtCapHead(r *gate.BudgetResult) string {
+	if r.Runner != nil {
+		return "at your " + r.Runner.Written
+	}
+	return "at your cap of " + Count(r.Cap)
+}
+
+// RowSettingCell is a row's budget as the runner's setting, for a table
+// cell: "--rerun-fails=149", "--flaky_test_attempts=150 (Bazel takes at
+// most 10)", or "—" without a budget.
+func RowSettingCell(r *gate.BudgetResult, row gate.BudgetRow) string {
+	s := row.Runner
+	if s == nil {
+		return "—"
+	}
+	if s.OverMax && r.Runner != nil && r.Runner.Max != nil {
+		return s.Written + " (over the " + Count(*r.Runner.Max) + " it takes)"
+	}
+	return s.Written
+}
+
+// RunnerLabel names a runner's setting for a form's choices and a table's
+// head: "gotestsum --rerun-fails=N (retries)".
+func RunnerLabel(r gate.Runner) string { return r.Tool + " " + r.Flag() + " (" + r.Counts + ")" }
 
 // FlakesMarkdown summarises the budgets of every flaky test found in test
 // reports, the costliest flake first.
@@ -253,8 +357,21 @@ func FlakesMarkdown(r *ledger.FlakesResult, link Link) string {
 		return m.String()
 	}
 	in := r.Flakes[0].Budget
+	head := []string{"test", "arm", "failed / ran", "plan at (upper end)", "reruns for " + Level(in.Target),
+		AtCapHead(in), "runner time", "lane"}
+	align := "lllrrrrl"
+	if in.CostSeconds != nil {
+		head = slices.Insert(head, 3, "costs per run")
+		align = "lllr" + align[3:]
+	}
+	if in.Runner != nil {
+		head, align = append(head, "setting for "+Level(in.Target)), align+"l"
+	}
 	var rows [][]string
-	for _, f := range r.Flakes {
+	for i, f := range r.Flakes {
+		if i == MaxMarkdownRows {
+			break
+		}
 		row := f.Budget.Rows[0]
 		k, secs := "—", "—"
 		if row.Reruns != nil {
@@ -265,11 +382,27 @@ func FlakesMarkdown(r *ledger.FlakesResult, link Link) string {
 		if row.Seconds != nil {
 			secs = Duration(*row.Seconds)
 		}
-		rows = append(rows, []string{f.NodeID, f.Arm, Fraction(f.Fails, f.Executions), Percent(row.Rate), k,
-			Percent(row.PowerAtCap), secs, LaneWords(row.Lane)})
+		cells := []string{f.NodeID, f.Arm, Fraction(f.Fails, f.Executions), Percent(row.Rate), k,
+			Percent(row.PowerAtCap), secs, LaneWords(row.Lane)}
+		if in.CostSeconds != nil {
+			cost := "—"
+			if f.CostPerRun != nil {
+				cost = Duration(*f.CostPerRun)
+			}
+			cells = slices.Insert(cells, 3, cost)
+		}
+		if in.Runner != nil {
+			cells = append(cells, RowSettingCell(f.Budget, row))
+		}
+		rows = append(rows, cells)
 	}
-	m.table("lllrrrrl", []string{"test", "arm", "failed / ran", "plan at (upper end)", "reruns for " + Level(in.Target),
-		"at your cap of " + Count(in.Cap), "runner time", "lane"}, rows)
+	m.table(align, head, rows)
+	if more := len(r.Flakes) - MaxMarkdownRows; more > 0 {
+		m.para(fmt.Sprintf("The other %s, each cheaper than those above, are in the JSON.", Nouns(more, "flaky test")))
+	}
+	if in.CostSeconds != nil {
+		m.para("Costliest first: a flake costs its failure rate times the runner time of a run (" + Duration(*in.CostSeconds) + ").")
+	}
 	m.caveats(r.Warnings)
 	m.link(link)
 	return m.String()
@@ -288,14 +421,15 @@ func FlakesAnswer(r *ledger.FlakesResult) string {
 		}
 	}
 	flaked := fmt.Sprintf("%s of %s flaked in %s", Count(int64(len(r.Flakes))), Nouns(r.Tests, "test"), Nouns(r.Runs, "run"))
+	cap, _ := CapPhrase(in)
 	if over == 0 {
-		return "The gate passes: " + flaked + ", and your cap of " + Nouns(in.Cap, "rerun") + " catches each " + Level(in.Target) + " of the time."
+		return "The gate passes: " + flaked + ", and your cap of " + cap + " catches each " + Level(in.Target) + " of the time."
 	}
 	need := "needs"
 	if over > 1 {
 		need = "need"
 	}
-	return fmt.Sprintf("The gate blocks: %s, and %s of them %s more reruns than your cap of %s.", flaked, Count(int64(over)), need, Nouns(in.Cap, "rerun"))
+	return fmt.Sprintf("The gate blocks: %s, and %s of them %s more reruns than your cap of %s.", flaked, Count(int64(over)), need, cap)
 }
 
 // GateSentence says what a two-arm gate does, as the start of a sentence.

@@ -182,3 +182,31 @@ func TestLinkLine(t *testing.T) {
 		}
 	}
 }
+
+// The sentence, in each runner's count: gotestsum's 2 retries and
+// Bazel's 3 attempts (the first run and 2 retries) are both 2 reruns, which
+// catch a 2% flake 1-0.98^2 = 3.96% of the time; 149 reruns (seed 003's
+// table) at 8 s are 1 192 s = 19.9 min, and catch it 1-0.98^149 = 95.07%.
+func TestBudgetSentenceRunner(t *testing.T) {
+	two, three := int64(2), int64(3)
+	cost := 8.0
+	for _, c := range []struct {
+		runner  string
+		setting *int64
+		want    string
+	}{
+		{"gotestsum", &two, "your 2 retries (--rerun-fails=2) catch a 2.0% flake 4.0% of the time; 149 reruns catch it 95.1% of the time (19.9 min at 8 s), which is --rerun-fails=149: refuse the green and open a task to make the test deterministic"},
+		{"bazel-flaky-attempts", &three, "your 3 attempts (--flaky_test_attempts=3: the first run and 2 retries) catch a 2.0% flake 4.0% of the time; 149 reruns catch it 95.1% of the time (19.9 min at 8 s), which is --flaky_test_attempts=150, more than the 10 Bazel takes: refuse the green and open a task to make the test deterministic"},
+		{"bazel-runs-per-test", &three, "your 3 runs (--runs_per_test=3: the first and 2 more) catch a 2.0% flake 4.0% of the time; 149 reruns catch it 95.1% of the time (19.9 min at 8 s), which is --runs_per_test=150: refuse the green and open a task to make the test deterministic"},
+	} {
+		in := gate.DefaultBudgetInput
+		in.Rates, in.CostSeconds, in.Runner, in.Setting = []float64{0.02}, &cost, c.runner, c.setting
+		res, err := gate.Budget(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := BudgetSentence(res, res.Rows[0]); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.runner, got, c.want)
+		}
+	}
+}

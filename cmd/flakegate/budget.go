@@ -1,9 +1,12 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
@@ -22,6 +25,8 @@ func runBudget(e *env, args []string) (bool, error) {
 	rates := fs.String("rates", "", "comma-separated per-run failure rates (also accepted as arguments)")
 	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the observed rate's interval")
 	from := filesFlag(fs, "from", "a test report `file` whose retry history gives observed rates (repeatable)")
+	runner := fs.String("runner", "", "write the answer as this test runner's retry setting, `name[=N]` with N today's setting as the runner counts it (it gives the cap): "+
+		strings.Join(gate.RunnerNames(), ", "))
 	format := fs.String("format", "", formatUsage)
 	out := outputFlags(fs)
 	pos, err := parse(fs, args)
@@ -30,6 +35,9 @@ func runBudget(e *env, args []string) (bool, error) {
 	}
 	site, err := out.check(e)
 	if err != nil {
+		return false, err
+	}
+	if err := runnerFlag(fs, *runner, &in); err != nil {
 		return false, err
 	}
 	if len(*from) > 0 {
@@ -83,9 +91,40 @@ func runBudget(e *env, args []string) (bool, error) {
 		text: func(w io.Writer) error { writeBudget(w, res); return nil }})
 }
 
-// writeBudget writes a budget's text report.
+// runnerFlag reads -runner NAME[=N] into in: the runner, and with =N its
+// setting, which then gives the cap (so -cap may not be given too).
+func runnerFlag(fs *flag.FlagSet, v string, in *gate.BudgetInput) error {
+	if v == "" {
+		return nil
+	}
+	name, n, withN := strings.Cut(v, "=")
+	if _, ok := gate.LookupRunner(name); !ok {
+		return usagef("-runner: unknown runner %q: want one of %s", name, strings.Join(gate.RunnerNames(), ", "))
+	}
+	in.Runner = name
+	if !withN {
+		return nil
+	}
+	k, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64)
+	if err != nil {
+		return usagef("-runner %s: want today's setting as a whole number after =, such as %s=2, got %q", name, name, n)
+	}
+	capSet := false
+	fs.Visit(func(f *flag.Flag) { capSet = capSet || f.Name == "cap" })
+	if capSet {
+		return usagef("give -cap (reruns) or -runner %s=N (the runner's own setting), not both", name)
+	}
+	in.Setting = &k
+	return nil
+}
+
+// writeBudget writes a budget's text report: the settings, the answer for
+// each rate in a sentence, then the table.
 func writeBudget(w io.Writer, res *gate.BudgetResult) {
 	fmt.Fprintf(w, "target detection power %s, rerun cap %d", words.FixedPercent(res.Target, 1), res.Cap)
+	if rs := res.Runner; rs != nil {
+		fmt.Fprintf(w, " (%s)", runnerWords(rs))
+	}
 	if res.CostSeconds != nil {
 		fmt.Fprintf(w, ", %s per run", words.Duration(*res.CostSeconds))
 	}
@@ -95,8 +134,16 @@ func writeBudget(w io.Writer, res *gate.BudgetResult) {
 			core.Nouns(int(o.Fails), "failure"), o.Runs, words.RatePercent(o.Rate), words.FixedPercent(res.Confidence, 0), words.RatePercent(o.Lower), words.RatePercent(o.Upper), words.RatePercent(o.Upper))
 	}
 	fmt.Fprintln(w)
+	for _, r := range res.Rows {
+		fmt.Fprintln(w, words.BudgetSentence(res, r))
+	}
+	fmt.Fprintln(w)
 	t := newTable(w)
-	t.row("rate", "reruns", "power", "one short", "gain", "at cap "+strconv.FormatInt(res.Cap, 10), "runner time", "lane")
+	head := []string{"rate", "reruns", "power", "one short", "gain", "at cap " + strconv.FormatInt(res.Cap, 10), "runner time", "lane"}
+	if res.Runner != nil {
+		head = append(head, "setting")
+	}
+	t.row(head...)
 	for _, r := range res.Rows {
 		reruns := "never"
 		switch {
@@ -109,8 +156,12 @@ func writeBudget(w io.Writer, res *gate.BudgetResult) {
 		if r.Seconds != nil {
 			secs = words.Duration(*r.Seconds)
 		}
-		t.row(words.RatePercent(r.Rate), reruns, pctp(r.Power, 1), pctp(r.PowerOneShort, 1), pctp(r.Gain, 1),
-			words.FixedPercent(r.PowerAtCap, 1), secs, r.Lane)
+		cells := []string{words.RatePercent(r.Rate), reruns, pctp(r.Power, 1), pctp(r.PowerOneShort, 1), pctp(r.Gain, 1),
+			words.FixedPercent(r.PowerAtCap, 1), secs, r.Lane}
+		if res.Runner != nil {
+			cells = append(cells, settingText(r.Runner))
+		}
+		t.row(cells...)
 	}
 	t.flush()
 	fmt.Fprintln(w)
@@ -164,27 +215,54 @@ func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, out 
 		text: func(w io.Writer) error { writeFlakes(w, res, in); return nil }})
 }
 
-// writeFlakes writes the text report of every flaky test's budget.
+// writeFlakes writes the text report of every flaky test's budget: the
+// answer, then one row per flaky test, the costliest first.
 func writeFlakes(w io.Writer, res *ledger.FlakesResult, in gate.BudgetInput) {
-	fmt.Fprintf(w, "%d of %s flaked in %s; target detection power %s, rerun cap %d\n\n",
-		len(res.Flakes), core.Nouns(res.Tests, "test"), core.Nouns(res.Runs, "run"), words.FixedPercent(in.Target, 1), in.Cap)
+	fmt.Fprintln(w, words.FlakesAnswer(res))
+	cap := in.Cap
+	var b *gate.BudgetResult
+	if len(res.Flakes) > 0 {
+		b = res.Flakes[0].Budget
+		cap = b.Cap
+	}
+	fmt.Fprintf(w, "target detection power %s, rerun cap %d", words.FixedPercent(in.Target, 1), cap)
+	if b != nil && b.Runner != nil {
+		fmt.Fprintf(w, " (%s)", runnerWords(b.Runner))
+	}
+	if in.CostSeconds != nil {
+		fmt.Fprintf(w, ", %s per run; the costliest flake first (rate times runner time)", words.Duration(*in.CostSeconds))
+	}
+	fmt.Fprint(w, "\n\n")
+	head := []string{"test", "arm", "failed", "rate", "plan at", "reruns", "at cap " + strconv.FormatInt(cap, 10), "lane"}
+	if in.CostSeconds != nil {
+		head = slices.Insert(head, 4, "cost/run")
+	}
+	if b != nil && b.Runner != nil {
+		head = append(head, "setting")
+	}
 	t := newTable(w)
-	t.row("test", "arm", "failed", "rate", "plan at", "reruns", "at cap "+strconv.FormatInt(in.Cap, 10), "lane")
+	t.row(head...)
 	for _, fb := range res.Flakes {
 		row := fb.Budget.Rows[0]
 		reruns := "> int64"
 		if row.Reruns != nil {
 			reruns = strconv.FormatInt(*row.Reruns, 10)
 		}
-		t.row(fb.NodeID, fb.Arm, fmt.Sprintf("%d/%d", fb.Fails, fb.Executions), words.RatePercent(fb.Budget.Observed.Rate),
-			words.RatePercent(row.Rate), reruns, words.FixedPercent(row.PowerAtCap, 1), row.Lane)
+		cells := []string{fb.NodeID, fb.Arm, fmt.Sprintf("%d/%d", fb.Fails, fb.Executions), words.RatePercent(fb.Budget.Observed.Rate),
+			words.RatePercent(row.Rate), reruns, words.FixedPercent(row.PowerAtCap, 1), row.Lane}
+		if in.CostSeconds != nil {
+			cells = slices.Insert(cells, 4, words.Duration(*fb.CostPerRun))
+		}
+		if fb.Budget.Runner != nil {
+			cells = append(cells, settingText(row.Runner))
+		}
+		t.row(cells...)
 	}
 	t.flush()
 	for _, fb := range res.Flakes {
 		row := fb.Budget.Rows[0]
 		if row.Reruns != nil && row.OverCap {
-			fmt.Fprintf(w, "\n%s needs %d reruns to be seen %s of the time; a cap of %d sees it %s",
-				fb.NodeID, *row.Reruns, words.FixedPercent(in.Target, 0), in.Cap, words.FixedPercent(row.PowerAtCap, 1))
+			fmt.Fprintf(w, "\n%s: %s", fb.NodeID, words.BudgetSentence(fb.Budget, row))
 		}
 	}
 	if res.Blocks {
@@ -193,4 +271,23 @@ func writeFlakes(w io.Writer, res *ledger.FlakesResult, in gate.BudgetInput) {
 		fmt.Fprintln(w, "\ngate: pass")
 	}
 	writeWarnings(w, res.Warnings)
+}
+
+// runnerWords is a runner's setting in words: "gotestsum --rerun-fails=2:
+// 2 retries".
+func runnerWords(rs *gate.RunnerSetting) string {
+	r, _ := gate.LookupRunner(rs.Name)
+	return r.Tool + " " + rs.Written + ": " + words.SettingCount(rs)
+}
+
+// settingText is a row's runner setting in a text table: "-" without a
+// budget, "!" after one the runner refuses (over its maximum).
+func settingText(s *gate.RowSetting) string {
+	switch {
+	case s == nil:
+		return "-"
+	case s.OverMax:
+		return s.Written + " (over max)"
+	}
+	return s.Written
 }

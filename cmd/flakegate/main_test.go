@@ -34,6 +34,10 @@ func TestGolden(t *testing.T) {
 		// Seed 003's table of rates.
 		{"budget_table", []string{"budget", "0.05", "0.02", "0.01", "0.005", "0.001"}, exitBlock},
 		{"budget_within_cap", []string{"budget", "-cap", "10", "0.5", "1", "0"}, exitOK},
+		// The issue's sentence: gotestsum's 2 retries, a 2% flake, 8 s a
+		// run (1-0.98^2 = 3.96%; 149 reruns from seed 003's table).
+		{"budget_runner", []string{"budget", "-runner", "gotestsum=2", "-cost", "8", "0.02"}, exitBlock},
+		{"budget_from_costliest", []string{"budget", "-from", reportsDir + "gotest/count5.json", "-cost", "8", "-runner", "bazel-flaky-attempts"}, exitOK},
 		// Seed 000's first example: 10/20 against 17/20 overlaps.
 		{"decide_overlap", []string{"decide", "-baseline", "10/20", "-patched", "17/20"}, exitOK},
 		{"decide_improved_owed", []string{"decide", "-baseline", "30/60", "-patched", "51/60"}, exitOK},
@@ -150,6 +154,11 @@ func TestErrors(t *testing.T) {
 		// Whole numbers are decimal, as in the calculator's form and the API.
 		{"hex min trials", []string{"decide", "-min-trials", "0x14", "-baseline", "1/2", "-patched", "2/2"}, []string{"-min-trials", `"0x14" is not a whole number in decimal`}},
 		{"underscored cap", []string{"budget", "-cap", "1_000", "0.1"}, []string{"-cap", `"1_000"`}},
+		{"unknown runner", []string{"budget", "-runner", "tox=2", "0.1"}, []string{"-runner", `"tox"`, "gotestsum"}},
+		{"runner setting not a number", []string{"budget", "-runner", "jest=two", "0.1"}, []string{"-runner jest", `"two"`}},
+		{"runner setting and cap", []string{"budget", "-runner", "jest=2", "-cap", "3", "0.1"}, []string{"-cap", "not both"}},
+		{"runner attempts zero", []string{"budget", "-runner", "bazel=0", "0.1"}, []string{"setting", "--flaky_test_attempts=N counts attempts, at least 1"}},
+		{"runner setting from reports", []string{"budget", "-runner", "bazel=0", "-from", "testdata/ledger.jsonl"}, []string{"setting"}},
 		{"ledger min trials out of range", []string{"ledger", "-min-trials", "99999999999999999999", badLedger}, []string{"out of range"}},
 	}
 	for _, tc := range cases {

@@ -34,6 +34,13 @@ type BudgetInput struct {
 	Rates       []float64   // per-run failure rates, each in [0,1]
 	Observed    *core.Count // an observed history: Passed counts failures here
 	Confidence  float64     // of the observed rate's Wilson interval, in (0,1)
+	// Runner names the test runner whose retry setting the answer is
+	// written in (a Runners name or alias); "" for none.
+	Runner string
+	// Setting is today's retry setting as Runner counts it (retries,
+	// attempts or runs); when set it gives the cap, and Cap is ignored.
+	// Nil: the cap is Cap, in reruns.
+	Setting *int64
 }
 
 // DefaultBudgetInput is 95% power, a cap of 3 reruns and 95% intervals.
@@ -84,6 +91,18 @@ type BudgetRow struct {
 	Lane    string   `json:"lane"`
 	Action  string   `json:"action"`
 	OverCap bool     `json:"over_cap"` // Reruns > Cap: the gate cannot see this flake
+	// Runner is Reruns as the result's runner setting; absent without a
+	// runner, or without a budget (unreachable, beyond int64).
+	Runner *RowSetting `json:"runner,omitempty"`
+}
+
+// RowSetting is a budget row's reruns as a runner's setting.
+type RowSetting struct {
+	Setting int64  `json:"setting"` // as the runner counts it: Reruns, or Reruns+1 for attempts and runs
+	Written string `json:"written"` // as the runner spells it: "--rerun-fails=149"
+	// OverMax is true when the runner refuses so large a setting (Bazel
+	// takes at most 10 flaky test attempts).
+	OverMax bool `json:"over_max"`
 }
 
 // BudgetResult is the answer to a BudgetInput.
@@ -95,6 +114,10 @@ type BudgetResult struct {
 	Observed    *Observed   `json:"observed"`
 	Rows        []BudgetRow `json:"rows"`
 	Warnings    []string    `json:"warnings"`
+	// Runner is the test runner the answer is written for, with today's
+	// setting as it counts it (Cap is that setting in reruns); absent
+	// without one.
+	Runner *RunnerSetting `json:"runner,omitempty"`
 	// Link is the address of the calculator view that reproduces this
 	// result, set by the surfaces that know where the calculator is (the
 	// API, on its own origin; the CLI, given -site); absent otherwise.
@@ -178,8 +201,10 @@ func Budget(in BudgetInput) (*BudgetResult, error) {
 	if err := in.Check(); err != nil {
 		return nil, err
 	}
+	runner, cap := in.runnerSetting()
+	in.Cap = cap
 	res := &BudgetResult{Target: in.Target, Cap: in.Cap, CostSeconds: in.CostSeconds,
-		Confidence: in.Confidence, Rows: []BudgetRow{}, Warnings: []string{}}
+		Confidence: in.Confidence, Rows: []BudgetRow{}, Warnings: []string{}, Runner: runner}
 	if o := in.Observed; o != nil {
 		lo, hi := stat.Wilson(float64(o.Passed), float64(o.Trials), stat.Z(in.Confidence))
 		res.Observed = &Observed{Fails: o.Passed, Runs: o.Trials,
@@ -192,6 +217,14 @@ func Budget(in BudgetInput) (*BudgetResult, error) {
 	}
 	for _, p := range in.Rates {
 		res.Rows = append(res.Rows, budgetRow(p, "given", in))
+	}
+	if runner != nil {
+		for i := range res.Rows {
+			res.Rows[i].Runner = in.rowSetting(res.Rows[i])
+		}
+		if c := RunnerCaveat(runner.Name); c != "" {
+			res.Warnings = append(res.Warnings, c)
+		}
 	}
 	for _, row := range res.Rows {
 		if row.RerunsOverflow {
@@ -209,6 +242,20 @@ func Budget(in BudgetInput) (*BudgetResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// rowSetting is a row's reruns as the setting of the runner of a checked
+// input; nil without a budget.
+func (in BudgetInput) rowSetting(row BudgetRow) *RowSetting {
+	r, _ := LookupRunner(in.Runner)
+	if row.Reruns == nil {
+		return nil
+	}
+	n, ok := r.SettingFor(*row.Reruns)
+	if !ok {
+		return nil
+	}
+	return &RowSetting{Setting: n, Written: r.Write(n), OverMax: r.Max > 0 && n > r.Max}
 }
 
 func budgetRow(p float64, source string, in BudgetInput) BudgetRow {

@@ -7,7 +7,7 @@ import (
 )
 
 // CheckSettings reports the first of in's settings out of its range, in
-// the order target, cap, cost, confidence, as a *core.Error of Kind
+// the order target, cap, cost, confidence, runner and setting, as a *core.Error of Kind
 // Invalid naming the field; nil when all are in range. It leaves the rates
 // and the observed count alone: it is the check of a question that brings
 // its own rates, such as BudgetFlakes (a budget per flaky test's history).
@@ -30,7 +30,7 @@ func (in BudgetInput) Check() error {
 }
 
 // Problems lists everything Check would refuse, the first fault of each
-// field, in Check's order (target, cap, cost, confidence, rates, observe):
+// field, in Check's order (target, cap, cost, confidence, runner, setting, rates, observe):
 // a form shows each beside its field. Each is a *core.Error naming the
 // field.
 func (in BudgetInput) Problems() []error {
@@ -68,6 +68,9 @@ func (in BudgetInput) settingProblems() []error {
 		errs = append(errs, core.FieldErrorf("cost", "must be a finite number of seconds >= 0, got %v", *c))
 	}
 	if err := core.CheckConfidence(in.Confidence); err != nil {
+		errs = append(errs, err)
+	}
+	if err := in.checkRunner(); err != nil {
 		errs = append(errs, err)
 	}
 	return errs

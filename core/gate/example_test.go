@@ -60,3 +60,15 @@ func ExampleFreeze() {
 	fmt.Printf("claim [%.4f, %.4f]; newer rate %.2f: %s\n", res.Claim.Lower, res.Claim.Upper, *res.Newer.Rate, res.Status)
 	// Output: claim [0.6396, 0.9476]; newer rate 0.50: stale
 }
+
+// A budget written in gotestsum's own setting: --rerun-fails counts
+// retries, so 2 of them are a cap of 2 reruns.
+func ExampleBudget_runner() {
+	in := gate.DefaultBudgetInput
+	setting := int64(2)
+	in.Runner, in.Setting, in.Rates = "gotestsum", &setting, []float64{0.02}
+	res, _ := gate.Budget(in)
+	row := res.Rows[0]
+	fmt.Printf("%s: cap %d, %.4f at cap; %d reruns, %s\n", res.Runner.Written, res.Cap, row.PowerAtCap, *row.Reruns, row.Runner.Written)
+	// Output: --rerun-fails=2: cap 2, 0.0396 at cap; 149 reruns, --rerun-fails=149
+}

@@ -82,13 +82,20 @@ func (l *Ledger) Flakes() []FlakeHistory {
 // against the upper Wilson bound of its observed failure rate.
 type FlakeBudget struct {
 	FlakeHistory
-	Budget *gate.BudgetResult `json:"budget"`
+	// CostPerRun is what the flake costs a run of the suite on average,
+	// in runner seconds: its observed rate Fails/Executions (the point
+	// estimate, which seed 003 keeps for forecasting cost) times the runner
+	// seconds of a run. Null without a cost per run.
+	CostPerRun *float64           `json:"cost_per_run"`
+	Budget     *gate.BudgetResult `json:"budget"`
 }
 
-// BudgetFlakes plans a budget for each history with in's target, cap, cost
-// and confidence, which it checks first (in.CheckSettings), even for no
-// history; in.Rates and in.Observed are replaced by each history's
-// observed fails/executions.
+// BudgetFlakes plans a budget for each history with in's target, cap, cost,
+// confidence and runner, which it checks first (in.CheckSettings), even for
+// no history; in.Rates and in.Observed are replaced by each history's
+// observed fails/executions. The budgets come costliest first: by observed
+// rate times the runner seconds of a run (CostPerRun), highest first, ties
+// in the order of flakes.
 func BudgetFlakes(flakes []FlakeHistory, in gate.BudgetInput) ([]FlakeBudget, error) {
 	if err := in.CheckSettings(); err != nil {
 		return nil, err
@@ -102,8 +109,19 @@ func BudgetFlakes(flakes []FlakeHistory, in gate.BudgetInput) ([]FlakeBudget, er
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, FlakeBudget{FlakeHistory: h, Budget: res})
+		fb := FlakeBudget{FlakeHistory: h, Budget: res}
+		if c := in.CostSeconds; c != nil {
+			v := float64(h.Fails) / float64(h.Executions) * *c
+			fb.CostPerRun = &v
+		}
+		out = append(out, fb)
 	}
+	// The costliest flake first: rate times runner time, which with one
+	// cost per run for all is the observed rate. Ties keep Flakes' order.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].FlakeHistory, out[j].FlakeHistory
+		return float64(a.Fails)*float64(b.Executions) > float64(b.Fails)*float64(a.Executions)
+	})
 	return out, nil
 }
 
@@ -112,7 +130,7 @@ func BudgetFlakes(flakes []FlakeHistory, in gate.BudgetInput) ([]FlakeBudget, er
 type FlakesResult struct {
 	Runs     int           `json:"runs"`   // runs read, over all arms
 	Tests    int           `json:"tests"`  // distinct tests that executed
-	Flakes   []FlakeBudget `json:"flakes"` // sorted as Flakes sorts them
+	Flakes   []FlakeBudget `json:"flakes"` // costliest first, as BudgetFlakes sorts them
 	Blocks   bool          `json:"blocks"` // some flake needs more reruns than the cap
 	Warnings []string      `json:"warnings"`
 	// Link is the address of the calculator view that reproduces this
@@ -156,6 +174,9 @@ func (l *Ledger) FlakeBudgets(in gate.BudgetInput) (*FlakesResult, error) {
 	if len(fl) == 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"no test both failed and passed in %s of %s: no flake to size (a flake rarer than the runs can show may still be there)", core.Nouns(res.Runs, "run"), core.Nouns(res.Tests, "test")))
+	}
+	if c := gate.RunnerCaveat(in.Runner); c != "" && len(fl) > 0 {
+		res.Warnings = append(res.Warnings, c)
 	}
 	res.Warnings = append(res.Warnings, l.notes...)
 	return res, nil

@@ -313,6 +313,7 @@ func postFlakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	a.optNumber("cost_seconds", &in.CostSeconds)
 	a.integer("cap", &in.Cap)
 	a.number("confidence", &in.Confidence)
+	runnerArgs(a, &in)
 	if a.err != nil {
 		return a.err
 	}

@@ -11,6 +11,29 @@ import (
 var confidenceParam = param{name: "confidence", kind: kNumber, def: "0.95",
 	doc: "confidence level of the Wilson intervals, in (0,1)"}
 
+// runnerParam and settingParam write a budget in a test runner's own retry
+// setting.
+var (
+	runnerParam = param{name: "runner", kind: kString, enum: gate.RunnerNames(),
+		doc: "the test runner whose retry setting the answer is written in: gotestsum --rerun-fails, Bazel --flaky_test_attempts or --runs_per_test, " +
+			"pytest-rerunfailures --reruns, Maven Surefire rerunFailingTestsCount, Gradle test-retry maxRetries, Jest jest.retryTimes, Playwright --retries"}
+	settingParam = param{name: "setting", kind: kInteger,
+		doc: "today's setting of the runner as it counts it (retries, or attempts and runs with the first included); it gives the cap, so give cap or setting, not both"}
+)
+
+// runnerArgs reads the runner and its setting into in.
+func runnerArgs(a *args, in *gate.BudgetInput) {
+	a.str("runner", &in.Runner)
+	if a.has("setting") {
+		var n int64
+		a.integer("setting", &n)
+		in.Setting = &n
+		if a.err == nil && a.has("cap") {
+			a.err = invalid("setting", "give cap (reruns) or setting (the runner's own count), not both")
+		}
+	}
+}
+
 // routes is the table every request is dispatched by, and the OpenAPI
 // document is generated from.
 func routes() []*route {
@@ -26,6 +49,7 @@ func routes() []*route {
 					doc: "an observed failure history as fails/runs; its upper Wilson bound is planned for first"},
 				{name: "rates", kind: kNumbers, most: MaxRates, doc: "per-run failure rates, each in [0,1]; at most 1,000 per request"},
 				confidenceParam,
+				runnerParam, settingParam,
 			},
 			get: paramsRoute(budget), post: paramsRoute(budget),
 			results: "BudgetResult",
@@ -129,6 +153,7 @@ func routes() []*route {
 				{name: "cost_seconds", alias: "cost", kind: kNumber, doc: "runner seconds per run, >= 0; omit when unknown"},
 				{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
 				confidenceParam,
+				runnerParam, settingParam,
 			},
 			post:    postFlakes,
 			body:    []bodyKind{bodyReport, bodyMultipartReports},
@@ -185,6 +210,7 @@ func budget(a *args) (any, error) {
 	a.count("observe", &in.Observed)
 	a.numbers("rates", &in.Rates)
 	a.number("confidence", &in.Confidence)
+	runnerArgs(a, &in)
 	if a.err != nil {
 		return nil, a.err
 	}
