@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/stat"
@@ -34,7 +35,7 @@ func pairedT(base, cand *Side, alpha float64) (*PairedT, []string) {
 		idx[t.ID] = i
 	}
 	var d []float64
-	var exact []*big.Rat // the same differences, exactly, to tell when they are all equal
+	var pairs [][2]Tally // the tallies behind each difference: candidate, baseline
 	for _, b := range base.Scenarios {
 		i, ok := idx[b.ID]
 		if !ok {
@@ -42,7 +43,7 @@ func pairedT(base, cand *Side, alpha float64) (*PairedT, []string) {
 		}
 		c := cand.Scenarios[i]
 		d = append(d, float64(c.Passed)/float64(c.Total)-float64(b.Passed)/float64(b.Total))
-		exact = append(exact, new(big.Rat).Sub(big.NewRat(c.Passed, c.Total), big.NewRat(b.Passed, b.Total)))
+		pairs = append(pairs, [2]Tally{c, b})
 	}
 	if only := len(base.Scenarios) - len(d); only > 0 {
 		warns = append(warns, fmt.Sprintf("the paired t-test leaves out %d baseline scenario(s) the candidate does not have", only))
@@ -55,11 +56,7 @@ func pairedT(base, cand *Side, alpha float64) (*PairedT, []string) {
 	}
 	n := len(d)
 	p := &PairedT{Scenarios: n, Diff: stat.Fmean(d), DF: n - 1, Alpha: alpha}
-	same := true
-	for _, x := range exact[1:] {
-		same = same && x.Cmp(exact[0]) == 0
-	}
-	if !same { // rounding alone must not make a spread out of equal differences
+	if !equalDiffs(d, pairs) { // rounding alone must not make a spread out of equal differences
 		p.SE = math.Sqrt(stat.SampleVariance(d) / float64(n))
 	}
 	switch {
@@ -79,4 +76,60 @@ func pairedT(base, cand *Side, alpha float64) (*PairedT, []string) {
 		p.Verdict = core.VerdictRegression
 	}
 	return p, warns
+}
+
+// equalDiffs reports whether the differences d, of the pass rates of pairs
+// (candidate minus baseline), are all equal in exact arithmetic. Each d is
+// within 4e-16 of its exact value (two quotients in [0,1] and a difference,
+// each rounded once), so two that are more than 1e-12 apart differ exactly;
+// only when none is does it compare the fractions exactly: in 128-bit
+// integers when every total is below 2^31, else with math/big. Either way a
+// list of differences costs no allocation per scenario.
+func equalDiffs(d []float64, pairs [][2]Tally) bool {
+	for _, x := range d[1:] {
+		if math.Abs(x-d[0]) > 1e-12 {
+			return false
+		}
+	}
+	small := true
+	for _, p := range pairs {
+		small = small && p[0].Total < 1<<31 && p[1].Total < 1<<31
+	}
+	if small {
+		// cP/cT - bP/bT = (cP·bT - bP·cT)/(cT·bT): both below 2^62, so the
+		// cross products below compare exactly in 128 bits.
+		frac := func(p [2]Tally) (int64, uint64) {
+			return p[0].Passed*p[1].Total - p[1].Passed*p[0].Total, uint64(p[0].Total * p[1].Total)
+		}
+		n0, d0 := frac(pairs[0])
+		for _, p := range pairs[1:] {
+			n, dn := frac(p)
+			if (n < 0) != (n0 < 0) {
+				return false
+			}
+			h1, l1 := bits.Mul64(uint64(abs64(n)), d0)
+			h2, l2 := bits.Mul64(uint64(abs64(n0)), dn)
+			if h1 != h2 || l1 != l2 {
+				return false
+			}
+		}
+		return true
+	}
+	diff := func(p [2]Tally) *big.Rat {
+		return new(big.Rat).Sub(big.NewRat(p[0].Passed, p[0].Total), big.NewRat(p[1].Passed, p[1].Total))
+	}
+	first := diff(pairs[0])
+	for _, p := range pairs[1:] {
+		if diff(p).Cmp(first) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -994,3 +994,39 @@ func TestAAPause(t *testing.T) {
 		}
 	}
 }
+
+// equalDiffs decides equality exactly: the expectations below are exact
+// fraction arithmetic worked by hand (2/3-1/3 = 1/3-0; 375299968947541/2^50
+// is 1/3 less 1/(3·2^50), closer to 1/3 than a float can tell; and the
+// others as their comments say).
+func TestEqualDiffs(t *testing.T) {
+	pair := func(cp, ct, bp, bt int64) [2]Tally {
+		return [2]Tally{{Passed: cp, Total: ct}, {Passed: bp, Total: bt}}
+	}
+	for _, tc := range []struct {
+		name  string
+		pairs [][2]Tally
+		want  bool
+	}{
+		{"equal, different fractions", [][2]Tally{pair(1, 3, 0, 1), pair(2, 3, 1, 3), pair(4, 6, 2, 6)}, true},
+		{"apart", [][2]Tally{pair(1, 3, 0, 1), pair(1, 2, 0, 1)}, false},
+		{"a float apart, not equal", [][2]Tally{pair(1, 3, 0, 1), pair(375299968947541, 1<<50, 0, 1)}, false},
+		{"one", [][2]Tally{pair(1, 2, 1, 2)}, true},
+		// totals below 2^31, the 128-bit path: 1/(2^31-1) and 1/(2^31-2)
+		// are 1/((2^31-1)(2^31-2)), about 2e-19, apart
+		{"2e-19 apart", [][2]Tally{pair(1, 2147483647, 0, 1), pair(1, 2147483646, 0, 1)}, false},
+		{"equal near 2^31", [][2]Tally{pair(2, 2147483646, 0, 1), pair(1, 1073741823, 0, 1)}, true},
+		{"equal, one negative", [][2]Tally{pair(0, 1, 1, 3), pair(1, 3, 2, 3)}, true},
+		{"opposite signs", [][2]Tally{pair(0, 1, 1, 2147483647), pair(1, 2147483647, 0, 1)}, false},
+		// a total of 2^31 or more, the math/big path
+		{"equal, large totals", [][2]Tally{pair(1<<40, 1<<41, 0, 1), pair(1, 2, 0, 1)}, true},
+	} {
+		d := make([]float64, len(tc.pairs))
+		for i, p := range tc.pairs {
+			d[i] = float64(p[0].Passed)/float64(p[0].Total) - float64(p[1].Passed)/float64(p[1].Total)
+		}
+		if got := equalDiffs(d, tc.pairs); got != tc.want {
+			t.Errorf("%s: equalDiffs = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
