@@ -19,15 +19,16 @@ const module = "github.com/flakegate/flakegate"
 // stat, and lower never imports higher (docs/ARCHITECTURE.md draws it). A
 // package listed with a trailing "/..." covers its sub-packages too.
 var layers = map[string][]string{
-	"core/stat":   {},
-	"core":        {},
-	"core/gate":   {"core", "core/stat"},
-	"core/ledger": {"core", "core/stat", "core/gate"},
-	"core/report": {"core", "core/stat", "core/gate", "core/ledger"},
-	"core/aa/...": {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
-	"words":       {"core/...", "share"},
-	"share":       {"core/..."},
-	"static":      {},
+	"core/stat":     {},
+	"core":          {},
+	"core/jsonscan": {},
+	"core/gate":     {"core", "core/stat"},
+	"core/ledger":   {"core", "core/stat", "core/gate"},
+	"core/report":   {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
+	"core/aa/...":   {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
+	"words":         {"core/...", "share"},
+	"share":         {"core/..."},
+	"static":        {},
 
 	"core/quarantine": {"core", "core/stat", "core/gate", "core/ledger"},
 }

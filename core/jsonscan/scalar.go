@@ -1,0 +1,274 @@
+package jsonscan
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// String reads a string and returns its text, valid until the next call
+// of a Scanner method (it may be a piece of the input).
+func (s *Scanner) String() ([]byte, error) {
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return nil, s.unexpected("a string")
+	}
+	return s.string(true)
+}
+
+// Text reads a string into a Go string.
+func (s *Scanner) Text() (string, error) {
+	b, err := s.String()
+	return string(b), err
+}
+
+// string reads a string from its opening quote; keep asks for its text.
+func (s *Scanner) string(keep bool) ([]byte, error) {
+	open := s.i
+	s.i++
+	start, wide := s.i, false
+	// The common case: no escape.
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			v := s.b[start:s.i]
+			if wide && !utf8.Valid(v) {
+				return nil, s.badUTF8(start, s.i)
+			}
+			s.i++
+			return v, nil
+		case c == '\\':
+			if wide && !utf8.Valid(s.b[start:s.i]) {
+				return nil, s.badUTF8(start, s.i)
+			}
+			return s.escaped(open, start, keep)
+		case c < 0x20:
+			return nil, s.errHere("malformed JSON: a control character (byte 0x%02x) inside a string; it must be escaped", c)
+		case c >= 0x80:
+			wide = true
+		}
+		s.i++
+	}
+	return nil, s.Errorf(Pos(open), "malformed JSON: the %s ends inside a string (is it cut short?)", s.what)
+}
+
+// badUTF8 is the error of the first byte of b[from:to] that is not UTF-8.
+func (s *Scanner) badUTF8(from, to int) error {
+	for i := from; i < to; {
+		r, n := utf8.DecodeRune(s.b[i:to])
+		if r == utf8.RuneError && n <= 1 {
+			return s.Errorf(Pos(i), "a string that is not valid UTF-8 (byte 0x%02x)", s.b[i])
+		}
+		i += n
+	}
+	return s.Errorf(Pos(from), "a string that is not valid UTF-8")
+}
+
+// escaped reads the rest of a string that holds an escape, s.i at the
+// first backslash; b[start:s.i] is valid UTF-8 without escapes.
+func (s *Scanner) escaped(open, start int, keep bool) ([]byte, error) {
+	s.buf = append(s.buf[:0], s.b[start:s.i]...)
+	plain := s.i // where the run of bytes without escape starts
+	flush := func() error {
+		if !utf8.Valid(s.b[plain:s.i]) {
+			return s.badUTF8(plain, s.i)
+		}
+		if keep {
+			s.buf = append(s.buf, s.b[plain:s.i]...)
+		}
+		return nil
+	}
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			s.i++
+			return s.buf, nil
+		case c < 0x20:
+			return nil, s.errHere("malformed JSON: a control character (byte 0x%02x) inside a string; it must be escaped", c)
+		case c != '\\':
+			s.i++
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		at := s.i
+		if s.i+1 >= len(s.b) {
+			break
+		}
+		e := s.b[s.i+1]
+		s.i += 2
+		var r rune
+		switch e {
+		case '"', '\\', '/':
+			r = rune(e)
+		case 'b':
+			r = '\b'
+		case 'f':
+			r = '\f'
+		case 'n':
+			r = '\n'
+		case 'r':
+			r = '\r'
+		case 't':
+			r = '\t'
+		case 'u':
+			var ok bool
+			if r, ok = s.hex4(); !ok {
+				return nil, s.Errorf(Pos(at), `malformed JSON: \u must be followed by four hex digits`)
+			}
+			if utf16.IsSurrogate(r) {
+				lo, ok := rune(0), false
+				if s.i+1 < len(s.b) && s.b[s.i] == '\\' && s.b[s.i+1] == 'u' {
+					s.i += 2
+					lo, ok = s.hex4()
+				}
+				if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
+					return nil, s.Errorf(Pos(at), `a \u escape of half a UTF-16 surrogate pair, without its other half`)
+				}
+			}
+		default:
+			return nil, s.Errorf(Pos(at), `malformed JSON: unknown escape \%s in a string`, describeRune(e))
+		}
+		if keep {
+			s.buf = utf8.AppendRune(s.buf, r)
+		}
+		plain = s.i
+	}
+	return nil, s.Errorf(Pos(open), "malformed JSON: the %s ends inside a string (is it cut short?)", s.what)
+}
+
+func describeRune(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return string(rune(c))
+	}
+	return describe(c)
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func (s *Scanner) hex4() (rune, bool) {
+	if len(s.b)-s.i < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s.b[s.i : s.i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	s.i += 4
+	return r, true
+}
+
+// Number reads a number and returns its text, which is in RFC 8259's
+// grammar (strconv.ParseFloat reads it).
+func (s *Scanner) Number() ([]byte, error) {
+	s.space()
+	start := s.i
+	digits := func() bool {
+		from := s.i
+		for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+			s.i++
+		}
+		return s.i > from
+	}
+	bad := func() ([]byte, error) {
+		end := s.i
+		for end < len(s.b) && end-start < 40 && isNumberByte(s.b[end]) {
+			end++
+		}
+		s.i = start
+		if end == start {
+			return nil, s.unexpected("a number")
+		}
+		return nil, s.errHere("malformed JSON: %s is not a number", strconv.Quote(string(s.b[start:end])))
+	}
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i < len(s.b) && s.b[s.i] == '0':
+		s.i++
+	case !digits():
+		return bad()
+	}
+	if s.i < len(s.b) && s.b[s.i] == '.' {
+		s.i++
+		if !digits() {
+			return bad()
+		}
+	}
+	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+		s.i++
+		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+			s.i++
+		}
+		if !digits() {
+			return bad()
+		}
+	}
+	if s.i < len(s.b) && isNumberByte(s.b[s.i]) {
+		return bad() // 01, 1.5.2
+	}
+	return s.b[start:s.i], nil
+}
+
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// Int reads a whole number that fits in an int64, written without a
+// fraction or an exponent.
+func (s *Scanner) Int() (int64, error) {
+	at := s.At()
+	if k, err := s.Kind(); err != nil || k != Number {
+		if err == nil {
+			err = s.Errorf(at, "want a whole number, got %s", s.describeValue())
+		}
+		return 0, err
+	}
+	num, err := s.Number()
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(string(num), 10, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, s.Errorf(at, "%s does not fit in 64 bits", num)
+		}
+		return 0, s.Errorf(at, "want a whole number, got %s", num)
+	}
+	return n, nil
+}
+
+// describeValue names the value at the cursor, for "want ..., got ...":
+// its text when it is a short scalar, else its kind.
+func (s *Scanner) describeValue() string {
+	k, err := s.Kind()
+	if err != nil || k == End {
+		return "nothing"
+	}
+	if k == Object || k == Array {
+		return k.String()
+	}
+	save := s.i
+	v, err := s.Value()
+	s.i = save
+	if err != nil || utf8.RuneCount(v) > 40 {
+		return k.String()
+	}
+	return string(v)
+}

@@ -1,0 +1,283 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// tokens walks one JSON text with the scanner and writes its tokens, one a
+// line: strings quoted by %q, numbers as written, delimiters as themselves.
+func tokens(b []byte) (string, error) {
+	var s Scanner
+	s.Reset(b, 1, "text")
+	var out strings.Builder
+	var value func() error
+	value = func() error {
+		k, err := s.Kind()
+		if err != nil {
+			return err
+		}
+		switch k {
+		case Object:
+			out.WriteString("{\n")
+			err := s.Object(func(key []byte) error {
+				fmt.Fprintf(&out, "%q\n", key)
+				return value()
+			})
+			out.WriteString("}\n")
+			return err
+		case Array:
+			out.WriteString("[\n")
+			err := s.Array(func(int) error { return value() })
+			out.WriteString("]\n")
+			return err
+		case String:
+			v, err := s.String()
+			fmt.Fprintf(&out, "%q\n", v)
+			return err
+		case Number:
+			v, err := s.Number()
+			fmt.Fprintf(&out, "%s\n", v)
+			return err
+		case Null:
+			if !s.Null() {
+				return s.literal("null")
+			}
+			out.WriteString("null\n")
+			return nil
+		case True, False:
+			out.WriteString(k.String() + "\n")
+			return s.literal(k.String())
+		}
+		return s.unexpected("a value")
+	}
+	if err := value(); err != nil {
+		return "", err
+	}
+	return out.String(), s.End()
+}
+
+// stdTokens is tokens by encoding/json's Decoder (the reference), which
+// also reports whether a key repeats within an object.
+func stdTokens(b []byte) (toks string, repeated bool, err error) {
+	if !json.Valid(b) { // one value, and nothing after it
+		var v any
+		return "", false, json.Unmarshal(b, &v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out strings.Builder
+	type frame struct {
+		obj  bool
+		keys map[string]bool
+		key  bool // the next string is a key
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err.Error() == "EOF" && len(stack) == 0 && out.Len() > 0 {
+				return out.String(), repeated, nil
+			}
+			return "", repeated, err
+		}
+		top := len(stack) - 1
+		isKey := top >= 0 && stack[top].obj && stack[top].key
+		if top >= 0 && stack[top].obj {
+			stack[top].key = !stack[top].key
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			fmt.Fprintf(&out, "%c\n", v)
+			switch v {
+			case '{':
+				stack = append(stack, frame{obj: true, keys: map[string]bool{}, key: true})
+			case '[':
+				stack = append(stack, frame{})
+			default:
+				stack = stack[:top]
+				if top > 0 && stack[top-1].obj {
+					stack[top-1].key = true
+				}
+			}
+			if v == '{' || v == '[' {
+				continue
+			}
+		case string:
+			if isKey {
+				repeated = repeated || stack[top].keys[v]
+				stack[top].keys[v] = true
+			}
+			fmt.Fprintf(&out, "%q\n", v)
+		case json.Number:
+			fmt.Fprintf(&out, "%s\n", v)
+		case bool:
+			fmt.Fprintf(&out, "%t\n", v)
+		case nil:
+			out.WriteString("null\n")
+		}
+	}
+}
+
+// loneSurrogate reports whether b has a \u escape of half a surrogate pair
+// (encoding/json reads it as U+FFFD; the scanner refuses it).
+func loneSurrogate(b []byte) bool {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return false
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	lower := bytes.ToLower(b)
+	replacement := []byte("\uFFFD")
+	return bytes.Count(out, replacement) > bytes.Count(b, replacement)+bytes.Count(lower, []byte(`\ufffd`))
+}
+
+var seeds = []string{
+	`{}`, `[]`, `""`, `0`, `-0.5e+3`, `1E-2`, `true`, `false`, `null`, ` { "a" : [ 1 , 2 ] } `,
+	`{"Time":"2026-12-01T20:20:01.78Z","Action":"output","Package":"p","Test":"T","Output":"a\"b\n"}`,
+	`{"a":{"b":[{"c":1},{"c":2,"c":3}]}}`, `{"a":1,"a":2}`, `{"a":1,"A":2}`,
+	`"\u00e9\ud834\udd1e\/\b\f\n\r\t"`, `"\ud800"`, `"\udc00\ud800"`, "\"\xff\"", "\"é\xe9\"",
+	`{"a":01}`, `{"a":1.}`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `[1 2]`, `"abc`, `{"a":tru}`, `nul`, `-`, `1e`,
+	`{"v":1} x`, "\"a\x01\"", `"\q"`, `"\u12"`, `[[[[[[]]]]]]`,
+	`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":0,"k11":1,"k12":2,"k13":3,"k14":4,"k15":5,"k16":6,"k17":7,"k3":8}`,
+}
+
+// FuzzScanner holds the scanner to encoding/json: whatever it accepts,
+// encoding/json accepts with the same tokens; whatever encoding/json
+// accepts, it accepts too unless a key repeats, a string is not UTF-8 or a
+// \u escape is a lone surrogate, the three ways it is stricter.
+func FuzzScanner(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, err := tokens(b)
+		want, repeated, stdErr := stdTokens(b)
+		switch {
+		case err == nil && stdErr != nil:
+			t.Fatalf("accepted %q, which encoding/json refuses: %v", b, stdErr)
+		case err == nil && repeated:
+			t.Fatalf("accepted %q, whose object repeats a key", b)
+		case err == nil && got != want:
+			t.Fatalf("%q: tokens\n%s\nencoding/json\n%s", b, got, want)
+		case err != nil && stdErr == nil && !repeated && utf8.Valid(b) && !loneSurrogate(b):
+			t.Fatalf("refused %q (%v), which encoding/json reads", b, err)
+		}
+		var e *Error
+		if err != nil && (!errors.As(err, &e) || e.Line < 1 || e.Column < 1 || e.Msg == "" || strings.Contains(e.Msg, "invalid character")) {
+			t.Fatalf("%q: error %#v", b, err)
+		}
+	})
+}
+
+// TestErrors: where each mistake is reported. Columns were counted by hand
+// on the input (1-based, in characters: é is one).
+func TestErrors(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+	}{
+		{`{"a":1,"a":2}`, `1:8: field "a" appears twice`},
+		{`{"a":{"b":[{"c":1},{"c":2,"c":3}]}}`, `1:27: a.b[1]: field "c" appears twice`},
+		{"{\n  \"é\": 1,\n  \"x\": [1, 2,, 3]\n}", `3:14: x[2]: malformed JSON: a value cannot start with ','`},
+		{`{"é":"ü" "x":1}`, `1:10: é: malformed JSON: want ',' or '}' after the value, found '"'`},
+		{`{"a":1`, `1:7: a: malformed JSON: the text ends where ',' or '}' after the value should be (is it cut short?)`},
+		{`{"a":"abc`, `1:6: a: malformed JSON: the text ends inside a string (is it cut short?)`},
+		{`{"a":01}`, `1:6: a: malformed JSON: "01" is not a number`},
+		{`{"a":"x\qy"}`, `1:8: a: malformed JSON: unknown escape \q in a string`},
+		{`["\ud800x"]`, `1:3: [0]: a \u escape of half a UTF-16 surrogate pair, without its other half`},
+		{"[\"ab\xffc\"]", `1:5: [0]: a string that is not valid UTF-8 (byte 0xff)`},
+		{"[\"a\tb\"]", `1:4: [0]: malformed JSON: a control character (byte 0x09) inside a string; it must be escaped`},
+		{`{"v":1} x`, `1:9: malformed JSON: 'x' after the end of the value`},
+		{`[tru]`, `1:2: [0]: malformed JSON: want true`},
+		{`{1:2}`, `1:2: malformed JSON: want a key in quotes, found '1'`},
+		{``, `1:1: malformed JSON: the text ends where a value should be (is it cut short?)`},
+	} {
+		_, err := tokens([]byte(c.in))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)
+		}
+	}
+}
+
+// TestInt: whole numbers as int64; the limits are 2^63-1 and -2^63.
+func TestInt(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		err  string
+	}{
+		{`0`, 0, ""}, {`-0`, 0, ""}, {`9223372036854775807`, 1<<63 - 1, ""}, {`-9223372036854775808`, -1 << 63, ""},
+		{`9223372036854775808`, 0, "1:1: 9223372036854775808 does not fit in 64 bits"},
+		{`1.5`, 0, "1:1: want a whole number, got 1.5"},
+		{`1e0`, 0, "1:1: want a whole number, got 1e0"},
+		{`"1"`, 0, `1:1: want a whole number, got "1"`},
+		{`{}`, 0, `1:1: want a whole number, got an object`},
+	} {
+		var s Scanner
+		s.Reset([]byte(c.in), 1, "text")
+		n, err := s.Int()
+		if c.err == "" && (err != nil || n != c.want) || c.err != "" && (err == nil || err.Error() != c.err) {
+			t.Errorf("%s: got %d, %v; want %d, %q", c.in, n, err, c.want, c.err)
+		}
+	}
+}
+
+// TestLineOffset: a scanner over the fifth line of a file says line 5.
+func TestLineOffset(t *testing.T) {
+	var s Scanner
+	s.Reset([]byte(`{"a":[1,true,x]}`), 5, "line")
+	err := s.Skip()
+	if err == nil || err.Error() != `5:14: a[2]: malformed JSON: a value cannot start with 'x'` {
+		t.Fatalf("got %v", err)
+	}
+	// Reused for the next line, it forgets the last one's keys and path.
+	s.Reset([]byte(`{"a":1}`), 6, "line")
+	if err := s.Skip(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDeep(t *testing.T) {
+	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
+	var s Scanner
+	s.Reset([]byte(deep), 1, "text")
+	if err := s.Skip(); err == nil || !strings.Contains(err.Error(), "nested deeper than 512") {
+		t.Fatalf("got %v", err)
+	}
+	ok := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+	s.Reset([]byte(ok), 1, "text")
+	if err := s.Skip(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSeeds(t *testing.T) {
+	for _, in := range seeds {
+		got, err := tokens([]byte(in))
+		want, repeated, stdErr := stdTokens([]byte(in))
+		if (err == nil) != (stdErr == nil && !repeated && utf8.ValidString(in) && !loneSurrogate([]byte(in))) || err == nil && got != want {
+			t.Errorf("%q: %v / encoding/json %v, repeated %v", in, err, stdErr, repeated)
+		}
+	}
+}
+
+func BenchmarkScanGoTestLine(b *testing.B) {
+	line := []byte(`{"Time":"2026-12-01T20:20:01.000123Z","Action":"output","Package":"example.com/big/pkg07","Test":"Test012","Output":"    big_test.go:22: checked 123 cases\n"}`)
+	var s Scanner
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		s.Reset(line, 1, "line")
+		if err := s.Skip(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
