@@ -12,6 +12,7 @@ var generators = map[string]func(w io.Writer, size int64) (int64, error){
 	"junit":      generateJUnit,
 	"playwright": generatePlaywright,
 	"inspect":    generateInspect,
+	"ledger":     generateLedger,
 }
 
 // counter counts what is written.
@@ -108,4 +109,32 @@ func generateInspect(w io.Writer, size int64) (int64, error) {
 	}
 	err := c.printf("]}\n")
 	return c.n, err
+}
+
+// generateLedger writes the seed's per-trial JSONL as flakegate run writes
+// it: runs of 2,000 tests (50 packages of 40) alternating between the two
+// arms, one in 37 trials failing, and after each run its run record.
+func generateLedger(w io.Writer, size int64) (int64, error) {
+	c := &counter{w: w}
+	for run := 0; c.n < size; run++ {
+		arm := [2]string{"baseline", "patched"}[run%2]
+		passed := 0
+		for i := range 2000 {
+			outcome := "passed"
+			if (run*2000+i)%37 == 0 {
+				outcome = "failed"
+			} else {
+				passed++
+			}
+			if err := c.printf(`{"run":"r%d","arm":"%s","nodeid":"tests/pkg%02d/test_big.py::test_%03d","when":"call","outcome":"%s","ts":%d.%03d}`+"\n",
+				run, arm, i/40, i%40, outcome, 1700000000+run, i%1000); err != nil {
+				return c.n, err
+			}
+		}
+		if err := c.printf(`{"run":"r%d","arm":"%s","when":"run","outcome":"done","seq":%d,"trials":2000,"passed":%d,"exit":1,"seconds":61.5,"command":"pytest -p flake_ledger","ts":%d}`+"\n",
+			run, arm, run+1, passed, 1700000000+run); err != nil {
+			return c.n, err
+		}
+	}
+	return c.n, nil
 }

@@ -1,6 +1,6 @@
 // Command reports measures how fast report.Read reads large reports and
 // how much memory it holds while doing so, for the formats whose files get
-// biggest: go test -json, JUnit XML, Playwright's JSON and inspect_ai logs.
+// biggest: go test -json, the JSONL ledger, JUnit XML, Playwright's JSON and inspect_ai logs.
 //
 //	go run ./bench/reports                   # 100 MB of each format
 //	go run ./bench/reports -mb 500 -format junit
@@ -37,7 +37,7 @@ import (
 
 func main() {
 	mb := flag.Int("mb", 100, "size of each generated report in MiB")
-	format := flag.String("format", "all", "gotest, junit, playwright, inspect or all")
+	format := flag.String("format", "all", "gotest, ledger, junit, playwright, inspect or all")
 	read := flag.String("read", "", "read this file and report (the child process)")
 	flag.Parse()
 	if *read != "" {
@@ -49,7 +49,7 @@ func main() {
 	}
 	formats := []string{*format}
 	if *format == "all" {
-		formats = []string{"gotest", "junit", "playwright", "inspect"}
+		formats = []string{"gotest", "ledger", "junit", "playwright", "inspect"}
 	}
 	for _, f := range formats {
 		if generators[f] == nil {
@@ -176,7 +176,8 @@ func timed(path string, read func(io.Reader) error) (time.Duration, error) {
 
 // tokenPeer times the standard library's tokenizer of the format's syntax
 // over the whole file: a line-by-line encoding/json Unmarshal of each event
-// for go test -json, Decoder.Token for the others.
+// for go test -json and each row for the JSONL ledger, Decoder.Token for
+// the others.
 func tokenPeer(path, format string) (time.Duration, string, error) {
 	switch format {
 	case "junit":
@@ -192,11 +193,11 @@ func tokenPeer(path, format string) (time.Duration, string, error) {
 			}
 		})
 		return d, "encoding/xml Token", err
-	case "gotest":
+	case "gotest", "ledger":
 		d, err := timed(path, func(r io.Reader) error {
 			sc := bufio.NewScanner(r)
 			sc.Buffer(nil, 1<<20)
-			var ev struct{ Action, Package, Test string }
+			var ev struct{ Action, Package, Test, Run, Arm, NodeID, When, Outcome string }
 			for sc.Scan() {
 				if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 					return err

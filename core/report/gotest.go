@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"io"
 	"sort"
@@ -38,6 +37,7 @@ type goTestPackage struct {
 // readGoTest reads a go test -json stream as one run of arm.
 func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
 	lr := newLineReader(r, MaxGoTestLineBytes)
+	var scan goTestScanner
 	pkgs := map[string]*goTestPackage{}
 	pkg := func(name string) *goTestPackage {
 		p := pkgs[name]
@@ -77,11 +77,9 @@ func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
 		if err := checkUTF8(line, lr.line); err != nil {
 			return err
 		}
-		ev, ok := scanGoTestEvent(line)
-		if !ok {
-			if err := json.Unmarshal(line, &ev); err != nil {
-				return jsonLineErr(line, lr.line, err)
-			}
+		ev, err := scan.event(line, lr.line)
+		if err != nil {
+			return err
 		}
 		if ev.Action == "" {
 			return core.PosErrorf(core.Invalid, lr.line, column(line, len(line)-len(bytes.TrimLeft(line, " \t"))),
@@ -211,18 +209,4 @@ func buildPackage(importPath string) string {
 		return importPath[:i]
 	}
 	return importPath
-}
-
-// jsonLineErr turns a JSON decoding error of a line into a positioned error.
-func jsonLineErr(line []byte, n int, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off := min(int(se.Offset), len(bytes.TrimRight(line, " \t\r"))-1)
-		return core.PosErrorf(core.Invalid, n, valueStart(line, max(off, 0)), "malformed JSON: %v", se)
-	case errors.As(err, &te):
-		return core.PosErrorf(core.Invalid, n, column(line, int(te.Offset)), "field %s must be a %s, got %s", te.Field, te.Type, te.Value)
-	}
-	return core.PosErrorf(core.Invalid, n, column(line, len(line)), "malformed JSON: %v", err)
 }

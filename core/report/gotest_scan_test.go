@@ -3,15 +3,46 @@ package report
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/flakegate/flakegate/core"
 )
 
-// Every line of the real go test -json samples takes the fast path and
-// decodes as encoding/json decodes it.
+// stdEvent decodes a line with encoding/json, the reference, matching
+// keys exactly as test2json writes them (encoding/json alone would take
+// "action" for "Action"; the scanner takes only the key test2json writes).
+func stdEvent(line []byte) (goTestEvent, error) {
+	var m map[string]*string
+	var kinds map[string]json.RawMessage
+	if err := json.Unmarshal(line, &kinds); err != nil {
+		return goTestEvent{}, err
+	}
+	kept := map[string]json.RawMessage{}
+	for _, k := range []string{"Action", "Package", "Test", "ImportPath", "FailedBuild"} {
+		if v, ok := kinds[k]; ok {
+			kept[k] = v
+		}
+	}
+	raw, _ := json.Marshal(kept)
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return goTestEvent{}, err
+	}
+	get := func(k string) string {
+		if m[k] == nil {
+			return ""
+		}
+		return *m[k]
+	}
+	return goTestEvent{Action: get("Action"), Package: get("Package"), Test: get("Test"), ImportPath: get("ImportPath"), FailedBuild: get("FailedBuild")}, nil
+}
+
+// Every line of the real go test -json samples decodes as encoding/json
+// decodes it.
 func TestScanGoTestEventSamples(t *testing.T) {
 	files, _ := filepath.Glob("testdata/reports/gotest/*.json")
 	lines := 0
@@ -25,15 +56,16 @@ func TestScanGoTestEventSamples(t *testing.T) {
 		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(nil, MaxGoTestLineBytes)
+		var g goTestScanner
 		for sc.Scan() {
 			lines++
-			got, ok := scanGoTestEvent(sc.Bytes())
-			var want goTestEvent
-			if err := json.Unmarshal(sc.Bytes(), &want); err != nil {
-				t.Fatal(err)
+			got, err := g.event(sc.Bytes(), lines)
+			want, err2 := stdEvent(sc.Bytes())
+			if err2 != nil {
+				t.Fatal(err2)
 			}
-			if !ok || got != want {
-				t.Errorf("%s: %q: fast %v %+v, want %+v", path, sc.Text(), ok, got, want)
+			if err != nil || got != want {
+				t.Errorf("%s: %q: %v %+v, want %+v", path, sc.Text(), err, got, want)
 			}
 		}
 		f.Close()
@@ -43,8 +75,9 @@ func TestScanGoTestEventSamples(t *testing.T) {
 	}
 }
 
-// FuzzScanGoTestEvent: whenever the fast scanner accepts a line,
-// encoding/json accepts it too and decodes the same fields.
+// FuzzScanGoTestEvent: whenever the scanner accepts a line, encoding/json
+// accepts it too and decodes the same fields; whenever it refuses one, its
+// error is the reader's, with a line and a column.
 func FuzzScanGoTestEvent(f *testing.F) {
 	for _, s := range []string{
 		`{"Time":"2026-12-01T20:20:01.78Z","Action":"pass","Package":"p","Test":"T","Elapsed":0}`,
@@ -61,16 +94,21 @@ func FuzzScanGoTestEvent(f *testing.F) {
 		if !utf8.ValidString(s) {
 			return // the reader rejects invalid UTF-8 before either decoder
 		}
-		got, ok := scanGoTestEvent([]byte(s))
-		if !ok {
+		var g goTestScanner
+		got, err := g.event([]byte(s), 1)
+		if err != nil {
+			var e *core.Error
+			if !errors.As(err, &e) || e.Line < 1 || e.Column < 1 || e.Kind != core.Invalid {
+				t.Fatalf("%q: error %#v", s, err)
+			}
 			return
 		}
-		var want goTestEvent
-		if err := json.Unmarshal([]byte(s), &want); err != nil {
-			t.Fatalf("fast path accepted %q, encoding/json: %v", s, err)
+		want, err := stdEvent([]byte(s))
+		if err != nil {
+			t.Fatalf("accepted %q, encoding/json: %v", s, err)
 		}
 		if got != want {
-			t.Fatalf("%q: fast %+v, encoding/json %+v", s, got, want)
+			t.Fatalf("%q: scanned %+v, encoding/json %+v", s, got, want)
 		}
 	})
 }

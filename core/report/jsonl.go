@@ -2,12 +2,12 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/ledger"
 )
 
@@ -48,6 +48,7 @@ var ledgerFields = []string{"run", "arm", "nodeid", "when", "outcome"}
 // outcome) into l. Errors carry line and column.
 func ReadLedger(r io.Reader, l *ledger.Ledger) error {
 	lr := newLineReader(r, MaxLineBytes)
+	var scan jsonscan.Scanner
 	failed := map[string]runFailure{} // runs whose last record is an error
 	var failedOrder []string
 	for {
@@ -62,7 +63,7 @@ func ReadLedger(r io.Reader, l *ledger.Ledger) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		row, err := parseLedgerRow(line, lr.line)
+		row, err := parseLedgerRow(&scan, line, lr.line)
 		if err != nil {
 			return err
 		}
@@ -93,117 +94,115 @@ func ReadLedger(r io.Reader, l *ledger.Ledger) error {
 	}
 }
 
-// parseLedgerRow reads one JSON object; n is its line number.
-func parseLedgerRow(line []byte, n int) (ledgerRow, error) {
+// parseLedgerRow reads one JSON object, the nth line, with s.
+func parseLedgerRow(s *jsonscan.Scanner, line []byte, n int) (ledgerRow, error) {
 	if err := checkUTF8(line, n); err != nil {
 		return ledgerRow{}, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	syntax := func(err error) error {
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			// The offset lands at or just before the offending token.
-			off := min(int(se.Offset), len(bytes.TrimRight(line, " \t\r"))-1)
-			return core.PosErrorf(core.Invalid, n, valueStart(line, max(off, 0)), "malformed JSON: %v", se)
-		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-			return core.PosErrorf(core.Invalid, n, column(line, len(line)), "malformed JSON: the line ends inside the object")
-		}
-		return core.PosErrorf(core.Invalid, n, column(line, int(dec.InputOffset())), "malformed JSON: %v", err)
+	s.Reset(line, n, "line")
+	posErr := func(at jsonscan.Pos, format string, args ...any) error {
+		l, c := s.Where(at)
+		return core.PosErrorf(core.Invalid, l, c, format, args...)
 	}
-	start := len(line) - len(bytes.TrimLeft(line, " \t\r"))
-	tok, err := dec.Token()
-	if err != nil {
-		return ledgerRow{}, syntax(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return ledgerRow{}, core.PosErrorf(core.Invalid, n, column(line, start), "want a JSON object with run, arm, nodeid, when and outcome")
+	start := s.At()
+	if k, err := s.Kind(); err != nil || k != jsonscan.Object {
+		return ledgerRow{}, posErr(start, "want a JSON object with run, arm, nodeid, when and outcome")
 	}
 	var row ledgerRow
-	seen := map[string]bool{}
-	outcomeAt := 0
-	var errRaw, notesRaw json.RawMessage
-	errAt, notesAt := 0, 0
-	for dec.More() {
-		keyStart := int(dec.InputOffset())
-		tok, err := dec.Token()
-		if err != nil {
-			return ledgerRow{}, syntax(err)
-		}
-		key, _ := tok.(string)
-		keyEnd := int(dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return ledgerRow{}, syntax(err)
-		}
-		at := valueStart(line, keyEnd)
-		if seen[key] {
-			return ledgerRow{}, core.PosErrorf(core.Invalid, n, valueStart(line, keyStart), "field %q appears twice", key)
-		}
-		seen[key] = true
+	var seen [5]bool // of ledgerFields
+	var outcomeAt, errAt, notesAt jsonscan.Pos
+	var errRaw, notesRaw []byte
+	err := s.Object(func(key []byte) error {
+		at := s.At()
 		var dst *string
-		switch key {
+		switch string(key) {
 		case "run":
-			dst = &row.run
+			dst, seen[0] = &row.run, true
 		case "arm":
-			dst = &row.arm
+			dst, seen[1] = &row.arm, true
 		case "nodeid":
-			dst = &row.nodeid
+			dst, seen[2] = &row.nodeid, true
 		case "when":
-			dst = &row.when
+			dst, seen[3] = &row.when, true
 		case "outcome":
-			dst = &row.outcome
-			outcomeAt = at
-		case "error":
-			errRaw, errAt = raw, at
-			continue
-		case "notes":
-			notesRaw, notesAt = raw, at
-			continue
-		case "ts":
-			var num json.Number
-			if json.Unmarshal(raw, &num) != nil {
-				return ledgerRow{}, core.PosErrorf(core.Invalid, n, at, "field \"ts\" must be a number of seconds, got %s", clip(raw))
+			dst, seen[4], outcomeAt = &row.outcome, true, at
+		case "error", "notes":
+			// A run record's; another row's own, of any kind. Which this
+			// row is shows only at its end.
+			raw, err := s.Value()
+			if key[0] == 'e' {
+				errRaw, errAt = raw, at
+			} else {
+				notesRaw, notesAt = raw, at
 			}
-			continue
+			return err
+		case "ts":
+			if k, err := s.Kind(); err != nil || k != jsonscan.Number {
+				raw, err := s.Value()
+				if err != nil {
+					return err
+				}
+				return posErr(at, "field \"ts\" must be a number of seconds, got %s", clip(raw))
+			}
+			_, err := s.Number()
+			return err
 		default:
-			continue // fields of newer plugins
+			return s.Skip() // fields of newer plugins
 		}
-		if json.Unmarshal(raw, dst) != nil {
-			return ledgerRow{}, core.PosErrorf(core.Invalid, n, at, "field %q must be a string, got %s", key, clip(raw))
+		v, err := stringField(s, key)
+		if err != nil {
+			return err
 		}
-		if err := checkLedgerValue(key, *dst); err != nil {
-			err.Line, err.Column = n, at
-			return ledgerRow{}, err
+		*dst = string(v)
+		if err := checkLedgerValue(string(key), *dst); err != nil {
+			err.Line, err.Column = s.Where(at)
+			return err
 		}
+		return nil
+	})
+	if err != nil {
+		return ledgerRow{}, jsonErr(err)
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return ledgerRow{}, syntax(err)
+	if at := s.At(); !s.AtEnd() {
+		return ledgerRow{}, posErr(at, "unexpected text after the JSON object: one object per line")
 	}
-	if end := int(dec.InputOffset()); len(bytes.TrimSpace(line[end:])) > 0 {
-		return ledgerRow{}, core.PosErrorf(core.Invalid, n, column(line, end+len(line[end:])-len(bytes.TrimLeft(line[end:], " \t\r"))),
-			"unexpected text after the JSON object: one object per line")
-	}
-	for _, f := range ledgerFields {
-		if !seen[f] && !(f == "nodeid" && row.when == WhenRun) {
-			return ledgerRow{}, core.PosErrorf(core.Invalid, n, column(line, start), "missing field %q", f)
+	for i, f := range ledgerFields {
+		if !seen[i] && !(f == "nodeid" && row.when == WhenRun) {
+			return ledgerRow{}, posErr(start, "missing field %q", f)
 		}
 	}
 	if row.when != WhenRun {
 		if row.outcome == "done" || row.outcome == "error" {
-			return ledgerRow{}, core.PosErrorf(core.Invalid, n, outcomeAt, "outcome must be passed, failed or skipped, got %q (done and error are for run records, whose when is \"run\")", row.outcome)
+			return ledgerRow{}, posErr(outcomeAt, "outcome must be passed, failed or skipped, got %q (done and error are for run records, whose when is \"run\")", row.outcome)
 		}
 		return row, nil
 	}
 	// A run record of flakegate run.
-	switch {
-	case row.outcome != "done" && row.outcome != "error":
-		return ledgerRow{}, core.PosErrorf(core.Invalid, n, outcomeAt, "a run record's outcome must be done or error, got %q", row.outcome)
-	case errRaw != nil && json.Unmarshal(errRaw, &row.errText) != nil:
-		return ledgerRow{}, core.PosErrorf(core.Invalid, n, errAt, "field \"error\" must be a string, got %s", clip(errRaw))
-	case notesRaw != nil && json.Unmarshal(notesRaw, &row.notes) != nil:
-		return ledgerRow{}, core.PosErrorf(core.Invalid, n, notesAt, "field \"notes\" must be a list of strings, got %s", clip(notesRaw))
+	if row.outcome != "done" && row.outcome != "error" {
+		return ledgerRow{}, posErr(outcomeAt, "a run record's outcome must be done or error, got %q", row.outcome)
+	}
+	var sub jsonscan.Scanner
+	if errRaw != nil {
+		sub.Reset(errRaw, n, "line")
+		v, err := sub.String()
+		if err != nil && !sub.Null() || err == nil && !sub.AtEnd() {
+			return ledgerRow{}, posErr(errAt, "field \"error\" must be a string, got %s", clip(errRaw))
+		}
+		row.errText = string(v)
+	}
+	if notesRaw != nil {
+		sub.Reset(notesRaw, n, "line")
+		var err error
+		if !sub.Null() {
+			err = sub.Array(func(int) error {
+				v, err := sub.String()
+				row.notes = append(row.notes, string(v))
+				return err
+			})
+		}
+		if err != nil {
+			return ledgerRow{}, posErr(notesAt, "field \"notes\" must be a list of strings, got %s", clip(notesRaw))
+		}
 	}
 	return row, nil
 }
@@ -268,15 +267,6 @@ func checkLedgerValue(key, v string) *core.Error {
 		}
 	}
 	return nil
-}
-
-// valueStart is the column of the next token after off, past blanks,
-// colons and commas: the value after a key, or the key after a comma.
-func valueStart(line []byte, off int) int {
-	for off < len(line) && (line[off] == ' ' || line[off] == '\t' || line[off] == '\r' || line[off] == '\n' || line[off] == ':' || line[off] == ',') {
-		off++
-	}
-	return column(line, off)
 }
 
 // clip shows at most 40 bytes of a JSON value in a message.

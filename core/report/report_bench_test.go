@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"testing"
@@ -68,5 +69,38 @@ func TestGoTestStreamCounts(t *testing.T) {
 	// Every generated test block is one trial; one in 37 fails (i = 0, 37, ...).
 	if trials != int64(g.i) || trials-passed != int64((g.i+36)/37) {
 		t.Fatalf("%d trials, %d passed, from %d blocks", trials, passed, g.i)
+	}
+}
+
+// ledgerRows generates the seed's JSONL as flakegate run writes it, the
+// rows bench/reports writes: runs of 2,000 trials alternating between the
+// arms, each followed by its run record, until size bytes.
+func ledgerRows(size int) []byte {
+	var b []byte
+	for run := 0; len(b) < size; run++ {
+		arm := [2]string{"baseline", "patched"}[run%2]
+		for i := range 2000 {
+			outcome := "passed"
+			if (run*2000+i)%37 == 0 {
+				outcome = "failed"
+			}
+			b = fmt.Appendf(b, `{"run":"r%d","arm":"%s","nodeid":"tests/pkg%02d/test_big.py::test_%03d","when":"call","outcome":"%s","ts":%d.%03d}`+"\n",
+				run, arm, i/40, i%40, outcome, 1700000000+run, i%1000)
+		}
+		b = fmt.Appendf(b, `{"run":"r%d","arm":"%s","when":"run","outcome":"done","seq":%d,"trials":2000,"passed":1946,"exit":1,"seconds":61.5,"command":"pytest -p flake_ledger","ts":%d}`+"\n",
+			run, arm, run+1, 1700000000+run)
+	}
+	return b
+}
+
+// BenchmarkReadLedger reads a generated 16 MB JSONL ledger.
+func BenchmarkReadLedger(b *testing.B) {
+	rows := ledgerRows(16 << 20)
+	b.SetBytes(int64(len(rows)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := ReadLedger(bytes.NewReader(rows), ledger.New()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
