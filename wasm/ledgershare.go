@@ -42,10 +42,10 @@ func DecodeLedgerShare(text string) (*ledger.Summary, error) {
 // value, no null inside an array); whatever it accepts, encoding/json
 // decodes to the same share (FuzzLedgerShareJSON).
 func decodeLedgerShareJSON(raw []byte) (LedgerShare, error) {
-	d := shareDecoder{b: raw}
+	d := newShareDecoder(raw)
 	var s LedgerShare
-	err := d.document(func(key string) error {
-		switch key {
+	err := d.document(func(key []byte) error {
+		switch string(key) {
 		case "v":
 			n, err := d.int()
 			s.Version = int(n)
@@ -53,31 +53,31 @@ func decodeLedgerShareJSON(raw []byte) (LedgerShare, error) {
 		case "ledger":
 			return d.ledgerSummary(&s.Ledger)
 		}
-		return d.errorf("unknown field %q", key)
+		return d.unknown(key)
 	})
 	return s, err
 }
 
 func (d *shareDecoder) ledgerSummary(s *ledger.Summary) error {
-	if d.null() {
+	if d.Null() {
 		return nil
 	}
-	return d.object(func(key string) error {
+	return d.Object(func(key []byte) error {
 		var err error
-		switch key {
+		switch string(key) {
 		case "runs":
-			if d.null() {
+			if d.Null() {
 				return nil
 			}
-			err = d.object(func(key string) error {
+			err = d.Object(func(key []byte) error {
 				n, err := d.int()
-				switch key {
+				switch string(key) {
 				case "baseline":
 					s.Runs.Baseline = int(n)
 				case "patched":
 					s.Runs.Patched = int(n)
 				default:
-					err = d.errorf("unknown field %q", key)
+					err = d.unknown(key)
 				}
 				return err
 			})
@@ -103,66 +103,66 @@ func (d *shareDecoder) ledgerSummary(s *ledger.Summary) error {
 		case "notes":
 			s.Notes, err = d.strs()
 		default:
-			err = d.errorf("unknown field %q", key)
+			err = d.unknown(key)
 		}
 		return err
 	})
 }
 
 func (d *shareDecoder) ledgerTest(t *ledger.TestCounts) error {
-	return d.object(func(key string) error {
-		switch key {
+	return d.Object(func(key []byte) error {
+		switch string(key) {
 		case "nodeid":
 			var err error
-			t.NodeID, err = d.str()
+			t.NodeID, err = d.Text()
 			return err
 		case "baseline":
 			return d.count(&t.Baseline)
 		case "patched":
 			return d.count(&t.Patched)
 		case "sides":
-			if d.null() {
+			if d.Null() {
 				return nil
 			}
-			return d.object(func(key string) error {
-				switch key {
+			return d.Object(func(key []byte) error {
+				switch string(key) {
 				case "baseline":
 					return d.sideFailures(&t.Sides.Baseline)
 				case "patched":
 					return d.sideFailures(&t.Sides.Patched)
 				}
-				return d.errorf("unknown field %q", key)
+				return d.unknown(key)
 			})
 		}
-		return d.errorf("unknown field %q", key)
+		return d.unknown(key)
 	})
 }
 
 func (d *shareDecoder) count(c *core.Count) error {
-	if d.null() {
+	if d.Null() {
 		return nil
 	}
-	return d.object(func(key string) error {
+	return d.Object(func(key []byte) error {
 		var err error
-		switch key {
+		switch string(key) {
 		case "passed":
 			c.Passed, err = d.int()
 		case "trials":
 			c.Trials, err = d.int()
 		default:
-			err = d.errorf("unknown field %q", key)
+			err = d.unknown(key)
 		}
 		return err
 	})
 }
 
 func (d *shareDecoder) sideFailures(f *ledger.SideFailures) error {
-	if d.null() {
+	if d.Null() {
 		return nil
 	}
-	return d.object(func(key string) error {
+	return d.Object(func(key []byte) error {
 		var err error
-		switch key {
+		switch string(key) {
 		case "setup":
 			f.Setup, err = d.int()
 		case "teardown":
@@ -170,7 +170,7 @@ func (d *shareDecoder) sideFailures(f *ledger.SideFailures) error {
 		case "errors":
 			f.Errors, err = d.int()
 		default:
-			err = d.errorf("unknown field %q", key)
+			err = d.unknown(key)
 		}
 		return err
 	})
@@ -184,41 +184,9 @@ func (d *shareDecoder) strs() ([]string, error) {
 			out = []string{}
 		}
 	}, func() error {
-		s, err := d.str()
+		s, err := d.Text()
 		out = append(out, s)
 		return err
 	})
 	return out, err
-}
-
-// array reads [item, item, ...] or null: start is told which it found
-// (as encoding/json, null leaves a slice nil and [] makes it empty), then
-// item is called with the cursor before each element.
-func (d *shareDecoder) array(start func(null bool), item func() error) error {
-	if d.null() {
-		start(true)
-		return nil
-	}
-	if err := d.expect('['); err != nil {
-		return err
-	}
-	start(false)
-	if d.peek() == ']' {
-		d.i++
-		return nil
-	}
-	for {
-		if err := item(); err != nil {
-			return err
-		}
-		switch d.peek() {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return nil
-		default:
-			return d.errorf("expected ',' or ']'")
-		}
-	}
 }

@@ -112,7 +112,7 @@ func TestDecodeLedgerShareRejects(t *testing.T) {
 		{"***", "not base64url"},
 		{"AAAA", "damaged data"},
 		{pack(LedgerShare{Version: 2}), "unknown version 2"},
-		{pack(map[string]any{"v": 1, "ledger": map[string]any{"tests": []any{nil}}}), "expected '{'"},
+		{pack(map[string]any{"v": 1, "ledger": map[string]any{"tests": []any{nil}}}), "ledger.tests[0]: malformed JSON: want an object, found 'n'"},
 		{pack(map[string]any{"v": 1, "extra": 1}), `unknown field "extra"`},
 		{pack(LedgerShare{Version: 1, Ledger: forged}), `test "a": 5 passed of 2 trials`},
 	} {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core/aa"
@@ -49,29 +48,31 @@ func TestShareJSONMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestShareJSONRejects: each mistake's line, column (counted by hand on
+// the input, 1-based) and path.
 func TestShareJSONRejects(t *testing.T) {
 	for _, c := range []struct{ in, msg string }{
-		{`{"v":1,"baseline":{"rows":1.5}}`, "byte 27: expected a whole number"},
-		{`{"v":1e0}`, "byte 6: expected a whole number"},
-		{`{"v":01}`, "byte 6: a number may not start with 0"},
-		{`{"v":9223372036854775808}`, "does not fit in 64 bits"},
-		{`{"v":1,"x":2}`, `unknown field "x"`},
-		{`{"v":1,"baseline":{"scenarios":[{"id":"a","Passed":1}]}}`, `unknown field "Passed"`},
-		{`{"v":1,"v":1}`, `byte 8: field "v" given twice`},
-		{`{"v":1} x`, "byte 9: data after the end"},
-		{`{"v":1,"baseline":{"scenarios":[{"id":"\ud800"}]}}`, "lone surrogate"},
-		{"{\"v\":1,\"baseline\":{\"scenarios\":[{\"id\":\"\xff\"}]}}", "not valid UTF-8"},
-		{`{"v":1,"baseline":{"scenarios":[{"id":"a` + "\n" + `"}]}}`, "control character"},
-		{`{"v":1,"baseline":{"scenarios":[{"id":"\q"}]}}`, `bad escape \q`},
-		{`{"v":1,"baseline":{"scenarios":[null]}}`, "expected '{'"},
-		{`{"v":1,"baseline":{"scenarios":[{"id":"a"}`, "expected ',' or ']'"},
-		{`{"v":1`, "expected ',' or '}'"},
-		{`{"v":"1"}`, "expected a whole number"},
-		{``, "expected '{'"},
+		{`{"v":1,"baseline":{"rows":1.5}}`, "1:27: baseline.rows: want a whole number, got 1.5"},
+		{`{"v":1e0}`, "1:6: v: want a whole number, got 1e0"},
+		{`{"v":01}`, `1:6: v: malformed JSON: "01" is not a number`},
+		{`{"v":9223372036854775808}`, "1:6: v: 9223372036854775808 does not fit in 64 bits"},
+		{`{"v":1,"x":2}`, `1:8: unknown field "x"`},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"a","Passed":1}]}}`, `1:43: baseline.scenarios[0]: unknown field "Passed"`},
+		{`{"v":1,"v":1}`, `1:8: field "v" appears twice`},
+		{`{"v":1} x`, "1:9: malformed JSON: 'x' after the end of the value"},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"\ud800"}]}}`, `1:40: baseline.scenarios[0].id: a \u escape of half a UTF-16 surrogate pair, without its other half`},
+		{"{\"v\":1,\"baseline\":{\"scenarios\":[{\"id\":\"\xff\"}]}}", "1:40: baseline.scenarios[0].id: a string that is not valid UTF-8 (byte 0xff)"},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"a` + "\n" + `"}]}}`, "1:41: baseline.scenarios[0].id: malformed JSON: a control character (byte 0x0a) inside a string; it must be escaped"},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"\q"}]}}`, `1:40: baseline.scenarios[0].id: malformed JSON: unknown escape \q in a string`},
+		{`{"v":1,"baseline":{"scenarios":[null]}}`, "1:33: baseline.scenarios[0]: malformed JSON: want an object, found 'n'"},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"a"}`, "1:43: baseline.scenarios[0]: malformed JSON: the share ends where ',' or ']' after the value should be (is it cut short?)"},
+		{`{"v":1`, "1:7: v: malformed JSON: the share ends where ',' or '}' after the value should be (is it cut short?)"},
+		{`{"v":"1"}`, `1:6: v: want a whole number, got "1"`},
+		{``, "1:1: malformed JSON: the share ends where an object should be (is it cut short?)"},
 	} {
 		_, err := decodeShareJSON([]byte(c.in))
-		if err == nil || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%q: got %v, want an error saying %q", c.in, err, c.msg)
+		if err == nil || err.Error() != c.msg {
+			t.Errorf("%q: got %v, want the error %q", c.in, err, c.msg)
 		}
 	}
 }
