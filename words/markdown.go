@@ -97,6 +97,29 @@ func (m *md) link(l Link) {
 	}
 }
 
+// CaveatsMarkdown is caveats as a summary writes them, each a quoted line
+// after a blank one ("" for none): for a surface that adds its own to a
+// summary.
+func CaveatsMarkdown(ws []string) string {
+	var m md
+	m.caveats(ws)
+	if m.b.Len() == 0 {
+		return ""
+	}
+	return "\n" + strings.TrimRight(m.b.String(), "\n") + "\n"
+}
+
+// LinkMarkdown is a summary's link line after a blank one, or the note of
+// why there is none ("" for neither).
+func LinkMarkdown(l Link) string {
+	var m md
+	m.link(l)
+	if m.b.Len() == 0 {
+		return ""
+	}
+	return "\n" + strings.TrimRight(m.b.String(), "\n") + "\n"
+}
+
 // String is the summary, ending in exactly one newline.
 func (m *md) String() string { return strings.TrimRight(m.b.String(), "\n") + "\n" }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
@@ -87,9 +88,18 @@ func runRun(e *env, args []string) (bool, error) {
 	fs.StringVar(&opt.Ledger.Property, "property", opt.Ledger.Property, "property check result: passed, failed or unknown")
 	aaGate := fs.Bool("aa", false, "gate with the A/A check of an eval suite (each test a scenario, each run a run) instead of per-test verdicts")
 	asJSON := fs.Bool("json", false, "print the JSON result")
+	asMarkdown := fs.Bool("markdown", false, "print the summary a pull request shows (GitHub-flavoured Markdown)")
+	siteFlag := fs.String("site", "", "the calculator's `address`: the summary links to the view of the ledger (default $FLAKEGATE_SITE; no link without one)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
+	}
+	site, err := (&output{json: *asJSON, markdown: *asMarkdown, site: *siteFlag}).check(e)
+	if err != nil {
+		return false, err
+	}
+	if *asMarkdown && *dryRun {
+		return false, usagef("-markdown summarises the runs' verdict: a -dry-run has none (give -json or neither)")
 	}
 	if *candidate != "" {
 		if *patched != "" {
@@ -150,7 +160,15 @@ func runRun(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	res, ferr := runner.Finish(out, opt)
-	if err := writeRunResult(e, res, *asJSON); err != nil {
+	if *asMarkdown {
+		md, err := runMarkdown(res, opt, site)
+		if err != nil {
+			return false, err
+		}
+		if _, err := io.WriteString(e.stdout, md); err != nil {
+			return false, err
+		}
+	} else if err := writeRunResult(e, res, *asJSON); err != nil {
 		return false, err
 	}
 	switch {

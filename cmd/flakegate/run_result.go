@@ -5,10 +5,14 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/runner"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
@@ -171,4 +175,62 @@ func writeSizing(w io.Writer, s *runner.Sizing, aa bool) {
 	if n < s.MinTrials {
 		fmt.Fprintf(w, "  fewer than %d trials per arm: every verdict will be underpowered (-min-trials)\n", s.MinTrials)
 	}
+}
+
+// runMarkdown is the summary of flakegate run for a pull request: the
+// gate's summary of the whole ledger (as flakegate ledger -markdown, or aa
+// for an eval), then what this start ran and why it stopped early, then
+// the link of the ledger's view on site ("" for none).
+func runMarkdown(res *runner.Result, g runner.GateOptions, site string) (string, error) {
+	var link words.Link
+	if site != "" {
+		l, _, err := runner.ReadLedger(res.Plan.Ledger)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case res.Verdict != nil:
+			view, err := share.Ledger(l.Summary(), g.Ledger)
+			if err != nil {
+				return "", err
+			}
+			link = words.LinkOf(view, site)
+		case res.AA != nil:
+			base, _ := aa.FromLedger(l, ledger.ArmBaseline)
+			var cand *aa.Side
+			if len(l.Tests(ledger.ArmPatched)) > 0 {
+				cand, _ = aa.FromLedger(l, ledger.ArmPatched)
+			}
+			view, err := share.AA(base, cand)
+			if err != nil {
+				return "", err
+			}
+			link = words.AALink(view, site, g.AA, len(l.Notes()) > 0)
+		}
+	}
+	var b strings.Builder
+	switch {
+	case res.Verdict != nil:
+		b.WriteString(words.LedgerMarkdown(res.Verdict, words.Link{}))
+	case res.AA != nil:
+		b.WriteString(words.AAMarkdown(res.AA, words.Link{}))
+	default:
+		b.WriteString("**No verdict: the ledger has no trials to judge yet.**\n")
+	}
+	runs := core.Nouns(res.Runs.Baseline, "baseline run")
+	if len(res.Plan.Arms) > 1 {
+		runs += " and " + core.Nouns(res.Runs.Patched, armNoun(res)+" run")
+	}
+	fmt.Fprintf(&b, "\nThe ledger holds %s, each a fresh process; this start ran %s in %s.\n",
+		runs, core.Nouns(res.Ran, "run"), words.Duration(res.Seconds))
+	var caveats []string
+	if res.Stop != "" {
+		caveats = append(caveats, "stopped early: "+res.StopReason+"; every finished run is in the ledger, and the next start goes on from it")
+	}
+	for _, r := range res.Errors {
+		caveats = append(caveats, fmt.Sprintf("run %s (%s) failed on its own, not a test failure; the next start runs it again: %s", r.Run, r.Arm, r.Error))
+	}
+	b.WriteString(words.CaveatsMarkdown(caveats))
+	b.WriteString(words.LinkMarkdown(link))
+	return strings.TrimRight(b.String(), "\n") + "\n", nil
 }

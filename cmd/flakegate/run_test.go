@@ -309,3 +309,28 @@ func TestRunProgressBar(t *testing.T) {
 		t.Errorf("stdout %q", out.String())
 	}
 }
+
+// TestRunMarkdown: flakegate run -markdown is the summary flakegate ledger
+// -markdown gives the same ledger file, link included, with a line on what
+// the start ran before the link; its exit status is the gate's (2 runs
+// per arm against the default minimum of 20: underpowered, exit 1).
+func TestRunMarkdown(t *testing.T) {
+	ledgerPath := filepath.Join(t.TempDir(), "l.jsonl")
+	code, out, errs := cli(t, "", junitArgs(t, ledgerPath, "-n", "2", "-markdown", "-site", testSite, "-progress", "off")...)
+	if code != exitBlock || errs != "" {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	_, summary, _ := cli(t, "", "ledger", "-markdown", "-site", testSite, ledgerPath)
+	i := strings.LastIndex(summary, "\n[Open in flakegate](")
+	if i < 0 {
+		t.Fatalf("no link in flakegate ledger's summary:\n%s", summary)
+	}
+	ran := regexp.MustCompile(`\nThe ledger holds 2 baseline runs and 2 patched runs, each a fresh process; this start ran 4 runs in [^\n]+\.\n`)
+	if !strings.HasPrefix(out, summary[:i]) || !strings.HasSuffix(out, summary[i:]) || !ran.MatchString(out[i:len(out)-len(summary)+i]) {
+		t.Errorf("run -markdown:\n%s\n--- flakegate ledger -markdown:\n%s", out, summary)
+	}
+	code, _, errs = cli(t, "", junitArgs(t, ledgerPath, "-n", "2", "-markdown", "-dry-run")...)
+	if code != exitUsage || !strings.Contains(errs, "-markdown") {
+		t.Errorf("-markdown -dry-run: exit %d %q", code, errs)
+	}
+}

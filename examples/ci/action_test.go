@@ -391,7 +391,7 @@ func TestSummaryScript(t *testing.T) {
 // The examples use the action and the shell example with -markdown.
 func TestExamplesUseTheAction(t *testing.T) {
 	for file, wants := range map[string][]string{
-		"github-action.yml": {"uses: flakegate/flakegate@main", "command: budget -cap 2 -cost 8", "reports: test-results/*.xml",
+		"github-action.yml": {"uses: flakegate/flakegate@main", "command: budget -runner gotestsum=2 -cost 8", "reports: test-results/*.xml",
 			"steps.flakegate.outputs.json", "--rerun-fails=2"},
 		"gitlab-ci.yml": {"sh examples/ci/summary.sh budget -cap 3 -cost 8", "flakegate-summary.md", "exit_codes: [1]", "go test -json -count=1"},
 		"summary.sh":    {"-markdown >\"$SUMMARY\""},
