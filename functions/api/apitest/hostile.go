@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -41,6 +42,8 @@ type Hostile struct {
 	// the API sees the request (workerd refuses a URL of 64 KiB with 431
 	// and a method it does not know with 501), in its own words.
 	Platform []int
+	// WantHeader are headers the answer must carry, with these values.
+	WantHeader map[string]string
 }
 
 // Check holds an answer to the case's statuses and to what every answer
@@ -61,6 +64,11 @@ func (h Hostile) Check(status int, hdr http.Header, body []byte) error {
 	var bad []string
 	if !slices.Contains(h.Want, status) {
 		bad = append(bad, fmt.Sprintf("status %d, want one of %v", status, h.Want))
+	}
+	for _, k := range slices.Sorted(maps.Keys(h.WantHeader)) {
+		if got := strings.Join(hdr.Values(k), ","); got != h.WantHeader[k] {
+			bad = append(bad, fmt.Sprintf("%s: %q, want %q", k, got, h.WantHeader[k]))
+		}
 	}
 	bad = append(bad, Sane(h.Method, status, hdr, body)...)
 	if len(bad) == 0 {
@@ -115,6 +123,12 @@ func hostile(name string, want []int, why string, c Case) Hostile {
 // platform marks statuses a platform may answer h with itself.
 func platform(h Hostile, statuses ...int) Hostile {
 	h.Platform = statuses
+	return h
+}
+
+// wantHeader requires header k with value v in h's answer.
+func wantHeader(h Hostile, k, v string) Hostile {
+	h.WantHeader = map[string]string{k: v}
 	return h
 }
 
@@ -196,9 +210,10 @@ func HostileCases() []Hostile {
 		hostile("head-400", invalid, "", Case{Method: "HEAD", URL: "/v1/budget?rates=x"}),
 		hostile("options-odd-method", []int{204}, "a preflight for any method gets the route's methods", Case{Method: "OPTIONS", URL: "/v1/budget",
 			Header: map[string]string{"Origin": "null", "Access-Control-Request-Method": "DELETE"}}),
-		hostile("preflight-several-headers", []int{204}, "", Case{Method: "OPTIONS", URL: "/v1/decide",
+		wantHeader(hostile("preflight-several-headers", []int{204}, "every header asked for is allowed, as sent", Case{Method: "OPTIONS", URL: "/v1/decide",
 			Header: map[string]string{"Origin": "https://example.com", "Access-Control-Request-Method": "POST",
 				"Access-Control-Request-Headers": "content-type,x-requested-with"}}),
+			"Access-Control-Allow-Headers", "content-type,x-requested-with"),
 
 		// Query strings.
 		hostile("query-repeated", invalid, "one meaning per request", Case{URL: "/v1/budget?rates=0.05&rates=0.5"}),
