@@ -5,9 +5,13 @@
 # memory (maximum resident set size from GNU time).
 #
 #   bench/aa/compare.sh [path/to/aa_check.py]
+#   AA_PEER_REF=<git commit> bench/aa/compare.sh ...
 #
-# Needs go, python3 and /usr/bin/time (apt-get install time). Writes only to
-# a temporary directory.
+# The runs are paired: each round runs the reference, then flakegate (and,
+# with AA_PEER_REF, flakegate built from that commit), so that the load of a
+# shared machine falls on all of them alike. Needs go, python3 and
+# /usr/bin/time (apt-get install time), and git with AA_PEER_REF. Writes only
+# to a temporary directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REF=${1:-../shared/reference/aa_check.py}
@@ -21,21 +25,38 @@ go build -trimpath -o "$tmp/aabench" ./bench/aa/cmd/aabench
 "$tmp/aabench" gen >"$tmp/big.csv"
 echo "input: $(wc -l <"$tmp/big.csv") lines, $(($(stat -c %s "$tmp/big.csv") / 1000000)) MB"
 
-# best wall seconds, best CPU seconds (user+sys) and largest max RSS (kB) of
-# n runs of a command
-measure() { # name n cmd...
-	local name=$1 n=$2
-	shift 2
-	: >"$tmp/$name.times"
-	for _ in $(seq "$n"); do
-		"$TIME" -f '%e %U %S %M' -o "$tmp/t" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-		cat "$tmp/t" >>"$tmp/$name.times"
-	done
-	awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 + $3 < c { c = $2 + $3 } $4 > m { m = $4 } END { print w, c, m }' "$tmp/$name.times"
+# one timed run of a command: appends wall seconds, user and system CPU
+# seconds and max RSS (kB) to $tmp/<name>.times
+timed() { # name cmd...
+	local name=$1
+	shift
+	"$TIME" -f '%e %U %S %M' -o "$tmp/t" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	cat "$tmp/t" >>"$tmp/$name.times"
+}
+# best wall seconds, best CPU seconds (user+sys) and largest max RSS (kB)
+best() { # name
+	awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 + $3 < c { c = $2 + $3 } $4 > m { m = $4 } END { print w, c, m }' "$tmp/$1.times"
 }
 
-read -r py_s py_cpu py_kb < <(measure py 3 python3 "$REF" "$tmp/big.csv")
-read -r go_s go_cpu go_kb < <(measure go 5 "$tmp/aabench" run "$tmp/big.csv")
+peer=
+if [ -n "${AA_PEER_REF:-}" ]; then
+	mkdir "$tmp/peer"
+	git archive "$AA_PEER_REF" | tar -x -C "$tmp/peer"
+	(cd "$tmp/peer" && go build -trimpath -o "$tmp/aabench-peer" ./bench/aa/cmd/aabench)
+	peer="$tmp/aabench-peer"
+fi
+: >"$tmp/py.times"
+: >"$tmp/go.times"
+: >"$tmp/peer.times"
+for round in 1 2 3; do
+	timed py python3 "$REF" "$tmp/big.csv"
+	for _ in 1 2; do
+		timed go "$tmp/aabench" run "$tmp/big.csv"
+		[ -z "$peer" ] || timed peer "$peer" run "$tmp/big.csv"
+	done
+done
+read -r py_s py_cpu py_kb < <(best py)
+read -r go_s go_cpu go_kb < <(best go)
 "$tmp/aabench" run -n 10 "$tmp/big.csv" 2>&1 >/dev/null
 "$tmp/aabench" run -n 10 -figures all "$tmp/big.csv" 2>&1 >/dev/null
 
@@ -59,9 +80,20 @@ PY
 
 awk -v ps="$py_s" -v pc="$py_cpu" -v pk="$py_kb" -v gs="$go_s" -v gc="$go_cpu" -v gk="$go_kb" 'BEGIN {
 	printf "python3 aa_check.py:  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 3)\n", ps, pc, pk / 1024
-	printf "flakegate (aabench):  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 5, whole process)\n", gs, gc, gk / 1024
+	printf "flakegate (aabench):  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 6, whole process)\n", gs, gc, gk / 1024
 	if (gs < 0.01) gs = 0.01  # the resolution of GNU time
 	if (gc < 0.01) gc = 0.01
-	printf "speed ratio: %.0fx by wall time, %.0fx by CPU time; Go peak RSS %s 64 MB\n", ps / gs, pc / gc, (gk / 1024 < 64 ? "under" : "OVER")
+	printf "speed ratio: %.0fx by wall time, %.0fx by CPU time (goal 60x); Go peak RSS %s 16 MB\n", ps / gs, pc / gc, (gk / 1024 < 16 ? "under" : "OVER")
 }'
+if [ -n "$peer" ]; then
+	read -r pe_s pe_cpu pe_kb < <(best peer)
+	cmp -s "$tmp/go.out" "$tmp/peer.out" && same="the same JSON" || same="DIFFERENT JSON"
+	awk -v ref="$AA_PEER_REF" -v ps="$py_s" -v pc="$py_cpu" -v es="$pe_s" -v ec="$pe_cpu" -v ek="$pe_kb" -v gs="$go_s" -v gc="$go_cpu" -v same="$same" 'BEGIN {
+		printf "flakegate at %s:  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 6, the peer)\n", ref, es, ec, ek / 1024
+		if (es < 0.01) es = 0.01
+		if (ec < 0.01) ec = 0.01
+		printf "peer against the reference: %.0fx by wall time, %.0fx by CPU time; this build against the peer: %.2fx by wall, %.2fx by CPU; %s\n",
+			ps / es, pc / ec, es / gs, ec / gc, same
+	}'
+fi
 echo "(load average now: $(cut -d' ' -f1-3 /proc/loadavg); other work on the machine inflates the wall times)"

@@ -11,6 +11,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,6 +55,9 @@ type Result struct {
 	// the last third of the run.
 	RSSFirstMiB float64 `json:"rss_first_third_mib"`
 	RSSLastMiB  float64 `json:"rss_last_third_mib"`
+	// CPU time the server spent per request, user and system, in ms: on a
+	// shared machine this holds where requests per second do not.
+	CPUPerRequestMs float64 `json:"cpu_per_request_ms"`
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
@@ -62,6 +66,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	duration := fs.Duration("duration", 30*time.Second, "load per route")
 	conns := fs.Int("connections", 16, "concurrent connections (bounded load)")
 	out := fs.String("out", "", "write the results as JSON to this `file`")
+	peer := fs.String("peer", "", "also time POST /v1/aa on this other server `binary` (say, one built from an earlier commit), alternating with -server, and print the ratio")
+	rounds := fs.Int("rounds", 3, "with -peer: alternations of the two servers, each -duration/rounds long")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -84,29 +90,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 
-	srv := exec.CommandContext(ctx, *server, "-addr", "127.0.0.1:0", "-site", dir)
-	pipe, err := srv.StdoutPipe()
+	base, srvPid, stopServer, err := startServer(ctx, *server, dir)
 	if err != nil {
 		return err
 	}
-	srv.Stderr = os.Stderr
-	if err := srv.Start(); err != nil {
-		return err
-	}
-	defer func() {
-		srv.Process.Signal(syscall.SIGINT)
-		srv.Wait()
-	}()
-	line, err := bufio.NewReader(pipe).ReadString('\n')
-	if err != nil {
-		return fmt.Errorf("reading the server's URL: %v", err)
-	}
-	m := regexp.MustCompile(`(http://127\.0\.0\.1:\d+)/`).FindStringSubmatch(line)
-	if m == nil {
-		return fmt.Errorf("the server printed %q, not its URL", line)
-	}
-	base := m[1]
-	go io.Copy(io.Discard, pipe)
+	defer stopServer()
 
 	budget := base + "/v1/budget?target=0.95&cost=8&cap=3&observe=1/120&rates=0.05,0.02"
 	if err := probe(budget, "", nil); err != nil {
@@ -125,20 +113,25 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		{"GET /v1/budget", []string{budget}},
 		{"POST /v1/aa (200 scenarios x 20 runs)", []string{"-s", script, base + "/v1/aa"}},
 	} {
-		res, err := load(ctx, wrk, srv.Process.Pid, *duration, *conns, r.args)
+		res, err := load(ctx, wrk, srvPid, *duration, *conns, r.args)
 		if err != nil {
 			return fmt.Errorf("%s: %v", r.name, err)
 		}
 		res.Route = r.name
 		results = append(results, res)
-		fmt.Fprintf(stdout, "%-40s %9.0f req/s  p50 %-8s p99 %-8s  %d requests, %d non-2xx, %d socket errors, RSS %.1f → %.1f MiB\n",
-			res.Route, res.RequestsSec, res.LatencyP50, res.LatencyP99, res.Requests, res.Non2xx, res.SocketErrs, res.RSSFirstMiB, res.RSSLastMiB)
+		fmt.Fprintf(stdout, "%-40s %9.0f req/s  p50 %-8s p99 %-8s  %d requests, %d non-2xx, %d socket errors, RSS %.1f → %.1f MiB, server CPU %.2f ms a request\n",
+			res.Route, res.RequestsSec, res.LatencyP50, res.LatencyP99, res.Requests, res.Non2xx, res.SocketErrs, res.RSSFirstMiB, res.RSSLastMiB, res.CPUPerRequestMs)
 		if res.Non2xx != 0 || res.SocketErrs != 0 || res.Requests == 0 {
 			failed = append(failed, r.name+": requests failed")
 		}
 		// Flat: the last third's peak within 25% (and 16 MiB) of the first's.
 		if res.RSSLastMiB > res.RSSFirstMiB*1.25 && res.RSSLastMiB-res.RSSFirstMiB > 16 {
 			failed = append(failed, fmt.Sprintf("%s: memory grew from %.1f to %.1f MiB", r.name, res.RSSFirstMiB, res.RSSLastMiB))
+		}
+	}
+	if *peer != "" {
+		if err := comparePeer(ctx, stdout, wrk, *server, *peer, dir, script, *duration, *conns, *rounds); err != nil {
+			return err
 		}
 	}
 	if *out != "" {
@@ -151,6 +144,111 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return errors.New(strings.Join(failed, "; "))
 	}
 	return nil
+}
+
+// startServer starts a local server binary on a free loopback port and
+// returns its URL, its process id and how to stop it.
+func startServer(ctx context.Context, bin, site string) (string, int, func(), error) {
+	srv := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-site", site)
+	pipe, err := srv.StdoutPipe()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		return "", 0, nil, err
+	}
+	stop := func() {
+		srv.Process.Signal(syscall.SIGINT)
+		srv.Wait()
+	}
+	line, err := bufio.NewReader(pipe).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", 0, nil, fmt.Errorf("reading the server's URL: %v", err)
+	}
+	m := regexp.MustCompile(`(http://127\.0\.0\.1:\d+)/`).FindStringSubmatch(line)
+	if m == nil {
+		stop()
+		return "", 0, nil, fmt.Errorf("the server printed %q, not its URL", line)
+	}
+	go io.Copy(io.Discard, pipe)
+	return m[1], srv.Process.Pid, stop, nil
+}
+
+// comparePeer times POST /v1/aa on two servers in turns (rounds of each,
+// one server running at a time), checks that they answer the same bytes,
+// and prints each one's requests per second over all its rounds and their
+// ratio: on a shared machine the ratio holds where the absolute rates do
+// not.
+func comparePeer(ctx context.Context, stdout io.Writer, wrk, server, peer, dir, script string, d time.Duration, conns, rounds int) error {
+	csv, err := os.ReadFile(filepath.Join(dir, "baseline.csv"))
+	if err != nil {
+		return err
+	}
+	rounds = max(rounds, 1)
+	per := max(d/time.Duration(rounds), time.Second)
+	type tally struct {
+		requests int64
+		seconds  float64
+		cpuMs    float64 // the server's CPU time, over all rounds
+		body     []byte
+	}
+	var t [2]tally
+	for round := 0; round < rounds; round++ {
+		for i, bin := range []string{server, peer} {
+			base, pid, stop, err := startServer(ctx, bin, dir)
+			if err != nil {
+				return fmt.Errorf("%s: %v", bin, err)
+			}
+			if t[i].body == nil {
+				// Links in the answer name the server's own origin.
+				if t[i].body, err = answer(base+"/v1/aa", csv); err == nil {
+					t[i].body = bytes.ReplaceAll(t[i].body, []byte(base), []byte("http://origin"))
+				}
+			}
+			var res Result
+			if err == nil {
+				res, err = load(ctx, wrk, pid, per, conns, []string{"-s", script, base + "/v1/aa"})
+			}
+			stop()
+			if err != nil {
+				return fmt.Errorf("%s: %v", bin, err)
+			}
+			if res.Non2xx != 0 || res.SocketErrs != 0 {
+				return fmt.Errorf("%s: %d non-2xx answers, %d socket errors", bin, res.Non2xx, res.SocketErrs)
+			}
+			t[i].requests += res.Requests
+			t[i].seconds += res.Seconds
+			t[i].cpuMs += res.CPUPerRequestMs * float64(res.Requests)
+		}
+	}
+	same := "the same bytes"
+	if !bytes.Equal(t[0].body, t[1].body) {
+		same = "DIFFERENT bytes"
+	}
+	rate := func(x tally) float64 { return float64(x.requests) / x.seconds }
+	cpu := func(x tally) float64 { return x.cpuMs / float64(x.requests) }
+	fmt.Fprintf(stdout, "POST /v1/aa, %d alternating rounds of %s:\n", rounds, per)
+	fmt.Fprintf(stdout, "  %-40s %9.0f req/s, server CPU %.3f ms a request\n", server, rate(t[0]), cpu(t[0]))
+	fmt.Fprintf(stdout, "  %-40s %9.0f req/s, server CPU %.3f ms a request (peer)\n", peer, rate(t[1]), cpu(t[1]))
+	fmt.Fprintf(stdout, "  ratio to the peer: %.2f by requests per second, %.2f by server CPU a request; the two answer %s\n",
+		rate(t[0])/rate(t[1]), cpu(t[1])/cpu(t[0]), same)
+	return nil
+}
+
+// answer is the body of one POST of csv.
+func answer(url string, csv []byte) ([]byte, error) {
+	resp, err := http.Post(url, "text/csv", bytes.NewReader(csv))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != 200 {
+		err = fmt.Errorf("POST /v1/aa: %d %s", resp.StatusCode, b)
+	}
+	return b, err
 }
 
 // probe checks one request answers 200 before it is repeated under load.
@@ -183,6 +281,7 @@ func load(ctx context.Context, wrk string, pid int, d time.Duration, conns int, 
 	cmd := exec.CommandContext(ctx, wrk, cmdArgs...)
 	var outBuf strings.Builder
 	cmd.Stdout, cmd.Stderr = &outBuf, &outBuf
+	cpu0, cpuErr := cpuTicks(pid)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, err
@@ -209,9 +308,13 @@ func load(ctx context.Context, wrk string, pid int, d time.Duration, conns int, 
 			}
 		}
 	}
+	cpu1, cpuErr1 := cpuTicks(pid)
 	res, err := parseWrk(outBuf.String())
 	if err != nil {
 		return res, err
+	}
+	if cpuErr == nil && cpuErr1 == nil && res.Requests > 0 {
+		res.CPUPerRequestMs = float64(cpu1-cpu0) * 10 / float64(res.Requests) // USER_HZ is 100 on Linux
 	}
 	third := d / 3
 	for _, s := range samples {
@@ -223,6 +326,25 @@ func load(ctx context.Context, wrk string, pid int, d time.Duration, conns int, 
 		}
 	}
 	return res, nil
+}
+
+// cpuTicks is the user and system time of process pid, in clock ticks.
+func cpuTicks(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0, errors.New("short /proc stat")
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	s, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, errors.New("unreadable /proc stat")
+	}
+	return u + s, nil
 }
 
 func rssMiB(pid int) (float64, error) {
