@@ -3,7 +3,8 @@
 // emulator and the Worker under wrangler dev. For each it sends the worst
 // request every route accepts (apitest.Worst: the most rates, tests,
 // scenarios, runs and simulated draws the platform's limits let in), one
-// at a time and then from several clients at once, and reports per request
+// at a time and then from several clients at once (one on Lambda, whose
+// instance takes one invocation at a time), and reports per request
 // the answer's size, the latency (p50, p99), the requests per second and
 // the server's peak resident memory above its idle size. GET /v1/health
 // is measured beside them as the floor: the figures are read as ratios to
@@ -78,13 +79,17 @@ type platform struct {
 	send  func(c apitest.Case, body []byte) (int, int, error) // status, answer bytes
 	rss   func() (int64, error)                               // resident bytes of the server's processes
 	stop  func()
+	// serial is a platform that serves one request at a time: a Lambda
+	// instance takes one invocation at a time (more at once are more
+	// instances), and the emulator fails the requests it gets meanwhile.
+	serial bool
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("limits", flag.ContinueOnError)
 	platforms := fs.String("platforms", "local,lambda,worker", "the `platforms` to measure, comma-separated")
 	duration := fs.Duration("duration", 10*time.Second, "load per request")
-	clients := fs.Int("clients", 2, "concurrent clients under load")
+	clients := fs.Int("clients", 2, "concurrent clients under load (Lambda: always 1)")
 	root := fs.String("root", ".", "the repository's `root`")
 	out := fs.String("out", "", "write the results as JSON to this `file`")
 	if err := fs.Parse(args); err != nil {
@@ -102,7 +107,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			os.RemoveAll(dir)
 			return fmt.Errorf("%s: %v", name, err)
 		}
-		rs, fails, err := measure(ctx, p, *duration, *clients, stdout)
+		n := *clients
+		if p.serial {
+			n = 1
+		}
+		rs, fails, err := measure(ctx, p, *duration, n, stdout)
 		p.stop()
 		os.RemoveAll(dir)
 		if err != nil {
@@ -298,7 +307,7 @@ func start(ctx context.Context, name, root, dir string) (*platform, error) {
 				status, _, answer, err := lambdatest.Invoke(client, e.URL, ev)
 				return status, len(answer), err
 			},
-			rss: func() (int64, error) { return treeRSS(e.Pid()) }, stop: e.Stop}, nil
+			rss: func() (int64, error) { return treeRSS(e.Pid()) }, stop: e.Stop, serial: true}, nil
 	case "worker":
 		wdir, site := filepath.Join(dir, "worker"), filepath.Join(dir, "site")
 		if err := wranglerdev.Build(root, wdir); err != nil {
