@@ -50,7 +50,7 @@ func (s *Scanner) string(keep bool) ([]byte, error) {
 		}
 		s.i++
 	}
-	return nil, s.Errorf(Pos(open), "malformed JSON: the %s ends inside a string (is it cut short?)", s.what)
+	return nil, s.cutString(open)
 }
 
 // badUTF8 is the error of the first byte of b[from:to] that is not UTF-8.
@@ -120,13 +120,21 @@ func (s *Scanner) escaped(open, start int, keep bool) ([]byte, error) {
 		case 'u':
 			var ok bool
 			if r, ok = s.hex4(); !ok {
+				if hexPrefix(s.b[s.i:], 4) {
+					return nil, s.cutString(open)
+				}
 				return nil, s.Errorf(Pos(at), `malformed JSON: \u must be followed by four hex digits`)
 			}
 			if utf16.IsSurrogate(r) {
 				lo, ok := rune(0), false
-				if s.i+1 < len(s.b) && s.b[s.i] == '\\' && s.b[s.i+1] == 'u' {
+				rest := s.b[s.i:]
+				if len(rest) >= 2 && rest[0] == '\\' && rest[1] == 'u' {
 					s.i += 2
 					lo, ok = s.hex4()
+				}
+				if !ok && r < 0xdc00 && len(rest) < 6 && (len(rest) < 1 || rest[0] == '\\') &&
+					(len(rest) < 2 || rest[1] == 'u') && hexPrefix(rest[min(2, len(rest)):], 4) {
+					return nil, s.cutString(open) // \ud834 and the text ends
 				}
 				if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
 					return nil, s.Errorf(Pos(at), `a \u escape of half a UTF-16 surrogate pair, without its other half`)
@@ -140,7 +148,25 @@ func (s *Scanner) escaped(open, start int, keep bool) ([]byte, error) {
 		}
 		plain = s.i
 	}
-	return nil, s.Errorf(Pos(open), "malformed JSON: the %s ends inside a string (is it cut short?)", s.what)
+	return nil, s.cutString(open)
+}
+
+// cutString is the error of a string the text ends inside.
+func (s *Scanner) cutString(open int) error {
+	return s.short(s.Errorf(Pos(open), "malformed JSON: the %s ends inside a string (is it cut short?)", s.what))
+}
+
+// hexPrefix reports whether b is shorter than n and all hex digits.
+func hexPrefix(b []byte, n int) bool {
+	if len(b) >= n {
+		return false
+	}
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func describeRune(c byte) string {
@@ -186,6 +212,9 @@ func (s *Scanner) Number() ([]byte, error) {
 		return s.i > from
 	}
 	bad := func() ([]byte, error) {
+		if s.i == len(s.b) && s.i > start { // "-", "1.", "1e+" and the text ends
+			return nil, s.short(s.Errorf(Pos(start), "malformed JSON: the %s ends inside a number (is it cut short?)", s.what))
+		}
 		end := s.i
 		for end < len(s.b) && end-start < 40 && isNumberByte(s.b[end]) {
 			end++

@@ -56,6 +56,9 @@ type Error struct {
 	Line, Column int    // 1-based; the column counts characters
 	Path         string // of the value: "results[3].status"; "" at the root
 	Msg          string // lowercase, without the position or the path
+	// Short is set when the text ends before the value does: it is the
+	// beginning of a text that could be whole, as a line cut short is.
+	Short bool
 }
 
 // Error is "line:column: path: message".
@@ -210,7 +213,7 @@ func (s *Scanner) expect(c byte, want string) error {
 
 func (s *Scanner) unexpected(want string) error {
 	if s.i >= len(s.b) {
-		return s.errHere("malformed JSON: the %s ends where %s should be (is it cut short?)", s.what, want)
+		return s.short(s.errHere("malformed JSON: the %s ends where %s should be (is it cut short?)", s.what, want))
 	}
 	return s.errHere("malformed JSON: want %s, found %s", want, describe(s.b[s.i]))
 }
@@ -404,7 +407,16 @@ func (s *Scanner) literal(word string) error {
 		s.i += len(word)
 		return nil
 	}
+	if rest := s.b[s.i:]; len(rest) < len(word) && string(rest) == word[:len(rest)] {
+		return s.short(s.errHere("malformed JSON: the %s ends inside %s (is it cut short?)", s.what, word))
+	}
 	return s.errHere("malformed JSON: want %s", word)
+}
+
+// short marks e as the error of a text that ends too soon.
+func (s *Scanner) short(e *Error) *Error {
+	e.Short = true
+	return e
 }
 
 // KeyErrorf is an error at the key of the member being read, naming the

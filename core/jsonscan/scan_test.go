@@ -171,6 +171,18 @@ func FuzzScanner(f *testing.F) {
 		case err != nil && stdErr == nil && !repeated && utf8.Valid(b) && !loneSurrogate(b):
 			t.Fatalf("refused %q (%v), which encoding/json reads", b, err)
 		}
+		if err == nil && len(b) <= 512 {
+			// Every beginning of a whole text is whole too, or a text
+			// that ends too soon (Short): what a line cut short gives.
+			for n := range len(b) {
+				if _, err := tokens(b[:n]); err != nil {
+					var e *Error
+					if !errors.As(err, &e) || !e.Short {
+						t.Fatalf("%q, the beginning of %q: %v, not marked short", b[:n], b, err)
+					}
+				}
+			}
+		}
 		var e *Error
 		if err != nil && (!errors.As(err, &e) || e.Line < 1 || e.Column < 1 || e.Msg == "" || strings.Contains(e.Msg, "invalid character")) {
 			t.Fatalf("%q: error %#v", b, err)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/jsonscan"
@@ -46,16 +48,27 @@ var ledgerFields = []string{"run", "arm", "nodeid", "when", "outcome"}
 
 // ReadLedger reads the seed's per-trial JSONL (fields run, arm, nodeid, when,
 // outcome) into l. Errors carry line and column.
+//
+// A ledger that flakegate run writes can end torn, when a start was killed
+// while appending: a last line cut short (no newline, not a whole object),
+// and, once the ledger has run records, rows after the last one (a run
+// that has none). ReadLedger reads what is complete, leaves the torn tail
+// out and says so in a warning with its lines, as flakegate run's resume
+// does (it drops that tail and runs that run again). A file whose only
+// line is cut short holds nothing whole: that is an error.
 func ReadLedger(r io.Reader, l *ledger.Ledger) error {
 	lr := newLineReader(r, MaxLineBytes)
 	var scan jsonscan.Scanner
 	failed := map[string]runFailure{} // runs whose last record is an error
 	var failedOrder []string
+	records := false        // a run record has been read
+	var pending []ledgerRow // rows since the last run record, once there is one
+	pendingLine := 0        // the line of the first of them
+	rows := 0               // rows read whole
 	for {
 		line, err := lr.next()
 		if errors.Is(err, io.EOF) {
-			warnFailedRuns(l, failed, failedOrder)
-			return nil
+			break
 		}
 		if err != nil {
 			return err
@@ -65,32 +78,88 @@ func ReadLedger(r io.Reader, l *ledger.Ledger) error {
 		}
 		row, err := parseLedgerRow(&scan, line, lr.line)
 		if err != nil {
+			if lr.unterminated && rows > 0 && cutShort(line) {
+				// The last line, without its newline: cut short by a kill.
+				warnf(l, "line %d of the ledger is cut short (the file ends inside it, without a newline): "+
+					"a write that stopped part way, as when flakegate run is killed; it is left out", lr.line)
+				break
+			}
 			return err
 		}
-		switch row.when {
-		case WhenRun:
-			key := row.arm + "\x00" + row.run
-			if row.outcome == "error" {
-				if _, ok := failed[key]; !ok {
-					failedOrder = append(failedOrder, key)
+		rows++
+		if row.when != WhenRun {
+			if records {
+				if len(pending) == 0 {
+					pendingLine = lr.line
 				}
-				failed[key] = runFailure{row.run, row.arm, row.errText}
+				pending = append(pending, row)
 			} else {
-				delete(failed, key)
+				addLedgerRow(l, row)
 			}
-			for _, n := range row.notes {
-				l.Warn(n)
+			continue
+		}
+		records = true
+		for _, p := range pending {
+			addLedgerRow(l, p)
+		}
+		pending = pending[:0]
+		key := row.arm + "\x00" + row.run
+		if row.outcome == "error" {
+			if _, ok := failed[key]; !ok {
+				failedOrder = append(failedOrder, key)
 			}
-		case "call":
-			if row.outcome == "skipped" {
-				l.AddSkippedCall()
-			}
-			l.Add(row.arm, row.run, row.nodeid, row.outcome == "passed")
-		default:
-			if row.outcome == "failed" {
-				l.AddSideFailure(row.arm, row.run, row.nodeid, row.when)
+			failed[key] = runFailure{row.run, row.arm, row.errText}
+		} else {
+			delete(failed, key)
+		}
+		for _, n := range row.notes {
+			l.Warn(n)
+		}
+	}
+	warnFailedRuns(l, failed, failedOrder)
+	if len(pending) > 0 {
+		var runs []string
+		for _, p := range pending {
+			if r := p.run + " (" + p.arm + ")"; !slices.Contains(runs, r) {
+				runs = append(runs, r)
 			}
 		}
+		warnf(l, "the ledger ends with %s after its last run record (from line %d), of %s %s that has no record: "+
+			"a run flakegate run did not finish, as when it is killed; they are left out, as its resume leaves them out and runs it again",
+			core.Nouns(len(pending), "row"), pendingLine, core.Nouns(len(runs), "run"), core.ListNames(runs))
+	}
+	return nil
+}
+
+// cutShort reports whether line is the beginning of a JSON value that
+// the end of the file cut off: the scanner runs out of text, once a UTF-8
+// sequence cut in two at the end is dropped.
+func cutShort(line []byte) bool {
+	for i := len(line) - 1; i >= 0 && i >= len(line)-3; i-- {
+		if utf8.RuneStart(line[i]) {
+			if !utf8.FullRune(line[i:]) {
+				line = line[:i]
+			}
+			break
+		}
+	}
+	var s jsonscan.Scanner
+	s.Reset(line, 1, "line")
+	var e *jsonscan.Error
+	return errors.As(s.Skip(), &e) && e.Short
+}
+
+// addLedgerRow counts a trial row, or a failed setup or teardown.
+func addLedgerRow(l *ledger.Ledger, row ledgerRow) {
+	if row.when == "call" {
+		if row.outcome == "skipped" {
+			l.AddSkippedCall()
+		}
+		l.Add(row.arm, row.run, row.nodeid, row.outcome == "passed")
+		return
+	}
+	if row.outcome == "failed" {
+		l.AddSideFailure(row.arm, row.run, row.nodeid, row.when)
 	}
 }
 

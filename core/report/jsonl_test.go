@@ -83,3 +83,62 @@ func TestRunRecordErrors(t *testing.T) {
 		t.Errorf("a trial row's own error and notes fields: %v", err)
 	}
 }
+
+// TestLedgerTornTail: a ledger flakegate run was killed while appending to
+// is read up to what is complete, with a warning naming the torn lines,
+// as the runner's resume drops them (runner.Scan). The counts are
+// runLedger's, counted by hand in TestRunRecords.
+func TestLedgerTornTail(t *testing.T) {
+	wantBaseline := map[string]core.Count{"t.A": {Passed: 1, Trials: 1}, "t.B": {Passed: 1, Trials: 2}}
+	for _, c := range []struct{ name, tail, warn string }{
+		{"cut line", `{"run":"b3","arm":"baseline","nodeid":"t.A","when":"ca`,
+			"line 12 of the ledger is cut short"},
+		{"cut in a character", "{\"run\":\"b3\",\"arm\":\"baseline\",\"nodeid\":\"t.\xc3",
+			"line 12 of the ledger is cut short"},
+		{"cut after an escape", `{"run":"b3","arm":"baseline","nodeid":"t.\ud834\u`,
+			"line 12 of the ledger is cut short"},
+		{"rows without their record", `{"run":"b3","arm":"baseline","nodeid":"t.A","when":"call","outcome":"failed","ts":6}
+{"run":"b3","arm":"baseline","nodeid":"t.B","when":"setup","outcome":"failed","ts":6}
+`, "the ledger ends with 2 rows after its last run record (from line 12), of 1 run b3 (baseline) that has no record"},
+		{"rows and a cut line", `{"run":"b3","arm":"baseline","nodeid":"t.A","when":"call","outcome":"failed","ts":6}
+{"run":"b3","arm":"baseline","nodeid":"t.B","when":"call","outc`, "line 13 of the ledger is cut short"},
+	} {
+		l := ledger.New()
+		if err := Read(strings.NewReader(runLedger+c.tail), Options{}, l); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := armCounts(l, ledger.ArmBaseline); !reflect.DeepEqual(got, wantBaseline) {
+			t.Errorf("%s: baseline %v, want %v: the torn tail counts", c.name, got, wantBaseline)
+		}
+		if got := sides(l, ledger.ArmBaseline)["t.B"]; got.Setup != 0 {
+			t.Errorf("%s: t.B's setup failures %+v", c.name, got)
+		}
+		if w := strings.Join(l.Notes(), "\n"); !strings.Contains(w, c.warn) {
+			t.Errorf("%s: warnings %q, want one saying %q", c.name, l.Notes(), c.warn)
+		}
+	}
+	// A last line without a newline that is whole, or wrong other than by
+	// its end, is read or refused as any other line.
+	l := ledger.New()
+	if err := ReadLedger(strings.NewReader(runLedger+`{"run":"b3","arm":"baseline","when":"run","outcome":"error","error":"x"}`), l); err != nil || len(l.Notes()) != 2 {
+		t.Errorf("a whole last line: %v, notes %q", err, l.Notes())
+	}
+	err := ReadLedger(strings.NewReader(runLedger+`{"run":"b3","arm":"baseline","nodeid":"t","when":"body","outcome":"passed"}`), ledger.New())
+	var e *core.Error
+	if !errors.As(err, &e) || e.Line != 12 || !strings.Contains(e.Msg, "when must be") {
+		t.Errorf("a wrong last line: %v", err)
+	}
+	err = ReadLedger(strings.NewReader(runLedger+`{"run":"b3","arm":"baseline","nodeid":"t","when":"call","outcome":tru}`), ledger.New())
+	if !errors.As(err, &e) || e.Line != 12 || !strings.Contains(e.Msg, "malformed JSON") {
+		t.Errorf("a malformed last line: %v", err)
+	}
+	// A ledger of the seed's plugin has no run records: every row counts.
+	plugin := `{"run":"b1","arm":"baseline","nodeid":"t.A","when":"call","outcome":"passed"}
+{"run":"b1","arm":"baseline","nodeid":"t.B","when":"call","outcome":"failed"}
+`
+	l = ledger.New()
+	if err := ReadLedger(strings.NewReader(plugin), l); err != nil || len(l.Notes()) != 0 || len(armCounts(l, ledger.ArmBaseline)) != 2 {
+		t.Errorf("plugin ledger: %v, notes %q, counts %v", err, l.Notes(), armCounts(l, ledger.ArmBaseline))
+	}
+}

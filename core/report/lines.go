@@ -22,6 +22,9 @@ type lineReader struct {
 	max  int
 	line int // 1-based number of the line last returned
 	buf  []byte
+	// unterminated is set when the line last returned ends the input
+	// without a newline.
+	unterminated bool
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
@@ -56,6 +59,7 @@ func (lr *lineReader) next() ([]byte, error) {
 				return nil, io.EOF
 			}
 			lr.line++
+			lr.unterminated = true
 			return lr.bom(lr.buf), nil
 		default:
 			return nil, err
