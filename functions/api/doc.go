@@ -16,6 +16,17 @@
 //     reports (the body, or multipart parts ledger, baseline and patched);
 //   - flakes (POST): rerun budgets of every flaky test in test reports (the
 //     body, or multipart parts named report, one run each);
+//   - quarantine/check (POST): every quarantined test of a registry checked
+//     against new reports: still flaky, stale, released, expired or missing;
+//   - quarantine/write (POST): the registry such a check stores (new counts
+//     recorded, released tests gone, stale claims measured again);
+//   - quarantine/add (POST): tests quarantined from reports or a count, into
+//     the registry sent or a new one;
+//   - quarantine/renew, quarantine/remove, quarantine/rename (POST): a
+//     test's expiry date (and owner or reason) moved, its entry taken out,
+//     its entry moved to its new id;
+//   - quarantine/release (GET, POST): the clean runs in a row that prove a
+//     failure rate below a target;
 //   - openapi.json: the OpenAPI 3.1 description of all of them;
 //   - health: a liveness probe and this deployment's limits.
 //

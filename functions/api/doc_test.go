@@ -1,0 +1,33 @@
+package api
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDocListsEveryRoute holds the package doc (doc.go) to the route
+// table: every served path is in its list of routes, with its methods
+// when they are not the params routes' GET and POST.
+func TestDocListsEveryRoute(t *testing.T) {
+	raw, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	for path, methods := range Routes() {
+		name := strings.TrimPrefix(path, Prefix)
+		// "//   - name", "//   - other, name" or "//   - other, name (POST)".
+		item := regexp.MustCompile(`(?m)^//   - (?:[a-z/.]+, )*` + regexp.QuoteMeta(name) + `(?:[ ,:(]|$)(.*)`)
+		m := item.FindStringSubmatch(doc)
+		if m == nil {
+			t.Errorf("doc.go does not list %s", path)
+			continue
+		}
+		if slices.Equal(methods, []string{"POST"}) && !strings.Contains(m[0], "(POST)") {
+			t.Errorf("doc.go does not say %s is POST only: %q", path, m[0])
+		}
+	}
+}
