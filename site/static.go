@@ -51,7 +51,7 @@ func Handler(version string) *app.Handler {
 			SVG:      "/web/icon.svg",
 		},
 		Styles:             []string{"/web/flakegate.css"},
-		CacheableResources: []string{"/decide", "/aa", "/web/icon.svg"},
+		CacheableResources: []string{"/decide", "/aa", "/quarantine", "/web/icon.svg"},
 	}
 }
 

@@ -30,6 +30,7 @@ var navItems = []struct{ path, label string }{
 	{"/", "Rerun budget"},
 	{"/decide", "Two-arm verdict"},
 	{"/aa", "A/A noise check"},
+	{"/quarantine", "Quarantine"},
 }
 
 // shell lays out a page: header with navigation, the update

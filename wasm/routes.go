@@ -6,7 +6,7 @@ import (
 
 // Pages are the calculators' paths; the static site has one pre-rendered
 // HTML file per path ("/" is index.html, "/decide" is decide.html).
-var Pages = []string{"/", "/decide", "/aa"}
+var Pages = []string{"/", "/decide", "/aa", "/quarantine"}
 
 // Register routes every calculator. Call it before app.RunWhenOnBrowser
 // and before building the app.Handler.
@@ -14,4 +14,5 @@ func Register() {
 	app.Route("/", func() app.Composer { return &Budget{} })
 	app.Route("/decide", func() app.Composer { return &Decide{} })
 	app.Route("/aa", func() app.Composer { return &AA{} })
+	app.Route("/quarantine", func() app.Composer { return &Quarantine{} })
 }
