@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
@@ -42,9 +43,15 @@ var aaColumns = [3]string{"scenario", "run", "passed"}
 func ReadCSV(r io.Reader) (*Side, error) { return readCSV(r, Limits{}) }
 
 func readCSV(r io.Reader, lim Limits) (*Side, error) {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() {
+		br.Reset(nil) // hold on to no reader
+		readers.Put(br)
+	}()
 	p := &aaParser{
 		lim:     lim,
-		br:      bufio.NewReaderSize(r, 64<<10),
+		br:      br,
 		scens:   newAAScenTable(),
 		runIdx:  make(map[string]int),
 		lastRun: -1,
@@ -80,6 +87,11 @@ func readCSV(r io.Reader, lim Limits) (*Side, error) {
 		}
 	}
 }
+
+// readers holds the 64 KB line buffers of readCSV, which a server reading
+// many small CSVs would otherwise allocate and clear for each. Nothing read
+// keeps a reference into one: ids are copied out as strings.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
 type aaParser struct {
 	br   *bufio.Reader

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -406,4 +407,30 @@ func TestAAScenTable(t *testing.T) {
 			t.Fatalf("after all resizes, %q is not scenario %d", id, i)
 		}
 	}
+}
+
+// Reads share pooled line buffers: reads from several goroutines at once,
+// of different files, give what each file gives read alone.
+func TestReadAAConcurrent(t *testing.T) {
+	names, _ := filepath.Glob(filepath.Join("testdata", "aa", "*.csv"))
+	want := map[string]string{}
+	for _, n := range names {
+		data, _ := os.ReadFile(n)
+		s, err := ReadCSV(bytes.NewReader(data))
+		want[n] = fmt.Sprint(err) + orNil(s)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for k := range 3 * len(names) {
+				n := names[(g+k)%len(names)]
+				data, _ := os.ReadFile(n)
+				s, err := ReadCSV(bytes.NewReader(data))
+				if got := fmt.Sprint(err) + orNil(s); got != want[n] {
+					t.Errorf("%s read alongside others: %.80s, alone %.80s", n, got, want[n])
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
