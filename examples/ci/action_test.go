@@ -185,6 +185,13 @@ func TestActionStep(t *testing.T) {
 			errors: []string{"::error file=" + escapeProp(junit) + ",title=flakegate%3A example.com/flaky.TestFlaky::example.com/flaky.TestFlaky failed 1 of 3 executions; your 1 rerun catches a 79.2%25 flake"},
 		},
 		{
+			name:   "JUnit, gotestsum's own retry setting",
+			inputs: map[string]string{"COMMAND": "budget -runner gotestsum=1 -cost 2", "REPORTS": junit, "SITE": site},
+			args:   []string{"budget", "-runner", "gotestsum=1", "-cost", "2", "-from", junit},
+			code:   1, verdict: "block", answer: "**The gate blocks: 3 of 6 tests flaked in 1 run, and 3 of them need more reruns than your cap of 1 retry (--rerun-fails=1).**",
+			errors: []string{"::error file=" + escapeProp(junit) + ",title=flakegate%3A example.com/flaky.TestFlaky::example.com/flaky.TestFlaky failed 1 of 3 executions; your 1 retry (--rerun-fails=1) catches a 79.2%25 flake"},
+		},
+		{
 			name:   "JUnit, a cap that catches them",
 			inputs: map[string]string{"COMMAND": "budget -cap 3", "REPORTS": junit + "\n\n  " + junit + "  \n", "SITE": site},
 			args:   []string{"budget", "-cap", "3", "-from", junit, "-from", junit},
