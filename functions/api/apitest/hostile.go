@@ -271,6 +271,8 @@ func HostileCases() []Hostile {
 			Body: `{"baseline":"10/20","patched":"17/20","property":"` + long + `"}`}),
 		hostile("json-over-1mib", tooLarge, "", Case{Method: "POST", URL: "/v1/budget", Header: jsonType,
 			Body: `{"rates":[` + strings.Repeat("0.05,", 220_000) + `0.05]}`}),
+		hostile("json-16000-rates", tooLarge, "the 6 MB answer of the issue, in a body no platform's URL limit stops", Case{Method: "POST", URL: "/v1/budget", Header: jsonType,
+			Body: `{"rates":[` + rates16k.String() + `]}`}),
 		hostile("json-as-form", media, "", Case{Method: "POST", URL: "/v1/budget", Header: formType, Body: `{"rates":[0.05]}`}),
 		hostile("json-query-and-body", invalid, "", Case{Method: "POST", URL: "/v1/budget?rates=0.5", Header: jsonType, Body: `{"rates":[0.05]}`}),
 
