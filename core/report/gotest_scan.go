@@ -11,8 +11,9 @@ import (
 // strict scanner: the string fields Action, Package, Test, ImportPath and
 // FailedBuild are kept (null is ""), every other value is checked and
 // skipped, and keys match exactly (test2json writes them so). It keeps the
-// text of the actions and packages it has seen, so that a stream of
-// millions of events holds each package's name once.
+// text of the actions, packages and tests it has seen (up to 65,536 of
+// them), so that a stream of millions of events holds each name once and
+// allocates none for a test's second and later events.
 type goTestScanner struct {
 	s     jsonscan.Scanner
 	names map[string]string
@@ -31,7 +32,7 @@ func (g *goTestScanner) event(line []byte, n int) (goTestEvent, error) {
 		case "Package":
 			dst, intern = &ev.Package, true
 		case "Test":
-			dst = &ev.Test
+			dst, intern = &ev.Test, true
 		case "ImportPath":
 			dst = &ev.ImportPath
 		case "FailedBuild":
