@@ -89,7 +89,7 @@ func runRun(e *env, args []string) (bool, error) {
 	aaGate := fs.Bool("aa", false, "gate with the A/A check of an eval suite (each test a scenario, each run a run) instead of per-test verdicts")
 	asJSON := fs.Bool("json", false, "print the JSON result")
 	asMarkdown := fs.Bool("markdown", false, "print the summary a pull request shows (GitHub-flavoured Markdown)")
-	siteFlag := fs.String("site", "", "the calculator's `address`: the summary links to the view of the ledger (default $FLAKEGATE_SITE; no link without one)")
+	siteFlag := fs.String("site", "", "the calculator's `address`: the verdict links to the view of the ledger (default $FLAKEGATE_SITE; no link without one)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
@@ -160,16 +160,25 @@ func runRun(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	res, ferr := runner.Finish(out, opt)
+	link, err := runLink(res, opt, site)
+	if err != nil {
+		return false, err
+	}
+	// The verdict carries its link, as flakegate ledger's (or aa's) does.
+	switch {
+	case res.Verdict != nil:
+		res.Verdict.Link, res.Verdict.LinkNote = link.URL, link.Note
+	case res.AA != nil:
+		res.AA.Link, res.AA.LinkNote = link.URL, link.Note
+	}
 	if *asMarkdown {
-		md, err := runMarkdown(res, opt, site)
-		if err != nil {
-			return false, err
-		}
-		if _, err := io.WriteString(e.stdout, md); err != nil {
+		if _, err := io.WriteString(e.stdout, runMarkdown(res, link)); err != nil {
 			return false, err
 		}
 	} else if err := writeRunResult(e, res, *asJSON); err != nil {
 		return false, err
+	} else if !*asJSON {
+		writeLink(e.stdout, link)
 	}
 	switch {
 	case res.Stop == runner.StopInterrupt:

@@ -177,37 +177,40 @@ func writeSizing(w io.Writer, s *runner.Sizing, aa bool) {
 	}
 }
 
+// runLink is the link of the ledger's view on site ("" for none): the
+// two-arm view of its per-test counts, or the A/A view of an eval's.
+func runLink(res *runner.Result, g runner.GateOptions, site string) (words.Link, error) {
+	if site == "" || (res.Verdict == nil && res.AA == nil) {
+		return words.Link{}, nil
+	}
+	l, _, err := runner.ReadLedger(res.Plan.Ledger)
+	if err != nil {
+		return words.Link{}, err
+	}
+	if res.Verdict != nil {
+		view, err := share.Ledger(l.Summary(), g.Ledger)
+		if err != nil {
+			return words.Link{}, err
+		}
+		return words.LinkOf(view, site), nil
+	}
+	base, _ := aa.FromLedger(l, ledger.ArmBaseline)
+	var cand *aa.Side
+	if len(l.Tests(ledger.ArmPatched)) > 0 {
+		cand, _ = aa.FromLedger(l, ledger.ArmPatched)
+	}
+	view, err := share.AA(base, cand)
+	if err != nil {
+		return words.Link{}, err
+	}
+	return words.AALink(view, site, g.AA, len(l.Notes()) > 0), nil
+}
+
 // runMarkdown is the summary of flakegate run for a pull request: the
 // gate's summary of the whole ledger (as flakegate ledger -markdown, or aa
 // for an eval), then what this start ran and why it stopped early, then
-// the link of the ledger's view on site ("" for none).
-func runMarkdown(res *runner.Result, g runner.GateOptions, site string) (string, error) {
-	var link words.Link
-	if site != "" {
-		l, _, err := runner.ReadLedger(res.Plan.Ledger)
-		if err != nil {
-			return "", err
-		}
-		switch {
-		case res.Verdict != nil:
-			view, err := share.Ledger(l.Summary(), g.Ledger)
-			if err != nil {
-				return "", err
-			}
-			link = words.LinkOf(view, site)
-		case res.AA != nil:
-			base, _ := aa.FromLedger(l, ledger.ArmBaseline)
-			var cand *aa.Side
-			if len(l.Tests(ledger.ArmPatched)) > 0 {
-				cand, _ = aa.FromLedger(l, ledger.ArmPatched)
-			}
-			view, err := share.AA(base, cand)
-			if err != nil {
-				return "", err
-			}
-			link = words.AALink(view, site, g.AA, len(l.Notes()) > 0)
-		}
-	}
+// the link.
+func runMarkdown(res *runner.Result, link words.Link) string {
 	var b strings.Builder
 	switch {
 	case res.Verdict != nil:
@@ -232,5 +235,5 @@ func runMarkdown(res *runner.Result, g runner.GateOptions, site string) (string,
 	}
 	b.WriteString(words.CaveatsMarkdown(caveats))
 	b.WriteString(words.LinkMarkdown(link))
-	return strings.TrimRight(b.String(), "\n") + "\n", nil
+	return strings.TrimRight(b.String(), "\n") + "\n"
 }

@@ -329,6 +329,15 @@ func TestRunMarkdown(t *testing.T) {
 	if !strings.HasPrefix(out, summary[:i]) || !strings.HasSuffix(out, summary[i:]) || !ran.MatchString(out[i:len(out)-len(summary)+i]) {
 		t.Errorf("run -markdown:\n%s\n--- flakegate ledger -markdown:\n%s", out, summary)
 	}
+	// -json: the verdict carries the link flakegate ledger -json gives.
+	_, js, _ := cli(t, "", junitArgs(t, ledgerPath, "-n", "2", "-json", "-site", testSite, "-progress", "off")...)
+	_, ljs, _ := cli(t, "", "ledger", "-json", "-site", testSite, ledgerPath)
+	var res runner.Result
+	var want ledger.Result
+	if err := json.Unmarshal([]byte(js), &res); err != nil || json.Unmarshal([]byte(ljs), &want) != nil || res.Verdict == nil ||
+		want.Link == "" || res.Verdict.Link != want.Link {
+		t.Errorf("run -json -site: %v\n%s\n--- flakegate ledger -json -site:\n%s", err, js, ljs)
+	}
 	code, _, errs = cli(t, "", junitArgs(t, ledgerPath, "-n", "2", "-markdown", "-dry-run")...)
 	if code != exitUsage || !strings.Contains(errs, "-markdown") {
 		t.Errorf("-markdown -dry-run: exit %d %q", code, errs)
