@@ -34,7 +34,7 @@ func generateTo(t *testing.T, version string) string {
 
 func TestGenerateWritesTheWholeSite(t *testing.T) {
 	out := generateTo(t, "abc123")
-	for _, f := range []string{"index.html", "decide.html", "aa.html", "app.js", "app-worker.js", "wasm_exec.js",
+	for _, f := range []string{"index.html", "decide.html", "aa.html", "quarantine.html", "app.js", "app-worker.js", "wasm_exec.js",
 		"manifest.webmanifest", "app.css", "web/app.wasm", "web/flakegate.css", "web/icon.svg", "web/icon-192.png",
 		"web/icon-512.png", "favicon.ico", "_headers"} {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
@@ -51,7 +51,7 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 		t.Error("version not in app.js and app-worker.js")
 	}
 	// The worker caches every page, so links open offline.
-	for _, p := range []string{`"/"`, `"/decide"`, `"/aa"`, `"/web/app.wasm"`} {
+	for _, p := range []string{`"/"`, `"/decide"`, `"/aa"`, `"/quarantine"`, `"/web/app.wasm"`} {
 		if !strings.Contains(read("app-worker.js"), p) {
 			t.Errorf("service worker does not cache %s", p)
 		}
@@ -70,7 +70,7 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 	if strings.Contains(h, "unsafe-inline") || strings.Contains(h, "'unsafe-eval'") {
 		t.Error("CSP allows inline code or eval")
 	}
-	for _, page := range []string{"index.html", "decide.html", "aa.html"} {
+	for _, page := range []string{"index.html", "decide.html", "aa.html", "quarantine.html"} {
 		html := read(page)
 		if strings.Contains(html, "<script>") || strings.Contains(html, " style=") || strings.Contains(html, " onclick=") {
 			t.Errorf("%s has inline script or style", page)
@@ -90,7 +90,7 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 		strings.Index(js, "goappInitServiceWorker();") < strings.Index(js, `console.error("loading wasm failed: ", err);`) {
 		t.Error("app.js registers the service worker before app.wasm is up")
 	}
-	for _, page := range []string{"index.html", "decide.html", "aa.html"} {
+	for _, page := range []string{"index.html", "decide.html", "aa.html", "quarantine.html"} {
 		if !strings.Contains(read(page), preloadWasm) {
 			t.Errorf("%s does not preload app.wasm", page)
 		}
@@ -149,7 +149,7 @@ func TestWasmBuildHasNoServerCode(t *testing.T) {
 // none; .assetsignore keeps the copies out of a Workers upload.
 func TestGenerateCompressedCopies(t *testing.T) {
 	out := generateTo(t, "abc123")
-	for _, f := range []string{"index.html", "decide.html", "aa.html", "app.js", "app-worker.js", "wasm_exec.js",
+	for _, f := range []string{"index.html", "decide.html", "aa.html", "quarantine.html", "app.js", "app-worker.js", "wasm_exec.js",
 		"manifest.webmanifest", "app.css", "web/flakegate.css", "web/icon.svg"} {
 		orig, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
