@@ -2,10 +2,14 @@ package wasm
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/words"
 )
 
 // The form parsers below turn what a person typed into core inputs. Their
@@ -94,20 +98,45 @@ func inputErr(field string, col int, msg string) error {
 	return &core.Error{Kind: core.Invalid, Field: field, Column: col, Msg: msg}
 }
 
-// parseFraction reads a number in [0,1] or a percentage ("95%").
+// parseFraction reads a fraction ("0.95") or a percentage ("95%"). The
+// field holds one value, so its messages say what is wrong with it, not
+// where.
 func parseFraction(field, s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return 0, inputErr(field, 0, "is required")
 	}
+	return readFraction(field, t)
+}
+
+// readFraction reads one trimmed fraction or percentage, by the one number
+// grammar (core.ParseFloat) with an optional "%" after it.
+func readFraction(field, t string) (float64, error) {
 	if p, ok := strings.CutSuffix(t, "%"); ok {
-		t = percentToFraction(strings.TrimSpace(p))
+		num := strings.TrimSpace(p)
+		if r := core.NumberProblem(num, false); r != "" {
+			return 0, inputErr(field, 0, strconv.Quote(t)+" is not a percentage: "+r)
+		}
+		v, err := core.ParseFloat(percentToFraction(num))
+		if err != nil {
+			return 0, inputErr(field, 0, strconv.Quote(t)+" is out of the range of a number")
+		}
+		return v, nil
 	}
-	v, err := core.ParseFloat(t)
+	v, err := core.ParseNumber(field, t)
 	if err != nil {
-		return 0, inputErr(field, badColumn(s), "not a number: "+strconv.Quote(strings.TrimSpace(s)))
+		return 0, inputErr(field, 0, strconv.Quote(t)+" is not a number: "+numberReason(t, err))
 	}
 	return v, nil
+}
+
+// numberReason is why core refused a number, without core's own quote of
+// it: the caller names the text once.
+func numberReason(num string, err error) string {
+	if r := core.NumberProblem(num, false); r != "" {
+		return r
+	}
+	return "it is out of the range of a number"
 }
 
 // percentToFraction rewrites a decimal percentage as the same number over
@@ -127,15 +156,15 @@ func percentToFraction(p string) string {
 	return mant + "e" + strconv.Itoa(exp-2)
 }
 
-// parseNonNeg reads a finite number >= 0; empty gives nil (unknown).
+// parseOptSeconds reads a number of seconds; empty gives nil (unknown).
 func parseOptSeconds(field, s string) (*float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return nil, nil
 	}
-	v, err := core.ParseFloat(t)
+	v, err := core.ParseNumber(field, t)
 	if err != nil {
-		return nil, inputErr(field, badColumn(s), "not a number of seconds: "+strconv.Quote(t))
+		return nil, inputErr(field, 0, fmt.Sprintf("%s is not a number of seconds: %s", strconv.Quote(t), numberReason(t, err)))
 	}
 	return &v, nil
 }
@@ -150,22 +179,132 @@ func parseInt(field, s string) (int64, error) {
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-			return 0, inputErr(field, 0, "is out of range: "+strconv.Quote(t))
+			return 0, inputErr(field, 0, strconv.Quote(t)+" is too large a number")
 		}
-		return 0, inputErr(field, badColumn(s), "not a whole number: "+strconv.Quote(t))
+		return 0, inputErr(field, 0, strconv.Quote(t)+" is not a whole number: "+core.NumberProblem(t, true))
 	}
 	return v, nil
 }
 
-// badColumn is the 1-based column of the first byte that cannot belong to a
-// number, or 1.
-func badColumn(s string) int {
-	for i, c := range s {
-		if !strings.ContainsRune("0123456789.eE+-% ", c) {
-			return i + 1
+// rateSeparator reports whether c separates the rates of a list: a comma,
+// a semicolon, or white space (spaces, tabs, line breaks), as people write
+// lists ("0.05 0.02 0.01", "5%, 2%", one per line).
+func rateSeparator(c rune) bool {
+	return c == ',' || c == ';' || unicode.IsSpace(c)
+}
+
+// parseRates reads a list of failure rates, each a fraction or a
+// percentage, separated by commas, semicolons or white space; blank text
+// is an empty list. A fault names the rate by its place in the list and
+// its column.
+func parseRates(field, s string) ([]float64, error) {
+	out := []float64{}
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if rateSeparator(r) {
+			i += n
+			continue
 		}
+		start := i
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if rateSeparator(r) {
+				break
+			}
+			i += n
+		}
+		item := s[start:i]
+		// "5 %" is one rate: a "%" standing alone belongs to the number
+		// before it.
+		if j := skipBlanks(s, i); j < len(s) && s[j] == '%' {
+			item, i = s[start:j+1], j+1
+		}
+		v, err := readFraction(field, item)
+		if err != nil {
+			if strings.TrimSpace(s) == item {
+				return nil, err // the only rate: no place to name
+			}
+			var e *core.Error
+			errors.As(err, &e)
+			col := utf8.RuneCountInString(s[:start]) + 1
+			return nil, inputErr(field, col, "rate "+strconv.Itoa(len(out)+1)+": "+e.Msg)
+		}
+		out = append(out, v)
 	}
-	return 1
+	return out, nil
+}
+
+// skipBlanks is the offset of the first byte at or after i that is not a
+// space or a tab.
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// countWords names the two numbers of a count in a field's own terms:
+// "passed/trials" for an arm, "failures/runs" for an observed history.
+type countWords struct {
+	part, whole string // plural nouns: "passed", "trials"
+	example     string // "17/20"
+}
+
+var (
+	armCount     = countWords{"passed", "trials", "17/20"}
+	historyCount = countWords{"failures", "runs", "1/120"}
+)
+
+// parseCount reads "part/whole" as core.ParseCount does (the same grammar:
+// whole numbers without sign or leading zeros, blanks around them), with
+// messages in the field's terms. A fault inside the text gives its column.
+func parseCount(field, s string, w countWords) (core.Count, error) {
+	if strings.TrimSpace(s) == "" {
+		return core.Count{}, inputErr(field, 0, "is required: write "+w.part+"/"+w.whole+", such as "+w.example)
+	}
+	col := func(off int) int { return utf8.RuneCountInString(s[:off]) + 1 }
+	slash := strings.IndexByte(s, '/')
+	if slash < 0 {
+		return core.Count{}, inputErr(field, 0, fmt.Sprintf("write %s/%s, such as %s; got %s", w.part, w.whole, w.example, strconv.Quote(strings.TrimSpace(s))))
+	}
+	if j := strings.IndexByte(s[slash+1:], '/'); j >= 0 {
+		return core.Count{}, inputErr(field, col(slash+1+j), fmt.Sprintf("write one slash, as in %s", w.example))
+	}
+	part := func(from, to int, noun string) (int64, error) {
+		start, end := skipBlanks(s, from), to
+		for end > start && (s[end-1] == ' ' || s[end-1] == '\t') {
+			end--
+		}
+		t := s[start:end]
+		switch {
+		case t == "":
+			return 0, inputErr(field, col(start), fmt.Sprintf("the number of %s is missing, as in %s", noun, w.example))
+		case strings.TrimLeft(t, "0123456789") != "":
+			bad := start + len(t) - len(strings.TrimLeft(t, "0123456789"))
+			r, _ := utf8.DecodeRuneInString(s[bad:])
+			return 0, inputErr(field, col(bad), fmt.Sprintf("the number of %s must be a whole number, found %s", noun, strconv.Quote(string(r))))
+		case len(t) > 1 && t[0] == '0':
+			return 0, inputErr(field, col(start), fmt.Sprintf("the number of %s, %s, has leading zeros; write it without them", noun, t))
+		}
+		v, err := core.ParseInt(t)
+		if err != nil {
+			return 0, inputErr(field, col(start), fmt.Sprintf("the number of %s, %s, is too large", noun, t))
+		}
+		return v, nil
+	}
+	a, err := part(0, slash, w.part)
+	if err != nil {
+		return core.Count{}, err
+	}
+	b, err := part(slash+1, len(s), w.whole)
+	if err != nil {
+		return core.Count{}, err
+	}
+	if a > b {
+		return core.Count{}, inputErr(field, 0, fmt.Sprintf("%s/%s: the %s cannot be more than the %s", words.Count(a), words.Count(b), w.part, w.whole))
+	}
+	return core.Count{Passed: a, Trials: b}, nil
 }
 
 // errField returns the field an error belongs to ("" when it names none).
