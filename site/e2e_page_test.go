@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -90,12 +91,12 @@ func stubClipboard(t *testing.T, ctx context.Context) {
 func copied(t *testing.T, ctx context.Context, id string) string {
 	t.Helper()
 	stubClipboard(t, ctx)
-	click, cancel := context.WithTimeout(ctx, 10*time.Second)
+	click, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	if err := chromedp.Do(click, chromedp.Click(chromedp.ID(id))); err != nil {
 		t.Fatalf("clicking #%s: %v", id, err)
 	}
-	if err := webtest.Poll(ctx, 5*time.Second, `typeof window.__copied === 'string'`); err != nil {
+	if err := webtest.Poll(ctx, 30*time.Second, `typeof window.__copied === 'string'`); err != nil {
 		t.Fatalf("#%s copied nothing: %v", id, err)
 	}
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.__copied`))
@@ -106,13 +107,19 @@ func copied(t *testing.T, ctx context.Context, id string) string {
 }
 
 // settled waits until the page has applied every input: the in-depth A/A
-// analyses are done and the address bar holds the state.
+// analyses are done and the address bar holds the state. The page writes
+// the address bar from a timer task it queues from the next animation
+// frame (keepInURL, after the paint); a frame and a task queued after it
+// run after the page's, so once they have run the write is done, however
+// slow the machine.
 func settled(t *testing.T, ctx context.Context) {
 	t.Helper()
-	if err := webtest.Poll(ctx, 30*time.Second, `!document.getElementById('depth-pending') && !document.querySelector('progress')`); err != nil {
+	if err := webtest.Poll(ctx, 60*time.Second, `!document.getElementById('depth-pending') && !document.querySelector('progress')`); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // the fragment is written after the next paint
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => setTimeout(() => r(true), 0)))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // Problem 1: "Copy as Markdown" copied the result of the page's first
@@ -142,6 +149,33 @@ func TestPageCopyIsCurrent(t *testing.T) {
 						t.Fatal(err)
 					}
 				}},
+				{"budget-example", "/", func(t *testing.T, ctx context.Context) {
+					if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("example-1"))); err != nil {
+						t.Fatal(err)
+					}
+					if err := webtest.Poll(ctx, 10*time.Second, `document.querySelector('[data-field=cost_seconds]')?.getAttribute('value') === '8'`); err != nil {
+						t.Fatal(err)
+					}
+				}},
+				{"decide-reports", "/decide", func(t *testing.T, ctx context.Context) {
+					// Reports of both arms, then a setting: the copy holds
+					// every test, tabulated with the new setting.
+					dir := filepath.Join(repoRoot(), "core", "report", "testdata", "reports", "junit")
+					for _, up := range []struct{ id, file string }{{"file-ledger", "pytest.xml"}, {"file-patched-reports", "pytest_reruns.xml"}} {
+						abs, _ := filepath.Abs(filepath.Join(dir, up.file))
+						if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID(up.id), []string{abs})); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if err := webtest.Poll(ctx, 10*time.Second, `!!document.querySelector('[data-scope=ledger] [data-field=nodeid]') && document.getElementById('ledger-files').children.length === 2`); err != nil {
+						t.Fatal(err)
+					}
+					copied(t, ctx, "copy-md")
+					typeIn(t, ctx, "in-min_trials", "2")
+					if err := webtest.Poll(ctx, 10*time.Second, `document.querySelector('[data-scope=ledger] [data-field=min_trials]')?.getAttribute('value') === '2'`); err != nil {
+						t.Fatal(err)
+					}
+				}},
 				{"aa", "/aa", func(t *testing.T, ctx context.Context) {
 					// A result without a candidate first, then the candidate:
 					// the button must not keep the first result.
@@ -165,7 +199,7 @@ func TestPageCopyIsCurrent(t *testing.T) {
 					ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
 					defer cancel()
 					open(t, ctx, srv.URL+pg.path)
-					if pg.name != "aa" { // the A/A page has nothing to copy until a baseline is read
+					if pg.path != "/aa" { // the A/A page has nothing to copy until a baseline is read
 						copied(t, ctx, "copy-md") // the first render's handler is mounted and used
 					}
 					pg.edit(t, ctx)

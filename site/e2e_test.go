@@ -148,7 +148,9 @@ func open(t *testing.T, ctx context.Context, url string) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("navigate %s: %v", url, err)
 	}
-	if err := webtest.WaitReady(ctx, 20*time.Second); err != nil {
+	// A loaded machine compiles app.wasm slowly: the wait is for the page
+	// to run, with room for that.
+	if err := webtest.WaitReady(ctx, 90*time.Second); err != nil {
 		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + ' :: ' + document.body.innerText.slice(0, 300)`))
 		t.Fatalf("%v\npage: %s", err, state)
 	}

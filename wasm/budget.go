@@ -3,7 +3,6 @@ package wasm
 import (
 	"strconv"
 
-	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -13,8 +12,8 @@ var budgetFields = []field{
 	{Key: "target", Label: "Target detection power", Default: "0.95", Hint: "a fraction in (0,1) or a percentage, e.g. 0.95 or 95%"},
 	{Key: "cost", Label: "Runner seconds per run", Default: "", Hint: "optional; gives the runner time of each budget", Mode: "decimal"},
 	{Key: "cap", Label: "Rerun cap of the gate", Default: "3", Hint: "reruns the merge gate allows today", Mode: "numeric"},
-	{Key: "rates", Label: "Per-run failure rates", Default: "0.05,0.02,0.01", Hint: "comma-separated fractions, e.g. 0.05,0.02"},
-	{Key: "observe", Label: "Observed failures / runs", Default: "", Hint: "optional history such as 1/120; planned at its Wilson upper bound"},
+	{Key: "rates", Label: "Per-run failure rates", Default: "0.05,0.02,0.01", Hint: "fractions or percentages, separated by spaces or commas: 0.05 0.02 or 5%, 2%"},
+	{Key: "observe", Label: "Observed failures / runs", Default: "", Hint: "optional history such as 1/120; planned at the upper end of its interval"},
 	{Key: "confidence", Label: "Confidence of the observed interval", Default: "0.95", Hint: "in (0,1)", Mode: "decimal"},
 }
 
@@ -35,11 +34,11 @@ func BudgetInputFrom(s map[string]string) (gate.BudgetInput, error) {
 	errs.add(err)
 	in.Rates = nil
 	if t := s["rates"]; !blank(t) {
-		in.Rates, err = core.ParseRates("rates", t)
+		in.Rates, err = parseRates("rates", t)
 		errs.add(err)
 	}
 	if t := s["observe"]; !blank(t) {
-		c, err := core.ParseCount("observe", t)
+		c, err := parseCount("observe", t, historyCount)
 		errs.add(err)
 		if err == nil {
 			in.Observed = &c
@@ -70,6 +69,21 @@ func budgetFrom(s map[string]string) (*gate.BudgetResult, error) {
 	return res, nil
 }
 
+// budgetExamples are the articles' cases, one click each; the link then
+// holds them like any typed input.
+var budgetExamples = []example{
+	{"1 failure in 120 runs, 8 s a run", budgetExample(map[string]string{"observe": "1/120", "cost": "8", "rates": ""})},
+	{"A 2% flake, 3 reruns, 8 s a run", budgetExample(map[string]string{"rates": "2%", "cost": "8"})},
+}
+
+func budgetExample(set map[string]string) string {
+	st := newFormState(budgetFields)
+	for k, v := range set {
+		st[k] = v
+	}
+	return st.fragment(budgetFields)
+}
+
 // Budget is the rerun-budget calculator at "/".
 type Budget struct {
 	pageBase
@@ -95,6 +109,13 @@ func (c *Budget) SetField(ctx app.Context, key, value string) {
 	keepInURL(ctx, frag)
 }
 
+// Open shows the view of a fragment (an example's) and writes it into the
+// address bar, as following its link does.
+func (c *Budget) Open(ctx app.Context, frag string) {
+	c.open(frag)
+	keepInURL(ctx, frag)
+}
+
 // open sets the form from a URL fragment and computes.
 func (c *Budget) open(frag string) {
 	c.load(budgetFields, frag)
@@ -115,6 +136,7 @@ func (c *Budget) Render() app.UI {
 	}
 	return c.shell("/", "Rerun budget",
 		"How many reruns does a flaky test need before a retry shows its failure, what does that cost, and which lane of the merge gate does it belong in?",
+		examples(budgetExamples, c.Open),
 		app.Form().Class("calc").ID("budget-form").OnSubmit(preventSubmit).Body(
 			app.Range(budgetFields).Slice(func(i int) app.UI {
 				f := budgetFields[i]
@@ -128,67 +150,103 @@ func (c *Budget) Render() app.UI {
 	)
 }
 
+// budgetTerms are the words of a budget's answer and table a reader may
+// not know: detection power, the cap, each lane that appears, and the
+// interval's upper end when an observed history is planned at it.
+func budgetTerms(r *gate.BudgetResult) []words.Term {
+	ts := []words.Term{words.TermPower, words.TermCap}
+	seen := map[string]bool{}
+	for _, row := range r.Rows {
+		if !seen[row.Lane] {
+			seen[row.Lane] = true
+			ts = append(ts, words.LaneTerm(row.Lane))
+		}
+	}
+	if r.Observed != nil {
+		ts = append(ts, words.TermUpper)
+	}
+	return ts
+}
+
+// budgetColumns head the table; on a phone each cell is a line of a card,
+// labelled with its column's heading.
+var budgetColumns = []string{"Failure rate", "Lane", "Reruns needed", "Caught with them", "With one fewer",
+	"The last rerun adds", "Caught at your cap", "Runner time", "What to do"}
+
 func (c *Budget) renderResult() app.UI {
 	r := c.res
+	says := make([]string, len(r.Rows))
+	for i, row := range r.Rows {
+		says[i] = capitalize(words.BudgetSentence(r, row)) + "."
+	}
+	verdict := "good"
+	if r.Blocks() {
+		verdict = "bad"
+	}
+	cell := func(col int, class string, body ...app.UI) app.UI {
+		td := app.Td().DataSet("label", budgetColumns[col])
+		if class != "" {
+			td = td.Class(class)
+		}
+		return td.Body(body...)
+	}
 	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
+		answerBox("answer", verdict, words.BudgetAnswer(r), says),
+		termList(budgetTerms(r)),
+		app.H2().Text("Reruns for each failure rate"),
+		app.Div().Class("table-wrap").Body(app.Table().Class("cards").Body(
+			app.Caption().Textf("Reruns that catch each flake %s of the time, and what they cost", words.Level(r.Target)),
+			app.THead().Body(app.Tr().Body(app.Range(budgetColumns).Slice(func(i int) app.UI { return th(budgetColumns[i]) }))),
+			app.TBody().Body(app.Range(r.Rows).Slice(func(i int) app.UI {
+				row := r.Rows[i]
+				src := "given"
+				if row.Source == "observed_upper" {
+					src = "upper end of the observed interval"
+				}
+				return app.Tr().DataSet("scope", "rows."+strconv.Itoa(i)).Body(
+					cell(0, "rate", fieldNum("rate", row.Rate, words.Percent(row.Rate)), app.Text(" "), app.Small().Body(fieldStrText("source", row.Source, src))),
+					cell(1, "lane", app.Strong().Body(fieldStrText("lane", row.Lane, words.LaneWords(row.Lane)))),
+					cell(2, "", fieldOptInt("reruns", row.Reruns),
+						app.If(row.OverCap, func() app.UI { return app.Small().Class("bad").Text(" over your cap") }),
+						app.Span().Class("hidden-field").Body(fieldBool("over_cap", row.OverCap, "over the cap", "within the cap")),
+						app.If(row.RerunsOverflow, func() app.UI { return app.Small().Text(" beyond int64") }),
+						app.Span().Class("hidden-field").Body(fieldBool("reruns_overflow", row.RerunsOverflow, "beyond int64", "fits"))),
+					cell(3, "", fieldOptNum("power", row.Power, words.Percent)),
+					cell(4, "", fieldOptNum("power_one_short", row.PowerOneShort, words.Percent)),
+					cell(5, "", fieldOptNum("gain", row.Gain, words.Percent)),
+					cell(6, "", fieldNum("power_at_cap", row.PowerAtCap, words.Percent(row.PowerAtCap))),
+					cell(7, "", fieldOptNum("seconds", row.Seconds, words.Duration)),
+					cell(8, "action", fieldStr("action", row.Action)),
+				)
+			})),
+		)),
+		app.H2().Text("Detection power against reruns"),
+		app.Figure().Body(
+			app.Raw(PowerPlot(r)),
+			app.FigCaption().Textf("The chance that k reruns catch each flake, 1 − (1 − p)^k. The dashed line is your target of %s; the dots are the reruns each rate needs.", words.Level(r.Target)),
+		),
+		app.H2().Text("Details"),
 		app.P().Class("summary").Body(
 			app.Text("Planning for "), fieldNum("target", r.Target, words.Level(r.Target)),
 			app.Text(" detection power with a cap of "), fieldInt("cap", r.Cap),
-			app.Text(" reruns; "), fieldOptNum("cost_seconds", r.CostSeconds, words.Duration),
-			app.If(r.CostSeconds == nil, func() app.UI { return app.Text(" (cost per run not given)") }).Else(func() app.UI { return app.Text(" per run") }),
+			app.Text(" "+plural(r.Cap, "rerun")+"; "), fieldOptNum("cost_seconds", r.CostSeconds, words.Duration),
+			app.If(r.CostSeconds == nil, func() app.UI { return app.Text(" (no runner time per run given)") }).Else(func() app.UI { return app.Text(" per run") }),
 			app.Text("; observed interval at "), fieldNum("confidence", r.Confidence, words.Level(r.Confidence)),
 			app.Text(" confidence."),
 		),
 		app.If(r.Observed != nil, func() app.UI {
 			o := r.Observed
 			return app.P().Class("observed").DataSet("scope", "observed").Body(
-				app.Text("Observed "), fieldInt("fails", o.Fails), app.Text(" failures in "), fieldInt("runs", o.Runs),
-				app.Text(" runs: rate "), fieldNum("rate", o.Rate, words.Rate(o.Rate)),
-				app.Text(", Wilson interval ["), fieldNum("lower", o.Lower, words.Rate(o.Lower)), app.Text(", "),
-				fieldNum("upper", o.Upper, words.Rate(o.Upper)), app.Text("]. The plan uses the upper bound."),
+				app.Text("Observed "), fieldInt("fails", o.Fails), app.Text(" "+plural(o.Fails, "failure")+" in "), fieldInt("runs", o.Runs),
+				app.Text(" "+plural(o.Runs, "run")+": rate "), fieldNum("rate", o.Rate, words.Percent(o.Rate)),
+				app.Text(", Wilson interval "), fieldNum("lower", o.Lower, words.Percent(o.Lower)), app.Text(" to "),
+				fieldNum("upper", o.Upper, words.Percent(o.Upper)), app.Text(". The plan uses the upper end."),
 			)
 		}).Else(func() app.UI {
 			return app.P().Class("hidden-field").Body(fieldNull("observed"), app.Text(" no observed history"))
 		}),
-		app.If(r.Blocks(), func() app.UI {
-			return app.P().Class("verdict bad").Text("At least one rate needs more reruns than the cap: the gate cannot see that flake.")
-		}).Else(func() app.UI {
-			return app.P().Class("verdict good").Text("Every rate is caught within the cap.")
-		}),
-		app.Div().Class("table-wrap").Body(app.Table().Body(
-			app.Caption().Text("Reruns for each failure rate"),
-			app.THead().Body(app.Tr().Body(
-				th("Failure rate"), th("Reruns k"), th("Power at k"), th("Power at k−1"), th("Gain of the last rerun"),
-				th("Power at the cap"), th("Runner time"), th("Lane"), th("Action"),
-			)),
-			app.TBody().Body(app.Range(r.Rows).Slice(func(i int) app.UI {
-				row := r.Rows[i]
-				src := "given"
-				if row.Source == "observed_upper" {
-					src = "observed upper bound"
-				}
-				return app.Tr().DataSet("scope", "rows."+strconv.Itoa(i)).Body(
-					app.Td().Body(fieldNum("rate", row.Rate, words.Rate(row.Rate)), app.Br(), app.Small().Body(fieldStrText("source", row.Source, src))),
-					app.Td().Body(fieldOptInt("reruns", row.Reruns),
-						app.If(row.OverCap, func() app.UI { return app.Small().Class("bad").Text(" over cap") }),
-						app.Span().Class("hidden-field").Body(fieldBool("over_cap", row.OverCap, "over the cap", "within the cap")),
-						app.If(row.RerunsOverflow, func() app.UI { return app.Small().Text(" beyond int64") }),
-						app.Span().Class("hidden-field").Body(fieldBool("reruns_overflow", row.RerunsOverflow, "beyond int64", "fits"))),
-					app.Td().Body(fieldOptNum("power", row.Power, words.Percent)),
-					app.Td().Body(fieldOptNum("power_one_short", row.PowerOneShort, words.Percent)),
-					app.Td().Body(fieldOptNum("gain", row.Gain, words.Percent)),
-					app.Td().Body(fieldNum("power_at_cap", row.PowerAtCap, words.Percent(row.PowerAtCap))),
-					app.Td().Body(fieldOptNum("seconds", row.Seconds, words.Duration)),
-					app.Td().Body(fieldStr("lane", row.Lane)),
-					app.Td().Class("action").Body(fieldStr("action", row.Action)),
-				)
-			})),
-		)),
-		app.Figure().Body(
-			app.Raw(PowerPlot(r)),
-			app.FigCaption().Text("Detection power 1−(1−p)^k against reruns k for each rate; the dashed line is the target, the dots are each row's k."),
-		),
 		warnings(r.Warnings),
+		app.H2().Text("Share"),
 		c.copyButtons(func(link string) string { return words.BudgetMarkdown(r, words.Link{URL: link}) }),
 		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.BudgetMarkdown(r, words.Link{}))),
 	)

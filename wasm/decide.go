@@ -31,9 +31,9 @@ func DecideInputFrom(s map[string]string) (gate.DecideInput, error) {
 	in := gate.DefaultDecideInput
 	var errs FieldErrors
 	var err error
-	in.Baseline, err = core.ParseCount("baseline", s["baseline"])
+	in.Baseline, err = parseCount("baseline", s["baseline"], armCount)
 	errs.add(err)
-	in.Patched, err = core.ParseCount("patched", s["patched"])
+	in.Patched, err = parseCount("patched", s["patched"], armCount)
 	errs.add(err)
 	in.MinTrials, err = parseInt("min_trials", s["min_trials"])
 	errs.add(err)
@@ -83,8 +83,22 @@ func decideStandIns(in gate.DecideInput, bad FieldErrors) gate.DecideInput {
 // the CLI's decide summary sizes the same way.
 func SizeInputFrom(in gate.DecideInput) (gate.SizeInput, bool) { return gate.Sizing(in) }
 
+// decideExamples are the articles' cases, one click each.
+var decideExamples = []example{
+	{"10/20 before, 17/20 after", decideExample(map[string]string{"baseline": "10/20", "patched": "17/20"})},
+	{"30/60 before, 51/60 after, property check passed", decideExample(map[string]string{"baseline": "30/60", "patched": "51/60", "property": core.PropertyPassed})},
+}
+
+func decideExample(set map[string]string) string {
+	st := newFormState(decideFields)
+	for k, v := range set {
+		st[k] = v
+	}
+	return st.fragment(decideFields)
+}
+
 // Decide is the two-arm verdict calculator at "/decide", with sizing and a
-// ledger table.
+// table of every test of a ledger or of test reports.
 type Decide struct {
 	pageBase
 	urlForm
@@ -93,12 +107,20 @@ type Decide struct {
 	size *gate.SizeResult
 	err  error
 
-	book      *ledger.Summary // the dropped ledger, read once; nil when none or unreadable
-	bookErr   error           // why the dropped ledger (or the link's) could not be read
+	files     []droppedFile   // the reports and ledgers read, in the order dropped
+	book      *ledger.Summary // what they hold (or the link's); nil when none
+	bookErr   error           // why a dropped file (or the link's ledger) could not be read
 	bookShare string          // the summary as a fragment value; "" when none or too long
 	bookLong  int             // bytes of the summary's fragment value when too long for a link
 	ledger    *ledger.Result
 	ledgerErr error
+}
+
+// droppedFile is a report or ledger file the page read, kept so that a
+// file dropped later is added to the same ledger.
+type droppedFile struct {
+	arm, name, format string
+	data              []byte
 }
 
 // withLedger adds the dropped ledger's summary to a form fragment: the
@@ -115,7 +137,7 @@ func (c *Decide) withLedger(frag string) string {
 // openLedger reads the ledger a fragment carries, if any; without one the
 // view has no ledger, as the link says.
 func (c *Decide) openLedger(frag string) {
-	c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, "", 0
+	c.files, c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, nil, "", 0
 	v, _ := url.ParseQuery(frag)
 	enc := v.Get("ledger")
 	if enc == "" {
@@ -165,30 +187,87 @@ func (c *Decide) compute() {
 	c.computeLedger()
 }
 
-// SetLedger reads a JSONL ledger, tabulates every test with the form's
-// minimum trials, confidence and property check, and puts the ledger's
-// summary into the link (unless it is too long for one).
+// Open shows the view of a fragment (an example's) and writes it into the
+// address bar, as following its link does.
+func (c *Decide) Open(ctx app.Context, frag string) {
+	c.open(frag)
+	keepInURL(ctx, frag)
+}
+
+// SetLedger replaces what was dropped by one file, a ledger or a report
+// of the baseline arm: AddFiles after ClearLedger.
 func (c *Decide) SetLedger(ctx app.Context, name string, data []byte) {
-	c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, "", 0
-	l := ledger.New()
-	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
-		c.bookErr = core.WithFile(err, name)
+	c.files, c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, nil, "", 0
+	c.AddFiles(ctx, ledger.ArmBaseline, []droppedFile{{name: name, data: data}})
+}
+
+// AddFiles reads report files (any format core/report detects, each one
+// run of arm) or seed ledgers (which name their arms) into the ledger of
+// the files read before, tabulates every test with the form's minimum
+// trials, confidence and property check, and puts the ledger's summary
+// into the link (unless it is too long for one). A file that cannot be
+// read is named in the error and leaves the ledger as it was.
+func (c *Decide) AddFiles(ctx app.Context, arm string, files []droppedFile) {
+	all := append(append([]droppedFile(nil), c.files...), files...)
+	for i := len(c.files); i < len(all); i++ {
+		all[i].arm = arm
+		all[i].format = report.DetectFormat(all[i].data[:min(len(all[i].data), 64<<10)])
+	}
+	l, err := readDropped(all)
+	if err != nil {
+		c.bookErr = err // the files read before stay
 	} else {
-		c.book = l.Summary()
-		if enc, err := EncodeLedgerShare(c.book); err == nil {
-			if len(enc)+len("ledger=") > MaxShareFragment {
-				c.bookLong = len(enc)
-			} else {
-				c.bookShare = enc
-			}
-		}
+		c.files, c.bookErr = all, nil
+		c.setBook(l.Summary())
 	}
 	c.computeLedger()
+	c.writeURL(ctx)
+}
+
+// ClearLedger forgets every dropped file and the link's ledger.
+func (c *Decide) ClearLedger(ctx app.Context) {
+	c.files, c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, nil, "", 0
+	c.computeLedger()
+	c.writeURL(ctx)
+}
+
+func (c *Decide) setBook(s *ledger.Summary) {
+	c.book, c.bookShare, c.bookLong = s, "", 0
+	if enc, err := EncodeLedgerShare(s); err == nil {
+		if len(enc)+len("ledger=") > MaxShareFragment {
+			c.bookLong = len(enc)
+		} else {
+			c.bookShare = enc
+		}
+	}
+}
+
+func (c *Decide) writeURL(ctx app.Context) {
 	if c.st == nil {
 		c.st = newFormState(decideFields)
 	}
 	c.frag = c.withLedger(c.st.fragment(decideFields))
 	keepInURL(ctx, c.frag)
+}
+
+// readDropped reads files into a new ledger, each report one run of its
+// arm named after its file, as the CLI names them.
+func readDropped(files []droppedFile) (*ledger.Ledger, error) {
+	l := ledger.New()
+	for _, f := range files {
+		run := f.name
+		taken := map[string]bool{}
+		for _, r := range l.Runs(f.arm) {
+			taken[r] = true
+		}
+		for i := 2; taken[run]; i++ {
+			run = f.name + "#" + strconv.Itoa(i)
+		}
+		if err := report.Read(bytes.NewReader(f.data), report.Options{Arm: f.arm, Run: run}, l); err != nil {
+			return nil, core.WithFile(err, f.name)
+		}
+	}
+	return l, nil
 }
 
 // computeLedger tabulates the dropped ledger with the form's settings (on
@@ -201,7 +280,10 @@ func (c *Decide) computeLedger() {
 		return
 	}
 	opt := ledger.Options{MinTrials: c.in.MinTrials, Confidence: c.in.Confidence, Property: c.in.Property}
-	c.ledger, c.ledgerErr = c.book.Result(opt)
+	var err error
+	if c.ledger, err = c.book.Result(opt); err != nil {
+		c.ledgerErr = err
+	}
 }
 
 // ledgerWaits reports whether a ledger that was read is waiting for the
@@ -219,7 +301,8 @@ func (c *Decide) Render() app.UI {
 		c.open(openingFragment())
 	}
 	return c.shell("/decide", "Two-arm verdict",
-		"Did a patch change a test's pass rate? Compare the Wilson intervals of the runs before and after, and see what the gate does.",
+		"Did a patch change a test's pass rate? Compare the runs before and after the patch, and see what the merge gate does.",
+		examples(decideExamples, c.Open),
 		app.Form().Class("calc").ID("decide-form").OnSubmit(preventSubmit).Body(
 			app.Range(decideFields[:4]).Slice(func(i int) app.UI {
 				f := decideFields[i]
@@ -232,6 +315,7 @@ func (c *Decide) Render() app.UI {
 		formError(c.err, decideFields),
 		app.If(c.res != nil, func() app.UI { return c.renderResult() }),
 		c.renderLedger(),
+		app.If(c.res != nil, func() app.UI { return c.renderShare() }),
 	)
 }
 
@@ -275,46 +359,93 @@ func (c *Decide) propertySelect() app.UI {
 	)
 }
 
+// armColumns head the table of both arms; on a phone each cell is a line
+// of a card.
+var armColumns = []string{"Arm", "Passed / trials", "Pass rate", "Wilson interval"}
+
 func armRow(name string, a gate.Arm) app.UI {
 	return app.Tr().DataSet("scope", name).Body(
-		app.Th().Scope("row").Text(name),
-		app.Td().Body(fieldInt("passed", a.Passed), app.Text(" / "), fieldInt("trials", a.Trials)),
-		app.Td().Body(fieldOptNum("rate", a.Rate, words.Percent)),
-		app.Td().Body(app.Text("["), fieldNum("lower", a.Lower, words.Percent(a.Lower)), app.Text(", "), fieldNum("upper", a.Upper, words.Percent(a.Upper)), app.Text("]")),
+		app.Th().Scope("row").DataSet("label", armColumns[0]).Text(name),
+		app.Td().DataSet("label", armColumns[1]).Body(fieldInt("passed", a.Passed), app.Text(" / "), fieldInt("trials", a.Trials)),
+		app.Td().DataSet("label", armColumns[2]).Body(fieldOptNum("rate", a.Rate, words.Percent)),
+		app.Td().DataSet("label", armColumns[3]).Body(fieldNum("lower", a.Lower, words.Percent(a.Lower)), app.Text(" to "), fieldNum("upper", a.Upper, words.Percent(a.Upper))),
 	)
+}
+
+// gateKind is the answer box's kind for a gate: "bad" when it blocks,
+// "good" when it accepts, "note" for a merge that claims nothing or waits
+// for a check (neither a pass to celebrate nor a block).
+func gateKind(g string) string {
+	switch {
+	case gate.Blocks(g):
+		return "bad"
+	case g == core.GateAccept:
+		return "good"
+	}
+	return "note"
+}
+
+// propertyWords is a property check's state in words.
+func propertyWords(p string) string {
+	switch p {
+	case core.PropertyUnknown:
+		return "not run yet"
+	case core.PropertyPassed:
+		return "passed"
+	case core.PropertyFailed:
+		return "failed"
+	}
+	return p
 }
 
 func (c *Decide) renderResult() app.UI {
 	r := c.res
-	class := "verdict good"
-	if r.Blocks {
-		class = "verdict bad"
+	var more []string
+	if c.size != nil {
+		more = append(more, words.SizeSentence(c.size))
+	}
+	terms := []words.Term{words.VerdictTerm(r.Verdict), words.GateTerm(r.Gate), words.TermWilson}
+	if r.Verdict == core.VerdictImproved || r.Property != core.PropertyUnknown {
+		terms = append(terms, words.TermProperty)
 	}
 	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
-		app.P().Class(class).Body(
-			app.Text("Verdict: "), app.Strong().Body(fieldStr("verdict", r.Verdict)),
-			app.Text(". Gate: "), app.Strong().Body(fieldStr("gate", r.Gate)),
-			app.Text(" ("), fieldBool("blocks", r.Blocks, "blocks the merge", "does not block"), app.Text(")."),
+		answerBox("answer", gateKind(r.Gate), words.DecideAnswer(r), more),
+		app.P().Class("verdict-line").Body(
+			app.Text("Verdict: "), app.Strong().Body(fieldStrText("verdict", r.Verdict, words.VerdictWords(r.Verdict))),
+			app.Text(". The gate "), app.Strong().Body(fieldStrText("gate", r.Gate, words.GateWords(r.Gate))),
+			app.Text(" ("), fieldBool("blocks", r.Blocks, "the merge is blocked", "the merge is not blocked"), app.Text(")."),
 		),
-		app.P().Body(fieldStr("action", r.Action)),
-		app.P().Class("summary").Body(
-			app.Text("Property check "), fieldStr("property", r.Property),
-			app.Text("; at least "), fieldInt("min_trials", r.MinTrials), app.Text(" trials per arm; intervals at "),
-			fieldNum("confidence", r.Confidence, words.Level(r.Confidence)), app.Text(" confidence."),
-		),
-		app.Div().Class("table-wrap").Body(app.Table().Body(
-			app.Caption().Text("Both arms"),
-			app.THead().Body(app.Tr().Body(th("Arm"), th("Passed / trials"), th("Pass rate"), th("Wilson interval"))),
+		termList(terms),
+		app.H2().Text("Both arms"),
+		app.Div().Class("table-wrap").Body(app.Table().Class("cards").Body(
+			app.Caption().Textf("Passes, pass rates and %s Wilson intervals", words.Level(r.Confidence)),
+			app.THead().Body(app.Tr().Body(app.Range(armColumns).Slice(func(i int) app.UI { return th(armColumns[i]) }))),
 			app.TBody().Body(armRow("baseline", r.Baseline), armRow("patched", r.Patched)),
 		)),
 		app.Figure().Body(
 			app.Raw(IntervalPlot(r)),
-			app.FigCaption().Text("Both Wilson intervals on one 0–100% axis; the dot is the observed rate. Separated bars are a verdict, overlapping bars are not."),
+			app.FigCaption().Text("Both Wilson intervals on one 0–100% axis; the dot is the observed pass rate. Bars that do not overlap are a verdict; overlapping bars are not."),
+		),
+		app.If(c.size != nil, func() app.UI { return renderSize(c.size) }),
+		app.H2().Text("Details"),
+		app.P().Body(app.Text("What to do: "), fieldStr("action", r.Action), app.Text(".")),
+		app.P().Class("summary").Body(
+			app.Text("Property check: "), fieldStrText("property", r.Property, propertyWords(r.Property)),
+			app.Text("; at least "), fieldInt("min_trials", r.MinTrials), app.Text(" "+plural(r.MinTrials, "trial")+" per arm; intervals at "),
+			fieldNum("confidence", r.Confidence, words.Level(r.Confidence)), app.Text(" confidence."),
 		),
 		warnings(r.Warnings),
-		app.If(c.size != nil, func() app.UI { return renderSize(c.size) }),
-		c.copyButtons(func(link string) string { return words.DecideMarkdown(r, c.size, words.Link{URL: link}) }),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.DecideMarkdown(r, c.size, words.Link{}))),
+	)
+}
+
+// renderShare is the copy buttons and the Markdown: the verdict, the
+// sizing and, when a ledger or reports were read, every test's verdict.
+func (c *Decide) renderShare() app.UI {
+	r, size, l := c.res, c.size, c.ledger
+	return app.Section().Class("share-section").Aria("label", "Share").Body(
+		app.H2().Text("Share"),
+		c.copyButtons(func(link string) string { return words.DecideLedgerMarkdown(r, size, l, words.Link{URL: link}) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.DecideLedgerMarkdown(r, size, l, words.Link{}))),
 	)
 }
 
@@ -322,8 +453,8 @@ func renderSize(s *gate.SizeResult) app.UI {
 	return app.Section().Class("size").DataSet("scope", "size").Aria("label", "Trials per arm").Body(
 		app.H2().Text("How many trials per arm would separate these rates?"),
 		app.P().Body(
-			app.Text("Rates "), fieldNum("baseline", s.Baseline, words.Percent(s.Baseline)), app.Text(" and "),
-			fieldNum("patched", s.Patched, words.Percent(s.Patched)), app.Text(", observed exactly, separate at "),
+			app.Text("Pass rates of "), fieldNum("baseline", s.Baseline, words.Percent(s.Baseline)), app.Text(" and "),
+			fieldNum("patched", s.Patched, words.Percent(s.Patched)), app.Text(", if they held, separate at "),
 			fieldOptInt("trials_per_arm", s.TrialsPerArm), app.Text(" trials per arm ("),
 			fieldNum("confidence", s.Confidence, words.Level(s.Confidence)), app.Text(" intervals)."),
 		),
@@ -332,20 +463,49 @@ func renderSize(s *gate.SizeResult) app.UI {
 }
 
 func (c *Decide) renderLedger() app.UI {
-	return app.Section().Class("ledger").Aria("label", "Ledger").Body(
-		app.H2().Text("A ledger of many tests"),
-		app.P().Text("Drop a per-trial JSONL ledger (fields run, arm, nodeid, when, outcome) to see every test's verdict with the settings above."),
-		dropZone("ledger", "Ledger file (JSONL)", ".jsonl,.json,.txt,application/json", func(ctx app.Context, name string, blob app.Value) {
+	read := func(arm string) func(ctx app.Context, files []app.Value) {
+		return func(ctx app.Context, files []app.Value) {
 			ctx.Async(func() {
-				data, err := readAll(blob)
-				ctx.Dispatch(func(ctx app.Context) {
+				var got []droppedFile
+				for _, f := range files {
+					name := f.Get("name").String()
+					data, err := readAll(f)
 					if err != nil {
-						c.ledgerErr = err
+						ctx.Dispatch(func(ctx app.Context) {
+							c.bookErr, c.ledgerErr = fmt.Errorf("%s: %w", name, err), fmt.Errorf("%s: %w", name, err)
+						})
 						return
 					}
-					c.SetLedger(ctx, name, data)
-				})
+					got = append(got, droppedFile{name: name, data: data})
+				}
+				ctx.Dispatch(func(ctx app.Context) { c.AddFiles(ctx, arm, got) })
 			})
+		}
+	}
+	return app.Section().Class("ledger").Aria("label", "Every test").Body(
+		app.H2().Text("Every test of a ledger or of test reports"),
+		app.P().Text("Drop the test reports of the runs before the patch and of the runs after it, several files each if you like: "+
+			"JUnit XML, go test -json, TRX, NUnit, xUnit.net, TAP, Jest, Mocha, Playwright, CTRF, RSpec or eval logs, each file one run. "+
+			"A flakegate ledger (JSONL with arm, run, nodeid, when, outcome) holds both arms. "+
+			"Every test gets its verdict with the settings above. Nothing leaves this page."),
+		app.Div().Class("inputs").Body(
+			filesZone("ledger", "Baseline: reports or a ledger", ".xml,.json,.jsonl,.txt,.trx,.tap,.eval,.csv", read(ledger.ArmBaseline)),
+			filesZone("patched-reports", "Patched: reports", ".xml,.json,.jsonl,.txt,.trx,.tap,.eval,.csv", read(ledger.ArmPatched)),
+		),
+		app.If(len(c.files) > 0, func() app.UI {
+			return app.Ul().Class("loaded").ID("ledger-files").Body(app.Range(c.files).Slice(func(i int) app.UI {
+				f := c.files[i]
+				what := f.format
+				if what == "" {
+					what = "report"
+				}
+				return app.Li().Body(app.Code().Text(f.name), app.Text(" ("+f.arm+", "+what+")"))
+			}))
+		}).ElseIf(c.book != nil, func() app.UI {
+			return app.P().Class("loaded").ID("ledger-files").Text("The ledger from the link.")
+		}),
+		app.If(c.book != nil || len(c.files) > 0, func() app.UI {
+			return app.Button().Type("button").ID("clear-ledger").Class("secondary").Text("Clear the files").OnClick(func(ctx app.Context, e app.Event) { c.ClearLedger(ctx) })
 		}),
 		app.If(c.ledgerErr != nil, func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "ledger").Text(errString(c.ledgerErr))
@@ -354,10 +514,48 @@ func (c *Decide) renderLedger() app.UI {
 			return app.P().Class("notice").Role("status").ID("ledger-no-link").Text(words.LedgerTooLong(c.bookLong))
 		}),
 		app.If(c.ledgerWaits(), func() app.UI {
-			return app.P().Class("hint").Role("status").ID("ledger-waits").Text("The ledger is tabulated again once the settings above are valid.")
+			return app.P().Class("hint").Role("status").ID("ledger-waits").Text("The tests are tabulated again once the settings above are valid.")
 		}),
 		app.If(c.ledger != nil, func() app.UI { return renderLedgerTable(c.ledger) }),
 	)
+}
+
+// filesZone is a file picker that takes several files, inside an area that
+// also takes dropped files; onFiles gets each file's JS File.
+func filesZone(id, label, accept string, onFiles func(ctx app.Context, files []app.Value)) app.UI {
+	pick := func(ctx app.Context, list app.Value) {
+		if !list.Truthy() {
+			return
+		}
+		n := list.Get("length").Int()
+		files := make([]app.Value, n)
+		for i := range n {
+			files[i] = list.Index(i)
+		}
+		if n > 0 {
+			onFiles(ctx, files)
+		}
+	}
+	return app.Div().Class("drop").ID("drop-"+id).
+		On("dragover", func(ctx app.Context, e app.Event) {
+			e.PreventDefault()
+			e.Get("dataTransfer").Set("dropEffect", "copy")
+		}).
+		On("drop", func(ctx app.Context, e app.Event) {
+			e.PreventDefault()
+			pick(ctx, e.Get("dataTransfer").Get("files"))
+		}).
+		Body(
+			app.Label().For("file-"+id).Text(label+": drop files here or choose them"),
+			app.Input().Type("file").ID("file-"+id).Accept(accept).Multiple(true).
+				OnChange(func(ctx app.Context, e app.Event) {
+					pick(ctx, ctx.JSSrc().Get("files"))
+					// Forget the choice, so that choosing the same files
+					// again is a change too; the list of files read shows
+					// what was read.
+					ctx.JSSrc().Set("value", "")
+				}),
+		)
 }
 
 func errString(err error) string {
@@ -367,41 +565,49 @@ func errString(err error) string {
 	return err.Error()
 }
 
+// ledgerColumns head the per-test table; on a phone each cell is a line
+// of a card.
+var ledgerColumns = []string{"Test", "Verdict", "Gate", "Baseline", "Patched", "Setup / teardown failures", "Notes"}
+
 func renderLedgerTable(l *ledger.Result) app.UI {
+	cell := func(col int, class string, body ...app.UI) app.UI {
+		td := app.Td().DataSet("label", ledgerColumns[col])
+		if class != "" {
+			td = td.Class(class)
+		}
+		return td.Body(body...)
+	}
 	return app.Div().DataSet("scope", "ledger").Body(
+		answerBox("ledger-answer", map[bool]string{true: "bad", false: "good"}[l.Blocks], words.LedgerAnswer(l), nil),
+		app.Span().Class("hidden-field").Body(fieldBool("blocks", l.Blocks, "some test blocks", "no test blocks")),
 		app.P().Body(
 			app.Span().DataSet("scope", "runs").Body(
-				fieldInt("baseline", int64(l.Runs.Baseline)), app.Text(" baseline runs, "),
-				fieldInt("patched", int64(l.Runs.Patched)), app.Text(" patched runs; "),
+				fieldInt("baseline", int64(l.Runs.Baseline)), app.Text(" baseline "+plural(int64(l.Runs.Baseline), "run")+", "),
+				fieldInt("patched", int64(l.Runs.Patched)), app.Text(" patched "+plural(int64(l.Runs.Patched), "run")+"; "),
 			),
-			app.Text("at least "), fieldInt("min_trials", l.MinTrials), app.Text(" trials per arm, "),
+			app.Text("at least "), fieldInt("min_trials", l.MinTrials), app.Text(" "+plural(l.MinTrials, "trial")+" per arm, "),
 			fieldNum("confidence", l.Confidence, words.Level(l.Confidence)), app.Text(" intervals, property check "),
-			fieldStr("property", l.Property), app.Text("."),
+			fieldStrText("property", l.Property, propertyWords(l.Property)), app.Text("."),
 		),
-		app.P().Class(map[bool]string{true: "verdict bad", false: "verdict good"}[l.Blocks]).Body(
-			fieldBool("blocks", l.Blocks, "Some test's gate blocks the merge.", "No test's gate blocks the merge."),
-		),
-		app.Div().Class("table-wrap").Body(app.Table().Body(
-			app.Caption().Text("Every test in the ledger"),
-			app.THead().Body(app.Tr().Body(th("Test"), th("Verdict"), th("Gate"), th("Baseline"), th("Patched"), th("Setup / teardown failures"), th("Notes"))),
+		app.Div().Class("table-wrap").Body(app.Table().Class("cards").Body(
+			app.Caption().Text("Every test"),
+			app.THead().Body(app.Tr().Body(app.Range(ledgerColumns).Slice(func(i int) app.UI { return th(ledgerColumns[i]) }))),
 			app.TBody().Body(app.Range(l.Tests).Slice(func(i int) app.UI {
 				t := l.Tests[i]
 				sf := t.SideFailures
 				return app.Tr().DataSet("scope", "tests."+strconv.Itoa(i)).Body(
-					app.Td().Class("id").Body(fieldStr("nodeid", t.NodeID)),
-					app.Td().Body(fieldStr("verdict", t.Verdict)),
-					app.Td().Body(fieldStr("gate", t.Gate), app.Span().Class("hidden-field").Body(
+					cell(0, "id", fieldStr("nodeid", t.NodeID)),
+					cell(1, "", fieldStrText("verdict", t.Verdict, words.VerdictWords(t.Verdict))),
+					cell(2, "", fieldStrText("gate", t.Gate, words.GateWords(t.Gate)), app.Span().Class("hidden-field").Body(
 						fieldBool("blocks", t.Blocks, "blocks", "passes"), fieldStr("action", t.Action))),
-					ledgerArm("baseline", t.Baseline),
-					ledgerArm("patched", t.Patched),
-					app.Td().Body(
+					ledgerArm(3, "baseline", t.Baseline),
+					ledgerArm(4, "patched", t.Patched),
+					cell(5, "",
 						fieldInt("setup_failures", t.SetupFailures), app.Text(" / "), fieldInt("teardown_failures", t.TeardownFailures),
 						app.Span().Class("hidden-field").DataSet("scope", "side_failures").Body(
 							sides("baseline", sf.Baseline), sides("patched", sf.Patched)),
 					),
-					app.Td().Class("notes").Body(
-						warnings(t.Warnings),
-					),
+					cell(6, "notes", warnings(t.Warnings)),
 				)
 			})),
 		)),
@@ -416,8 +622,8 @@ func sides(arm string, s ledger.SideFailures) app.UI {
 	)
 }
 
-func ledgerArm(name string, a gate.Arm) app.UI {
-	return app.Td().DataSet("scope", name).Body(
+func ledgerArm(col int, name string, a gate.Arm) app.UI {
+	return app.Td().DataSet("scope", name).DataSet("label", ledgerColumns[col]).Body(
 		fieldInt("passed", a.Passed), app.Text("/"), fieldInt("trials", a.Trials), app.Text(" · "),
 		fieldOptNum("rate", a.Rate, words.Percent), app.Text(" ["), fieldNum("lower", a.Lower, words.Percent(a.Lower)), app.Text(", "),
 		fieldNum("upper", a.Upper, words.Percent(a.Upper)), app.Text("]"),

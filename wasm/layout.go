@@ -1,6 +1,10 @@
 package wasm
 
 import (
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -105,7 +109,14 @@ func (p *pageBase) setStatus(ctx app.Context, ok bool, msg string) {
 	p.status = msg
 }
 
+// currentURL is the link of the view on the page: the address keepInURL is
+// about to write when a write waits for the next paint, else the address
+// bar's. A copy made between a keystroke and that paint is the link of
+// what the page shows.
 func currentURL(ctx app.Context) string {
+	if pendingURL != nil {
+		return pendingURL.String()
+	}
 	if u := ctx.Page().URL(); u != nil {
 		return u.String()
 	}
@@ -135,4 +146,73 @@ func fieldInput(f field, value, errMsg string, onInput app.EventHandler) app.UI 
 			return app.P().ID("err-"+f.Key).Class("error").Role("alert").DataSet("error", f.Key).Text(errMsg)
 		}),
 	)
+}
+
+// example is a worked case a page offers: the label of its button and the
+// view's fragment, which the page opens as if its link was followed.
+type example struct {
+	Label string
+	Frag  string
+}
+
+// examples renders one button per example; a click opens its view and
+// writes its link into the address bar.
+func examples(items []example, open func(ctx app.Context, frag string)) app.UI {
+	return app.Div().Class("examples").Body(
+		app.Span().Class("examples-label").Text("Try an example:"),
+		app.Range(items).Slice(func(i int) app.UI {
+			ex := items[i]
+			return app.Button().Type("button").Class("example").ID("example-" + strconv.Itoa(i)).Text(ex.Label).
+				OnClick(func(ctx app.Context, e app.Event) { open(ctx, ex.Frag) })
+		}),
+	)
+}
+
+// answerBox shows a result's answer first, in the sentence a reviewer can
+// paste, with the sentences that explain it under it. kind is "good"
+// (nothing to do), "bad" (the gate blocks) or "note" (neither). The box is
+// a polite live region: a screen reader reads the new answer after an
+// edit.
+func answerBox(id, kind, lead string, more []string) app.UI {
+	return app.Div().Class("answer", kind).ID(id).Role("status").Aria("live", "polite").Body(
+		app.P().Class("lead").Body(app.Strong().Text(lead)),
+		app.If(len(more) > 0, func() app.UI {
+			return app.Ul().Body(app.Range(more).Slice(func(i int) app.UI { return app.Li().Text(more[i]) }))
+		}),
+	)
+}
+
+// termList explains the words of the answer and the table beside them,
+// each once.
+func termList(ts []words.Term) app.UI {
+	seen := map[string]bool{}
+	var keep []words.Term
+	for _, t := range ts {
+		if t.Meaning != "" && !seen[t.Word] {
+			seen[t.Word] = true
+			keep = append(keep, t)
+		}
+	}
+	return app.Details().Class("terms").Open(true).Body(
+		app.Summary().Text("What the words mean"),
+		app.Dl().Body(app.Range(keep).Slice(func(i int) app.UI {
+			return app.Div().Body(app.Dt().Text(capitalize(keep[i].Word)), app.Dd().Text(keep[i].Meaning))
+		})),
+	)
+}
+
+// capitalize upper-cases the first letter of an ASCII sentence.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// plural is noun agreeing with n: "run" for 1, "runs" otherwise.
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }

@@ -139,7 +139,7 @@ func TestBudgetErrorAtField(t *testing.T) {
 	e := load(t, c)
 	for _, tc := range []struct{ key, value, msg string }{
 		{"target", "1.5", "must be in (0,1)"},
-		{"target", "9x", "column 2"},
+		{"target", "9x", `&#34;9x&#34; is not a number: write a number such as 0.05 or 5e-2, with nothing after it`}, // a single value: no column
 		{"cap", "-1", "must not be negative"},
 		{"rates", "0.05,abc", "column"},
 		{"observe", "130/120", "observe"},

@@ -525,7 +525,7 @@ func GateWords(g string) string {
 // per arm that would separate the observed rates.
 func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link Link) string {
 	var m md
-	m.answer(GateSentence(r.Gate) + ": " + VerdictClause(r.Verdict, r.Baseline, r.Patched, r.MinTrials, r.Confidence) + ".")
+	m.answer(DecideAnswer(r))
 	var rows [][]string
 	for _, a := range []struct {
 		n string

@@ -1,0 +1,495 @@
+//go:build !wasm && integration
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/wasm/webtest"
+)
+
+// The budget and decide pages as a reviewer meets them, at a laptop's and a
+// phone's width: the answer first in words, every term explained, input as
+// people write it, a phone without sideways scrolling, test reports of
+// both arms, and examples a click away.
+
+// atEachWidth runs f in a fresh browser context at each width of widths.
+func atEachWidth(t *testing.T, f func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool)) {
+	browser, cancel := startBrowser(t)
+	defer cancel()
+	srv := serveSite(t)
+	for _, w := range widths {
+		t.Run(w.name, func(t *testing.T) {
+			ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+			defer cancel()
+			console := webtest.Watch(ctx)
+			f(t, ctx, srv, w.phone)
+			for _, e := range console.Errors() {
+				t.Errorf("console: %s", e)
+			}
+		})
+	}
+}
+
+func evalString(t *testing.T, ctx context.Context, js string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return s
+}
+
+func poll(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	if err := webtest.Poll(ctx, 10*time.Second, js); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// answerText is the text of the answer box, which must come before the
+// first table and the first plot of the result.
+const answerFirstJS = `(() => {
+  const a = document.getElementById('answer');
+  if (!a) return 'no answer';
+  for (const el of document.querySelectorAll('#result table, #result svg')) {
+    if (!(a.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) return 'the answer is not before ' + el.tagName;
+  }
+  return a.className + ' :: ' + a.innerText;
+})()`
+
+// The machine names of the JSON that a person must never read on a page.
+var jargon = []string{"no-detectable-change", "no-claim", "property-check-owed", "refuse-green", "observed_upper", "underpowered"}
+
+func noJargon(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	text := evalString(t, ctx, `document.querySelector('main').innerText`)
+	for _, j := range jargon {
+		if strings.Contains(text, j) {
+			t.Errorf("%s: the page shows %q", where, j)
+		}
+	}
+}
+
+// Problem 5: the answer first, in words a reviewer can paste, with every
+// term explained beside it; no machine name on the page, and no green box
+// for a verdict that shows nothing.
+func TestPageAnswerFirst(t *testing.T) {
+	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
+		// The articles' two-arm case: the intervals overlap.
+		open(t, ctx, srv.URL+"/decide#baseline=10%2F20&patched=17%2F20")
+		got := evalString(t, ctx, answerFirstJS)
+		// The sentences are words.DecideAnswer and words.SizeSentence; 28
+		// trials per arm for 50% against 85% is DESIGN.md's figure.
+		for _, want := range []string{
+			"The gate does not block, but the patch cannot claim a flake fix: the 95% Wilson intervals of 10/20 (50.0%) and 17/20 (85.0%) overlap, so no change is shown.",
+			"28 trials per arm separate pass rates of 50.0% and 85.0%",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("decide answer %q lacks %q", got, want)
+			}
+		}
+		if strings.HasPrefix(got, "answer good") {
+			t.Errorf("a verdict that shows nothing is in a green box: %q", got)
+		}
+		terms := evalString(t, ctx, `document.querySelector('.terms').innerText`)
+		for _, w := range []string{"No change shown", "Passes, no claim", "Wilson interval"} {
+			if !strings.Contains(terms, w) {
+				t.Errorf("the term %q is not explained: %q", w, terms)
+			}
+		}
+		noJargon(t, ctx, "decide 10/20 17/20")
+
+		// Improved without the property check: the gate waits for it.
+		open(t, ctx, srv.URL+"/decide#baseline=30%2F60&patched=51%2F60")
+		got = evalString(t, ctx, answerFirstJS)
+		if !strings.Contains(got, "accept the improvement only once a deterministic property check passes") || !strings.HasPrefix(got, "answer note") {
+			t.Errorf("improved, check owed: %q", got)
+		}
+		if terms := evalString(t, ctx, `document.querySelector('.terms').innerText`); !strings.Contains(terms, "Property check") {
+			t.Errorf("property check not explained: %q", terms)
+		}
+		noJargon(t, ctx, "decide 30/60 51/60")
+		// Too few trials.
+		typeIn(t, ctx, "in-min_trials", "60")
+		poll(t, ctx, `document.querySelector('[data-field=verdict]')?.getAttribute('value') === 'underpowered'`)
+		noJargon(t, ctx, "decide underpowered")
+
+		// The budget: a 2% flake against 3 reruns at 8 s a run. The
+		// figures are seed 003's: 1 − 0.98³ = 5.9%; 149 reruns reach 95%
+		// (0.98^149 = 0.0494), 149 × 8 s = 19.9 min, a lane of 61..300.
+		open(t, ctx, srv.URL+"/#cost=8&rates=0.02")
+		got = evalString(t, ctx, answerFirstJS)
+		for _, want := range []string{
+			"The gate blocks: this flake needs more reruns than your cap of 3 reruns",
+			"Your 3 reruns catch a 2.0% flake 5.9% of the time; 149 reruns catch it 95.0% of the time (19.9 min at 8 s): refuse the green",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("budget answer %q lacks %q", got, want)
+			}
+		}
+		if !strings.HasPrefix(got, "answer bad") {
+			t.Errorf("a gate that cannot see the flake is not marked: %q", got)
+		}
+		terms = evalString(t, ctx, `document.querySelector('.terms').innerText`)
+		for _, w := range []string{"Detection power", "Rerun cap", "Refuse the green"} {
+			if !strings.Contains(terms, w) {
+				t.Errorf("the term %q is not explained: %q", w, terms)
+			}
+		}
+		if lane := evalString(t, ctx, `document.querySelector('[data-field=lane]').textContent`); lane != "refuse the green" {
+			t.Errorf("lane shown as %q", lane)
+		}
+		noJargon(t, ctx, "budget")
+		// Plain headings, in order: the table, the plot, the details.
+		if h := evalString(t, ctx, `[...document.querySelectorAll('#result h2')].map(h => h.textContent).join(' | ')`); h != "Reruns for each failure rate | Detection power against reruns | Details | Share" {
+			t.Errorf("headings %q", h)
+		}
+	})
+}
+
+// overflowJS lists what a reader would have to scroll sideways to see:
+// the page itself, and any table inside its scroll box.
+const overflowJS = `(() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push('page ' + document.documentElement.scrollWidth + ' > ' + window.innerWidth);
+  for (const w of document.querySelectorAll('.table-wrap')) {
+    if (w.scrollWidth > w.clientWidth + 1) out.push('table ' + (w.querySelector('caption')||{}).textContent + ' ' + w.scrollWidth + ' > ' + w.clientWidth);
+  }
+  return out.join('; ');
+})()`
+
+// smallTargetsJS lists the controls smaller than 44 × 44 CSS px (WCAG 2.5.5)
+// among those shown.
+const smallTargetsJS = `(() => {
+  const out = [];
+  for (const el of document.querySelectorAll('button, input, select, textarea, summary, nav a, a.brand')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.height < 44 || r.width < 44) out.push((el.id || el.tagName) + ' ' + Math.round(r.width) + '×' + Math.round(r.height));
+  }
+  return out.join('; ');
+})()`
+
+// smallTextJS lists the plot labels drawn smaller than 12 px: the font
+// size in the SVG's units, scaled as the SVG is.
+const smallTextJS = `(() => {
+  const out = [];
+  for (const svg of document.querySelectorAll('svg.plot')) {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    for (const tx of svg.querySelectorAll('text')) {
+      const px = parseFloat(getComputedStyle(tx).fontSize) * scale;
+      if (px < 12) { out.push(tx.textContent + ' ' + px.toFixed(1) + 'px'); break; }
+    }
+  }
+  return out.join('; ');
+})()`
+
+// Problem 6: on a phone the answer, the lane and what to do are on screen
+// without sideways scrolling (the table becomes cards), plot text is at
+// least 12 px and every control at least 44 px; at 1280 px too.
+func TestPagePhone(t *testing.T) {
+	reports := filepath.Join(repoRoot(), "core", "report", "testdata", "reports", "junit")
+	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
+		for _, u := range []string{"/#cost=8&rates=0.05%2C0.02%2C0.001&observe=1%2F120", "/decide"} {
+			open(t, ctx, srv.URL+u)
+			if _, err := webtest.OpenAll(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if u == "/decide" {
+				upload(t, ctx, "file-ledger", filepath.Join(reports, "pytest.xml"))
+				poll(t, ctx, `!!document.querySelector('[data-scope=ledger] [data-field=nodeid]')`)
+			}
+			if o := evalString(t, ctx, overflowJS); o != "" {
+				t.Errorf("%s: scrolls sideways: %s", u, o)
+			}
+			if s := evalString(t, ctx, smallTargetsJS); s != "" {
+				t.Errorf("%s: targets under 44 px: %s", u, s)
+			}
+			if s := evalString(t, ctx, smallTextJS); s != "" {
+				t.Errorf("%s: plot text under 12 px: %s", u, s)
+			}
+		}
+		// The budget's lane and action of every row are inside the
+		// screen's width.
+		open(t, ctx, srv.URL+"/#cost=8&rates=0.05%2C0.02%2C0.001")
+		out := evalString(t, ctx, `[...document.querySelectorAll('[data-field=lane], [data-field=action], #answer')].filter(el => { const r = el.getBoundingClientRect(); return r.right > window.innerWidth + 1 || r.left < 0; }).map(el => el.textContent).join('; ')`)
+		if out != "" {
+			t.Errorf("off screen: %s", out)
+		}
+		cards := evalString(t, ctx, `getComputedStyle(document.querySelector('table.cards tr')).display`)
+		if phone != (cards == "flex") {
+			t.Errorf("phone %v: the budget's rows display as %q", phone, cards)
+		}
+	})
+}
+
+func upload(t *testing.T, ctx context.Context, id string, files ...string) {
+	t.Helper()
+	abs := make([]string, len(files))
+	for i, f := range files {
+		a, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs[i] = a
+	}
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID(id), abs)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// errorAt is the message shown at a field once it appears.
+func errorAt(t *testing.T, ctx context.Context, key string) string {
+	t.Helper()
+	poll(t, ctx, `!!document.querySelector('[data-error="`+key+`"]')`)
+	return evalString(t, ctx, `document.querySelector('[data-error="`+key+`"]').textContent`)
+}
+
+// Problem 7: rates as people write them (spaces, commas, line breaks,
+// percentages), errors in the field's own words, single values without
+// columns, no prefix said twice, plurals that agree.
+func TestPageInputAsWritten(t *testing.T) {
+	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
+		open(t, ctx, srv.URL+"/")
+		want := cli(t, "budget", "-json", "-rates", "0.05,0.02,0.01")
+		for _, typed := range []string{"0.05 0.02 0.01", "5%, 2%, 1%", "0.05;0.02; 0.01"} {
+			typeIn(t, ctx, "in-rates", typed)
+			expectFields(t, ctx, "rates "+typed, "", want)
+		}
+		// A paste of one rate a line: the line breaks separate the rates.
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.ID("in-rates")),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById('in-rates').select()`, chromedp.EvalAsValue)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: "0.05\n0.02\n0.01"}); err != nil {
+			t.Fatal(err)
+		}
+		expectFields(t, ctx, "rates pasted one a line", "", want)
+
+		// Messages in the field's terms.
+		typeIn(t, ctx, "in-observe", "abc")
+		if msg := errorAt(t, ctx, "observe"); !strings.Contains(msg, "failures/runs, such as 1/120") || strings.Contains(msg, "passed") || strings.Contains(msg, "trials") {
+			t.Errorf("observe: %q", msg)
+		}
+		typeIn(t, ctx, "in-observe", "5/3")
+		if msg := errorAt(t, ctx, "observe"); msg != "5/3: the failures cannot be more than the runs" {
+			t.Errorf("observe 5/3: %q", msg)
+		}
+		typeIn(t, ctx, "in-observe", "")
+		typeIn(t, ctx, "in-target", "9x")
+		if msg := errorAt(t, ctx, "target"); strings.Contains(msg, "column") || !strings.Contains(msg, `"9x" is not a number`) {
+			t.Errorf("target 9x: %q", msg)
+		}
+		typeIn(t, ctx, "in-target", "95%")
+		typeIn(t, ctx, "in-rates", "0.05 0.0x")
+		if msg := errorAt(t, ctx, "rates"); !strings.Contains(msg, `rate 2: "0.0x" is not a number`) {
+			t.Errorf("rates: %q", msg)
+		}
+		// One failure, one run: words that agree.
+		typeIn(t, ctx, "in-rates", "")
+		typeIn(t, ctx, "in-observe", "1/1")
+		poll(t, ctx, `!!document.querySelector('[data-scope=observed] [data-field=fails]')`)
+		if obs := evalString(t, ctx, `document.querySelector('.observed').textContent`); !strings.HasPrefix(obs, "Observed 1 failure in 1 run:") {
+			t.Errorf("observed: %q", obs)
+		}
+
+		open(t, ctx, srv.URL+"/decide")
+		typeIn(t, ctx, "in-baseline", "ten/20")
+		if msg := errorAt(t, ctx, "baseline"); !strings.Contains(msg, "passed") || strings.HasPrefix(msg, "baseline:") {
+			t.Errorf("baseline: %q", msg)
+		}
+		typeIn(t, ctx, "in-baseline", "10/20")
+		typeIn(t, ctx, "in-confidence", "90%")
+		expectFields(t, ctx, "decide at 90%", "", cli(t, "decide", "-json", "-baseline", "10/20", "-patched", "17/20", "-confidence", "0.9"), "size", "ledger")
+		// No message repeats its field's name or a prefix.
+		for _, k := range []string{"min_trials", "confidence"} {
+			typeIn(t, ctx, "in-"+k, "0")
+		}
+		msgs := evalString(t, ctx, `[...document.querySelectorAll('[data-error]')].map(e => e.dataset.error + '=' + e.textContent).join('\n')`)
+		for _, m := range strings.Split(msgs, "\n") {
+			k, msg, _ := strings.Cut(m, "=")
+			if strings.Contains(msg, k+":") || strings.Contains(msg, "column") {
+				t.Errorf("%s: %q", k, msg)
+			}
+		}
+	})
+}
+
+// Problem 8: test reports of any format, several per arm, give every
+// test's verdict; the files are named; the tests are in the Markdown and
+// in the link, which reopens them in a fresh tab.
+func TestPageDecideReports(t *testing.T) {
+	dir := filepath.Join(repoRoot(), "core", "report", "testdata", "reports")
+	base := []string{filepath.Join(dir, "junit", "pytest.xml"), filepath.Join(dir, "junit", "pytest7_xunit2.xml")}
+	patched := []string{filepath.Join(dir, "junit", "pytest_reruns.xml"), filepath.Join(dir, "junit", "pytest7_reruns.xml"), filepath.Join(dir, "gotest", "count5.json")}
+	args := []string{"ledger", "-json"}
+	for _, f := range base {
+		args = append(args, "-baseline", f)
+	}
+	for _, f := range patched {
+		args = append(args, "-patched", f)
+	}
+	want := cli(t, args...) // the CLI reads the same files, each one run
+	var res struct {
+		Tests []struct {
+			NodeID string `json:"nodeid"`
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal(want, &res); err != nil || len(res.Tests) == 0 {
+		t.Fatalf("CLI ledger: %v %s", err, want)
+	}
+	browser, cancel := startBrowser(t)
+	defer cancel()
+	srv := serveSite(t)
+	for _, w := range widths {
+		t.Run(w.name, func(t *testing.T) {
+			ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+			defer cancel()
+			open(t, ctx, srv.URL+"/decide")
+			upload(t, ctx, "file-ledger", base...)
+			upload(t, ctx, "file-patched-reports", patched...)
+			expectFields(t, ctx, "reports", "ledger", want)
+			files := evalString(t, ctx, `document.getElementById('ledger-files').innerText`)
+			for _, f := range append(base, patched...) {
+				if !strings.Contains(files, filepath.Base(f)) {
+					t.Errorf("%s is not named: %q", filepath.Base(f), files)
+				}
+			}
+			if !strings.Contains(files, "go test") && !strings.Contains(files, "gotest") {
+				t.Errorf("formats not named: %q", files)
+			}
+			settled(t, ctx)
+			link := location(t, ctx)
+			if !strings.Contains(link, "ledger=") {
+				t.Fatalf("the link holds no ledger: %s", link)
+			}
+			md := copied(t, ctx, "copy-md")
+			for _, s := range []string{"Every test in the ledger", res.Tests[0].NodeID, "[Open in flakegate](" + link + ")"} {
+				if !strings.Contains(md, s) {
+					t.Errorf("Markdown lacks %q:\n%s", s, md)
+				}
+			}
+			fresh, cancelFresh := freshTab(t, browser, w.w, w.h, w.phone)
+			defer cancelFresh()
+			open(t, fresh, link)
+			expectFields(t, fresh, "reports from the link", "ledger", want)
+			if again := copied(t, fresh, "copy-md"); again != md {
+				t.Errorf("the link copies\n%s\nwhere the page copied\n%s", again, md)
+			}
+			// A file that is no report is named, and the tests read stay.
+			bad := writeFile(t, t.TempDir(), "notes.txt", "hello\n")
+			upload(t, ctx, "file-patched-reports", bad)
+			if msg := errorAt(t, ctx, "ledger"); !strings.HasPrefix(msg, "notes.txt:1:1: not a report") {
+				t.Errorf("bad file: %q", msg)
+			}
+			expectFields(t, ctx, "reports after a bad file", "ledger", want)
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("clear-ledger"))); err != nil {
+				t.Fatal(err)
+			}
+			poll(t, ctx, `!document.querySelector('[data-scope=ledger]') && !location.hash.includes('ledger=')`)
+		})
+	}
+}
+
+// Examples: one click each shows the articles' cases, and the link
+// restores them in a fresh tab.
+func TestPageExamples(t *testing.T) {
+	browser, cancel := startBrowser(t)
+	defer cancel()
+	srv := serveSite(t)
+	for _, w := range widths {
+		t.Run(w.name, func(t *testing.T) {
+			for _, c := range []struct {
+				path, id string
+				json     []byte
+				skip     []string
+			}{
+				{"/", "example-0", cli(t, "budget", "-json", "-observe", "1/120", "-cost", "8"), nil},
+				{"/", "example-1", cli(t, "budget", "-json", "-rates", "0.02", "-cost", "8"), nil},
+				{"/decide", "example-0", cli(t, "decide", "-json", "-baseline", "10/20", "-patched", "17/20"), []string{"size", "ledger"}},
+				{"/decide", "example-1", cli(t, "decide", "-json", "-baseline", "30/60", "-patched", "51/60", "-property", "passed"), []string{"size", "ledger"}},
+			} {
+				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+				open(t, ctx, srv.URL+c.path+"#cap=7&min_trials=5")
+				if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID(c.id))); err != nil {
+					t.Fatal(err)
+				}
+				expectFields(t, ctx, c.path+" "+c.id, "", c.json, c.skip...)
+				settled(t, ctx)
+				link := location(t, ctx)
+				fresh, cancelFresh := freshTab(t, browser, w.w, w.h, w.phone)
+				open(t, fresh, link)
+				expectFields(t, fresh, c.path+" "+c.id+" link", "", c.json, c.skip...)
+				cancelFresh()
+				cancel()
+			}
+		})
+	}
+}
+
+// TestPageScreenshots saves every page at both widths, light and dark, in
+// $FLAKEGATE_SCREENSHOTS (or dist/e2e), and checks that none scrolls
+// sideways in either theme.
+func TestPageScreenshots(t *testing.T) {
+	out := os.Getenv("FLAKEGATE_SCREENSHOTS")
+	if out == "" {
+		out = artifacts(t)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pages := []struct{ name, url string }{
+		{"budget", "/#cost=8&observe=1%2F120&rates="},
+		{"decide", "/decide"},
+		{"aa", "/aa"},
+	}
+	if p := os.Getenv("FLAKEGATE_SCREENSHOT_PAGES"); p != "" { // more pages, as name=/path pairs
+		for _, kv := range strings.Fields(p) {
+			if n, u, ok := strings.Cut(kv, "="); ok {
+				pages = append(pages, struct{ name, url string }{n, u})
+			}
+		}
+	}
+	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
+		width := "1280"
+		if phone {
+			width = "390"
+		}
+		for _, theme := range []string{"light", "dark"} {
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pages {
+				open(t, ctx, srv.URL+p.url)
+				// A page with examples shows its first.
+				if evalString(t, ctx, `String(!!document.getElementById('example-0'))`) == "true" && !strings.Contains(p.url, "#") {
+					if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("example-0"))); err != nil {
+						t.Fatal(err)
+					}
+					settled(t, ctx)
+				}
+				if o := evalString(t, ctx, overflowJS); o != "" && p.name != "aa" {
+					t.Errorf("%s %s: scrolls sideways: %s", p.name, theme, o)
+				}
+				png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(out, p.name+"-"+width+"-"+theme+".png"), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	})
+}
