@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,8 +121,8 @@ func TestPageAnswerFirst(t *testing.T) {
 			t.Errorf("property check not explained: %q", terms)
 		}
 		noJargon(t, ctx, "decide 30/60 51/60")
-		// Too few trials.
-		typeIn(t, ctx, "in-min_trials", "60")
+		// Too few trials: 60 per arm against a minimum of 61.
+		typeIn(t, ctx, "in-min_trials", "61")
 		poll(t, ctx, `document.querySelector('[data-field=verdict]')?.getAttribute('value') === 'underpowered'`)
 		noJargon(t, ctx, "decide underpowered")
 
@@ -330,17 +331,33 @@ func TestPageInputAsWritten(t *testing.T) {
 // test's verdict; the files are named; the tests are in the Markdown and
 // in the link, which reopens them in a fresh tab.
 func TestPageDecideReports(t *testing.T) {
-	dir := filepath.Join(repoRoot(), "core", "report", "testdata", "reports")
-	base := []string{filepath.Join(dir, "junit", "pytest.xml"), filepath.Join(dir, "junit", "pytest7_xunit2.xml")}
-	patched := []string{filepath.Join(dir, "junit", "pytest_reruns.xml"), filepath.Join(dir, "junit", "pytest7_reruns.xml"), filepath.Join(dir, "gotest", "count5.json")}
+	// The reports, beside each other, so that the CLI, run there, names
+	// each file's run as the page does: by the file's name.
+	src := filepath.Join(repoRoot(), "core", "report", "testdata", "reports")
+	dir := t.TempDir()
+	for _, f := range []string{"junit/pytest.xml", "junit/pytest7_xunit2.xml", "junit/pytest_reruns.xml", "junit/pytest7_reruns.xml", "gotest/count5.json"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, filepath.Base(f), string(b))
+	}
+	baseNames := []string{"pytest.xml", "pytest7_xunit2.xml"}
+	patchedNames := []string{"pytest_reruns.xml", "pytest7_reruns.xml", "count5.json"}
 	args := []string{"ledger", "-json"}
-	for _, f := range base {
+	var base, patched []string
+	for _, f := range baseNames {
 		args = append(args, "-baseline", f)
+		base = append(base, filepath.Join(dir, f))
 	}
-	for _, f := range patched {
+	for _, f := range patchedNames {
 		args = append(args, "-patched", f)
+		patched = append(patched, filepath.Join(dir, f))
 	}
-	want := cli(t, args...) // the CLI reads the same files, each one run
+	_, bin := built(t)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	want, _ := cmd.Output() // a ledger whose gate blocks exits 1 with its JSON
 	var res struct {
 		Tests []struct {
 			NodeID string `json:"nodeid"`

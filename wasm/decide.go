@@ -19,7 +19,7 @@ import (
 var decideFields = []field{
 	{Key: "baseline", Label: "Baseline passed / trials", Default: "10/20", Hint: "before the patch, e.g. 10/20"},
 	{Key: "patched", Label: "Patched passed / trials", Default: "17/20", Hint: "after the patch, e.g. 17/20"},
-	{Key: "min_trials", Label: "Minimum trials per arm", Default: "20", Hint: "fewer trials in an arm give an underpowered verdict", Mode: "numeric"},
+	{Key: "min_trials", Label: "Minimum trials per arm", Default: "20", Hint: "with fewer trials in an arm there is no verdict", Mode: "numeric"},
 	{Key: "confidence", Label: "Confidence of both intervals", Default: "0.95", Hint: "in (0,1)", Mode: "decimal"},
 	{Key: "property", Label: "Deterministic property check", Default: core.PropertyUnknown, Hint: "an improvement is accepted only once it passed"},
 }
