@@ -297,6 +297,18 @@ func TestPageInputAsWritten(t *testing.T) {
 		if msg := errorAt(t, ctx, "rates"); !strings.Contains(msg, `rate 2: "0.0x" is not a number`) {
 			t.Errorf("rates: %q", msg)
 		}
+		// The answer in a test runner's own setting: gotestsum's
+		// --rerun-fails=2 as the CLI's -runner gotestsum=2 reads it.
+		typeIn(t, ctx, "in-rates", "0.05 0.02 0.01")
+		if err := webtest.Select(ctx, "in-runner", "gotestsum"); err != nil {
+			t.Fatal(err)
+		}
+		typeIn(t, ctx, "in-setting", "2")
+		expectFields(t, ctx, "runner", "", cli(t, "budget", "-json", "-runner", "gotestsum=2", "-rates", "0.05,0.02,0.01"))
+		if err := webtest.Select(ctx, "in-runner", ""); err != nil {
+			t.Fatal(err)
+		}
+		typeIn(t, ctx, "in-setting", "")
 		// One failure, one run: words that agree.
 		typeIn(t, ctx, "in-rates", "")
 		typeIn(t, ctx, "in-observe", "1/1")

@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/words"
@@ -14,7 +15,18 @@ var budgetFields = []field{
 	{Key: "cap", Label: "Rerun cap of the gate", Default: "3", Hint: "reruns the merge gate allows today", Mode: "numeric"},
 	{Key: "rates", Label: "Per-run failure rates", Default: "0.05,0.02,0.01", Hint: "fractions or percentages, separated by spaces or commas: 0.05 0.02 or 5%, 2%"},
 	{Key: "observe", Label: "Observed failures / runs", Default: "", Hint: "optional history such as 1/120; planned at the upper end of its interval"},
-	{Key: "confidence", Label: "Confidence of the observed interval", Default: "0.95", Hint: "in (0,1)", Mode: "decimal"},
+	{Key: "confidence", Label: "Confidence of the observed interval", Default: "0.95", Hint: "a fraction in (0,1) or a percentage, e.g. 95%"},
+	{Key: "runner", Label: "Test runner", Default: "", Hint: "optional: the answer is then written in its own retry setting"},
+	{Key: "setting", Label: "Its retry setting today", Default: "", Hint: "optional: the number your runner is given now, counted as it counts; it sets the cap", Mode: "numeric"},
+}
+
+// runnerChoices are the runner select's options: none, then gate.Runners.
+func runnerChoices() []choice {
+	out := []choice{{"", "none: count reruns"}}
+	for _, r := range gate.Runners {
+		out = append(out, choice{r.Name, words.RunnerLabel(r)})
+	}
+	return out
 }
 
 // BudgetInputFrom turns the text of the budget form into a core input. Its
@@ -36,6 +48,14 @@ func BudgetInputFrom(s map[string]string) (gate.BudgetInput, error) {
 	if t := s["rates"]; !blank(t) {
 		in.Rates, err = parseRates("rates", t)
 		errs.add(err)
+	}
+	in.Runner = strings.TrimSpace(s["runner"])
+	if t := s["setting"]; !blank(t) {
+		n, err := parseInt("setting", t)
+		errs.add(err)
+		if err == nil {
+			in.Setting = &n
+		}
 	}
 	if t := s["observe"]; !blank(t) {
 		c, err := parseCount("observe", t, historyCount)
@@ -140,9 +160,11 @@ func (c *Budget) Render() app.UI {
 		app.Form().Class("calc").ID("budget-form").OnSubmit(preventSubmit).Body(
 			app.Range(budgetFields).Slice(func(i int) app.UI {
 				f := budgetFields[i]
-				return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), func(ctx app.Context, e app.Event) {
-					c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String())
-				})
+				set := func(ctx app.Context, e app.Event) { c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String()) }
+				if f.Key == "runner" {
+					return selectField(f, c.st[f.Key], runnerChoices(), fieldError(c.err, f.Key), set)
+				}
+				return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), set)
 			}),
 		),
 		formError(c.err, budgetFields),
@@ -183,8 +205,12 @@ func (c *Budget) renderResult() app.UI {
 	if r.Blocks() {
 		verdict = "bad"
 	}
+	cols := budgetColumns
+	if r.Runner != nil {
+		cols = append(cols[:len(cols):len(cols)], "Setting for "+words.Level(r.Target))
+	}
 	cell := func(col int, class string, body ...app.UI) app.UI {
-		td := app.Td().DataSet("label", budgetColumns[col])
+		td := app.Td().DataSet("label", cols[col])
 		if class != "" {
 			td = td.Class(class)
 		}
@@ -196,7 +222,7 @@ func (c *Budget) renderResult() app.UI {
 		app.H2().Text("Reruns for each failure rate"),
 		app.Div().Class("table-wrap").Body(app.Table().Class("cards").Body(
 			app.Caption().Textf("Reruns that catch each flake %s of the time, and what they cost", words.Level(r.Target)),
-			app.THead().Body(app.Tr().Body(app.Range(budgetColumns).Slice(func(i int) app.UI { return th(budgetColumns[i]) }))),
+			app.THead().Body(app.Tr().Body(app.Range(cols).Slice(func(i int) app.UI { return th(cols[i]) }))),
 			app.TBody().Body(app.Range(r.Rows).Slice(func(i int) app.UI {
 				row := r.Rows[i]
 				src := "given"
@@ -217,6 +243,13 @@ func (c *Budget) renderResult() app.UI {
 					cell(6, "", fieldNum("power_at_cap", row.PowerAtCap, words.Percent(row.PowerAtCap))),
 					cell(7, "", fieldOptNum("seconds", row.Seconds, words.Duration)),
 					cell(8, "action", fieldStr("action", row.Action)),
+					app.If(row.Runner != nil, func() app.UI {
+						rs := row.Runner
+						return cell(9, "", app.Span().DataSet("scope", "runner").Body(
+							fieldStrText("written", rs.Written, words.RowSettingCell(r, row)),
+							app.Span().Class("hidden-field").Body(fieldInt("setting", rs.Setting), fieldBool("over_max", rs.OverMax, "over the most it takes", "within what it takes")),
+						))
+					}),
 				)
 			})),
 		)),
@@ -234,6 +267,21 @@ func (c *Budget) renderResult() app.UI {
 			app.Text("; observed interval at "), fieldNum("confidence", r.Confidence, words.Level(r.Confidence)),
 			app.Text(" confidence."),
 		),
+		app.If(r.Runner != nil, func() app.UI {
+			rs := r.Runner
+			return app.P().Class("runner").DataSet("scope", "runner").Body(
+				app.Text("Your runner: "), fieldStrText("name", rs.Name, runnerTool(rs.Name)), app.Text(", today "),
+				fieldStrText("written", rs.Written, rs.Written), app.Text(" ("), fieldInt("setting", rs.Setting), app.Text(" "),
+				fieldStrText("counts", rs.Counts, rs.Counts), app.Text("; "),
+				fieldBool("on_failure", rs.OnFailure, "it reruns only after a failure", "it runs every time"),
+				app.If(rs.Max != nil, func() app.UI {
+					return app.Span().Body(app.Text("; it takes at most "), fieldOptInt("max", rs.Max))
+				}).Else(func() app.UI {
+					return app.Span().Class("hidden-field").Body(fieldNull("max"))
+				}),
+				app.Text(")."),
+			)
+		}),
 		app.If(r.Observed != nil, func() app.UI {
 			o := r.Observed
 			return app.P().Class("observed").DataSet("scope", "observed").Body(
@@ -296,4 +344,12 @@ func hasField(fields []field, key string) bool {
 		}
 	}
 	return false
+}
+
+// runnerTool is a runner's tool in words ("Bazel"), or its name.
+func runnerTool(name string) string {
+	if r, ok := gate.LookupRunner(name); ok {
+		return r.Tool + " " + r.Flag()
+	}
+	return name
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -20,7 +19,7 @@ var decideFields = []field{
 	{Key: "baseline", Label: "Baseline passed / trials", Default: "10/20", Hint: "before the patch, e.g. 10/20"},
 	{Key: "patched", Label: "Patched passed / trials", Default: "17/20", Hint: "after the patch, e.g. 17/20"},
 	{Key: "min_trials", Label: "Minimum trials per arm", Default: "20", Hint: "with fewer trials in an arm there is no verdict", Mode: "numeric"},
-	{Key: "confidence", Label: "Confidence of both intervals", Default: "0.95", Hint: "in (0,1)", Mode: "decimal"},
+	{Key: "confidence", Label: "Confidence of both intervals", Default: "0.95", Hint: "a fraction in (0,1) or a percentage, e.g. 95%"},
 	{Key: "property", Label: "Deterministic property check", Default: core.PropertyUnknown, Hint: "an improvement is accepted only once it passed"},
 }
 
@@ -319,44 +318,17 @@ func (c *Decide) Render() app.UI {
 	)
 }
 
+// propertyChoices are the property check's states, in words.
+var propertyChoices = []choice{
+	{core.PropertyUnknown, "not run yet"},
+	{core.PropertyPassed, "passed"},
+	{core.PropertyFailed, "failed"},
+}
+
 func (c *Decide) propertySelect() app.UI {
-	f := decideFields[4]
-	opts := []struct{ v, label string }{
-		{core.PropertyUnknown, "not run yet"},
-		{core.PropertyPassed, "passed"},
-		{core.PropertyFailed, "failed"},
-	}
-	// A link can hold a value that is no choice ("Passed"): the select
-	// shows it, marked, rather than a choice the page does not use.
-	cur := strings.TrimSpace(c.st["property"]) // read as DecideInputFrom reads it
-	if !slices.ContainsFunc(opts, func(o struct{ v, label string }) bool { return o.v == cur }) {
-		opts = append(opts, struct{ v, label string }{cur, strconv.Quote(cur) + " (not a choice)"})
-	}
-	sel := app.Select().ID("in-property").Name("property").Aria("describedby", "hint-property")
-	if msg := fieldError(c.err, "property"); msg != "" {
-		sel = sel.Aria("invalid", "true").Aria("describedby", "hint-property err-property")
-	}
-	return app.Div().Class("field").Body(
-		app.Label().For("in-property").Text(f.Label),
-		sel.OnChange(func(ctx app.Context, e app.Event) {
-			c.SetField(ctx, "property", ctx.JSSrc().Get("value").String())
-		}).Body(
-			app.Range(opts).Slice(func(i int) app.UI {
-				o := app.Option().Value(opts[i].v).Text(opts[i].label)
-				if opts[i].v == cur {
-					// Only the chosen option carries the attribute: the
-					// pre-rendered page writes selected="false" as
-					// selected, and a select shows the last one.
-					o = o.Selected(true)
-				}
-				return o
-			}),
-		),
-		app.Small().ID("hint-property").Class("hint").Text(f.Hint),
-		app.If(fieldError(c.err, "property") != "", func() app.UI {
-			return app.P().ID("err-property").Class("error").Role("alert").DataSet("error", "property").Text(fieldError(c.err, "property"))
-		}),
-	)
+	return selectField(decideFields[4], c.st["property"], propertyChoices, fieldError(c.err, "property"), func(ctx app.Context, e app.Event) {
+		c.SetField(ctx, "property", ctx.JSSrc().Get("value").String())
+	})
 }
 
 // armColumns head the table of both arms; on a phone each cell is a line
@@ -387,13 +359,10 @@ func gateKind(g string) string {
 
 // propertyWords is a property check's state in words.
 func propertyWords(p string) string {
-	switch p {
-	case core.PropertyUnknown:
-		return "not run yet"
-	case core.PropertyPassed:
-		return "passed"
-	case core.PropertyFailed:
-		return "failed"
+	for _, c := range propertyChoices {
+		if c.v == p {
+			return c.label
+		}
 	}
 	return p
 }

@@ -216,3 +216,41 @@ func plural(n int64, noun string) string {
 	}
 	return noun + "s"
 }
+
+// choice is an option of a select: its value and its label.
+type choice struct{ v, label string }
+
+// selectField renders a labelled select of choices with its error under
+// it. A value that is no choice (from a link) is shown, marked, rather
+// than a choice the page does not use.
+func selectField(f field, cur string, opts []choice, errMsg string, onChange app.EventHandler) app.UI {
+	cur = strings.TrimSpace(cur)
+	known := false
+	for _, o := range opts {
+		known = known || o.v == cur
+	}
+	if !known {
+		opts = append(opts[:len(opts):len(opts)], choice{cur, strconv.Quote(cur) + " (not a choice)"})
+	}
+	id := "in-" + f.Key
+	sel := app.Select().ID(id).Name(f.Key).Aria("describedby", "hint-"+f.Key)
+	if errMsg != "" {
+		sel = sel.Aria("invalid", "true").Aria("describedby", "hint-"+f.Key+" err-"+f.Key)
+	}
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(f.Label),
+		sel.OnChange(onChange).Body(app.Range(opts).Slice(func(i int) app.UI {
+			o := app.Option().Value(opts[i].v).Text(opts[i].label)
+			if opts[i].v == cur {
+				// Only the chosen option carries the attribute: the
+				// pre-rendered page writes selected="false" as selected.
+				o = o.Selected(true)
+			}
+			return o
+		})),
+		app.Small().ID("hint-"+f.Key).Class("hint").Text(f.Hint),
+		app.If(errMsg != "", func() app.UI {
+			return app.P().ID("err-"+f.Key).Class("error").Role("alert").DataSet("error", f.Key).Text(errMsg)
+		}),
+	)
+}

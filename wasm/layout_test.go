@@ -12,7 +12,7 @@ import (
 // plain numbers get a number pad.
 func TestInputModes(t *testing.T) {
 	want := map[string]string{
-		"target": "", "cost": "decimal", "cap": "numeric", "rates": "", "observe": "", "confidence": "decimal",
+		"target": "", "cost": "decimal", "cap": "numeric", "rates": "", "observe": "", "confidence": "", "setting": "numeric", // a confidence may be a percentage
 		"baseline": "", "patched": "", "min_trials": "numeric",
 	}
 	html := app.HTMLString(&Budget{}) + app.HTMLString(&Decide{})
