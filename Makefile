@@ -50,7 +50,7 @@ gotest:
 # looks for its tool before it builds anything) and names the make target
 # that installs it.
 integrationtest:
-	$(GO) test -count=1 -tags integration $(INTEGRATION_PKGS)
+	$(GO) test -count=1 -timeout 30m -tags integration $(INTEGRATION_PKGS)
 
 # The go-app the calculator is built with (third_party/go-app, its own
 # module): upstream's tests and ours, natively, and a vet of the wasm build.

@@ -467,6 +467,11 @@ func runRaw(c RawHostile, dial func() (io.ReadWriteCloser, error)) error {
 		return err
 	}
 	defer conn.Close()
+	// A server that neither reads nor answers must fail the case, not hang
+	// the suite: every case ends within rawDeadline.
+	if d, ok := conn.(interface{ SetDeadline(time.Time) error }); ok {
+		d.SetDeadline(time.Now().Add(rawDeadline))
+	}
 	sendErr := make(chan error, 1)
 	go func() { sendErr <- c.Send(conn) }()
 	br := bufio.NewReader(conn)
@@ -494,6 +499,10 @@ func runRaw(c RawHostile, dial func() (io.ReadWriteCloser, error)) error {
 	}
 	return nil
 }
+
+// rawDeadline bounds one raw case: the largest sends 34 MB over loopback,
+// which takes seconds even on a loaded machine.
+const rawDeadline = 3 * time.Minute
 
 // drain waits a moment for the sender's result.
 func drain(c chan error) error {
