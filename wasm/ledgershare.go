@@ -139,40 +139,28 @@ func (d *shareDecoder) ledgerTest(t *ledger.TestCounts) error {
 }
 
 func (d *shareDecoder) count(c *core.Count) error {
-	if d.Null() {
-		return nil
-	}
-	return d.Object(func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "passed":
-			c.Passed, err = d.int()
-		case "trials":
-			c.Trials, err = d.int()
-		default:
-			err = d.unknown(key)
-		}
-		return err
-	})
+	return d.ints([]string{"passed", "trials"}, &c.Passed, &c.Trials)
 }
 
 func (d *shareDecoder) sideFailures(f *ledger.SideFailures) error {
+	return d.ints([]string{"setup", "teardown", "errors"}, &f.Setup, &f.Teardown, &f.Errors)
+}
+
+// ints reads an object of whole numbers, or null: each key one of names,
+// its number into the pointer at the same place in dst.
+func (d *shareDecoder) ints(names []string, dst ...*int64) error {
 	if d.Null() {
 		return nil
 	}
 	return d.Object(func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "setup":
-			f.Setup, err = d.int()
-		case "teardown":
-			f.Teardown, err = d.int()
-		case "errors":
-			f.Errors, err = d.int()
-		default:
-			err = d.unknown(key)
+		for i, name := range names {
+			if string(key) == name {
+				n, err := d.int()
+				*dst[i] = n
+				return err
+			}
 		}
-		return err
+		return d.unknown(key)
 	})
 }
 
