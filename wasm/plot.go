@@ -36,10 +36,13 @@ func (s *svg) writeNum(v float64) {
 	s.b.Write(s.buf)
 }
 
-func newSVG(label string, h float64) *svg {
+func newSVG(label string, h float64) *svg { return newSVGOf(label, "plot", plotW, h) }
+
+// newSVGOf starts an SVG of class with a w by h viewBox.
+func newSVGOf(label, class string, w, h float64) *svg {
 	s := &svg{}
 	l := html.EscapeString(label)
-	s.b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ` + num(plotW) + " " + num(h) + `" role="img" aria-label="` + l + `">`)
+	s.b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="` + class + `" viewBox="0 0 ` + num(w) + " " + num(h) + `" role="img" aria-label="` + l + `">`)
 	s.b.WriteString("<title>" + l + "</title>")
 	return s
 }
@@ -309,21 +312,103 @@ func FitTrend(rates []aa.RunRate) Trend {
 	return Trend{Intercept: my - b*mx, Slope: b}
 }
 
-// RunPlot draws the run pass rates in run order, the fitted trend line, and
-// the one-run threshold band: the mean run rate ± 1.645·s, inside which a
-// single run's difference from a typical run is noise.
-func RunPlot(r *aa.Result) string {
-	s := newSVG("Run pass rates in run order with trend line and one-run threshold band", plotH+8+2*legendRow+8)
-	rates := r.RunRates
-	n := len(rates)
-	lo, hi := 1.0, 0.0
-	var mean float64
-	for _, rr := range rates {
-		lo, hi = min(lo, rr.Rate), max(hi, rr.Rate)
-		mean += rr.Rate
+// Run plot widths, in SVG units. The wide one is scaled to at most 48rem
+// of a desktop page (12-unit text at 12 px or more); the narrow one is the
+// one a phone shows (site/web/flakegate.css switches below 40rem): about
+// 360 CSS px wide there, so its 13-unit text stays above 12 px, where the
+// wide plot's text would shrink to 7 px.
+const (
+	RunPlotWide   = plotW
+	RunPlotNarrow = 340.0
+)
+
+// candRates is a candidate side's run pass rates in run order.
+func candRates(cand *aa.Side) []aa.RunRate {
+	if cand == nil {
+		return nil
 	}
-	if n > 0 {
-		mean /= float64(n)
+	out := make([]aa.RunRate, 0, len(cand.Runs))
+	for _, t := range cand.Runs {
+		if t.Total > 0 {
+			out = append(out, aa.RunRate{Run: t.ID, Rate: float64(t.Passed) / float64(t.Total)})
+		}
+	}
+	return out
+}
+
+// roundStep is a round tick step (1, 2, 2.5 or 5 times a power of ten) that
+// cuts span into at most most steps.
+func roundStep(span float64, most int) float64 {
+	if !(span > 0) {
+		return 1
+	}
+	raw := span / float64(most)
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= raw*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// pctTick writes a tick at fraction f with as few decimals as step (a
+// fraction) needs: "85%", "87.5%", "0.25%".
+func pctTick(f, step float64) string {
+	dec := 0
+	for d := step * 100; dec < 4 && math.Abs(d-math.Round(d)) > 1e-6; d *= 10 {
+		dec++
+	}
+	return strconv.FormatFloat(100*f, 'f', dec, 64) + "%"
+}
+
+// runTicks is the run numbers (1-based) to label on an axis of n runs:
+// 1 and round multiples of a step that gives at most most labels.
+func runTicks(n, most int) []int {
+	if n <= 0 {
+		return nil
+	}
+	step := int(math.Max(1, roundStep(float64(n), most)))
+	if step == 2 && n > 2*most { // 2.5 rounds down to 2 for whole runs
+		step = 5
+	}
+	t := []int{1}
+	for k := step; k <= n; k += step {
+		if k > 1 {
+			t = append(t, k)
+		}
+	}
+	return t
+}
+
+// RunPlot draws each run's pass rate in run order, the baseline's runs and
+// then, past a divider, the candidate's (cand may be nil): the baseline's
+// least-squares trend line and mean, and the band of the one-run threshold
+// around that mean, inside which one run's difference from a typical run is
+// noise. Both axes are labelled; the pass-rate ticks are round numbers.
+// width is RunPlotWide or RunPlotNarrow (a phone's layout).
+func RunPlot(r *aa.Result, cand *aa.Side, width float64) string {
+	narrow := width < plotW
+	pl, pr, pt := 58.0, 14.0, 30.0
+	font := 12.0
+	if narrow {
+		pl, pr, font = 46, 8, 13
+	}
+	const ph = 280.0 // the axes' box: plot area and the x tick labels
+	pb := 44.0       // x ticks and the x axis label
+	rates, crates := r.RunRates, candRates(cand)
+	n, m := len(rates), len(crates)
+
+	// The legend, one entry per row on a phone, two per row otherwise.
+	type entry struct{ kind, label string }
+	var legend []entry
+	legend = append(legend, entry{"base", "baseline runs (" + words.Count(int64(n)) + ")"})
+	if m > 0 {
+		legend = append(legend, entry{"cand", "candidate runs (" + words.Count(int64(m)) + ")"})
+	}
+	legend = append(legend, entry{"mean", "mean of each side"})
+	if n >= 2 {
+		legend = append(legend, entry{"trend", "baseline trend"})
 	}
 	t := aa.ZAlarm * r.Noise.S
 	for _, th := range r.Thresholds {
@@ -331,63 +416,168 @@ func RunPlot(r *aa.Result) string {
 			t = th.Drop
 		}
 	}
-	lo, hi = max(0, min(lo, mean-t)), min(1, max(hi, mean+t))
-	if hi-lo < 0.02 {
-		lo, hi = max(0, lo-0.01), min(1, hi+0.01)
+	if t > 0 {
+		legend = append(legend, entry{"band", "mean ± one-run threshold (" + words.Points(t) + ")"})
 	}
-	pad := (hi - lo) * 0.08
-	lo, hi = max(0, lo-pad), min(1, hi+pad)
-	y := func(f float64) float64 { return plotH - padB - (plotH-padT-padB)*(f-lo)/(hi-lo) }
-	x := func(i float64) float64 {
-		if n <= 1 {
-			return (padL + plotW - padR) / 2
+	cols := 2
+	if narrow {
+		cols = 1
+	}
+	row := font + 8
+	h := ph + 8 + float64((len(legend)+cols-1)/cols)*row + 6
+	class := "plot plot-wide"
+	if narrow {
+		class = "plot plot-narrow"
+	}
+	s := newSVGOf("Pass rate of each run in run order: the baseline's runs, then the candidate's, with the baseline's trend line and the one-run threshold band", class, width, h)
+
+	// The pass-rate range: every run and the band, widened to round ticks.
+	lo, hi := 1.0, 0.0
+	var mean float64
+	for _, rr := range rates {
+		lo, hi = min(lo, rr.Rate), max(hi, rr.Rate)
+		mean += rr.Rate
+	}
+	for _, rr := range crates {
+		lo, hi = min(lo, rr.Rate), max(hi, rr.Rate)
+	}
+	if n > 0 {
+		mean /= float64(n)
+		lo, hi = min(lo, mean-t), max(hi, mean+t)
+	}
+	lo, hi = max(0, lo), min(1, hi)
+	if hi < lo {
+		lo, hi = 0, 1
+	}
+	if hi-lo < 0.01 {
+		lo, hi = max(0, (lo+hi)/2-0.005), min(1, (lo+hi)/2+0.005)
+	}
+	step := roundStep(hi-lo, 5)
+	lo = max(0, math.Floor(lo/step+1e-9)*step)
+	hi = min(1, math.Ceil(hi/step-1e-9)*step)
+	if hi <= lo {
+		hi = min(1, lo+step)
+	}
+	bottom := ph - pb
+	y := func(f float64) float64 { return bottom - (bottom-pt)*(f-lo)/(hi-lo) }
+
+	// The x axis: baseline runs 1..n, a gap, candidate runs 1..m, each run
+	// an equal slot.
+	gap := 0.0
+	if m > 0 {
+		gap = 1.5
+	}
+	slots := float64(n+m) + gap
+	x0, x1 := pl+8, width-pr-8
+	slot := func(i float64) float64 {
+		if slots <= 1 {
+			return (x0 + x1) / 2
 		}
-		return padL + 10 + (plotW-padL-padR-20)*i/float64(n-1)
+		return x0 + (x1-x0)*i/(slots-1)
 	}
-	for i := 0; i <= 4; i++ {
-		f := lo + (hi-lo)*float64(i)/4
-		s.line("pl-grid", padL, y(f), plotW-padR, y(f))
-		s.text("pl-tick", padL-6, y(f)+4, "end", strconv.FormatFloat(100*f, 'f', 1, 64)+"%")
+	xb := func(i int) float64 { return slot(float64(i)) }
+	xc := func(i int) float64 { return slot(float64(n) + gap + float64(i)) }
+
+	for k := 0; ; k++ {
+		f := lo + float64(k)*step
+		if f > hi+step*1e-6 {
+			break
+		}
+		s.line("pl-grid", pl, y(f), width-pr, y(f))
+		s.text("pl-tick", pl-5, y(f)+4, "end", pctTick(f, step))
 	}
-	s.line("pl-axis", padL, padT, padL, plotH-padB)
-	s.line("pl-axis", padL, plotH-padB, plotW-padR, plotH-padB)
-	if t > 0 {
-		s.rect("pl-band", padL, y(min(hi, mean+t)), plotW-padL-padR, y(max(lo, mean-t))-y(min(hi, mean+t)))
+	s.text("pl-label", 2, pt-12, "start", "pass rate of the run")
+	s.line("pl-axis", pl, pt, pl, bottom)
+	s.line("pl-axis", pl, bottom, width-pr, bottom)
+	if t > 0 && n > 0 {
+		top, bot := y(min(hi, mean+t)), y(max(lo, mean-t))
+		s.rect("pl-band", pl, top, width-pl-pr, bot-top)
 	}
-	// The legend goes below the axis, clear of the runs.
-	ly := plotH + 8 + legendRow
-	s.line("pl-mean", padL, ly-5, padL+24, ly-5)
-	s.text("pl-tick", padL+30, ly, "start", "mean run")
-	if n >= 2 {
-		mid := padL + (plotW-padL-padR)/2
-		s.line("pl-trend", mid, ly-5, mid+24, ly-5)
-		s.text("pl-tick", mid+30, ly, "start", "trend")
+	most := 6
+	if narrow {
+		most = 4
 	}
-	if t > 0 {
-		ly += legendRow
-		s.rect("pl-band", padL, ly-12, 24, 12)
-		s.text("pl-tick", padL+30, ly, "start", "mean ± one-run threshold ("+words.Points(t)+")")
+	for _, k := range runTicks(n, most) {
+		s.line("pl-axis", xb(k-1), bottom, xb(k-1), bottom+4)
+		s.text("pl-tick", xb(k-1), bottom+16, "middle", strconv.Itoa(k))
 	}
-	s.line("pl-mean", padL, y(mean), plotW-padR, y(mean))
+	if m > 0 {
+		div := (xb(n-1) + xc(0)) / 2
+		s.line("pl-cap", div, pt, div, bottom)
+		cmost := m
+		if m > 5 {
+			cmost = 3
+		}
+		for _, k := range runTicks(m, cmost) {
+			s.line("pl-axis", xc(k-1), bottom, xc(k-1), bottom+4)
+			s.text("pl-tick pl-series1", xc(k-1), bottom+16, "middle", strconv.Itoa(k))
+		}
+	}
+	xl := "run number, in run order"
+	if m > 0 {
+		xl = "baseline runs, then candidate runs, in run order"
+		if narrow {
+			xl = "baseline, then candidate runs"
+		}
+	}
+	s.text("pl-label", (pl+width-pr)/2, ph-6, "middle", xl)
+
+	if n > 0 {
+		s.line("pl-mean", pl, y(mean), width-pr, y(mean))
+	}
+	if m > 0 {
+		var cm float64
+		for _, rr := range crates {
+			cm += rr.Rate
+		}
+		cm /= float64(m)
+		s.line("pl-mean pl-series1", xc(0)-6, y(cm), xc(m-1)+6, y(cm))
+	}
 	if n >= 2 {
 		tr := FitTrend(rates)
-		s.path("pl-trend", [][2]float64{{x(0), y(clamp(tr.Intercept, lo, hi))}, {x(float64(n - 1)), y(clamp(tr.Intercept+tr.Slope*float64(n-1), lo, hi))}})
-	}
-	pts := make([][2]float64, n)
-	for i, rr := range rates {
-		pts[i] = [2]float64{x(float64(i)), y(rr.Rate)}
-	}
-	if n <= 400 {
-		s.path("pl-curve pl-series0 pl-thin", pts)
+		s.path("pl-trend", [][2]float64{{xb(0), y(clamp(tr.Intercept, lo, hi))}, {xb(n - 1), y(clamp(tr.Intercept+tr.Slope*float64(n-1), lo, hi))}})
 	}
 	r0 := 3.5
-	if n > 100 {
+	if n+m > 100 {
 		r0 = 2
 	}
-	for _, p := range pts {
-		s.circle("pl-mark pl-series0", p[0], p[1], r0)
+	draw := func(rs []aa.RunRate, at func(int) float64, class string) {
+		pts := make([][2]float64, len(rs))
+		for i, rr := range rs {
+			pts[i] = [2]float64{at(i), y(rr.Rate)}
+		}
+		if len(rs) <= 400 {
+			s.path("pl-curve "+class+" pl-thin", pts)
+		}
+		for _, p := range pts {
+			s.circle("pl-mark "+class, p[0], p[1], r0)
+		}
 	}
-	s.text("pl-label", (padL+plotW-padR)/2, plotH-4, "middle", "runs in order of first appearance ("+strconv.Itoa(n)+")")
+	draw(rates, xb, "pl-series0")
+	draw(crates, xc, "pl-series1")
+
+	// The legend, below the axes.
+	colW := (width - pl - pr) / float64(cols)
+	for i, e := range legend {
+		lx := pl + float64(i%cols)*colW
+		if narrow {
+			lx = 4
+		}
+		ly := ph + 8 + float64(i/cols+1)*row - 4
+		switch e.kind {
+		case "base":
+			s.circle("pl-mark pl-series0", lx+12, ly-5, 4)
+		case "cand":
+			s.circle("pl-mark pl-series1", lx+12, ly-5, 4)
+		case "mean":
+			s.line("pl-mean", lx, ly-5, lx+24, ly-5)
+		case "trend":
+			s.line("pl-trend", lx, ly-5, lx+24, ly-5)
+		case "band":
+			s.rect("pl-band", lx, ly-12, 24, 12)
+		}
+		s.text("pl-tick", lx+30, ly, "start", e.label)
+	}
 	return s.String()
 }
 

@@ -199,7 +199,7 @@ func TestPlotGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, svg := range map[string]string{"power.svg": PowerPlot(b), "intervals.svg": IntervalPlot(d), "runs.svg": RunPlot(aa)} {
+	for name, svg := range map[string]string{"power.svg": PowerPlot(b), "intervals.svg": IntervalPlot(d), "runs.svg": RunPlot(aa, nil, RunPlotWide), "runs-narrow.svg": RunPlot(aa, nil, RunPlotNarrow)} {
 		p := filepath.Join("testdata", name)
 		if *update {
 			os.WriteFile(p, []byte(svg), 0o644)
@@ -277,7 +277,7 @@ func TestAADerivedPerResult(t *testing.T) {
 	}
 	var c AA
 	d := c.derive(r1)
-	if d.runPlot != RunPlot(r1) || d.markdown != words.AAMarkdown(r1, words.Link{}) {
+	if d.runPlot != RunPlot(r1, nil, RunPlotWide) || d.markdown != words.AAMarkdown(r1, words.Link{}) {
 		t.Fatal("derived plot or Markdown differs from a fresh build")
 	}
 	keys := append([]string(nil), d.keys...)
@@ -288,10 +288,10 @@ func TestAADerivedPerResult(t *testing.T) {
 		t.Fatal("second derive of the same result changed")
 	}
 	d2 := c.derive(r2)
-	if d2.res != r2 || d2.runPlot != RunPlot(r2) || d2.markdown != words.AAMarkdown(r2, words.Link{}) {
+	if d2.res != r2 || d2.runPlot != RunPlot(r2, nil, RunPlotWide) || d2.markdown != words.AAMarkdown(r2, words.Link{}) {
 		t.Fatal("a new result kept the old derived values")
 	}
-	if d2.runPlot == RunPlot(r1) {
+	if d2.runPlot == RunPlot(r1, nil, RunPlotWide) {
 		t.Fatal("test results should differ")
 	}
 }

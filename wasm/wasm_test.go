@@ -358,13 +358,21 @@ func TestAAPageAndShareLink(t *testing.T) {
 	if !strings.Contains(html, `data-error="candidate"`) || !strings.Contains(html, "pasted text:2:") {
 		t.Errorf("candidate error not shown at the field:\n%s", html)
 	}
-	// No figure stays beside it (baseline-only figures would pass for a
-	// comparison), and the address bar no longer holds the earlier pair.
-	if strings.Contains(html, "data-field=") {
-		t.Errorf("figures stay on the page beside the candidate's error:\n%s", html)
+	// The baseline's analysis stays, said to be the baseline's alone, with
+	// no candidate figure and no verdict; the address bar holds the
+	// baseline alone, so its link opens what the page shows.
+	wantBase, err := aa.Check(bs, nil, aa.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if f := c.ctx.Page().URL().Fragment; f != "" {
-		t.Errorf("the link still holds statistics while the candidate is unreadable: #%s", f)
+	checkPage(t, c, "", wantBase)
+	if !strings.Contains(html, `id="baseline-only"`) {
+		t.Errorf("no note that the figures are the baseline's alone:\n%s", html)
+	}
+	f := c.ctx.Page().URL()
+	back, err := DecodeAAShare(strings.TrimPrefix(f.Fragment, "aa="))
+	if err != nil || back.Candidate != nil || back.Baseline == nil || back.Baseline.Rows != bs.Rows {
+		t.Errorf("the link holds %+v (%v), want the baseline alone", back, err)
 	}
 }
 

@@ -307,6 +307,31 @@ func Paste(ctx context.Context, id, text string) error {
 	return err
 }
 
+// ClipboardPaste pastes text into a text area as a browser does: a paste
+// event carrying the text in its clipboardData and, unless the page cancels
+// it, the text put in the text area and an input event.
+func ClipboardPaste(ctx context.Context, id, text string) error {
+	return ClipboardPasteJS(ctx, id, jsString(text))
+}
+
+// ClipboardPasteJS is ClipboardPaste of the string a JavaScript expression
+// gives (a text built in the page, too long to send with each call).
+func ClipboardPasteJS(ctx context.Context, id, expr string) error {
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  const el = document.getElementById(`+jsString(id)+`);
+  el.focus();
+  const dt = new DataTransfer();
+  dt.setData('text/plain', `+expr+`);
+  const ev = new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true});
+  if (el.dispatchEvent(ev)) {
+    el.value = dt.getData('text/plain');
+    el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
+  }
+  return true;
+})()`))
+	return err
+}
+
 // Select chooses an option of a select element and fires change.
 func Select(ctx context.Context, id, value string) error {
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
