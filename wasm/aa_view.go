@@ -219,14 +219,6 @@ func (c *AA) renderResult() app.UI {
 	)
 }
 
-// plural is noun, with an s unless n is 1.
-func plural[N ~int | ~int64](n N, noun string) string {
-	if n == 1 {
-		return noun
-	}
-	return noun + "s"
-}
-
 // lazyRuns is the most runs whose table is built before it is opened; a
 // larger table is built on demand, so a 1000-run suite renders quickly.
 const lazyRuns = 200
