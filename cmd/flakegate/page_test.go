@@ -49,6 +49,9 @@ func TestPageMarkdownIsTheCLIs(t *testing.T) {
 	}{
 		{"budget", []string{"budget", "-target", "0.9", "-cost", "8", "-cap", "5", "-observe", "1/120", "0.05", "0.02", "0.001"}},
 		{"budget without rates", []string{"budget", "-observe", "2/40", "-cap", "0"}},
+		{"budget in gotestsum's setting", []string{"budget", "-runner", "gotestsum=2", "-cost", "8", "0.02"}},
+		{"budget in Bazel's attempts", []string{"budget", "-runner", "bazel-flaky-attempts=3", "-observe", "1/120", "0.5"}},
+		{"budget cap as Bazel runs", []string{"budget", "-runner", "bazel-runs-per-test", "-cap", "4", "0.05"}},
 		{"decide", []string{"decide", "-baseline", "30/60", "-patched", "51/60", "-property", "passed"}},
 		{"decide underpowered", []string{"decide", "-baseline", "2/5", "-patched", "5/5", "-min-trials", "3", "-confidence", "0.9"}},
 		{"aa", []string{"aa", "testdata/base.csv", "testdata/cand.csv"}},
