@@ -3,14 +3,15 @@ package runner
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/ledger"
 )
 
@@ -77,6 +78,7 @@ func Scan(r io.Reader, name string) (*State, error) {
 	var pendingCalls int64
 	pendingLine := 0
 	done := map[string]int{} // run id -> line of its done record
+	var sc rowScanner
 	bad := func(n int, format string, args ...any) error {
 		return &LedgerError{File: name, Line: n, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -105,9 +107,9 @@ func Scan(r io.Reader, name string) (*State, error) {
 			}
 			continue
 		}
-		var row scanRow
-		if err := json.Unmarshal(t, &row); err != nil {
-			return nil, bad(line, "not a JSON ledger row: %v", jsonMsg(err))
+		row, err := sc.row(t)
+		if err != nil {
+			return nil, bad(line, "not a JSON ledger row: %v", err)
 		}
 		if row.Run == nil || *row.Run == "" || row.Arm == nil || row.When == nil || row.Outcome == nil {
 			return nil, bad(line, "a ledger row needs run, arm, when and outcome")
@@ -187,17 +189,98 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// jsonMsg is a JSON error without the library's prefix.
-func jsonMsg(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%v (byte %d)", se, se.Offset)
+// rowScanner decodes ledger rows with the core's strict scanner: the
+// fields of scanRow by their exact names (null leaves one unset), other
+// fields checked and skipped, no field twice.
+type rowScanner struct{ s jsonscan.Scanner }
+
+// row decodes one row; an error says at which column and field.
+func (r *rowScanner) row(line []byte) (scanRow, error) {
+	s := &r.s
+	s.Reset(line, 1, "line")
+	var row scanRow
+	str := func(dst **string) error {
+		v, err := s.Text()
+		*dst = &v
+		return err
 	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("field %s must be a %s, got %s", te.Field, te.Type, te.Value)
+	text := func(dst *string) (err error) {
+		*dst, err = s.Text()
+		return err
 	}
-	return err.Error()
+	num := func(dst *float64) error {
+		if k, err := s.Kind(); err != nil || k != jsonscan.Number {
+			if err == nil {
+				err = s.Errorf(s.At(), "want a number, got %s", k)
+			}
+			return err
+		}
+		raw, err := s.Number()
+		if err == nil {
+			*dst, err = strconv.ParseFloat(string(raw), 64)
+		}
+		return err
+	}
+	whole := func(dst *int64) (err error) {
+		*dst, err = s.Int()
+		return err
+	}
+	err := s.Object(func(key []byte) error {
+		if s.Null() {
+			return nil // as if the field were not there
+		}
+		var n int64
+		var err error
+		switch string(key) {
+		case "run":
+			return str(&row.Run)
+		case "arm":
+			return str(&row.Arm)
+		case "nodeid":
+			return str(&row.NodeID)
+		case "when":
+			return str(&row.When)
+		case "outcome":
+			return str(&row.Outcome)
+		case "command":
+			return text(&row.Command)
+		case "commit":
+			return text(&row.Commit)
+		case "error":
+			return text(&row.Error)
+		case "seq":
+			err = whole(&n)
+			row.Seq = int(n)
+		case "exit":
+			err = whole(&n)
+			row.Exit = int(n)
+		case "trials":
+			return whole(&row.Trials)
+		case "passed":
+			return whole(&row.Passed)
+		case "seconds":
+			return num(&row.Seconds)
+		case "ts":
+			return num(&row.TS)
+		case "notes":
+			return s.Array(func(int) error {
+				t, err := s.Text()
+				row.Notes = append(row.Notes, t)
+				return err
+			})
+		default:
+			return s.Skip()
+		}
+		return err
+	})
+	if err == nil {
+		err = s.End()
+	}
+	var e *jsonscan.Error
+	if errors.As(err, &e) {
+		return row, fmt.Errorf("column %d: %s", e.Column, e.PathMsg())
+	}
+	return row, err
 }
 
 // done reports, per arm, the runs with a done record.

@@ -788,7 +788,11 @@ func TestScanErrors(t *testing.T) {
 		name, data, want string
 		line             int
 	}{
-		{"not JSON", "hello\n", "not a JSON ledger row", 1},
+		{"not JSON", "hello\n", "not a JSON ledger row: column 1: malformed JSON: want an object, found 'h'", 1},
+		// Columns counted by hand on the row; the words are flakegate's, not encoding/json's.
+		{"field twice", row + `{"run":"b1","run":"b2"}` + "\n", `not a JSON ledger row: column 13: field "run" appears twice`, 2},
+		{"mistyped", `{"run":"b1","trials":1.5}` + "\n", "not a JSON ledger row: column 22: trials: want a whole number, got 1.5", 1},
+		{"cut in the middle", `{"run":"b1","arm"` + "\n" + rec, "not a JSON ledger row: column 18: arm: malformed JSON: the line ends where ':' after a key should be", 1},
 		{"no arm", `{"run":"b1","when":"call","outcome":"passed","nodeid":"t"}` + "\n", "needs run, arm, when and outcome", 1},
 		{"bad arm", `{"run":"b1","arm":"unset","nodeid":"t","when":"call","outcome":"passed"}` + "\n", `arm must be baseline or patched, got "unset"`, 1},
 		{"bad when", `{"run":"b1","arm":"baseline","nodeid":"t","when":"later","outcome":"passed"}` + "\n", "when must be", 1},
