@@ -70,20 +70,11 @@ func (s *Scanner) badUTF8(from, to int) error {
 func (s *Scanner) escaped(open, start int, keep bool) ([]byte, error) {
 	s.buf = append(s.buf[:0], s.b[start:s.i]...)
 	plain := s.i // where the run of bytes without escape starts
-	flush := func() error {
-		if !utf8.Valid(s.b[plain:s.i]) {
-			return s.badUTF8(plain, s.i)
-		}
-		if keep {
-			s.buf = append(s.buf, s.b[plain:s.i]...)
-		}
-		return nil
-	}
 	for s.i < len(s.b) {
 		c := s.b[s.i]
 		switch {
 		case c == '"':
-			if err := flush(); err != nil {
+			if err := s.flush(plain, keep); err != nil {
 				return nil, err
 			}
 			s.i++
@@ -94,7 +85,7 @@ func (s *Scanner) escaped(open, start int, keep bool) ([]byte, error) {
 			s.i++
 			continue
 		}
-		if err := flush(); err != nil {
+		if err := s.flush(plain, keep); err != nil {
 			return nil, err
 		}
 		at := s.i
@@ -151,6 +142,18 @@ func (s *Scanner) escaped(open, start int, keep bool) ([]byte, error) {
 	return nil, s.cutString(open)
 }
 
+// flush checks the bytes from plain to the cursor, which hold no escape,
+// and keeps them in s.buf when keep is set.
+func (s *Scanner) flush(plain int, keep bool) error {
+	if !utf8.Valid(s.b[plain:s.i]) {
+		return s.badUTF8(plain, s.i)
+	}
+	if keep {
+		s.buf = append(s.buf, s.b[plain:s.i]...)
+	}
+	return nil
+}
+
 // cutString is the error of a string the text ends inside.
 func (s *Scanner) cutString(open int) error {
 	return s.short(s.Errorf(Pos(open), "malformed JSON: the %s ends inside a string (is it cut short?)", s.what))
@@ -204,55 +207,51 @@ func (s *Scanner) hex4() (rune, bool) {
 func (s *Scanner) Number() ([]byte, error) {
 	s.space()
 	start := s.i
-	digits := func() bool {
-		from := s.i
-		for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-			s.i++
-		}
-		return s.i > from
-	}
-	bad := func() ([]byte, error) {
-		if s.i == len(s.b) && s.i > start { // "-", "1.", "1e+" and the text ends
-			return nil, s.short(s.Errorf(Pos(start), "malformed JSON: the %s ends inside a number (is it cut short?)", s.what))
-		}
-		end := s.i
-		for end < len(s.b) && end-start < 40 && isNumberByte(s.b[end]) {
-			end++
-		}
-		s.i = start
-		if end == start {
-			return nil, s.unexpected("a number")
-		}
-		return nil, s.errHere("malformed JSON: %s is not a number", strconv.Quote(string(s.b[start:end])))
-	}
 	if s.i < len(s.b) && s.b[s.i] == '-' {
 		s.i++
 	}
-	switch {
-	case s.i < len(s.b) && s.b[s.i] == '0':
+	ok := s.i < len(s.b) && s.b[s.i] == '0'
+	if ok {
 		s.i++
-	case !digits():
-		return bad()
+	} else {
+		ok = s.digits()
 	}
-	if s.i < len(s.b) && s.b[s.i] == '.' {
+	if ok && s.i < len(s.b) && s.b[s.i] == '.' {
 		s.i++
-		if !digits() {
-			return bad()
-		}
+		ok = s.digits()
 	}
-	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+	if ok && s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
 		s.i++
 		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
 			s.i++
 		}
-		if !digits() {
-			return bad()
-		}
+		ok = s.digits()
 	}
-	if s.i < len(s.b) && isNumberByte(s.b[s.i]) {
-		return bad() // 01, 1.5.2
+	if ok && (s.i == len(s.b) || !isNumberByte(s.b[s.i])) {
+		return s.b[start:s.i], nil
 	}
-	return s.b[start:s.i], nil
+	// Not a number: "-", "1.", "01", "1.5.2".
+	if s.i == len(s.b) && s.i > start {
+		return nil, s.short(s.Errorf(Pos(start), "malformed JSON: the %s ends inside a number (is it cut short?)", s.what))
+	}
+	end := s.i
+	for end < len(s.b) && end-start < 40 && isNumberByte(s.b[end]) {
+		end++
+	}
+	s.i = start
+	if end == start {
+		return nil, s.unexpected("a number")
+	}
+	return nil, s.errHere("malformed JSON: %s is not a number", strconv.Quote(string(s.b[start:end])))
+}
+
+// digits passes over a run of digits and reports whether there was one.
+func (s *Scanner) digits() bool {
+	from := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i > from
 }
 
 func isNumberByte(c byte) bool {
