@@ -90,6 +90,14 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 		strings.Index(js, "goappInitServiceWorker();") < strings.Index(js, `console.error("loading wasm failed: ", err);`) {
 		t.Error("app.js registers the service worker before app.wasm is up")
 	}
+	// While app.wasm loads, the pre-rendered page keeps what is typed
+	// (web/loader.js, first in app.js), replays it once Go has mounted the
+	// page, and a failed load says so in the loader's note.
+	if !strings.HasPrefix(js, loaderJS) ||
+		!strings.Contains(js, "    go.run(wasm.instance);\n    loader.remove();\n    flakegateEarly.ready(focused);\n") ||
+		!strings.Contains(js, "  } catch (err) {\n    flakegateEarly.failed(err, loader, loaderIcon, loaderLabel);\n") {
+		t.Error("app.js does not keep early edits or report a failed load in place")
+	}
 	for _, page := range []string{"index.html", "decide.html", "aa.html", "quarantine.html"} {
 		if !strings.Contains(read(page), preloadWasm) {
 			t.Errorf("%s does not preload app.wasm", page)

@@ -24,6 +24,12 @@ import (
 //go:embed web/flakegate.css
 var stylesheet []byte
 
+// loaderJS goes at the top of app.js: it keeps what is typed into the
+// pre-rendered page while app.wasm loads (see patchAppJS).
+//
+//go:embed web/loader.js
+var loaderJS string
+
 // Options says where the site goes and what it is built from.
 type Options struct {
 	Out     string // folder to write, created if missing
@@ -42,7 +48,7 @@ func Handler(version string) *app.Handler {
 		Version:         version,
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#0b5cad",
-		LoadingLabel:    "Loading the calculator…",
+		LoadingLabel:    "Loading the calculator… what you type now is kept.",
 		RawHeaders:      []string{preloadWasm},
 		Icon: app.Icon{
 			Default:  "/web/icon-192.png",
@@ -132,9 +138,10 @@ const (
 	fetchWithProgressStart = "async function fetchWithProgress(url, progess) {\n"
 	progressWrapEnd        = "  return res;\n}"
 	plainFetch             = "async function fetchWithProgress(url, progess) {\n  return fetch(url);\n}"
-	goRun                  = "    go.run(wasm.instance);\n"
+	goRun                  = "    go.run(wasm.instance);\n    loader.remove();\n"
 	registerWorker         = "goappInitServiceWorker();\n"
 	wasmLoaderEnd          = "    console.error(\"loading wasm failed: \", err);\n  }\n"
+	loadFailed             = "    loaderIcon.className = \"goapp-logo\";\n    loaderLabel.innerText = err;\n"
 )
 
 // preloadWasm starts fetching app.wasm while the page is parsed; app.js's
@@ -158,13 +165,18 @@ func patchAppJS(path string) error {
 	if !strings.Contains(s, goRun) {
 		return errors.New("generate: go-app's app.js changed; review patchAppJS")
 	}
-	s = strings.Replace(s, goRun, "    performance.mark(\"wasm-ready\");\n"+goRun, 1)
-	if strings.Count(s, registerWorker) != 1 || strings.Count(s, wasmLoaderEnd) != 1 {
+	// Then, with Go's page mounted, the edits made meanwhile are replayed
+	// into it (loader.js), and a failed load says so in the loader's note.
+	s = strings.Replace(s, goRun, "    performance.mark(\"wasm-ready\");\n"+
+		"    const focused = document.activeElement;\n"+goRun+
+		"    flakegateEarly.ready(focused);\n", 1)
+	if strings.Count(s, registerWorker) != 1 || strings.Count(s, wasmLoaderEnd) != 1 || strings.Count(s, loadFailed) != 1 {
 		return errors.New("generate: go-app's app.js changed; review patchAppJS")
 	}
+	s = strings.Replace(s, loadFailed, "    flakegateEarly.failed(err, loader, loaderIcon, loaderLabel);\n", 1)
 	s = strings.Replace(s, registerWorker, "", 1)
 	s = strings.Replace(s, wasmLoaderEnd, wasmLoaderEnd+"  "+registerWorker, 1)
-	return os.WriteFile(path, []byte(s), 0o644)
+	return os.WriteFile(path, []byte(loaderJS+s), 0o644)
 }
 
 // remoteRef matches a reference the browser would load from another origin
