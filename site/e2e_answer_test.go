@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/wasm"
 	"github.com/flakegate/flakegate/wasm/webtest"
 )
 
@@ -51,7 +52,7 @@ func evalString(t *testing.T, ctx context.Context, js string) string {
 	return s
 }
 
-func poll(t *testing.T, ctx context.Context, js string) {
+func waitFor(t *testing.T, ctx context.Context, js string) {
 	t.Helper()
 	if err := webtest.Poll(ctx, 10*time.Second, js); err != nil {
 		t.Fatal(err)
@@ -123,17 +124,17 @@ func TestPageAnswerFirst(t *testing.T) {
 		noJargon(t, ctx, "decide 30/60 51/60")
 		// Too few trials: 60 per arm against a minimum of 61.
 		typeIn(t, ctx, "in-min_trials", "61")
-		poll(t, ctx, `document.querySelector('[data-field=verdict]')?.getAttribute('value') === 'underpowered'`)
+		waitFor(t, ctx, `document.querySelector('[data-field=verdict]')?.getAttribute('value') === 'underpowered'`)
 		noJargon(t, ctx, "decide underpowered")
 
 		// The budget: a 2% flake against 3 reruns at 8 s a run. The
 		// figures are seed 003's: 1 − 0.98³ = 5.9%; 149 reruns reach 95%
-		// (0.98^149 = 0.0494), 149 × 8 s = 19.9 min, a lane of 61..300.
+		// (0.98^149 = 0.0494, so 95.1%), 149 × 8 s = 19.9 min, a lane of 61..300.
 		open(t, ctx, srv.URL+"/#cost=8&rates=0.02")
 		got = evalString(t, ctx, answerFirstJS)
 		for _, want := range []string{
 			"The gate blocks: this flake needs more reruns than your cap of 3 reruns",
-			"Your 3 reruns catch a 2.0% flake 5.9% of the time; 149 reruns catch it 95.0% of the time (19.9 min at 8 s): refuse the green",
+			"Your 3 reruns catch a 2.0% flake 5.9% of the time; 149 reruns catch it 95.1% of the time (19.9 min at 8 s): refuse the green",
 		} {
 			if !strings.Contains(got, want) {
 				t.Errorf("budget answer %q lacks %q", got, want)
@@ -209,7 +210,7 @@ func TestPagePhone(t *testing.T) {
 			}
 			if u == "/decide" {
 				upload(t, ctx, "file-ledger", filepath.Join(reports, "pytest.xml"))
-				poll(t, ctx, `!!document.querySelector('[data-scope=ledger] [data-field=nodeid]')`)
+				waitFor(t, ctx, `!!document.querySelector('[data-scope=ledger] [data-field=nodeid]')`)
 			}
 			if o := evalString(t, ctx, overflowJS); o != "" {
 				t.Errorf("%s: scrolls sideways: %s", u, o)
@@ -253,7 +254,7 @@ func upload(t *testing.T, ctx context.Context, id string, files ...string) {
 // errorAt is the message shown at a field once it appears.
 func errorAt(t *testing.T, ctx context.Context, key string) string {
 	t.Helper()
-	poll(t, ctx, `!!document.querySelector('[data-error="`+key+`"]')`)
+	waitFor(t, ctx, `!!document.querySelector('[data-error="`+key+`"]')`)
 	return evalString(t, ctx, `document.querySelector('[data-error="`+key+`"]').textContent`)
 }
 
@@ -312,7 +313,7 @@ func TestPageInputAsWritten(t *testing.T) {
 		// One failure, one run: words that agree.
 		typeIn(t, ctx, "in-rates", "")
 		typeIn(t, ctx, "in-observe", "1/1")
-		poll(t, ctx, `!!document.querySelector('[data-scope=observed] [data-field=fails]')`)
+		waitFor(t, ctx, `!!document.querySelector('[data-scope=observed] [data-field=fails]')`)
 		if obs := evalString(t, ctx, `document.querySelector('.observed').textContent`); !strings.HasPrefix(obs, "Observed 1 failure in 1 run:") {
 			t.Errorf("observed: %q", obs)
 		}
@@ -426,7 +427,7 @@ func TestPageDecideReports(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("clear-ledger"))); err != nil {
 				t.Fatal(err)
 			}
-			poll(t, ctx, `!document.querySelector('[data-scope=ledger]') && !location.hash.includes('ledger=')`)
+			waitFor(t, ctx, `!document.querySelector('[data-scope=ledger]') && !location.hash.includes('ledger=')`)
 		})
 	}
 }
@@ -467,9 +468,11 @@ func TestPageExamples(t *testing.T) {
 	}
 }
 
-// TestPageScreenshots saves every page at both widths, light and dark, in
-// $FLAKEGATE_SCREENSHOTS (or dist/e2e), and checks that none scrolls
-// sideways in either theme.
+// TestPageScreenshots saves every page (wasm.Pages) at both widths, light
+// and dark, in $FLAKEGATE_SCREENSHOTS (or dist/e2e), each page showing its
+// first example when it has one, and checks that none scrolls sideways in
+// either theme. A phone's shot starts at the answer, at one device pixel
+// per CSS pixel to keep the files small.
 func TestPageScreenshots(t *testing.T) {
 	out := os.Getenv("FLAKEGATE_SCREENSHOTS")
 	if out == "" {
@@ -478,44 +481,40 @@ func TestPageScreenshots(t *testing.T) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	pages := []struct{ name, url string }{
-		{"budget", "/#cost=8&observe=1%2F120&rates="},
-		{"decide", "/decide"},
-		{"aa", "/aa"},
-	}
-	if p := os.Getenv("FLAKEGATE_SCREENSHOT_PAGES"); p != "" { // more pages, as name=/path pairs
-		for _, kv := range strings.Fields(p) {
-			if n, u, ok := strings.Cut(kv, "="); ok {
-				pages = append(pages, struct{ name, url string }{n, u})
-			}
-		}
-	}
+	names := map[string]string{"/": "budget"}
 	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
 		width := "1280"
 		if phone {
 			width = "390"
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(1))); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for _, theme := range []string{"light", "dark"} {
 			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}); err != nil {
 				t.Fatal(err)
 			}
-			for _, p := range pages {
-				open(t, ctx, srv.URL+p.url)
-				// A page with examples shows its first.
-				if evalString(t, ctx, `String(!!document.getElementById('example-0'))`) == "true" && !strings.Contains(p.url, "#") {
-					if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("example-0"))); err != nil {
-						t.Fatal(err)
-					}
+			for _, path := range wasm.Pages {
+				name := names[path]
+				if name == "" {
+					name = strings.TrimPrefix(path, "/")
+				}
+				open(t, ctx, srv.URL+path)
+				if evalString(t, ctx, `(() => { const b = document.querySelector('#example-0, button.example, #example-aa'); if (b) b.click(); return String(!!b); })()`) == "true" {
+					waitFor(t, ctx, `!!document.querySelector('[data-field]')`)
 					settled(t, ctx)
 				}
-				if o := evalString(t, ctx, overflowJS); o != "" && p.name != "aa" {
-					t.Errorf("%s %s: scrolls sideways: %s", p.name, theme, o)
+				if o := evalString(t, ctx, overflowJS); o != "" {
+					t.Errorf("%s %s: scrolls sideways: %s", name, theme, o)
+				}
+				if phone {
+					evalString(t, ctx, `(() => { const a = document.querySelector('#answer, #result, .result'); if (a) window.scrollTo(0, a.getBoundingClientRect().top + window.scrollY - 12); return ''; })()`)
 				}
 				png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(filepath.Join(out, p.name+"-"+width+"-"+theme+".png"), png, 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(out, name+"-"+width+"-"+theme+".png"), png, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

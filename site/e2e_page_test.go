@@ -176,6 +176,12 @@ func TestPageCopyIsCurrent(t *testing.T) {
 						t.Fatal(err)
 					}
 				}},
+				{"quarantine", "/quarantine", func(t *testing.T, ctx context.Context) {
+					typeIn(t, ctx, "in-below", "2%")
+					if err := webtest.Poll(ctx, 10*time.Second, `document.querySelector('[data-field=below]')?.getAttribute('value') === '0.02'`); err != nil {
+						t.Fatal(err)
+					}
+				}},
 				{"aa", "/aa", func(t *testing.T, ctx context.Context) {
 					// A result without a candidate first, then the candidate:
 					// the button must not keep the first result.
