@@ -5,7 +5,9 @@
 //     a target detection power, 1-(1-p)^k (Power, RerunsFor), what they
 //     cost in runner seconds, and which lane of the gate they belong in
 //     (Lane, LaneAction). An observed fails/runs is
-//     planned against the upper end of its Wilson interval.
+//     planned against the upper end of its Wilson interval. With a Runner
+//     the cap is read from, and each budget written as, a test runner's own
+//     retry setting, counted as that runner counts it (Runners).
 //   - Decide: the two-arm verdict of a patch from the Wilson intervals of
 //     the baseline's and the patched pass rates, and what the gate does with
 //     it (Action, Blocks).
