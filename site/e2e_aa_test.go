@@ -47,7 +47,7 @@ func evalJS[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
-func poll(t *testing.T, ctx context.Context, d time.Duration, expr string) {
+func aaPoll(t *testing.T, ctx context.Context, d time.Duration, expr string) {
 	t.Helper()
 	if err := webtest.Poll(ctx, d, expr); err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func poll(t *testing.T, ctx context.Context, d time.Duration, expr string) {
 // clickID clicks the element with id once it is on the page.
 func clickID(t *testing.T, ctx context.Context, id string) {
 	t.Helper()
-	poll(t, ctx, 20*time.Second, `!!document.getElementById('`+id+`')`)
+	aaPoll(t, ctx, 20*time.Second, `!!document.getElementById('`+id+`')`)
 	evalJS[bool](t, ctx, `(document.getElementById('`+id+`').click(), true)`)
 }
 
@@ -163,7 +163,7 @@ func TestAAPageTellsTheStory(t *testing.T) {
 			defer cancel()
 			open(t, ctx, srv.URL+"/aa")
 			clickID(t, ctx, "example-aa")
-			poll(t, ctx, 20*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
+			aaPoll(t, ctx, 20*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
 			aaSettled(t, ctx)
 			expectFields(t, ctx, "example", "", want)
 
@@ -297,7 +297,7 @@ func TestAAExampleAndPasteShapes(t *testing.T) {
 				}
 			}
 			clickID(t, ctx, "example-aa")
-			poll(t, ctx, 20*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
+			aaPoll(t, ctx, 20*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
 			aaSettled(t, ctx)
 			link := location(t, ctx)
 			if !strings.Contains(link, "#aa=") {
@@ -317,7 +317,7 @@ func TestAAExampleAndPasteShapes(t *testing.T) {
 			}
 			for _, name := range []string{"tabs", "semicolons", "no header"} {
 				evalJS[bool](t, ctx, `(document.getElementById('clear-candidate')?.click(), document.getElementById('clear-baseline')?.click(), true)`)
-				poll(t, ctx, 10*time.Second, `!document.getElementById('loaded-baseline') && !document.getElementById('loaded-candidate')`)
+				aaPoll(t, ctx, 10*time.Second, `!document.getElementById('loaded-baseline') && !document.getElementById('loaded-candidate')`)
 				if err := webtest.ClipboardPaste(ctx, "text-baseline", shapes[name]); err != nil {
 					t.Fatal(err)
 				}
@@ -332,7 +332,7 @@ func TestAAExampleAndPasteShapes(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("file-baseline"), []string{p})); err != nil {
 				t.Fatal(err)
 			}
-			poll(t, ctx, 20*time.Second, `(document.getElementById('loaded-baseline')||{}).textContent?.startsWith('runs.csv')`)
+			aaPoll(t, ctx, 20*time.Second, `(document.getElementById('loaded-baseline')||{}).textContent?.startsWith('runs.csv')`)
 			aaSettled(t, ctx)
 			expectFields(t, ctx, "a ;-separated file without a header", "", baseOnly)
 		})
@@ -386,11 +386,11 @@ func TestAABigPaste(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("file-baseline"), []string{p})); err != nil {
 				t.Fatal(err)
 			}
-			poll(t, ctx, 60*time.Second, headline)
+			aaPoll(t, ctx, 60*time.Second, headline)
 			fileTime := time.Since(start)
 			aaSettled(t, ctx)
 			clickID(t, ctx, "clear-baseline")
-			poll(t, ctx, 10*time.Second, `!document.querySelector('#result')`)
+			aaPoll(t, ctx, 10*time.Second, `!document.querySelector('#result')`)
 
 			// Then the same rows pasted. A MutationObserver notes whether a
 			// progress bar showed while they were read.
@@ -404,7 +404,7 @@ func TestAABigPaste(t *testing.T) {
 			if err := webtest.ClipboardPasteJS(ctx, "text-baseline", "window.__big"); err != nil {
 				t.Fatal(err)
 			}
-			poll(t, ctx, 120*time.Second, headline)
+			aaPoll(t, ctx, 120*time.Second, headline)
 			pasteTime := time.Since(start)
 			aaSettled(t, ctx)
 			expectFields(t, ctx, "200,000 pasted rows", "noise", mustSub(t, want, "noise"))
@@ -513,13 +513,13 @@ func TestAAInputsRecover(t *testing.T) {
 				}
 			}
 			upload("file-baseline", basePath)
-			poll(t, ctx, 20*time.Second, `(document.getElementById('answer').innerText||'').includes('Unchanged runs of this suite differ')`)
+			aaPoll(t, ctx, 20*time.Second, `(document.getElementById('answer').innerText||'').includes('Unchanged runs of this suite differ')`)
 			aaSettled(t, ctx)
 			if s := evalJS[string](t, ctx, `document.getElementById('loaded-baseline').textContent`); !strings.HasPrefix(s, "base.csv: 2\u202f400 rows, 400 scenarios, 6 runs") {
 				t.Errorf("the dropped file is not named with its counts: %q", s)
 			}
 			upload("file-candidate", badPath)
-			poll(t, ctx, 20*time.Second, `!!document.querySelector('[data-error=candidate]')`)
+			aaPoll(t, ctx, 20*time.Second, `!!document.querySelector('[data-error=candidate]')`)
 			aaSettled(t, ctx)
 			if e := evalJS[string](t, ctx, `document.querySelector('[data-error=candidate]').textContent`); !strings.Contains(e, "cand.csv:2:") {
 				t.Errorf("the candidate's error does not name its file and line: %q", e)
@@ -531,7 +531,7 @@ func TestAAInputsRecover(t *testing.T) {
 
 			// A candidate of one run: plurals, one number format.
 			upload("file-candidate", onePath)
-			poll(t, ctx, 20*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
+			aaPoll(t, ctx, 20*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
 			aaSettled(t, ctx)
 			expectFields(t, ctx, "a one-run candidate", "", wantOne)
 			text := evalJS[string](t, ctx, `document.getElementById('main').innerText`)
@@ -543,15 +543,15 @@ func TestAAInputsRecover(t *testing.T) {
 			}
 			// Clearing: the candidate, then the baseline.
 			clickID(t, ctx, "clear-candidate")
-			poll(t, ctx, 10*time.Second, `!document.querySelector('[data-scope=candidate] [data-field=verdict]') && !document.getElementById('loaded-candidate')`)
+			aaPoll(t, ctx, 10*time.Second, `!document.querySelector('[data-scope=candidate] [data-field=verdict]') && !document.getElementById('loaded-candidate')`)
 			aaSettled(t, ctx)
 			expectFields(t, ctx, "after clearing the candidate", "", wantBase)
 			clickID(t, ctx, "clear-baseline")
-			poll(t, ctx, 10*time.Second, `!document.querySelector('[data-field]') && !document.getElementById('loaded-baseline')`)
+			aaPoll(t, ctx, 10*time.Second, `!document.querySelector('[data-field]') && !document.getElementById('loaded-baseline')`)
 
 			// Several one-run reports dropped at once: one run each.
 			dropOn(t, ctx, "drop-baseline", reports...)
-			poll(t, ctx, 20*time.Second, `(document.getElementById('loaded-baseline')||{}).textContent?.startsWith('4 files')`)
+			aaPoll(t, ctx, 20*time.Second, `(document.getElementById('loaded-baseline')||{}).textContent?.startsWith('4 files')`)
 			aaSettled(t, ctx)
 			expectFields(t, ctx, "four one-run reports", "", wantReports)
 			if w.phone {
