@@ -73,6 +73,9 @@ func TestResultLinks(t *testing.T) {
 		{"CLI decide", cli(t, "decide", "-json", "-baseline", "30/60", "-patched", "51/60", "-property", "passed", "-site", srv.URL), "/decide", "", []string{"size", "ledger"}},
 		{"CLI aa", cli(t, "aa", "-json", "-site", srv.URL, basePath, candPath), "/aa", "", nil},
 		{"API budget", get(t, srv.URL+"/v1/budget?target=0.9&cost=8&cap=5&observe=1/120&rates=0.05,0.02,0.001"), "/", "", nil},
+		// A budget in a runner's own setting: Bazel's attempts, gotestsum's retries.
+		{"CLI budget runner", cli(t, "budget", "-runner", "bazel-flaky-attempts=3", "-cost", "8", "-observe", "1/120", "0.02", "0.5", "-json", "-site", srv.URL), "/", "", nil},
+		{"API budget runner", get(t, srv.URL+"/v1/budget?runner=gotestsum&setting=2&cost=8&rates=0.02,0.05"), "/", "", nil},
 		{"API ledger", post(t, srv.URL+"/v1/ledger?property=passed&min_trials=15", "application/x-ndjson", ledgerData), "/decide", "ledger", nil},
 		{"API aa", postParts(t, srv.URL+"/v1/aa", map[string]string{"baseline": base, "candidate": cand}), "/aa", "", nil},
 	}
