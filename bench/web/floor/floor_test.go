@@ -22,11 +22,7 @@ func TestHandler(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm"), wasm, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h, err := Handler(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
 
 	get := func(path string) (*http.Response, string) {
