@@ -48,10 +48,10 @@ func runDecide(e *env, args []string) (bool, error) {
 	link := words.LinkOf(share.DecideOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
 	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation {
-		return append([]annotation{resultNote(res.Blocks, words.GateSentence(res.Gate)+": "+words.VerdictClause(res.Verdict, res.Baseline, res.Patched, res.MinTrials, res.Confidence)+".")}, caveatNotes(res.Warnings)...)
+		return append([]annotation{resultNote(res.Blocks, words.DecideAnswer(res))}, caveatNotes(res.Warnings)...)
 	}, markdown: func() string { return words.DecideMarkdown(res, decideSize(in), link) },
 		text: func(w io.Writer) error {
-			fmt.Fprintf(w, "%s: %s.\n\n", words.GateSentence(res.Gate), words.VerdictClause(res.Verdict, res.Baseline, res.Patched, res.MinTrials, res.Confidence))
+			fmt.Fprintf(w, "%s\n\n", words.DecideAnswer(res))
 			t := newTable(w)
 			t.row("arm", "passed", "rate", words.FixedPercent(res.Confidence, 0)+" Wilson")
 			for _, a := range []struct {
