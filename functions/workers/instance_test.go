@@ -230,7 +230,10 @@ func flatMemory(t *testing.T, s *wranglerdev.Server, client *http.Client) {
 	if heapAfter > heapBefore+1<<20 {
 		t.Errorf("V8's heap grew from %d to %d bytes over 10,000 requests", heapBefore, heapAfter)
 	}
-	if after.Shim.JSRefs > before.Shim.JSRefs {
+	// A leak of one value a request would be 10,000; a value or two whose
+	// js.Value Go has dropped but whose finalizer has not run yet at the
+	// moment of counting (it runs after a GC) is not one: seen once, 18 → 19.
+	if after.Shim.JSRefs > before.Shim.JSRefs+2 {
 		t.Errorf("Go holds %d JavaScript values after 10,000 requests, %d before", after.Shim.JSRefs, before.Shim.JSRefs)
 	}
 	if after.Goroutines > before.Goroutines {
