@@ -20,7 +20,10 @@ type SlopeTest interface {
 	// with (seed, a fixed stream), each applied to the previous order, so a
 	// seed always gives the same p. It calls poll, when not nil, after
 	// every PauseEvery values permuted (rounded up to whole orders), and
-	// stops with poll's error when it returns one.
+	// stops with poll's error when it returns one. The orders of the
+	// last few (number of values, b, seed) are kept, bounded in bytes (see
+	// permute_cache.go), so that a repeat with other values of the same
+	// length reads them instead of drawing them; the p-value is the same.
 	Sampled(b int, seed uint64, poll func() error) (p float64, count int64, err error)
 }
 
@@ -149,7 +152,27 @@ func (t *floatSlopeTest) Sampled(b int, seed uint64, poll func() error) (float64
 }
 
 // sampled is Sampled: b orders, each Rand.Shuffle of the previous one.
+// When the orders of (len(y), b, seed) are cached, or can be, it counts on
+// them (sampledCached); otherwise it shuffles a copy of y.
 func sampled[T number](y []T, obs T, b int, seed uint64, poll func() error) (float64, int64, error) {
+	key := orderKey{r: len(y), b: b, seed: seed}
+	if idx, build := permOrders.get(key); idx != nil {
+		ok := false // the claimed orders are all drawn
+		if build {
+			defer func() { permOrders.finish(key, ok) }()
+		}
+		hits, err := sampledCached(y, obs, b, seed, poll, idx, build)
+		if err != nil {
+			return 0, 0, err
+		}
+		ok = true
+		return float64(1+hits) / float64(b+1), int64(b), nil
+	}
+	return sampledDirect(y, obs, b, seed, poll)
+}
+
+// sampledDirect is sampled without the cache.
+func sampledDirect[T number](y []T, obs T, b int, seed uint64, poll func() error) (float64, int64, error) {
 	y = append([]T(nil), y...)
 	hi, lo := seed, uint64(permStream) // the PCG's state: NewPCG(seed, permStream)
 	slice := max(1, PauseEvery/max(len(y), 1))
@@ -171,7 +194,7 @@ func sampled[T number](y []T, obs T, b int, seed uint64, poll func() error) (flo
 // shuffle is Rand.Shuffle of y on the PCG state (hi, lo), with the swaps
 // done in place; it returns the new state. It has no call inside its loop,
 // so the state stays in registers.
-func shuffle[T number](y []T, hi, lo uint64) (uint64, uint64) {
+func shuffle[E any](y []E, hi, lo uint64) (uint64, uint64) {
 	for i := len(y) - 1; i > 0; i-- {
 		// Rand.uint64n(i+1) on 64-bit platforms (wasm included): a mask
 		// when the bound is a power of two, otherwise Lemire's multiply,

@@ -160,16 +160,39 @@ func TestSlopeTestPause(t *testing.T) {
 }
 
 // BenchmarkSlopeTestSampled: 9,999 orders of 20 runs, as the API's trend
-// test on a 20-run upload.
+// test on a 20-run upload, with the orders cached (every call but the
+// first reads them), on pass counts and on rates.
 func BenchmarkSlopeTestSampled(b *testing.B) {
 	y := make([]int64, 20)
+	f := make([]float64, 20)
 	for i := range y {
 		y[i] = int64(150 + i%7)
+		f[i] = float64(y[i]) / float64(200+i%3)
 	}
-	st := NewIntSlopeTest(y)
-	for b.Loop() {
-		st.Sampled(9999, 1, nil)
-	}
+	b.Run("ints", func(b *testing.B) {
+		st := NewIntSlopeTest(y)
+		for b.Loop() {
+			st.Sampled(9999, 1, nil)
+		}
+	})
+	b.Run("floats", func(b *testing.B) {
+		st := NewFloatSlopeTest(f)
+		for b.Loop() {
+			st.Sampled(9999, 1, nil)
+		}
+	})
+	b.Run("ints-direct", func(b *testing.B) {
+		obs := NewIntSlopeTest(y).(*intSlopeTest).obs
+		for b.Loop() {
+			sampledDirect(y, obs, 9999, 1, nil)
+		}
+	})
+	b.Run("floats-direct", func(b *testing.B) {
+		obs := NewFloatSlopeTest(f).(*floatSlopeTest).obs
+		for b.Loop() {
+			sampledDirect(f, obs, 9999, 1, nil)
+		}
+	})
 }
 
 // BenchmarkSlopeTestSampledPlain is the same test on Rand.Shuffle, the
