@@ -105,15 +105,13 @@ type aaParser struct {
 	rec    []byte
 	fields []aaField
 
-	lim     Limits            // caps on scenarios and runs
-	over    bool              // addRow's refusal is a cap, not bad input
-	scens   *aaScenTable      // the scenarios and their tallies
-	more    map[int]*aaRunSet // per scenario: its runs from 128 on
+	lim     Limits       // caps on scenarios and runs
+	over    bool         // addRow's refusal is a cap, not bad input
+	scens   *aaScenTable // the scenarios and their tallies
 	runIdx  map[string]int
-	scen    []aaScen // per scenario, in order of first appearance
-	ids     []string // the scenarios' ids
-	lastRun int      // index of the previous row's run, or -1
-	lastID  string   // its id
+	runSets aaRunSets // per run: the scenarios it has a row of
+	lastRun int       // index of the previous row's run, or -1
+	lastID  string    // its id
 	side    *Side
 }
 
@@ -253,33 +251,11 @@ func (p *aaParser) finish() *Side {
 	t := p.scens
 	p.side.Scenarios = make([]Tally, len(t.ids))
 	for k := range t.slots {
-		if st := &t.slots[k]; st.idx != 0 {
-			p.side.Scenarios[st.idx-1] = Tally{ID: t.ids[st.idx-1], Passed: st.passed, Total: st.total}
+		if s := &t.slots[k]; s.n != 0 {
+			p.side.Scenarios[s.idx] = t.tally(s)
 		}
 	}
 	return p.side
-}
-
-// mark adds run ri to scenario st and reports whether the scenario had a row
-// in that run already.
-func (p *aaParser) mark(st *aaScen, ri int) bool {
-	if ri < 128 {
-		w, bit := &st.first[ri>>6], uint64(1)<<(ri&63)
-		if *w&bit != 0 {
-			return true
-		}
-		*w |= bit
-		return false
-	}
-	if p.more == nil {
-		p.more = make(map[int]*aaRunSet)
-	}
-	m := p.more[int(st.idx)]
-	if m == nil {
-		m = &aaRunSet{}
-		p.more[int(st.idx)] = m
-	}
-	return m.mark(ri-128, st.total)
 }
 
 func aaParsePassed(b []byte) (int64, bool) {

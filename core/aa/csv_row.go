@@ -163,7 +163,7 @@ func (p *aaParser) kind() core.Kind {
 // addRow counts one row. On bad input it returns the role of the offending
 // field and the message; otherwise -1.
 func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
-	var pass int64
+	var pass uint32
 	switch {
 	case len(ps) == 1 && ps[0] == '1':
 		pass = 1
@@ -177,7 +177,7 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 			}
 			return aaPassed, fmt.Sprintf("passed must be 0, 1, true or false, found %q", shown)
 		}
-		pass = v
+		pass = uint32(v)
 	}
 
 	ri := p.lastRun
@@ -195,11 +195,12 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 			i = len(p.side.Runs)
 			p.runIdx[id] = i
 			p.side.Runs = append(p.side.Runs, Tally{ID: id})
+			p.runSets.add()
 		}
 		ri, p.lastRun, p.lastID = i, i, p.side.Runs[i].ID
 	}
 
-	slot, h := p.scens.find(sc)
+	slot := p.scens.find(sc)
 	if slot < 0 {
 		if msg := aaCheckID(sc, "scenario"); msg != "" {
 			return aaScenario, msg
@@ -208,17 +209,16 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 			p.over = true
 			return aaScenario, "more than " + core.Nouns(p.lim.Scenarios, "scenario") + "; this server reads at most that many in one file"
 		}
-		slot = p.scens.add(sc, h)
+		slot = p.scens.add(sc)
 	}
 
 	st := &p.scens.slots[slot]
-	if p.mark(st, ri) {
+	rt := &p.side.Runs[ri]
+	if p.runSets.mark(ri, int(st.idx), p.side.Rows, len(p.scens.ids)) {
 		p.side.Duplicates++
 	}
-	st.passed += pass
-	st.total++
-	rt := &p.side.Runs[ri]
-	rt.Passed += pass
+	p.scens.count(st, pass)
+	rt.Passed += int64(pass)
 	rt.Total++
 	p.side.Rows++
 	return -1, ""

@@ -8,95 +8,119 @@ import (
 )
 
 // aaScenTable holds the scenarios' state while ReadCSV reads. It is an open
-// addressing hash table whose slots are the state itself, one 64-byte cache
-// line each: a copy of a short id, the tally and the runs seen. A row then
-// costs about one cache miss for its scenario, where a map[string]int and a
-// separate tally cost three (on the benchmark's shuffled runs this is what
-// the reader's speed comes down to).
+// addressing hash table whose slots are the state itself, 32 bytes each: the
+// id's key, the scenario's index and its tally. A row then costs one cache
+// line for its scenario, and the table of 10,000 scenarios (512 KB) stays in
+// a core's second-level cache, which on the benchmark's shuffled runs is
+// what the reader's speed comes down to. Which runs each scenario has a row
+// in is kept per run (aaRunSet), where the current run's set is hot.
 type aaScenTable struct {
 	seed   maphash.Seed
 	s1, s2 uint64   // drawn from seed, for the short-id hash
-	slots  []aaScen // len a power of two, at most three quarters full
+	slots  []aaSlot // len a power of two, at most three quarters full
 	ids    []string // the scenarios' ids in order of first appearance
+	// spill holds, per scenario index, the passes and rows its slot's
+	// 32-bit counters handed over on reaching aaSpillAt rows.
+	spill map[uint32][2]int64
 }
 
-// aaScen is one slot: a scenario's state, or empty when idx is 0.
-type aaScen struct {
-	key           [24]byte // the id when it fits
-	klen          int32    // the id's length, or -1 when longer than 2^31
-	idx           int32    // index in ids + 1; 0 for an empty slot
-	passed, total int64
-	first         [2]uint64 // runs 0..127
+// aaSlot is one slot: a scenario's state, or empty when n is 0.
+type aaSlot struct {
+	x, y          uint64 // the id's key (aaKey)
+	n             uint32 // the id's length in bytes; 0 for an empty slot
+	idx           uint32 // index in ids
+	passed, total uint32 // the tally since the last spill
 }
+
+// aaSpillAt is the row count at which a slot hands its counters to the
+// table's spill map; a variable so that a test can reach it.
+var aaSpillAt uint32 = math.MaxUint32
 
 func newAAScenTable() *aaScenTable {
 	seed := maphash.MakeSeed()
-	return &aaScenTable{seed: seed, s1: maphash.String(seed, "1"), s2: maphash.String(seed, "2"), slots: make([]aaScen, 256)}
+	return &aaScenTable{seed: seed, s1: maphash.String(seed, "1"), s2: maphash.String(seed, "2"), slots: make([]aaSlot, 256)}
 }
 
-// hash hashes an id with the table's random seed. Ids of up to 16 bytes, the
-// common case, take a few inlined multiplications (the wyhash mix Go's own
-// fallback hash uses); longer ones go to hash/maphash.
-func (t *aaScenTable) hash(b []byte) uint64 {
-	n := len(b)
-	var x, y uint64
-	switch {
-	case n > 16:
-		return maphash.Bytes(t.seed, b)
+// aaKey packs an id into two words. For ids of up to 16 bytes the words
+// and the length are the id itself, so equal keys are equal ids: from 8
+// bytes on, the first and the last 8 bytes; from 4, the first and the last
+// 4; below 4, its bytes 0, n/2 and n-1, which are all of them. For longer
+// ids the words are their first and last 8 bytes, and equal keys still need
+// the ids compared.
+func aaKey(b []byte) (x, y uint64) {
+	switch n := len(b); {
 	case n >= 8:
 		x, y = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
 	case n >= 4:
 		x, y = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
 	case n > 0:
-		x, y = uint64(b[0])<<16|uint64(b[n>>1])<<8|uint64(b[n-1]), 0
+		x = uint64(b[0])<<16 | uint64(b[n>>1])<<8 | uint64(b[n-1])
 	}
+	return x, y
+}
+
+// hash hashes id b of key x, y with the table's random seed. Ids of up to
+// 16 bytes, the common case, take a few inlined multiplications of their key
+// (the wyhash mix Go's own fallback hash uses); longer ones go to
+// hash/maphash, whose String and Bytes agree.
+func (t *aaScenTable) hash(b []byte, x, y uint64) uint64 {
+	if len(b) > 16 {
+		return maphash.Bytes(t.seed, b)
+	}
+	return t.mix(x, y, len(b))
+}
+
+// hashID is hash for an id held as a string.
+func (t *aaScenTable) hashID(id string, x, y uint64) uint64 {
+	if len(id) > 16 {
+		return maphash.String(t.seed, id)
+	}
+	return t.mix(x, y, len(id))
+}
+
+func (t *aaScenTable) mix(x, y uint64, n int) uint64 {
 	hi, lo := bits.Mul64(x^t.s1, y^t.s2^uint64(n))
 	hi, lo = bits.Mul64(hi^lo^0xa0761d6478bd642f, t.s1^0xe7037ed1a0b428db)
 	return hi ^ lo
 }
 
-func (t *aaScenTable) equal(s *aaScen, b []byte) bool {
-	if int(s.klen) != len(b) {
-		return false
+// find returns the slot of scenario b, or -1 when b is not in the table.
+func (t *aaScenTable) find(b []byte) int {
+	x, y := aaKey(b)
+	n := uint32(len(b))
+	if n == 0 {
+		return -1 // never added: an empty id is refused
 	}
-	if len(b) <= len(s.key) {
-		return string(s.key[:len(b)]) == string(b)
-	}
-	return t.ids[s.idx-1] == string(b)
-}
-
-// find returns the slot of scenario b, or -1 and the hash to add it with.
-func (t *aaScenTable) find(b []byte) (int, uint64) {
-	h := t.hash(b)
+	h := t.hash(b, x, y)
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.idx == 0 {
-			return -1, h
-		}
-		if t.equal(s, b) {
-			return int(i), h
+		if s.x == x && s.y == y && s.n == n {
+			if n <= 16 || t.ids[s.idx] == string(b) {
+				return int(i)
+			}
+		} else if s.n == 0 {
+			return -1
 		}
 	}
 }
 
-// add adds scenario b, which find did not find, with its hash h, and returns
-// its slot.
-func (t *aaScenTable) add(b []byte, h uint64) int {
+// add adds scenario b, which find did not find and which is not empty, and
+// returns its slot.
+func (t *aaScenTable) add(b []byte) int {
 	if 4*(len(t.ids)+1) > 3*len(t.slots) {
 		old := t.slots
-		t.slots = make([]aaScen, 2*len(old))
+		t.slots = make([]aaSlot, 2*len(old))
 		for k := range old {
-			if old[k].idx != 0 {
-				t.slots[t.free(t.hash([]byte(t.ids[old[k].idx-1])))] = old[k]
+			if s := &old[k]; s.n != 0 {
+				t.slots[t.free(t.hashID(t.ids[s.idx], s.x, s.y))] = *s
 			}
 		}
 	}
+	x, y := aaKey(b)
+	i := t.free(t.hash(b, x, y))
+	t.slots[i] = aaSlot{x: x, y: y, n: uint32(len(b)), idx: uint32(len(t.ids))}
 	t.ids = append(t.ids, string(b))
-	i := t.free(h)
-	s := &t.slots[i]
-	s.klen, s.idx = int32(min(len(b), math.MaxInt32)), int32(len(t.ids))
-	copy(s.key[:], b)
 	return i
 }
 
@@ -104,64 +128,137 @@ func (t *aaScenTable) add(b []byte, h uint64) int {
 func (t *aaScenTable) free(h uint64) int {
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		if t.slots[i].idx == 0 {
+		if t.slots[i].n == 0 {
 			return int(i)
 		}
 	}
 }
 
-// aaRunSet is the set of runs a scenario has a row in: a bitset over run
-// indices from word base on, or a map when the bitset would be mostly empty
-// (a scenario seen in a few runs far apart), so that memory stays within a
-// few bytes per row whatever the input.
+// count adds a row of scenario s, passed (1) or not (0).
+func (t *aaScenTable) count(s *aaSlot, pass uint32) {
+	if s.total == aaSpillAt {
+		if t.spill == nil {
+			t.spill = make(map[uint32][2]int64)
+		}
+		c := t.spill[s.idx]
+		t.spill[s.idx] = [2]int64{c[0] + int64(s.passed), c[1] + int64(s.total)}
+		s.passed, s.total = 0, 0
+	}
+	s.passed += pass
+	s.total++
+}
+
+// tally is scenario s's tally.
+func (t *aaScenTable) tally(s *aaSlot) Tally {
+	c := t.spill[s.idx]
+	return Tally{ID: t.ids[s.idx], Passed: c[0] + int64(s.passed), Total: c[1] + int64(s.total)}
+}
+
+// aaRunSets holds, per run, the scenarios (by index) it has a row of. Each
+// set is a bitset over the indices from word base on, or a map when the
+// bitsets would take more than 4 words (32 bytes) a row read and 8 words a
+// run, so that memory stays within a few bytes per row whatever the input (a
+// file of many runs, each of a few scenarios far apart). The current run's
+// set is a few KB and stays in the first-level cache.
+type aaRunSets struct {
+	sets  []aaRunSet
+	words int64 // words in the bitsets of sets
+}
+
 type aaRunSet struct {
 	base  int // index of the first word of w
 	w     []uint64
-	multi map[int]struct{} // used instead of w once the bits are sparse
+	multi map[int]struct{} // used instead of w when w would take too much
 }
 
-// mark adds run ri and reports whether it was there already; rows is how
-// many rows the scenario had before.
-func (s *aaRunSet) mark(ri int, rows int64) bool {
-	if s.multi != nil {
-		if _, ok := s.multi[ri]; ok {
+// add adds an empty set for a new run.
+func (r *aaRunSets) add() { r.sets = append(r.sets, aaRunSet{}) }
+
+// mark adds scenario i to run ri's set and reports whether it was there
+// already; rows is the rows read before this one, scens the scenarios (i <
+// scens).
+func (r *aaRunSets) mark(ri, i int, rows int64, scens int) bool {
+	s := &r.sets[ri]
+	if k := i>>6 - s.base; uint(k) < uint(len(s.w)) {
+		bit := uint64(1) << (i & 63)
+		if s.w[k]&bit != 0 {
 			return true
 		}
-		s.multi[ri] = struct{}{}
+		s.w[k] |= bit
 		return false
 	}
-	wi := ri >> 6
-	if len(s.w) == 0 {
-		s.base = wi
-		s.w = append(s.w, 0)
+	return r.markOutside(s, i, rows, scens)
+}
+
+// markOutside is mark for an i outside set s's bitset.
+func (r *aaRunSets) markOutside(s *aaRunSet, i int, rows int64, scens int) bool {
+	room := 4*(rows+1) + 8*int64(len(r.sets)) - r.words // words the bitsets may still take
+	if s.multi != nil {
+		if _, ok := s.multi[i]; ok {
+			return true
+		}
+		s.multi[i] = struct{}{}
+		if n := len(s.multi); n >= 16 && n&(n-1) == 0 {
+			r.densify(s, room)
+		}
+		return false
 	}
-	if wi < s.base || wi >= s.base+len(s.w) {
-		lo, hi := min(wi, s.base), max(wi+1, s.base+len(s.w))
-		if int64(hi-lo) > 4*(rows+1)+8 { // under one bit in 256 would be set
-			s.multi = make(map[int]struct{}, rows+1)
-			for k, word := range s.w {
-				for b := 0; b < 64; b++ {
-					if word&(1<<b) != 0 {
-						s.multi[(s.base+k)<<6|b] = struct{}{}
-					}
+	wi := i >> 6
+	var lo, hi int // the words the bitset needs
+	if len(s.w) == 0 {
+		lo, hi = 0, (scens+63)>>6 // all the scenarios so far: a run lists most
+		if int64(hi) > room {
+			lo, hi = wi, wi+1
+		}
+	} else {
+		lo, hi = min(wi, s.base), max(wi+1, s.base+len(s.w))
+	}
+	if grow := int64(hi - lo - len(s.w)); grow > room {
+		s.multi = make(map[int]struct{}, 2*len(s.w)+1)
+		for k, word := range s.w {
+			for b := 0; b < 64; b++ {
+				if word&(1<<b) != 0 {
+					s.multi[(s.base+k)<<6|b] = struct{}{}
 				}
 			}
-			s.w = nil
-			s.multi[ri] = struct{}{}
-			return false
 		}
-		if wi < s.base {
-			w := make([]uint64, hi-lo, hi-lo+4)
-			copy(w[s.base-lo:], s.w)
-			s.w, s.base = w, lo
-		} else {
-			s.w = append(s.w, make([]uint64, hi-s.base-len(s.w))...)
-		}
+		r.words -= int64(len(s.w))
+		s.w = nil
+		s.multi[i] = struct{}{}
+		return false
 	}
-	k, bit := wi-s.base, uint64(1)<<(ri&63)
-	if s.w[k]&bit != 0 {
-		return true
+	r.words += int64(hi - lo - len(s.w))
+	switch {
+	case len(s.w) == 0:
+		s.w, s.base = make([]uint64, hi-lo), lo
+	case lo < s.base:
+		w := make([]uint64, hi-lo, hi-lo+4)
+		copy(w[s.base-lo:], s.w)
+		s.w, s.base = w, lo
+	default:
+		s.w = append(s.w, make([]uint64, hi-s.base-len(s.w))...)
 	}
-	s.w[k] |= bit
+	s.w[wi-s.base] |= 1 << (i & 63)
 	return false
+}
+
+// densify turns set s's map back into a bitset when the bitset over its span
+// takes at most room words (a run listing its scenarios in a random order
+// while others take the room, say). It is called each time the map's size
+// doubles, so it costs O(1) a row.
+func (r *aaRunSets) densify(s *aaRunSet, room int64) {
+	lo, hi := math.MaxInt, 0
+	for i := range s.multi {
+		lo, hi = min(lo, i), max(hi, i)
+	}
+	words := hi>>6 - lo>>6 + 1
+	if int64(words) > room {
+		return
+	}
+	s.base, s.w = lo>>6, make([]uint64, words, words+4)
+	for i := range s.multi {
+		s.w[i>>6-s.base] |= 1 << (i & 63)
+	}
+	s.multi = nil
+	r.words += int64(words)
 }

@@ -208,25 +208,47 @@ func (o iotestOneByte) Read(p []byte) (int, error) {
 	return o.r.Read(p[:1])
 }
 
-// The run set against a plain map of pairs, with runs far apart (the
-// windowed and sparse forms) and close together (the dense form).
-func TestAARunSet(t *testing.T) {
+// The run sets against a plain map of pairs, with members far apart (the
+// windowed and sparse forms), close together (the dense form) and all of a
+// range in a random order, in runs read one after the other and
+// interleaved, and with the room for bitsets short (few rows, many
+// scenarios: the sparse form, then dense again as rows come).
+func TestAARunSets(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := 0; trial < 300; trial++ {
-		var s aaRunSet
-		seen := map[int]bool{}
+		var s aaRunSets
+		seen := map[[2]int]bool{}
 		spread := []int{3, 64, 200, 5000, 1 << 20}[trial%5]
+		runs := 1 + trial%4
+		for range runs {
+			s.add()
+		}
+		perm := r.Perm(min(spread, 5000))
 		rows := int64(0)
-		for i := 0; i < 200; i++ {
-			ri := r.IntN(spread)
-			if trial%7 == 0 {
-				ri = spread - 1 - ri // descending: the window grows downwards
+		for i := 0; i < 400; i++ {
+			si := r.IntN(spread)
+			switch {
+			case trial%7 == 0:
+				si = spread - 1 - si // descending: the window grows downwards
+			case trial%3 == 0:
+				si = perm[i%len(perm)] // each once in a random order
 			}
-			if got := s.mark(ri, rows); got != seen[ri] {
-				t.Fatalf("trial %d: mark(%d) = %v, want %v", trial, ri, got, seen[ri])
+			ri := i * runs / 400 // one run after the other
+			if trial%2 == 0 {
+				ri = r.IntN(runs) // interleaved
 			}
-			seen[ri] = true
+			if got := s.mark(ri, si, rows, spread); got != seen[[2]int{ri, si}] {
+				t.Fatalf("trial %d: mark(%d, %d) = %v, want %v", trial, ri, si, got, !got)
+			}
+			seen[[2]int{ri, si}] = true
 			rows++
+			var words int64
+			for _, set := range s.sets {
+				words += int64(len(set.w))
+			}
+			if words != s.words || words > 4*rows+8*int64(runs) {
+				t.Fatalf("trial %d: the bitsets hold %d words, counted %d, after %d rows", trial, words, s.words, rows)
+			}
 		}
 	}
 }
@@ -365,36 +387,39 @@ func FuzzReadAA(f *testing.F) {
 }
 
 // The scenario table against a map, across its resizes, with ids of every
-// length class: empty, under 4, 4-7, 8-16 (inline hash), 17-24 (inline key)
-// and longer (key compared with the stored id), and ids that differ only in
-// the middle, where the short-id hash reads no byte of some.
+// length class: empty, under 4, 4-7, 8-16 (the key is the id) and longer
+// (the key is compared, then the stored id), and ids that differ only in
+// the middle, where the short-id key reads no byte of some.
 func TestAAScenTable(t *testing.T) {
 	tab := newAAScenTable()
 	want := map[string]int{}
 	var ids []string
 	r := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 20000; i++ {
-		n := []int{0, 1, 3, 5, 8, 12, 16, 17, 24, 25, 40}[r.IntN(11)]
+		n := []int{0, 1, 2, 3, 5, 8, 12, 16, 17, 24, 25, 40}[r.IntN(12)]
 		b := make([]byte, n)
 		for k := range b {
 			b[k] = "ab"[r.IntN(2)]
 		}
 		id := string(b)
-		slot, h := tab.find(b)
+		slot := tab.find(b)
 		idx, seen := want[id]
 		if seen != (slot >= 0) {
 			t.Fatalf("find(%q) = slot %d, seen before: %v", id, slot, seen)
 		}
 		if seen {
-			if got := int(tab.slots[slot].idx - 1); got != idx {
+			if got := int(tab.slots[slot].idx); got != idx {
 				t.Fatalf("find(%q) found scenario %d, want %d", id, got, idx)
 			}
 			continue
 		}
-		slot = tab.add(b, h)
+		if n == 0 {
+			continue // an empty id is refused before it is added
+		}
+		slot = tab.add(b)
 		want[id] = len(ids)
 		ids = append(ids, id)
-		if got := int(tab.slots[slot].idx - 1); got != want[id] {
+		if got := int(tab.slots[slot].idx); got != want[id] {
 			t.Fatalf("add(%q) gave index %d, want %d", id, got, want[id])
 		}
 	}
@@ -402,10 +427,37 @@ func TestAAScenTable(t *testing.T) {
 		t.Fatalf("%d ids in the table, %d distinct drawn", len(tab.ids), len(ids))
 	}
 	for i, id := range ids {
-		slot, _ := tab.find([]byte(id))
-		if slot < 0 || int(tab.slots[slot].idx-1) != i {
+		slot := tab.find([]byte(id))
+		if slot < 0 || int(tab.slots[slot].idx) != i {
 			t.Fatalf("after all resizes, %q is not scenario %d", id, i)
 		}
+	}
+}
+
+// A scenario's 32-bit counters hand over to the spill map when full: with
+// the hand-over lowered to 3 rows, a file read gives the same tallies as
+// the encoding/csv reading (refReadAA), which counts in int64.
+func TestAASpill(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("scenario,run,passed\n")
+	for run := range 9 {
+		for sc := range 4 {
+			fmt.Fprintf(&b, "s%d,r%d,%d\n", sc, run, (run*sc+run)%3%2)
+		}
+	}
+	b.WriteString("s1,r0,1\n") // a duplicate counts too
+	want, ok := refReadAA([]byte(b.String()))
+	if !ok {
+		t.Fatal("the reference reading refused the file")
+	}
+	defer func(at uint32) { aaSpillAt = at }(aaSpillAt)
+	aaSpillAt = 3
+	got, err := ReadCSV(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("with spills every 3 rows:\n got  %s\n want %s", tallies(got), tallies(want))
 	}
 }
 
