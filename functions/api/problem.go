@@ -162,16 +162,19 @@ func writeProblem(opt Options, w http.ResponseWriter, p problem) {
 // Cache-Control value. An answer over MaxAnswerBytes is not sent: it is a
 // 413 that says so.
 func (h *handler) writeResult(w http.ResponseWriter, r *http.Request, v any, cache string) error {
-	var buf bytes.Buffer
-	if err := core.WriteJSON(&buf, v); err != nil {
+	buf := bodyBufs.Get().(*[]byte)
+	defer putBody(buf)
+	body, err := appendJSON((*buf)[:0], v) // core.WriteJSON's bytes
+	*buf = body
+	if err != nil {
 		return fmt.Errorf("encoding the result: %w", err) // a NaN in a result: our bug, a 500
 	}
-	if buf.Len() > MaxAnswerBytes {
+	if len(body) > MaxAnswerBytes {
 		return &core.Error{Kind: core.TooLarge, Msg: fmt.Sprintf(
 			"the answer would be %s bytes, over this server's limit of %s: ask for less in one request, or run the CLI, which has no such limit",
-			count(buf.Len()), byteSize(MaxAnswerBytes))}
+			count(len(body)), byteSize(MaxAnswerBytes))}
 	}
-	h.send(w, r, "application/json", cache, buf.Bytes())
+	h.send(w, r, "application/json", cache, body)
 	return nil
 }
 
