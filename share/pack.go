@@ -33,10 +33,18 @@ type LedgerState struct {
 	Ledger  ledger.Summary `json:"ledger"`
 }
 
-// EncodeAA is the fragment value ("aa=" + it) of s, version 1.
+// EncodeAA is the fragment value ("aa=" + it) of s, version 1: Pack(s),
+// with the JSON written by appendAAState.
 func EncodeAA(s AAState) (string, error) {
 	s.Version = 1
-	return Pack(s)
+	buf := rawBufs.Get().(*[]byte)
+	raw := appendAAState((*buf)[:0], &s)
+	text, err := deflateText(raw)
+	if cap(raw) <= maxPooledRaw {
+		*buf = raw
+		rawBufs.Put(buf)
+	}
+	return text, err
 }
 
 // EncodeLedger is the fragment value ("ledger=" + it) of a ledger's
@@ -53,6 +61,11 @@ func Pack(v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return deflateText(raw)
+}
+
+// deflateText is Pack's text of the JSON raw.
+func deflateText(raw []byte) (string, error) {
 	var b bytes.Buffer
 	w := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(w)
