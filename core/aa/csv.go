@@ -99,6 +99,7 @@ type aaParser struct {
 	long []byte // a line longer than the bufio buffer, assembled
 
 	role []int8 // role of each field index up to the last needed one, or -1
+	col  [3]int // field index of each role
 	need int    // fields a row must have
 
 	// Fields of a record parsed by the general path: bytes in rec.
@@ -112,6 +113,8 @@ type aaParser struct {
 	runSets aaRunSets // per run: the scenarios it has a row of
 	lastRun int       // index of the previous row's run, or -1
 	lastID  string    // its id
+	lastX   uint64    // its key (aaKey)
+	lastY   uint64
 	side    *Side
 }
 
@@ -220,6 +223,7 @@ func (p *aaParser) readHeader() error {
 		}
 	}
 	p.need = max(cols[0], cols[1], cols[2]) + 1
+	p.col = cols
 	p.role = make([]int8, p.need)
 	for i := range p.role {
 		p.role[i] = -1

@@ -8,63 +8,129 @@ import (
 	"github.com/flakegate/flakegate/core"
 )
 
+// aaFastFields is the most fields up to the last needed one that fastLines
+// reads; a header with a needed column further right leaves every line to
+// the general reader.
+const aaFastFields = 15
+
 // fastLines reads, straight from the reader's buffer, the complete lines
 // that need none of the quoting rules, and leaves the reader at the first
-// line it does not take: one with a quote, or one not wholly in the buffer.
-// Each line it takes is read exactly as readLine and fastRow read it (line
-// ends, blank lines, the fields, the errors); it only finds the commas and
-// line ends eight bytes at a time and copies nothing, so a row costs its
-// scenario's lookup and a few instructions per byte.
+// line it does not take: one in whose 8-byte word a quote is, or one not
+// wholly in the buffer. Each line it takes is read exactly as readLine and
+// fastRow read it (line ends, blank lines, the fields, the errors); it only
+// finds the commas and line ends eight bytes at a time and copies nothing.
+//
+// A row of the common kind (passed 0 or 1, the run of the row before, a
+// scenario id of 1 to 16 bytes, found in its first slot) is counted here,
+// with the id's key compared in two words; every other row goes through
+// addRow.
 func (p *aaParser) fastLines() error {
+	need := p.need
+	if need > aaFastFields {
+		return nil
+	}
 	buf, _ := p.br.Peek(p.br.Buffered())
 	done := 0 // the bytes of the lines taken
 	defer func() { p.br.Discard(done) }()
-	need, role := p.need, p.role
-	var f [3][]byte
-	var off [3]int // where each needed field starts in its line
-	line, field, idx := 0, 0, 0
+	t, side := p.scens, p.side
+	cs, cr, cp := p.col[aaScenario], p.col[aaRun], p.col[aaPassed]
+	const junk = aaFastFields + 1
+	// pos[0] is the byte before the line, pos[i] the separator ending its
+	// field i-1 (comma, or the line end before any CR); separators past
+	// the needed fields all go to pos[junk].
+	var pos [junk + 1]int
+	pos[0] = -1
+	line, seps := 0, 0 // where the line starts; separators seen in it
+	// The run of the row before, as sameRun needs it.
+	var cur *aaRunSet
+	var curRun *Tally
+	lastLen := -1 // no run yet: no row is the previous row's run
+	var lastX, lastY uint64
+	reload := func() {
+		if ri := p.lastRun; ri >= 0 {
+			cur, curRun = &p.runSets.sets[ri], &side.Runs[ri]
+			lastLen, lastX, lastY = len(p.lastID), p.lastX, p.lastY
+		}
+	}
+	reload()
 	for k := 0; k+8 <= len(buf); k += 8 {
 		w := binary.LittleEndian.Uint64(buf[k:])
-		m := zeroBytes(w^(0x0101010101010101*',')) | zeroBytes(w^(0x0101010101010101*'\n')) |
-			zeroBytes(w^(0x0101010101010101*'"'))
-		for ; m != 0; m &= m - 1 {
-			at := k + bits.TrailingZeros64(m)>>3
-			switch buf[at] {
-			case ',':
-				if idx < need {
-					if r := role[idx]; r >= 0 {
-						f[r], off[r] = buf[field:at], field-line
-					}
-					idx++
-				}
-				field = at + 1
-			case '"':
-				return nil // the general reader takes this line
-			default: // '\n'
-				end := at
-				if end > line && buf[end-1] == '\r' {
-					end--
-				}
-				if idx < need {
-					if r := role[idx]; r >= 0 {
-						f[r], off[r] = buf[field:end], field-line
-					}
-					idx++
-				}
-				l := buf[line:end]
-				p.line++
-				switch {
-				case idx == need:
-					if bad, msg := p.addRow(f[aaScenario], f[aaRun], f[aaPassed]); bad >= 0 {
-						return p.rowError(l, off[bad], msg)
-					}
-				case !aaBlank(l):
-					return p.shortRow(idx, utf8.RuneCount(l)+1)
-				}
-				line, field, idx = at+1, at+1, 0
-				done = line
-			}
+		if zeroBytes(w^(0x0101010101010101*'"')) != 0 {
+			break // the general reader takes this line
 		}
+		nl := zeroBytes(w ^ (0x0101010101010101 * '\n'))
+		for m := zeroBytes(w^(0x0101010101010101*',')) | nl; m != 0; m &= m - 1 {
+			b := bits.TrailingZeros64(m)
+			at := k + b>>3
+			seps++
+			if nl&(1<<b) == 0 { // a comma
+				pos[min(seps, junk)] = at
+				continue
+			}
+			end := at
+			if end > line && buf[end-1] == '\r' {
+				end--
+			}
+			pos[min(seps, junk)] = end
+			p.line++
+			if seps < need {
+				if !aaBlank(buf[line:end]) {
+					return p.shortRow(seps, utf8.RuneCount(buf[line:end])+1)
+				}
+			} else {
+				sc, rn, ps := buf[pos[cs]+1:pos[cs+1]], buf[pos[cr]+1:pos[cr+1]], buf[pos[cp]+1:pos[cp+1]]
+				n := len(sc)
+				if len(ps) != 1 || ps[0]|1 != '1' || len(rn) != lastLen || len(rn) > 16 || uint(n-1) >= 16 {
+					if err := p.slowFastRow(sc, rn, ps, buf[line:end], &pos); err != nil {
+						return err
+					}
+					reload()
+				} else if x, y := aaKey(rn); x != lastX || y != lastY {
+					if err := p.slowFastRow(sc, rn, ps, buf[line:end], &pos); err != nil {
+						return err
+					}
+					reload()
+				} else {
+					x, y := aaKey(sc)
+					h := t.mix(x, y, n)
+					s := &t.slots[h&uint64(len(t.slots)-1)]
+					if s.x != x || s.y != y || s.n != uint32(n) {
+						if i := t.lookup(sc, x, y, h); i >= 0 {
+							s = &t.slots[i]
+						} else if i, msg := p.newScenario(sc); i >= 0 {
+							s = &t.slots[i]
+						} else {
+							return p.rowError(buf[line:end], pos[cs]+1-line, msg)
+						}
+					}
+					pass := uint32(ps[0] & 1)
+					if si := int(s.idx); si>>6-cur.base < len(cur.w) && si>>6 >= cur.base {
+						word, bit := &cur.w[si>>6-cur.base], uint64(1)<<(si&63)
+						if *word&bit != 0 {
+							side.Duplicates++
+						}
+						*word |= bit
+					} else if p.runSets.markOutside(cur, si, side.Rows, len(t.ids)) {
+						side.Duplicates++
+					}
+					t.count(s, pass)
+					curRun.Passed += int64(pass)
+					curRun.Total++
+					side.Rows++
+				}
+			}
+			line, seps, pos[0] = at+1, 0, at
+			done = line
+		}
+	}
+	return nil
+}
+
+// slowFastRow counts, with addRow, a row fastLines found the fields of but
+// does not count itself; l is its line, pos where its fields end.
+func (p *aaParser) slowFastRow(sc, rn, ps, l []byte, pos *[aaFastFields + 2]int) error {
+	if bad, msg := p.addRow(sc, rn, ps); bad >= 0 {
+		return p.rowError(l, pos[p.col[bad]]+1-(pos[0]+1), msg)
 	}
 	return nil
 }

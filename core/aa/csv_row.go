@@ -197,21 +197,42 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 			p.side.Runs = append(p.side.Runs, Tally{ID: id})
 			p.runSets.add()
 		}
-		ri, p.lastRun, p.lastID = i, i, p.side.Runs[i].ID
+		p.setLastRun(i)
+		ri = i
 	}
 
 	slot := p.scens.find(sc)
 	if slot < 0 {
-		if msg := aaCheckID(sc, "scenario"); msg != "" {
+		var msg string
+		if slot, msg = p.newScenario(sc); slot < 0 {
 			return aaScenario, msg
 		}
-		if p.lim.Scenarios > 0 && len(p.scens.ids) >= p.lim.Scenarios {
-			p.over = true
-			return aaScenario, "more than " + core.Nouns(p.lim.Scenarios, "scenario") + "; this server reads at most that many in one file"
-		}
-		slot = p.scens.add(sc)
 	}
+	p.count(slot, ri, pass)
+	return -1, ""
+}
 
+// setLastRun makes run i the one the next rows are compared with.
+func (p *aaParser) setLastRun(i int) {
+	p.lastRun, p.lastID = i, p.side.Runs[i].ID
+	p.lastX, p.lastY = aaKey([]byte(p.lastID))
+}
+
+// newScenario adds scenario sc, which the table does not have, and returns
+// its slot, or -1 and why it cannot be added.
+func (p *aaParser) newScenario(sc []byte) (int, string) {
+	if msg := aaCheckID(sc, "scenario"); msg != "" {
+		return -1, msg
+	}
+	if p.lim.Scenarios > 0 && len(p.scens.ids) >= p.lim.Scenarios {
+		p.over = true
+		return -1, "more than " + core.Nouns(p.lim.Scenarios, "scenario") + "; this server reads at most that many in one file"
+	}
+	return p.scens.add(sc), ""
+}
+
+// count counts a row of the scenario in slot and run ri, passed (1) or not.
+func (p *aaParser) count(slot, ri int, pass uint32) {
 	st := &p.scens.slots[slot]
 	rt := &p.side.Runs[ri]
 	if p.runSets.mark(ri, int(st.idx), p.side.Rows, len(p.scens.ids)) {
@@ -221,5 +242,4 @@ func (p *aaParser) addRow(sc, rn, ps []byte) (int, string) {
 	rt.Passed += int64(pass)
 	rt.Total++
 	p.side.Rows++
-	return -1, ""
 }

@@ -87,11 +87,15 @@ func (t *aaScenTable) mix(x, y uint64, n int) uint64 {
 // find returns the slot of scenario b, or -1 when b is not in the table.
 func (t *aaScenTable) find(b []byte) int {
 	x, y := aaKey(b)
+	return t.lookup(b, x, y, t.hash(b, x, y))
+}
+
+// lookup is find for an id whose key and hash are known.
+func (t *aaScenTable) lookup(b []byte, x, y, h uint64) int {
 	n := uint32(len(b))
 	if n == 0 {
 		return -1 // never added: an empty id is refused
 	}
-	h := t.hash(b, x, y)
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]

@@ -343,6 +343,15 @@ func FuzzReadAA(f *testing.F) {
 		"scenario,run,passed\na\rb,r1,1\r\nlong-scenario-name,run-0001,true\n \t\n,\n",
 		"x,scenario,run,passed,y\n1,a,r,1,\"q\"\n2,a,r2,0,y\n3,b,r2,2,z\n",
 		"scenario,run,passed\nscenario-00001,run-001,1\nscenario-00002,run-001,0\nscenario-00001,run-002\n",
+		// The fast path's own cases: ids past 16 bytes, a run change, an
+		// empty and a non-UTF-8 scenario, a duplicate, passed words.
+		"scenario,run,passed\nscenario-000000000001,r,1\nscenario-000000000001,r,0\ns2,r,1\ns2,run-002-long-name-x,1\n,r,1\n",
+		"scenario,run,passed\na,r1,1\nb,r1,1\na,r1,0\n\xff,r1,1\nthe line after, in the last 8 bytes,1\n",
+		"scenario,run,passed\na,r1,true\nb,r1, 0\nc,r1,1\nc,r1,9\nthe line after, in the last 8 bytes,1\n",
+		"scenario,run,passed\na,r1,1\nb,,1\nthe line after, in the last 8 bytes,1\n",
+		"scenario,run,passed\na,r1,1\nb,\xff\xfe,1\nthe line after, in the last 8 bytes,1\n",
+		// Needed columns past the fifteenth: every line goes the general way.
+		"c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11,c12,c13,c14,c15,scenario,run,passed\n,,,,,,,,,,,,,,,a,r,1\n,,,,,,,,,,,,,,,a,r,9\n",
 	} {
 		f.Add([]byte(s))
 	}
