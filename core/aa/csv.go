@@ -252,13 +252,7 @@ func aaNames(names []string) string {
 
 // finish lays the scenario tallies out in the Side.
 func (p *aaParser) finish() *Side {
-	t := p.scens
-	p.side.Scenarios = make([]Tally, len(t.ids))
-	for k := range t.slots {
-		if s := &t.slots[k]; s.n != 0 {
-			p.side.Scenarios[s.idx] = t.tally(s)
-		}
-	}
+	p.side.Scenarios = p.scens.tallies()
 	return p.side
 }
 

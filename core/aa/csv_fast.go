@@ -110,7 +110,7 @@ func (p *aaParser) fastLines() error {
 							side.Duplicates++
 						}
 						*word |= bit
-					} else if p.runSets.markOutside(cur, si, side.Rows, len(t.ids)) {
+					} else if p.runSets.markOutside(cur, si, side.Rows, t.n) {
 						side.Duplicates++
 					}
 					t.count(s, pass)

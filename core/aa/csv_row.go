@@ -224,7 +224,7 @@ func (p *aaParser) newScenario(sc []byte) (int, string) {
 	if msg := aaCheckID(sc, "scenario"); msg != "" {
 		return -1, msg
 	}
-	if p.lim.Scenarios > 0 && len(p.scens.ids) >= p.lim.Scenarios {
+	if p.lim.Scenarios > 0 && p.scens.n >= p.lim.Scenarios {
 		p.over = true
 		return -1, "more than " + core.Nouns(p.lim.Scenarios, "scenario") + "; this server reads at most that many in one file"
 	}
@@ -235,7 +235,7 @@ func (p *aaParser) newScenario(sc []byte) (int, string) {
 func (p *aaParser) count(slot, ri int, pass uint32) {
 	st := &p.scens.slots[slot]
 	rt := &p.side.Runs[ri]
-	if p.runSets.mark(ri, int(st.idx), p.side.Rows, len(p.scens.ids)) {
+	if p.runSets.mark(ri, int(st.idx), p.side.Rows, p.scens.n) {
 		p.side.Duplicates++
 	}
 	p.scens.count(st, pass)

@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"strings"
 )
 
 // aaScenTable holds the scenarios' state while ReadCSV reads. It is an open
@@ -18,7 +19,11 @@ type aaScenTable struct {
 	seed   maphash.Seed
 	s1, s2 uint64   // drawn from seed, for the short-id hash
 	slots  []aaSlot // len a power of two, at most three quarters full
-	ids    []string // the scenarios' ids in order of first appearance
+	n      int      // scenarios in the table
+	// long holds the ids longer than 16 bytes by scenario index; a shorter
+	// id is its slot's key, and finish writes all of them out at once
+	// rather than allocating a string for each as it comes.
+	long map[uint32]string
 	// spill holds, per scenario index, the passes and rows its slot's
 	// 32-bit counters handed over on reaching aaSpillAt rows.
 	spill map[uint32][2]int64
@@ -28,7 +33,7 @@ type aaScenTable struct {
 type aaSlot struct {
 	x, y          uint64 // the id's key (aaKey)
 	n             uint32 // the id's length in bytes; 0 for an empty slot
-	idx           uint32 // index in ids
+	idx           uint32 // the scenario's index, in order of first appearance
 	passed, total uint32 // the tally since the last spill
 }
 
@@ -70,14 +75,6 @@ func (t *aaScenTable) hash(b []byte, x, y uint64) uint64 {
 	return t.mix(x, y, len(b))
 }
 
-// hashID is hash for an id held as a string.
-func (t *aaScenTable) hashID(id string, x, y uint64) uint64 {
-	if len(id) > 16 {
-		return maphash.String(t.seed, id)
-	}
-	return t.mix(x, y, len(id))
-}
-
 func (t *aaScenTable) mix(x, y uint64, n int) uint64 {
 	hi, lo := bits.Mul64(x^t.s1, y^t.s2^uint64(n))
 	hi, lo = bits.Mul64(hi^lo^0xa0761d6478bd642f, t.s1^0xe7037ed1a0b428db)
@@ -100,7 +97,7 @@ func (t *aaScenTable) lookup(b []byte, x, y, h uint64) int {
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
 		if s.x == x && s.y == y && s.n == n {
-			if n <= 16 || t.ids[s.idx] == string(b) {
+			if n <= 16 || t.long[s.idx] == string(b) {
 				return int(i)
 			}
 		} else if s.n == 0 {
@@ -112,19 +109,29 @@ func (t *aaScenTable) lookup(b []byte, x, y, h uint64) int {
 // add adds scenario b, which find did not find and which is not empty, and
 // returns its slot.
 func (t *aaScenTable) add(b []byte) int {
-	if 4*(len(t.ids)+1) > 3*len(t.slots) {
+	if 4*(t.n+1) > 3*len(t.slots) {
 		old := t.slots
 		t.slots = make([]aaSlot, 2*len(old))
 		for k := range old {
 			if s := &old[k]; s.n != 0 {
-				t.slots[t.free(t.hashID(t.ids[s.idx], s.x, s.y))] = *s
+				h := t.mix(s.x, s.y, int(s.n))
+				if s.n > 16 {
+					h = maphash.String(t.seed, t.long[s.idx])
+				}
+				t.slots[t.free(h)] = *s
 			}
 		}
 	}
 	x, y := aaKey(b)
 	i := t.free(t.hash(b, x, y))
-	t.slots[i] = aaSlot{x: x, y: y, n: uint32(len(b)), idx: uint32(len(t.ids))}
-	t.ids = append(t.ids, string(b))
+	t.slots[i] = aaSlot{x: x, y: y, n: uint32(len(b)), idx: uint32(t.n)}
+	if len(b) > 16 {
+		if t.long == nil {
+			t.long = make(map[uint32]string)
+		}
+		t.long[uint32(t.n)] = string(b)
+	}
+	t.n++
 	return i
 }
 
@@ -152,10 +159,50 @@ func (t *aaScenTable) count(s *aaSlot, pass uint32) {
 	s.total++
 }
 
-// tally is scenario s's tally.
-func (t *aaScenTable) tally(s *aaSlot) Tally {
-	c := t.spill[s.idx]
-	return Tally{ID: t.ids[s.idx], Passed: c[0] + int64(s.passed), Total: c[1] + int64(s.total)}
+// tallies lays the scenarios' tallies out in order of first appearance.
+// The ids of up to 16 bytes are written from their keys into one string.
+func (t *aaScenTable) tallies() []Tally {
+	out := make([]Tally, t.n)
+	size := 0
+	for k := range t.slots {
+		if s := &t.slots[k]; s.n != 0 && s.n <= 16 {
+			size += int(s.n)
+		}
+	}
+	var all strings.Builder
+	all.Grow(size)
+	var b [16]byte
+	for k := range t.slots {
+		s := &t.slots[k]
+		if s.n == 0 {
+			continue
+		}
+		c := t.spill[s.idx]
+		out[s.idx] = Tally{Passed: c[0] + int64(s.passed), Total: c[1] + int64(s.total)}
+		if s.n > 16 {
+			out[s.idx].ID = t.long[s.idx]
+			continue
+		}
+		start := all.Len()
+		all.Write(aaUnkey(b[:s.n], s.x, s.y))
+		out[s.idx].ID = all.String()[start:all.Len()]
+	}
+	return out
+}
+
+// aaUnkey writes into b, of the id's length (1 to 16), the id of key x, y.
+func aaUnkey(b []byte, x, y uint64) []byte {
+	switch n := len(b); {
+	case n >= 8:
+		binary.LittleEndian.PutUint64(b[n-8:], y)
+		binary.LittleEndian.PutUint64(b, x)
+	case n >= 4:
+		binary.LittleEndian.PutUint32(b[n-4:], uint32(y))
+		binary.LittleEndian.PutUint32(b, uint32(x))
+	default:
+		b[n-1], b[n>>1], b[0] = byte(x), byte(x>>8), byte(x>>16)
+	}
+	return b
 }
 
 // aaRunSets holds, per run, the scenarios (by index) it has a row of. Each

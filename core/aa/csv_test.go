@@ -432,8 +432,13 @@ func TestAAScenTable(t *testing.T) {
 			t.Fatalf("add(%q) gave index %d, want %d", id, got, want[id])
 		}
 	}
-	if len(ids) < 1000 || len(tab.ids) != len(ids) {
-		t.Fatalf("%d ids in the table, %d distinct drawn", len(tab.ids), len(ids))
+	if len(ids) < 1000 || tab.n != len(ids) {
+		t.Fatalf("%d ids in the table, %d distinct drawn", tab.n, len(ids))
+	}
+	for i, tl := range tab.tallies() {
+		if tl.ID != ids[i] {
+			t.Fatalf("scenario %d is %q, want %q", i, tl.ID, ids[i])
+		}
 	}
 	for i, id := range ids {
 		slot := tab.find([]byte(id))
