@@ -11,10 +11,10 @@
 #
 # bench: both, and the other benchmarks' targets that add themselves.
 AA_API_PEER ?= 5da46e3
-.PHONY: bench bench-aa bench-aa-api tools-time
+.PHONY: bench bench-aa bench-aa-api
 bench: bench-aa bench-aa-api
 
-bench-aa: tools-time
+bench-aa:
 	bench/aa/compare.sh
 
 bench-aa-api: wrk serve-bin
@@ -22,7 +22,3 @@ bench-aa-api: wrk serve-bin
 	git archive $(AA_API_PEER) | tar -x -C "$$tmp" && \
 	(cd "$$tmp" && $(GO) build -trimpath -o "$$tmp/peer-serve" ./cmd/flakegate-serve) && \
 	$(GO) run ./bench/api -server ./bin/flakegate-serve -peer "$$tmp/peer-serve" -duration 30s -rounds 6
-
-# GNU time reports the peak memory; install it only when missing.
-tools-time:
-	@[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }

@@ -2,21 +2,20 @@
 # Time seed 004's reference aa_check.py and flakegate's A/A check on the same
 # generated 1,000,000-row CSV (10,000 scenarios × 100 runs), check that they
 # print the same figures, and report the speed ratio and each side's peak
-# memory (maximum resident set size from GNU time).
+# memory (maximum resident set size, from the kernel's resource usage).
 #
 #   bench/aa/compare.sh [path/to/aa_check.py]
 #   AA_PEER_REF=<git commit> bench/aa/compare.sh ...
 #
 # The runs are paired: each round runs the reference, then flakegate (and,
 # with AA_PEER_REF, flakegate built from that commit), so that the load of a
-# shared machine falls on all of them alike. Needs go, python3 and
-# /usr/bin/time (apt-get install time), and git with AA_PEER_REF. Writes only
-# to a temporary directory.
+# shared machine falls on all of them alike. Each run is timed by
+# `aabench time` (wall and CPU time to the microsecond; GNU time's hundredths
+# would be ±20% of flakegate's CPU). Needs go and python3, and git with
+# AA_PEER_REF. Writes only to a temporary directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REF=${1:-../shared/reference/aa_check.py}
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "compare.sh: needs GNU time at $TIME (apt-get install time)" >&2; exit 2; }
 [ -f "$REF" ] || { echo "compare.sh: no reference listing at $REF" >&2; exit 2; }
 
 tmp=$(mktemp -d)
@@ -30,7 +29,7 @@ echo "input: $(wc -l <"$tmp/big.csv") lines, $(($(stat -c %s "$tmp/big.csv") / 1
 timed() { # name cmd...
 	local name=$1
 	shift
-	"$TIME" -f '%e %U %S %M' -o "$tmp/t" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	"$tmp/aabench" time "$tmp/t" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
 	cat "$tmp/t" >>"$tmp/$name.times"
 }
 # best wall seconds, best CPU seconds (user+sys) and largest max RSS (kB)
@@ -79,19 +78,15 @@ print("figures: the reference prints the same figures as flakegate")
 PY
 
 awk -v ps="$py_s" -v pc="$py_cpu" -v pk="$py_kb" -v gs="$go_s" -v gc="$go_cpu" -v gk="$go_kb" 'BEGIN {
-	printf "python3 aa_check.py:  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 3)\n", ps, pc, pk / 1024
-	printf "flakegate (aabench):  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 6, whole process)\n", gs, gc, gk / 1024
-	if (gs < 0.01) gs = 0.01  # the resolution of GNU time
-	if (gc < 0.01) gc = 0.01
+	printf "python3 aa_check.py:  %7.3f s wall, %7.3f s CPU, peak RSS %5.1f MB (best of 3)\n", ps, pc, pk / 1024
+	printf "flakegate (aabench):  %7.3f s wall, %7.3f s CPU, peak RSS %5.1f MB (best of 6, whole process)\n", gs, gc, gk / 1024
 	printf "speed ratio: %.0fx by wall time, %.0fx by CPU time (goal 60x); Go peak RSS %s 16 MB\n", ps / gs, pc / gc, (gk / 1024 < 16 ? "under" : "OVER")
 }'
 if [ -n "$peer" ]; then
 	read -r pe_s pe_cpu pe_kb < <(best peer)
 	cmp -s "$tmp/go.out" "$tmp/peer.out" && same="the same JSON" || same="DIFFERENT JSON"
 	awk -v ref="$AA_PEER_REF" -v ps="$py_s" -v pc="$py_cpu" -v es="$pe_s" -v ec="$pe_cpu" -v ek="$pe_kb" -v gs="$go_s" -v gc="$go_cpu" -v same="$same" 'BEGIN {
-		printf "flakegate at %s:  %6.2f s wall, %6.2f s CPU, peak RSS %5.1f MB (best of 6, the peer)\n", ref, es, ec, ek / 1024
-		if (es < 0.01) es = 0.01
-		if (ec < 0.01) ec = 0.01
+		printf "flakegate at %s:  %7.3f s wall, %7.3f s CPU, peak RSS %5.1f MB (best of 6, the peer)\n", ref, es, ec, ek / 1024
 		printf "peer against the reference: %.0fx by wall time, %.0fx by CPU time; this build against the peer: %.2fx by wall, %.2fx by CPU; %s\n",
 			ps / es, pc / ec, es / gs, ec / gc, same
 	}'

@@ -3,10 +3,12 @@
 //
 //	aabench gen [-scenarios 10000] [-runs 100] > big.csv
 //	aabench run [-n 1] big.csv [candidate.csv]
+//	aabench time out-file command [args...]
 //
 // run prints the figures' JSON to standard output and, on standard error,
 // the fastest of n passes (read and compute, file opening included) and,
-// when n > 1, the memory the Go runtime obtained from the OS.
+// when n > 1, the memory the Go runtime obtained from the OS. time runs a
+// command and writes its wall and CPU time and peak memory to out-file.
 package main
 
 import (
@@ -31,7 +33,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: aabench gen|run ...")
+		return fmt.Errorf("usage: aabench gen|run|time ...")
 	}
 	switch args[0] {
 	case "gen":
@@ -42,6 +44,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return aabench.WriteCSV(stdout, *sc, *runs, aabench.Seed)
+	case "time":
+		return timeCmd(args[1:])
 	case "run":
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)
 		n := fs.Int("n", 1, "passes; the fastest is reported")
@@ -89,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q: want gen or run", args[0])
+	return fmt.Errorf("unknown command %q: want gen, run or time", args[0])
 }
 
 // once reads the CSVs and computes the A/A figures.
