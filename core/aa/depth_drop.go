@@ -158,12 +158,12 @@ func independentDropRate(scen []Tally, d int64, limit int) (float64, string) {
 	pmf := stat.PoissonBinomial(qs)
 	// P(X - Y >= d) = Σ_x P(X = x)·P(Y <= x - d).
 	cdf := make([]float64, len(pmf))
-	var run stat.Sum
+	var run probSum // stat.Sum's bits
 	for k, p := range pmf {
 		run.Add(p)
 		cdf[k] = run.Sum()
 	}
-	var tail stat.Sum
+	var tail probSum
 	for x := int64(len(pmf)) - 1; x-d >= 0; x-- {
 		tail.Add(float64(pmf[x] * cdf[x-d]))
 	}

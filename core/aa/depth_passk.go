@@ -23,28 +23,26 @@ func passK(s *Side, maxK int) []PassK {
 	for _, t := range s.Scenarios {
 		kmax = min(kmax, t.Total)
 	}
-	out := make([]PassK, 0, kmax)
-	for k := int64(1); k <= kmax; k++ {
-		var sum stat.Sum
-		for _, t := range s.Scenarios {
-			sum.Add(allPassShare(t.Passed, t.Total, k))
+	// A scenario's C(c,k)/C(r,k) = Π_{i<k} (c-i)/(r-i) (0 when c < k) is a
+	// running product over k, factor by factor in the same order as the
+	// product written afresh for each k, so the same bits.
+	sums := make([]probSum, kmax) // stat.Sum's bits
+	for _, t := range s.Scenarios {
+		p := 1.0
+		for k := int64(1); k <= kmax; k++ {
+			if t.Passed < k {
+				break // C(c,k) = 0 from here on
+			}
+			i := k - 1
+			p *= float64(t.Passed-i) / float64(t.Total-i)
+			sums[k-1].Add(p)
 		}
-		out = append(out, PassK{K: int(k), Rate: sum.Sum() / float64(len(s.Scenarios))})
+	}
+	out := make([]PassK, 0, kmax)
+	for k := range sums {
+		out = append(out, PassK{K: k + 1, Rate: sums[k].Sum() / float64(len(s.Scenarios))})
 	}
 	return out
-}
-
-// allPassShare is C(c,k)/C(r,k) = Π_{i<k} (c-i)/(r-i), for 0 <= c <= r and
-// 1 <= k <= r.
-func allPassShare(c, r, k int64) float64 {
-	if c < k {
-		return 0
-	}
-	p := 1.0
-	for i := int64(0); i < k; i++ {
-		p *= float64(c-i) / float64(r-i)
-	}
-	return p
 }
 
 // AllPassBound is the exact one-sided upper confidence bound on a failure
