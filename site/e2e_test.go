@@ -395,10 +395,15 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
-	// A deploy is noticed: regenerate the site with a new version, revisit,
-	// and the reload banner appears; reloading runs the new version.
+	// A deploy is noticed: generate the site with a new version, switch
+	// the server to it at once (as a host does), revisit, and the reload
+	// banner appears; reloading runs the new version.
 	t.Run("update-banner", func(t *testing.T) {
-		if err := Generate(Options{Out: dir, Wasm: filepath.Join(dir, "web", "app.wasm"), Version: "e2e-test-2"}); err != nil {
+		next := t.TempDir()
+		if err := Generate(Options{Out: next, Wasm: filepath.Join(dir, "web", "app.wasm"), Version: "e2e-test-2"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := handler.Deploy(next); err != nil {
 			t.Fatal(err)
 		}
 		open(t, ctx, srv.URL+"/")

@@ -60,11 +60,27 @@ func BuildSite(root, out, version string) error {
 // check that a repeat visit is served by the service worker, and can play
 // offline.
 type Handler struct {
-	Dir     string
+	Dir     string // the folder served, until Deploy replaces it
 	site    *static.Handler
 	mu      sync.Mutex
 	hits    map[string]int
 	offline bool
+}
+
+// Deploy serves dir from the next request on, in one step, as a host
+// switches to an uploaded version: no request sees a site half written.
+// (Writing a new version over the folder being served is not a deploy:
+// a browser that checks for an update while the generator is still
+// compressing sees new pages beside old files.)
+func (h *Handler) Deploy(dir string) error {
+	site, err := static.New(os.DirFS(dir), static.Options{Headers: static.Headers})
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	h.Dir, h.site = dir, site
+	h.mu.Unlock()
+	return nil
 }
 
 // SetOffline makes every request fail with 503 (true) as if the network
@@ -96,13 +112,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := path.Clean("/" + r.URL.Path)
 	h.mu.Lock()
 	h.hits[p]++
-	off := h.offline
+	off, site := h.offline, h.site
 	h.mu.Unlock()
 	if off {
 		http.Error(w, "offline", http.StatusServiceUnavailable)
 		return
 	}
-	h.site.ServeHTTP(w, r)
+	site.ServeHTTP(w, r)
 }
 
 // Screenshot captures the whole page as PNG.

@@ -51,6 +51,24 @@ func TestHandlerServesLikeWorkersAssets(t *testing.T) {
 	if h.Hits("/") != 2 {
 		t.Errorf("hits %d", h.Hits("/"))
 	}
+	h.SetOffline(false)
+
+	// Deploy switches every path to the new folder at once, and the old
+	// folder's files are no longer read.
+	next := t.TempDir()
+	os.WriteFile(filepath.Join(next, "index.html"), []byte("home 2"), 0o644)
+	if err := h.Deploy(next); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("old home, rewritten"), 0o644)
+	for p, want := range map[string]string{"/": "home 2", "/decide": "home 2"} {
+		if code, body, _ := get(p); code != 200 || body != want {
+			t.Errorf("after Deploy, %s: %d %q, want %q", p, code, body, want)
+		}
+	}
+	if h.Dir != next {
+		t.Errorf("Dir %q after Deploy, want %q", h.Dir, next)
+	}
 }
 
 func TestJSString(t *testing.T) {
