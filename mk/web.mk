@@ -17,12 +17,17 @@ TEST_DEPS += tools-web site
 
 .PHONY: site tools-web web-bench web-test
 
+# The site is written to $(WEB_OUT).next and then takes $(WEB_OUT)'s place
+# in one step, so a server running on $(WEB_OUT) (make run) never sends new
+# pages beside old files while brotli works (docs/WEB.md, "Compressed assets").
 site:
-	@mkdir -p $(WEB_OUT)/web
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT)/web/app.wasm.tmp ./site
-	$(GO) run -trimpath ./site -out $(WEB_OUT) -wasm $(WEB_OUT)/web/app.wasm.tmp -version $(WEB_VERSION)
-	@rm -f $(WEB_OUT)/web/app.wasm.tmp
-	@ls -l $(WEB_OUT)/web/app.wasm
+	@rm -rf $(WEB_OUT).next && mkdir -p $(WEB_OUT).next/web
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT).next/web/app.wasm.tmp ./site
+	$(GO) run -trimpath ./site -out $(WEB_OUT).next -wasm $(WEB_OUT).next/web/app.wasm.tmp -version $(WEB_VERSION)
+	@rm -f $(WEB_OUT).next/web/app.wasm.tmp
+	@rm -rf $(WEB_OUT).old && if [ -d $(WEB_OUT) ]; then mv $(WEB_OUT) $(WEB_OUT).old; fi && \
+		mv $(WEB_OUT).next $(WEB_OUT) && rm -rf $(WEB_OUT).old
+	@ls -l $(WEB_OUT)/web/app.wasm $(WEB_OUT)/web/app.wasm.br
 
 tools-web:
 	@if ! command -v chromium >/dev/null 2>&1; then \

@@ -3,6 +3,9 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/brotli"
 	"github.com/flakegate/flakegate/static"
 )
 
@@ -145,4 +149,54 @@ func TestWasmBuildHasNoServerCode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGenerateCompressedCopies: every page, script, stylesheet and the
+// manifest has brotli and gzip copies that decode (with the standard
+// library's gzip and brotli's own reader) to the file; icons in PNG have
+// none; .assetsignore keeps the copies out of a Workers upload.
+func TestGenerateCompressedCopies(t *testing.T) {
+	out := generateTo(t, "abc123")
+	for _, f := range []string{"index.html", "decide.html", "aa.html", "quarantine.html", "app.js", "app-worker.js", "wasm_exec.js",
+		"manifest.webmanifest", "app.css", "web/flakegate.css", "web/icon.svg"} {
+		orig, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range static.Encodings {
+			c, err := os.ReadFile(filepath.Join(out, f+e.Suffix))
+			if err != nil {
+				t.Errorf("%s has no %s copy: %v", f, e.Name, err)
+				continue
+			}
+			if got := decodeCopy(t, e.Name, c); !bytes.Equal(got, orig) {
+				t.Errorf("%s%s does not decode to %s", f, e.Suffix, f)
+			}
+		}
+	}
+	for _, f := range []string{"web/icon-192.png", "favicon.ico", "_headers.br", "web/app.wasm.br.br"} {
+		if _, err := os.Stat(filepath.Join(out, f+".br")); err == nil {
+			t.Errorf("%s.br written", f)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, static.AssetsIgnoreFile)); string(b) != static.AssetsIgnore {
+		t.Errorf(".assetsignore is %q", b)
+	}
+}
+
+func decodeCopy(t *testing.T, coding string, b []byte) []byte {
+	t.Helper()
+	var r io.Reader = brotli.NewReader(bytes.NewReader(b))
+	if coding == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = zr
+	}
+	d, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s: %v", coding, err)
+	}
+	return d
 }

@@ -63,7 +63,9 @@ func Handler(version string) *app.Handler {
 
 // Generate writes the complete static site: every page pre-rendered, the
 // go-app scripts, manifest and service worker, app.wasm, the stylesheet,
-// local icons and _headers (static.Headers, for Workers).
+// local icons, _headers (static.Headers, for Workers), .assetsignore, and
+// brotli and gzip copies of every text file and app.wasm
+// (static.Precompress).
 func Generate(o Options) error {
 	if o.Out == "" || o.Version == "" {
 		return errors.New("generate: Out and Version are required")
@@ -90,14 +92,15 @@ func Generate(o Options) error {
 		return fmt.Errorf("generate: %s: %w", static.HeadersFile, err)
 	}
 	files := map[string][]byte{
-		"web/app.wasm":      wasmBytes,
-		"web/flakegate.css": stylesheet,
-		"web/icon.svg":      []byte(iconSVG),
-		"web/icon-192.png":  iconPNG(192),
-		"favicon.ico":       iconPNG(48), // browsers ask for it; a PNG body is accepted
-		"web/icon-512.png":  iconPNG(512),
-		static.HeadersFile:  headers, // for Workers; the local server applies static.Headers itself
-		"version.txt":       []byte(o.Version + "\n"),
+		"web/app.wasm":          wasmBytes,
+		"web/flakegate.css":     stylesheet,
+		"web/icon.svg":          []byte(iconSVG),
+		"web/icon-192.png":      iconPNG(192),
+		"favicon.ico":           iconPNG(48), // browsers ask for it; a PNG body is accepted
+		"web/icon-512.png":      iconPNG(512),
+		static.HeadersFile:      headers,                     // for Workers; the local server applies static.Headers itself
+		static.AssetsIgnoreFile: []byte(static.AssetsIgnore), // the compressed copies stay out of a Workers upload
+		"version.txt":           []byte(o.Version + "\n"),
 	}
 	for name, data := range files {
 		p := filepath.Join(o.Out, filepath.FromSlash(name))
@@ -108,7 +111,15 @@ func Generate(o Options) error {
 			return fmt.Errorf("generate: %w", err)
 		}
 	}
-	return checkSite(o.Out)
+	if err := checkSite(o.Out); err != nil {
+		return err
+	}
+	// Last, once every file is final: brotli and gzip copies of the text
+	// files and app.wasm, which the local server negotiates.
+	if _, err := static.Precompress(o.Out); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	return nil
 }
 
 // go-app's loader wraps the app.wasm response in a new Response to count

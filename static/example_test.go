@@ -51,3 +51,18 @@ func ExampleRules_MarshalText() {
 	// /web/app.wasm
 	//   Content-Type: application/wasm
 }
+
+// The coding sent for what browsers and tools ask, when a file has brotli
+// and gzip copies.
+func ExampleNegotiate() {
+	offered := []string{"br", "gzip"}
+	for _, accept := range []string{"gzip, deflate, br, zstd", "gzip", "br;q=0.5, gzip;q=0.8", "identity", ""} {
+		fmt.Printf("%q → %s\n", accept, static.Negotiate([]string{accept}, offered))
+	}
+	// Output:
+	// "gzip, deflate, br, zstd" → br
+	// "gzip" → gzip
+	// "br;q=0.5, gzip;q=0.8" → gzip
+	// "identity" → identity
+	// "" → identity
+}

@@ -20,6 +20,13 @@
 //     If-None-Match that matches gets 304), then Options.Headers applied as
 //     Workers applies _headers (see Rules.Apply), matched against the
 //     requested path, not the file's; on redirects and 304s too.
+//   - Compressed copies: when the file has copies beside it in any of
+//     Encodings ("app.wasm.br", "app.wasm.gz", written by Precompress),
+//     the coding is chosen by Negotiate from the request's
+//     Accept-Encoding; the answer carries "Vary: Accept-Encoding", the
+//     chosen Content-Encoding, and the ETag of the bytes sent, so each
+//     coding revalidates on its own. A copy is never served at its own
+//     path (.assetsignore keeps copies out of a Workers upload).
 //   - _headers, _redirects and .assetsignore are never served: Workers does
 //     not upload them, so their paths fall back to index.html like any
 //     other missing file.
@@ -40,6 +47,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -185,6 +193,13 @@ func cleanPath(p string) string {
 }
 
 func (h *Handler) isFile(name string) bool {
+	if _, _, copy := encodingOf(name); copy {
+		return false // a compressed copy is served only as its file's coding
+	}
+	return h.isRegular(name)
+}
+
+func (h *Handler) isRegular(name string) bool {
 	if name == "" || hidden[name] || !fs.ValidPath(name) {
 		return false
 	}
@@ -192,8 +207,32 @@ func (h *Handler) isFile(name string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
+// coding chooses what to send for file: the name of the file or of its
+// compressed copy, and the copy's coding ("" for the file itself). vary
+// reports whether file has copies, so the choice depended on
+// Accept-Encoding.
+func (h *Handler) coding(r *http.Request, file string) (name, coding string, vary bool) {
+	var offered []string
+	for _, e := range Encodings {
+		if h.isRegular(file + e.Suffix) {
+			offered = append(offered, e.Name)
+		}
+	}
+	if len(offered) == 0 {
+		return file, "", false
+	}
+	c := Negotiate(r.Header.Values("Accept-Encoding"), offered)
+	for _, e := range Encodings {
+		if e.Name == c {
+			return file + e.Suffix, c, true
+		}
+	}
+	return file, "", true
+}
+
 func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, p, file string) {
-	f, err := h.site.Open(file)
+	name, coding, vary := h.coding(r, file)
+	f, err := h.site.Open(name)
 	if err != nil {
 		http.Error(w, "cannot open "+file, http.StatusInternalServerError)
 		return
@@ -213,14 +252,24 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, p, file stri
 		}
 		rs = bytes.NewReader(b)
 	}
-	etag, err := h.etag(file, st, rs)
+	etag, err := h.etag(name, st, rs)
 	if err != nil {
 		http.Error(w, "cannot read "+file, http.StatusInternalServerError)
 		return
 	}
 	hd := w.Header()
 	hd.Set("Content-Type", ContentType(file))
-	hd.Set("Etag", etag)
+	hd.Set("Etag", etag) // of the bytes sent: each coding has its own
+	if vary {
+		hd.Add("Vary", "Accept-Encoding")
+	}
+	if coding != "" {
+		hd.Set("Content-Encoding", coding)
+		// ServeContent leaves Content-Length out when a coding is set
+		// (for handlers that compress as they write); this one sends the
+		// copy's bytes as they are. Ranges and 304s set or drop it.
+		hd.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+	}
 	h.headers.Apply(hd, p)
 	// A zero modification time: like Workers, no Last-Modified; the ETag
 	// alone answers revalidation (a site regenerated within the same

@@ -12,11 +12,11 @@
 //     of that page with the whole calculator linked in but never run
 //     (floor/linked): what the calculator's code costs by its size alone.
 //
-// The site is served from 127.0.0.1 by an httptest server without
-// compression (on this 2-core VM Chromium moves a response into the
-// renderer at only ~30 MB/s even over loopback, compressed or not, so raw
-// app.wasm bytes cost time here; FLAKEGATE_CHROMIUM_FLAGS adds switches for
-// experiments, e.g. 'js-flags=--liftoff-only'); times are taken in
+// The site is served from 127.0.0.1 by an httptest server through package
+// static, as the local server serves it: brotli or gzip copies chosen by
+// Accept-Encoding; the floors' app.wasm gets the same copies and the same
+// handler (FLAKEGATE_CHROMIUM_FLAGS adds switches for experiments, e.g.
+// 'js-flags=--liftoff-only'); times are taken in
 // the page with performance.now(), from navigation start or from the input
 // event. Run it with `make web-bench` (it builds dist/site first):
 //
@@ -142,7 +142,11 @@ func run(site, out string, rows, reps int, only string) error {
 			if *p.size, err = floor.Build(".", dir, p.pkg); err != nil {
 				return err
 			}
-			fsrv := httptest.NewServer(floor.Handler(dir))
+			fh, err := floor.Handler(dir)
+			if err != nil {
+				return err
+			}
+			fsrv := httptest.NewServer(fh)
 			defer fsrv.Close()
 			*p.url = fsrv.URL + "/"
 		}

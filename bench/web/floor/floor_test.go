@@ -22,7 +22,11 @@ func TestHandler(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm"), wasm, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(Handler(dir))
+	h, err := Handler(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
 	defer srv.Close()
 
 	get := func(path string) (*http.Response, string) {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/flakegate/flakegate/static"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -30,15 +31,25 @@ func Build(root, dir, pkg string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The brotli and gzip copies the calculator's app.wasm has too.
+	if _, err := static.Precompress(dir); err != nil {
+		return 0, err
+	}
 	return st.Size(), nil
 }
 
 // Handler serves the page, pre-rendered by go-app's own handler, and
-// /web/ (app.wasm) from dir.
-func Handler(dir string) http.Handler {
+// /web/ (app.wasm and its compressed copies) from dir through package
+// static, as the calculator's site is served, so both pages' app.wasm
+// travel in the same coding.
+func Handler(dir string) (http.Handler, error) {
 	Register()
+	files, err := static.New(os.DirFS(dir), static.Options{})
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/web/", http.FileServer(http.Dir(dir)))
+	mux.Handle("/web/", files)
 	mux.Handle("/", &app.Handler{Name: "floor", Version: "1"})
-	return mux
+	return mux, nil
 }
