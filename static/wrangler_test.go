@@ -215,3 +215,69 @@ func startWrangler(t *testing.T, site string) string {
 	})
 	return srv.URL
 }
+
+// TestWranglerCompressesAssets serves a site with the generator's
+// compressed copies and .assetsignore under `wrangler dev` and with this
+// package's handler, and checks what docs/WEB.md says of both: each
+// compresses app.js, index.html and app.wasm in the coding the request
+// asks for, the bytes decode to the file's, nothing is compressed for a
+// request that names no coding, and a copy's own path is not a file on
+// either (the copies stay out of the upload, so Workers compresses by
+// itself; the page's path falls back to index.html).
+func TestWranglerCompressesAssets(t *testing.T) {
+	if _, err := wranglerdev.Wrangler(root); err != nil {
+		t.Fatal(err)
+	}
+	dir, h := encodedSite(t)
+	if err := os.WriteFile(filepath.Join(dir, AssetsIgnoreFile), []byte(AssetsIgnore), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := httptest.NewServer(h)
+	defer local.Close()
+	cf := startWrangler(t, dir)
+	// No transparent decoding and no Accept-Encoding added by the client.
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableCompression: true}}
+	get := func(base, target, accept string) (int, string, []byte) {
+		req, err := http.NewRequest("GET", base+target, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("GET %s%s: %v", base, target, err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.StatusCode, res.Header.Get("Content-Encoding"), decode(t, res.Header.Get("Content-Encoding"), b)
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, server := range []struct{ name, base string }{{"wrangler dev", cf}, {"local", local.URL}} {
+		for _, file := range []struct{ path, name string }{{"/", "index.html"}, {"/app.js", "app.js"}, {"/web/app.wasm", "web/app.wasm"}} {
+			want, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(file.name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct{ accept, coding string }{{"br", "br"}, {"gzip", "gzip"}, {"gzip;q=0.5, br", "br"}, {"", ""}} {
+				status, coding, body := get(server.base, file.path, c.accept)
+				if status != http.StatusOK || coding != c.coding || !bytes.Equal(body, want) {
+					t.Errorf("%s: GET %s with Accept-Encoding %q: %d, coding %q (want %q), decoded bytes equal the file: %v",
+						server.name, file.path, c.accept, status, coding, c.coding, bytes.Equal(body, want))
+				}
+			}
+		}
+		for _, copyPath := range []string{"/web/app.wasm.br", "/app.js.gz"} {
+			if status, _, body := get(server.base, copyPath, "br, gzip"); status != http.StatusOK || !bytes.Equal(body, index) {
+				t.Errorf("%s: GET %s: %d, index.html: %v; want the page's fallback, not the copy", server.name, copyPath, status, bytes.Equal(body, index))
+			}
+		}
+	}
+}
