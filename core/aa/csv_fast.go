@@ -1,6 +1,7 @@
 package aa
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
@@ -15,8 +16,8 @@ const aaFastFields = 15
 
 // fastLines reads, straight from the reader's buffer, the complete lines
 // that need none of the quoting rules, and leaves the reader at the first
-// line it does not take: one in whose 8-byte word a quote is, or one not
-// wholly in the buffer. Each line it takes is read exactly as readLine and
+// line it does not take: one with a quote, or one not wholly in the
+// buffer (or whose line end is in its last 7 bytes). Each line it takes is read exactly as readLine and
 // fastRow read it (line ends, blank lines, the fields, the errors); it only
 // finds the commas and line ends eight bytes at a time and copies nothing.
 //
@@ -53,11 +54,13 @@ func (p *aaParser) fastLines() error {
 		}
 	}
 	reload()
+	// The general reader takes the line with the first quote and all
+	// after it; the words before the quote's are read here.
+	if q := bytes.IndexByte(buf, '"'); q >= 0 {
+		buf = buf[:q]
+	}
 	for k := 0; k+8 <= len(buf); k += 8 {
 		w := binary.LittleEndian.Uint64(buf[k:])
-		if zeroBytes(w^(0x0101010101010101*'"')) != 0 {
-			break // the general reader takes this line
-		}
 		nl := zeroBytes(w ^ (0x0101010101010101 * '\n'))
 		for m := zeroBytes(w^(0x0101010101010101*',')) | nl; m != 0; m &= m - 1 {
 			b := bits.TrailingZeros64(m)
@@ -93,15 +96,20 @@ func (p *aaParser) fastLines() error {
 				} else {
 					x, y := aaKey(sc)
 					h := t.mix(x, y, n)
-					s := &t.slots[h&uint64(len(t.slots)-1)]
-					if s.x != x || s.y != y || s.n != uint32(n) {
-						if i := t.lookup(sc, x, y, h); i >= 0 {
+					mask := uint64(len(t.slots) - 1)
+					i := h & mask
+					s := &t.slots[i]
+					for s.x != x || s.y != y || s.n != uint32(n) { // as lookup
+						if s.n == 0 {
+							i, msg := p.newScenario(sc)
+							if i < 0 {
+								return p.rowError(buf[line:end], pos[cs]+1-line, msg)
+							}
 							s = &t.slots[i]
-						} else if i, msg := p.newScenario(sc); i >= 0 {
-							s = &t.slots[i]
-						} else {
-							return p.rowError(buf[line:end], pos[cs]+1-line, msg)
+							break
 						}
+						i = (i + 1) & mask
+						s = &t.slots[i]
 					}
 					pass := uint32(ps[0] & 1)
 					if si := int(s.idx); si>>6-cur.base < len(cur.w) && si>>6 >= cur.base {
