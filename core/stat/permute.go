@@ -91,6 +91,9 @@ func (t *intSlopeTest) Exact() (float64, int64) {
 }
 
 func (t *intSlopeTest) Sampled(b int, seed uint64, poll func() error) (float64, int64, error) {
+	if p, n, ok, err := sampledPacked(t.y, t.obs, b, seed, poll); ok {
+		return p, n, err
+	}
 	return sampled(t.y, t.obs, b, seed, poll)
 }
 
@@ -156,12 +159,12 @@ func (t *floatSlopeTest) Sampled(b int, seed uint64, poll func() error) (float64
 // them (sampledCached); otherwise it shuffles a copy of y.
 func sampled[T number](y []T, obs T, b int, seed uint64, poll func() error) (float64, int64, error) {
 	key := orderKey{r: len(y), b: b, seed: seed}
-	if idx, build := permOrders.get(key); idx != nil {
+	if e, build := permOrders.get(key); e != nil {
 		ok := false // the claimed orders are all drawn
 		if build {
 			defer func() { permOrders.finish(key, ok) }()
 		}
-		hits, err := sampledCached(y, obs, b, seed, poll, idx, build)
+		hits, err := sampledCached(y, obs, b, seed, poll, e.idx, build)
 		if err != nil {
 			return 0, 0, err
 		}

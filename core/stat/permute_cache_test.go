@@ -21,6 +21,17 @@ func withCache(t *testing.T, maxB int, f func(c *orderCache)) {
 	f(permOrders)
 }
 
+// packedLanes is the lanes of the packed orders of (r, b, seed) c holds
+// drawn, or 0.
+func (c *orderCache) packedLanes(r, b int, seed uint64) int {
+	for lanes := 2; lanes <= 4; lanes++ {
+		if c.ready(orderKey{r: r, b: b, seed: seed, lanes: lanes}) {
+			return lanes
+		}
+	}
+	return 0
+}
+
 // ready reports whether c holds the orders of key, drawn.
 func (c *orderCache) ready(key orderKey) bool {
 	c.mu.Lock()
@@ -69,6 +80,12 @@ func TestSampledCacheMatchesDirect(t *testing.T) {
 				seed = 1 // the API's seed
 			}
 			ys, yf := randomCase(rng, r)
+			// Integers spread for 4, 3 or 2 lanes a word, or too far
+			// apart to be packed.
+			wide := trial%4 == 3
+			for i := range ys {
+				ys[i] = ys[i]*[]int64{1, 50, 3000, 1 << 33}[trial%4] - 7
+			}
 			it := NewIntSlopeTest(ys).(*intSlopeTest)
 			ft := NewFloatSlopeTest(yf).(*floatSlopeTest)
 			key := orderKey{r: r, b: b, seed: seed}
@@ -93,8 +110,13 @@ func TestSampledCacheMatchesDirect(t *testing.T) {
 					t.Errorf("trial %d (R %d, b %d, seed %d), %s the orders: p = %v, %v; direct %v, %v",
 						trial, r, b, seed, what, p1, p2, want1, want2)
 				}
+				// Rates are stored as bytes, and so are integers too far
+				// apart; other integers as pairs.
 				if cached := c.ready(key); cached != (r <= maxOrderValues) {
-					t.Fatalf("trial %d, pass %d: R %d, b %d cached: %v", trial, pass, r, b, cached)
+					t.Fatalf("trial %d, pass %d: R %d, b %d cached as bytes: %v", trial, pass, r, b, cached)
+				}
+				if cached := c.packedLanes(r, b, seed) > 0; cached != (r <= maxOrderValues && !wide) {
+					t.Fatalf("trial %d, pass %d: R %d, b %d cached packed: %v", trial, pass, r, b, cached)
 				}
 			}
 		}
@@ -169,6 +191,59 @@ func TestSampledCacheStatistics(t *testing.T) {
 	}
 }
 
+// TestSampledPackedStatistics: order by order, through thresholds as in
+// TestSampledCacheStatistics, the statistics sampledPacked counts from the
+// words it draws, and from those it reads back, are those of the shuffled
+// values — 2, 3 and 4 orders a word, numbers of orders that fill the last
+// word or not, R up to 256, values shifted far from 0.
+func TestSampledPackedStatistics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 2))
+	for trial := range 24 {
+		r := 2 + rng.IntN(255)
+		b := 60 + rng.IntN(4)
+		seed := rng.Uint64()
+		// Values spread as far as 4, 3 or 2 lanes a word allow: the
+		// largest lane sum, span·R(R-1)/2, just fits 16, 21 or 32 bits.
+		lanes := []int{4, 3, 2}[trial%3]
+		span := int64((1<<(64/lanes) - 1) / (r * (r - 1) / 2))
+		base := int64(trial%2) << 40
+		ys := make([]int64, r)
+		for i := range ys {
+			ys[i] = base + rng.Int64N(span+1)
+		}
+		ys[0], ys[r-1] = base+span, base
+		want := make([]int64, b)
+		n := append([]int64(nil), ys...)
+		hi, lo := seed, uint64(permStream)
+		for k := range want {
+			hi, lo = shuffle(n, hi, lo)
+			want[k] = abs(slopeStat(n))
+		}
+		withCache(t, 4<<20, func(c *orderCache) {
+			for k := range b {
+				for _, obs := range []int64{want[k], want[k] + 1} {
+					var count int64
+					for _, v := range want {
+						count += b2i(v >= obs)
+					}
+					for pass := range 2 { // drawing the pairs, then reading them
+						p, _, ok, err := sampledPacked(ys, obs, b, seed, nil)
+						if !ok || err != nil {
+							t.Fatalf("trial %d (R %d): not packed (%v)", trial, r, err)
+						}
+						if got := int64(math.Round(p*float64(b+1))) - 1; got != count {
+							t.Fatalf("trial %d (R %d, %d orders), pass %d, at %d: %d orders counted, %d shuffled", trial, r, b, pass, obs, got, count)
+						}
+					}
+				}
+			}
+			if got := c.packedLanes(r, b, seed); got != lanes {
+				t.Errorf("trial %d (R %d, span %d): %d lanes a word, want %d", trial, r, span, got, lanes)
+			}
+		})
+	}
+}
+
 // TestOrderCacheBounds: the cache never holds more than its bytes or its
 // entries, evicts the least recently used, leaves a key being drawn to the
 // call drawing it, and refuses keys that do not fit.
@@ -179,7 +254,7 @@ func TestOrderCacheBounds(t *testing.T) {
 		t.Helper()
 		sum := 0
 		for _, e := range c.entries {
-			sum += len(e.idx)
+			sum += len(e.idx) + 8*len(e.packed)
 		}
 		if sum != c.bytes || c.bytes > c.maxB || len(c.entries) > orderCacheEntries {
 			t.Fatalf("%s: %d bytes counted, %d held, cap %d, %d entries", when, c.bytes, sum, c.maxB, len(c.entries))
@@ -194,16 +269,16 @@ func TestOrderCacheBounds(t *testing.T) {
 	if idx, _ := c.get(orderKey{r: 1, b: 1, seed: 1}); idx != nil {
 		t.Error("a single value claimed")
 	}
-	idx, build := c.get(k(30))
-	if len(idx) != 300 || !build {
-		t.Fatalf("first claim: %d bytes, build %v", len(idx), build)
+	e, build := c.get(k(30))
+	if e == nil || len(e.idx) != 300 || !build {
+		t.Fatalf("first claim: %+v, build %v", e, build)
 	}
-	if idx, build := c.get(k(30)); idx != nil || build {
+	if e, build := c.get(k(30)); e != nil || build {
 		t.Error("orders being drawn handed to a second call")
 	}
 	c.finish(k(30), true)
-	if idx, build := c.get(k(30)); len(idx) != 300 || build {
-		t.Errorf("drawn orders: %d bytes, build %v", len(idx), build)
+	if e, build := c.get(k(30)); e == nil || len(e.idx) != 300 || build {
+		t.Errorf("drawn orders: %+v, build %v", e, build)
 	}
 	check("one entry")
 	for _, r := range []int{20, 40} { // 300 + 200 + 400 bytes
@@ -256,7 +331,7 @@ func TestSampledCacheStoppedPoll(t *testing.T) {
 		}); err != stop {
 			t.Fatalf("err %v", err)
 		}
-		key := orderKey{r: 20, b: 9999, seed: 1}
+		key := orderKey{r: 20, b: 9999, seed: 1, lanes: 4} // y' <= 3: 3·190 < 2^16
 		if c.ready(key) || c.bytes != 0 {
 			t.Fatalf("after a stop: cached %v, %d bytes", c.ready(key), c.bytes)
 		}

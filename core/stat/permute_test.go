@@ -161,7 +161,7 @@ func TestSlopeTestPause(t *testing.T) {
 
 // BenchmarkSlopeTestSampled: 9,999 orders of 20 runs, as the API's trend
 // test on a 20-run upload, with the orders cached (every call but the
-// first reads them), on pass counts and on rates.
+// first reads them), on pass counts (as pairs, and as bytes) and on rates.
 func BenchmarkSlopeTestSampled(b *testing.B) {
 	y := make([]int64, 20)
 	f := make([]float64, 20)
@@ -173,6 +173,12 @@ func BenchmarkSlopeTestSampled(b *testing.B) {
 		st := NewIntSlopeTest(y)
 		for b.Loop() {
 			st.Sampled(9999, 1, nil)
+		}
+	})
+	b.Run("ints-bytes", func(b *testing.B) { // too far apart for pairs
+		obs := NewIntSlopeTest(y).(*intSlopeTest).obs
+		for b.Loop() {
+			sampled(y, obs, 9999, 1, nil)
 		}
 	})
 	b.Run("floats", func(b *testing.B) {
