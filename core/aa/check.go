@@ -59,7 +59,14 @@ func Check(base, cand *Side, opt Options) (*Result, error) {
 	if base == nil {
 		return nil, core.FieldErrorf("baseline", "no baseline runs given")
 	}
-	baseIdx, err := checkTallies("baseline", base)
+	// The scenario index only a candidate needs; without one, the check.
+	var baseIdx map[string]int
+	var err error
+	if cand != nil {
+		baseIdx, err = checkTallies("baseline", base)
+	} else {
+		err = checkCounts("baseline", base)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -130,7 +130,7 @@ func ReadCounts(r io.Reader) (*Side, error) {
 			return nil, core.PosErrorf(core.Invalid, line, 1, "a counts row names a scenario or a run, not both nor neither (the GROUP BY of one of them)")
 		}
 	}
-	if _, err := checkTallies("counts", side); err != nil {
+	if err := checkCounts("counts", side); err != nil {
 		return nil, err
 	}
 	return side, nil

@@ -475,6 +475,32 @@ func TestAASpill(t *testing.T) {
 	}
 }
 
+// The id set against a map, with ids drawn from few letters so that many
+// repeat and many share a hash slot's neighbourhood.
+func TestIDSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for trial := range 50 {
+		ts := make([]Tally, 1+r.IntN(3000))
+		for i := range ts {
+			b := make([]byte, 1+r.IntN(4))
+			for k := range b {
+				b[k] = "abc"[r.IntN(3)]
+			}
+			ts[i].ID = string(b)
+		}
+		set, seen := newIDSet(len(ts)), map[string]bool{}
+		if trial%2 == 1 {
+			set = newIDSet(2 * len(ts)) // more room than it needs
+		}
+		for i, tl := range ts {
+			if got := set.add(ts, i); got != seen[tl.ID] {
+				t.Fatalf("trial %d: add(%q) = %v, want %v", trial, tl.ID, got, seen[tl.ID])
+			}
+			seen[tl.ID] = true
+		}
+	}
+}
+
 // Reads share pooled line buffers: reads from several goroutines at once,
 // of different files, give what each file gives read alone.
 func TestReadAAConcurrent(t *testing.T) {

@@ -2,6 +2,7 @@ package aa
 
 import (
 	"fmt"
+	"hash/maphash"
 	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
@@ -29,46 +30,88 @@ type Side struct {
 // guarantees but a side decoded from elsewhere (a share link, JSON) may not,
 // and returns its scenario index.
 func checkTallies(name string, s *Side) (map[string]int, error) {
+	if err := checkCounts(name, s); err != nil {
+		return nil, err
+	}
+	idx := make(map[string]int, len(s.Scenarios))
+	for i, t := range s.Scenarios {
+		idx[t.ID] = i
+	}
+	return idx, nil
+}
+
+// checkCounts is checkTallies without the index, which a map of 10,000 ids
+// would make the largest allocation of a check.
+func checkCounts(name string, s *Side) error {
 	bad := func(format string, args ...any) error {
 		return core.FieldErrorf(name, format, args...)
 	}
 	if s.Rows < 0 || s.Duplicates < 0 || s.Duplicates > s.Rows {
-		return nil, bad("row counts out of range: %d rows, %d duplicates", s.Rows, s.Duplicates)
+		return bad("row counts out of range: %d rows, %d duplicates", s.Rows, s.Duplicates)
 	}
-	idx := make(map[string]int, len(s.Scenarios))
-	var sumS, passS, sumR, passR int64
-	for i, t := range s.Scenarios {
-		if err := checkTally(t); err != nil {
-			return nil, bad("scenario %q: %v", t.ID, err)
+	seen := newIDSet(max(len(s.Scenarios), len(s.Runs)))
+	var sum [2]struct{ rows, passes int64 }
+	for g, what := range [2]string{"scenario", "run"} {
+		ts := s.Scenarios
+		if g == 1 {
+			ts, seen = s.Runs, seen.reset()
 		}
-		if t.Total == 0 {
-			return nil, bad("scenario %q has no rows", t.ID)
+		for i, t := range ts {
+			if err := checkTally(t); err != nil {
+				return bad("%s %q: %v", what, t.ID, err)
+			}
+			if t.Total == 0 {
+				return bad("%s %q has no rows", what, t.ID)
+			}
+			if seen.add(ts, i) {
+				return bad("%s %q is listed twice", what, t.ID)
+			}
+			sum[g].rows, sum[g].passes = sum[g].rows+t.Total, sum[g].passes+t.Passed
 		}
-		if _, dup := idx[t.ID]; dup {
-			return nil, bad("scenario %q is listed twice", t.ID)
-		}
-		idx[t.ID] = i
-		sumS, passS = sumS+t.Total, passS+t.Passed
 	}
-	runs := make(map[string]bool, len(s.Runs))
-	for _, t := range s.Runs {
-		if err := checkTally(t); err != nil {
-			return nil, bad("run %q: %v", t.ID, err)
-		}
-		if t.Total == 0 {
-			return nil, bad("run %q has no rows", t.ID)
-		}
-		if runs[t.ID] {
-			return nil, bad("run %q is listed twice", t.ID)
-		}
-		runs[t.ID] = true
-		sumR, passR = sumR+t.Total, passR+t.Passed
+	if sum[0].rows != s.Rows || sum[1].rows != s.Rows || sum[0].passes != sum[1].passes {
+		return bad("tallies disagree: %d rows, %d counted by scenario and %d by run, %d passes by scenario and %d by run",
+			s.Rows, sum[0].rows, sum[1].rows, sum[0].passes, sum[1].passes)
 	}
-	if sumS != s.Rows || sumR != s.Rows || passS != passR {
-		return nil, bad("tallies disagree: %d rows, %d counted by scenario and %d by run, %d passes by scenario and %d by run",
-			s.Rows, sumS, sumR, passS, passR)
+	return nil
+}
+
+// idSet is a set of tallies' ids: an open addressing table of indices into
+// the tallies being checked, a quarter of the memory of a map[string]bool.
+type idSet struct {
+	seed  maphash.Seed
+	slots []uint32 // index + 1; 0 for an empty slot. len a power of two
+}
+
+// newIDSet makes a set for up to n ids, at most half full.
+func newIDSet(n int) *idSet {
+	size := 8
+	for size < 2*n {
+		size *= 2
 	}
-	return idx, nil
+	return &idSet{seed: maphash.MakeSeed(), slots: make([]uint32, size)}
+}
+
+// reset empties the set.
+func (s *idSet) reset() *idSet {
+	clear(s.slots)
+	return s
+}
+
+// add adds ts[i]'s id and reports whether an earlier tally of ts had it.
+func (s *idSet) add(ts []Tally, i int) bool {
+	id := ts[i].ID
+	mask := uint64(len(s.slots) - 1)
+	for j := maphash.String(s.seed, id) & mask; ; j = (j + 1) & mask {
+		k := s.slots[j]
+		if k == 0 {
+			s.slots[j] = uint32(i + 1)
+			return false
+		}
+		if ts[k-1].ID == id {
+			return true
+		}
+	}
 }
 
 func checkTally(t Tally) error {
@@ -113,7 +156,7 @@ func checkSide(field string, s *Side, needTwo bool) error {
 	if s == nil {
 		return core.FieldErrorf(field, "is missing")
 	}
-	if _, err := checkTallies(field, s); err != nil {
+	if err := checkCounts(field, s); err != nil {
 		return err
 	}
 	if len(s.Scenarios) == 0 {
