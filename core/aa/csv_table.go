@@ -65,11 +65,10 @@ func aaKey(b []byte) (x, y uint64) {
 }
 
 // hash hashes id b of key x, y with the table's random seed. Ids of up to
-// 16 bytes, the common case, take one 128-bit multiplication of their key
-// with the seed folded in (wyhash's mum, the core of Go's own fallback
-// hash): the reader waits for the hash before it can load the slot, so one
-// round rather than two is worth a tenth of its time. Longer ids go to
-// hash/maphash, whose String and Bytes agree.
+// 16 bytes, the common case, take two 128-bit multiplications of their key
+// (the wyhash mix Go's own fallback hash uses; one alone leaves ids that
+// differ only in a few middle bytes crowded, TestAAScenTableSpread); longer
+// ones go to hash/maphash, whose String and Bytes agree.
 func (t *aaScenTable) hash(b []byte, x, y uint64) uint64 {
 	if len(b) > 16 {
 		return maphash.Bytes(t.seed, b)
@@ -79,6 +78,7 @@ func (t *aaScenTable) hash(b []byte, x, y uint64) uint64 {
 
 func (t *aaScenTable) mix(x, y uint64, n int) uint64 {
 	hi, lo := bits.Mul64(x^t.s1, y^t.s2^uint64(n))
+	hi, lo = bits.Mul64(hi^lo^0xa0761d6478bd642f, t.s1^0xe7037ed1a0b428db)
 	return hi ^ lo
 }
 
