@@ -84,27 +84,43 @@ type FlakyScenario struct {
 // flakyScenarios lists the scenarios that went both ways, noisiest first
 // (compared exactly as fractions), ties by id.
 func flakyScenarios(s *Side) []FlakyScenario {
-	out := []FlakyScenario{}
+	n := 0
+	for _, t := range s.Scenarios {
+		if t.Passed > 0 && t.Passed < t.Total {
+			n++
+		}
+	}
+	all := make([]FlakyScenario, 0, n)
 	for _, t := range s.Scenarios {
 		if t.Passed == 0 || t.Passed == t.Total {
 			continue
 		}
 		c, r := float64(t.Passed), float64(t.Total)
-		out = append(out, FlakyScenario{Scenario: t.ID, Passed: t.Passed, Runs: t.Total, Rate: c / r,
+		all = append(all, FlakyScenario{Scenario: t.ID, Passed: t.Passed, Runs: t.Total, Rate: c / r,
 			Noise: float64(c*(r-c)) / float64(r*r)})
 	}
-	slices.SortFunc(out, func(a, b FlakyScenario) int {
+	// Sort positions, not the 56-byte rows, then lay the rows out in order.
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(i, j int32) int {
+		a, b := &all[i], &all[j]
 		if c := cmpNoise(b, a); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Scenario, b.Scenario)
 	})
+	out := make([]FlakyScenario, n)
+	for k, i := range order {
+		out[k] = all[i]
+	}
 	return out
 }
 
 // cmpNoise compares c_a(r_a-c_a)/r_a² with c_b(r_b-c_b)/r_b² exactly, by
 // cross-multiplying in 128 bits.
-func cmpNoise(a, b FlakyScenario) int {
+func cmpNoise(a, b *FlakyScenario) int {
 	na := uint64(a.Passed) * uint64(a.Runs-a.Passed) // < 2^52 by maxTally
 	nb := uint64(b.Passed) * uint64(b.Runs-b.Passed)
 	da := uint64(a.Runs) * uint64(a.Runs)
