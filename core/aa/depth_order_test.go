@@ -47,3 +47,17 @@ func TestFlakyOrderRandom(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFlakyScenarios: 200 scenarios of 20 runs, as the API's load
+// check sends.
+func BenchmarkFlakyScenarios(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 200))
+	scen := make([]Tally, 200)
+	for i := range scen {
+		scen[i] = Tally{ID: fmt.Sprintf("scenario-%03d", i+1), Total: 20, Passed: rng.Int64N(21)}
+	}
+	s := &Side{Scenarios: scen}
+	for b.Loop() {
+		flakyScenarios(s)
+	}
+}
