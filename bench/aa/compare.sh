@@ -15,7 +15,13 @@
 # AA_PEER_REF. Writes only to a temporary directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The reference listing sits beside the repository: ../shared from the main
+# checkout, and beside the main checkout from a git worktree of it.
 REF=${1:-../shared/reference/aa_check.py}
+if [ $# -eq 0 ] && [ ! -f "$REF" ]; then
+	common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+	[ -z "$common" ] || REF="$common/../../shared/reference/aa_check.py"
+fi
 [ -f "$REF" ] || { echo "compare.sh: no reference listing at $REF" >&2; exit 2; }
 
 tmp=$(mktemp -d)
