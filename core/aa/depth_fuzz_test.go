@@ -98,7 +98,7 @@ func checkDepth(t *testing.T, d *Depth, base *Side) {
 		}
 	}
 	for i, fl := range d.Flaky {
-		if fl.Passed <= 0 || fl.Passed >= fl.Runs || (i > 0 && cmpNoise(&d.Flaky[i-1], &fl) < 0) {
+		if fl.Passed <= 0 || fl.Passed >= fl.Runs || (i > 0 && cmpNoise(d.Flaky[i-1].Passed, d.Flaky[i-1].Runs, fl.Passed, fl.Runs) < 0) {
 			t.Fatalf("flaky %v", d.Flaky)
 		}
 	}

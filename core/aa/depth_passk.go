@@ -85,47 +85,38 @@ type FlakyScenario struct {
 // flakyScenarios lists the scenarios that went both ways, noisiest first
 // (compared exactly as fractions), ties by id.
 func flakyScenarios(s *Side) []FlakyScenario {
-	n := 0
-	for _, t := range s.Scenarios {
+	// Sort the flaky scenarios' positions in s.Scenarios, then write their
+	// rows once, in order.
+	order := make([]int32, 0, len(s.Scenarios))
+	for i, t := range s.Scenarios {
 		if t.Passed > 0 && t.Passed < t.Total {
-			n++
+			order = append(order, int32(i))
 		}
-	}
-	all := make([]FlakyScenario, 0, n)
-	for _, t := range s.Scenarios {
-		if t.Passed == 0 || t.Passed == t.Total {
-			continue
-		}
-		c, r := float64(t.Passed), float64(t.Total)
-		all = append(all, FlakyScenario{Scenario: t.ID, Passed: t.Passed, Runs: t.Total, Rate: c / r,
-			Noise: float64(c*(r-c)) / float64(r*r)})
-	}
-	// Sort positions, not the 56-byte rows, then lay the rows out in order.
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(i, j int32) int {
-		a, b := &all[i], &all[j]
-		if c := cmpNoise(b, a); c != 0 {
+		a, b := &s.Scenarios[i], &s.Scenarios[j]
+		if c := cmpNoise(b.Passed, b.Total, a.Passed, a.Total); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Scenario, b.Scenario) // one comparison; cmp.Compare makes up to three
+		return strings.Compare(a.ID, b.ID) // one comparison; cmp.Compare makes up to three
 	})
-	out := make([]FlakyScenario, n)
+	out := make([]FlakyScenario, len(order))
 	for k, i := range order {
-		out[k] = all[i]
+		t := s.Scenarios[i]
+		c, r := float64(t.Passed), float64(t.Total)
+		out[k] = FlakyScenario{Scenario: t.ID, Passed: t.Passed, Runs: t.Total, Rate: c / r,
+			Noise: float64(c*(r-c)) / float64(r*r)}
 	}
 	return out
 }
 
 // cmpNoise compares c_a(r_a-c_a)/r_a² with c_b(r_b-c_b)/r_b² exactly, by
 // cross-multiplying in 128 bits.
-func cmpNoise(a, b *FlakyScenario) int {
-	na := uint64(a.Passed) * uint64(a.Runs-a.Passed) // < 2^52 by maxTally
-	nb := uint64(b.Passed) * uint64(b.Runs-b.Passed)
-	da := uint64(a.Runs) * uint64(a.Runs)
-	db := uint64(b.Runs) * uint64(b.Runs)
+func cmpNoise(ca, ra, cb, rb int64) int {
+	na := uint64(ca) * uint64(ra-ca) // < 2^52 by maxTally
+	nb := uint64(cb) * uint64(rb-cb)
+	da := uint64(ra) * uint64(ra)
+	db := uint64(rb) * uint64(rb)
 	h1, l1 := bits.Mul64(na, db)
 	h2, l2 := bits.Mul64(nb, da)
 	if c := cmp.Compare(h1, h2); c != 0 {
