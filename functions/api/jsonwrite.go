@@ -60,6 +60,14 @@ func appendIndented(dst, src []byte) []byte {
 			j = min(j, len(src)-1)
 			dst = append(dst, src[i:j+1]...)
 			i = j
+		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '-', 't', 'f', 'n':
+			// A number or a literal: copy it up to the next punctuation.
+			j := i + 1
+			for j < len(src) && src[j] != ',' && src[j] != '}' && src[j] != ']' && src[j] != '\n' {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j - 1
 		case '[', '{':
 			dst = append(dst, c)
 			open = true
