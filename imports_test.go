@@ -27,9 +27,7 @@ var layers = map[string][]string{
 	"core/report":   {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
 	"core/aa/...":   {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
 	"words":         {"core/...", "share"},
-	"share":         {"core/...", "share/internal/deflate"},
-	// compress/flate's compressor, cut to the level links use
-	"share/internal/deflate": {},
+	"share":         {"core/..."},
 	// static writes the site's brotli copies at build time (precompress.go);
 	// the module is no package of ours, and nothing else may come in.
 	"static": {"github.com/andybalholm/brotli"},

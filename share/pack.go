@@ -2,9 +2,9 @@ package share
 
 import (
 	"bytes"
+	"compress/flate"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"sync"
 
 	"github.com/flakegate/flakegate/core/aa"
@@ -67,7 +67,7 @@ func Pack(v any) (string, error) {
 // deflateText is Pack's text of the JSON raw.
 func deflateText(raw []byte) (string, error) {
 	var b bytes.Buffer
-	w := deflaters.Get().(deflater)
+	w := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(w)
 	w.Reset(&b)
 	w.Write(raw) // a bytes.Buffer does not fail
@@ -77,13 +77,14 @@ func deflateText(raw []byte) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
 }
 
-// deflaters holds compressors at BestCompression for Pack (newDeflater).
-// A new one allocates about 1 MB, which an API answer would otherwise pay
-// for each link it builds; a reset one gives the bytes of a new one.
-var deflaters = sync.Pool{New: func() any { return newDeflater() }}
-
-// deflater is a DEFLATE compressor that Reset makes as good as new.
-type deflater interface {
-	io.WriteCloser
-	Reset(io.Writer)
-}
+// deflaters holds compressors at BestCompression for Pack. A new one
+// allocates about 1 MB of tables, which an API answer would otherwise pay
+// for each link it builds; Reset makes a used one equivalent to a new one,
+// so the bytes are the same.
+var deflaters = sync.Pool{New: func() any {
+	w, err := flate.NewWriter(nil, flate.BestCompression)
+	if err != nil { // only for a level out of range
+		panic(err)
+	}
+	return w
+}}
