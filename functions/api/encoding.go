@@ -83,9 +83,12 @@ func (g *gzipBody) Close() error { return g.src.Close() }
 // it the gzip header and a round of compression cost more than they save.
 const compressedFrom = 1 << 10
 
-// acceptsGzip reads Accept-Encoding: gzip (or x-gzip, or *) with a quality
-// above 0.
+// acceptsGzip reads Accept-Encoding: gzip (or x-gzip) with a quality above
+// 0, or, when neither is listed, * with a quality above 0. A listed gzip
+// decides over * (RFC 9110, section 12.5.3: * matches only the codings not
+// listed), so "*, gzip;q=0" refuses gzip.
 func acceptsGzip(values []string) bool {
+	named, star := 0, 0 // 0 not listed, 1 refused, 2 accepted
 	for _, v := range values {
 		for _, item := range strings.Split(v, ",") {
 			name, params, _ := strings.Cut(item, ";")
@@ -93,14 +96,22 @@ func acceptsGzip(values []string) bool {
 			if name != "gzip" && name != "x-gzip" && name != "*" {
 				continue
 			}
+			verdict := 2
 			q := strings.ReplaceAll(strings.ToLower(params), " ", "")
 			if strings.HasPrefix(q, "q=0") && strings.Trim(strings.TrimPrefix(q, "q=0"), ".0") == "" {
-				continue // q=0, q=0.0, q=0.000: not acceptable
+				verdict = 1 // q=0, q=0.0, q=0.000: not acceptable
 			}
-			return true
+			if name == "*" {
+				star = max(star, verdict)
+			} else {
+				named = max(named, verdict)
+			}
 		}
 	}
-	return false
+	if named != 0 {
+		return named == 2
+	}
+	return star == 2
 }
 
 // gzipBytes compresses b at the default level, with no name and no time in

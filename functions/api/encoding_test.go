@@ -48,7 +48,14 @@ func TestGzipAnswers(t *testing.T) {
 	if again := get(big, "gzip"); !bytes.Equal(again.Body.Bytes(), first.Body.Bytes()) {
 		t.Error("the same request got different compressed bytes")
 	}
-	for _, accept := range []string{"gzip;q=0", "identity", "br", "GZIP; q=0.000"} {
+	// RFC 9110, section 12.5.3: * stands for the codings not listed, so a
+	// listed gzip's own weight decides.
+	for _, accept := range []string{"*", "x-gzip", "*;q=0, gzip", "gzip;q=0.001"} {
+		if w := get(big, accept); w.Header().Get("Content-Encoding") != "gzip" {
+			t.Errorf("Accept-Encoding %q: not compressed", accept)
+		}
+	}
+	for _, accept := range []string{"gzip;q=0", "identity", "br", "GZIP; q=0.000", "*, gzip;q=0", "gzip;q=0, *;q=1", "*;q=0"} {
 		if w := get(big, accept); w.Header().Get("Content-Encoding") != "" || !bytes.Equal(w.Body.Bytes(), plain.Body.Bytes()) {
 			t.Errorf("Accept-Encoding %q: compressed", accept)
 		}
