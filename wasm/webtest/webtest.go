@@ -94,11 +94,11 @@ func (h *Handler) SetOffline(off bool) {
 // NewHandler serves dir; files are read on every request, so a
 // regenerated site is served at once.
 func NewHandler(dir string) (*Handler, error) {
-	site, err := static.New(os.DirFS(dir), static.Options{Headers: static.Headers})
-	if err != nil {
+	h := &Handler{hits: map[string]int{}}
+	if err := h.Deploy(dir); err != nil {
 		return nil, err
 	}
-	return &Handler{Dir: dir, site: site, hits: map[string]int{}}, nil
+	return h, nil
 }
 
 // Hits returns how many times path was requested.
