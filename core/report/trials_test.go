@@ -1,0 +1,69 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core/ledger"
+)
+
+// readBytes reads one report from memory into a new ledger.
+func readBytes(t *testing.T, raw []byte, opt Options) *ledger.Ledger {
+	t.Helper()
+	l := ledger.New()
+	if err := Read(bytes.NewReader(raw), opt, l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// Jest groups results by file: two files' tests of one name are two tests,
+// named after the file relative to the files' common folder, and a file
+// that failed to run is a setup failure. Sample: jest 30.5.2 --json
+// (sources/jest-files/SOURCE.md); the names and the broken file are what
+// sources/jest-files/count.jq lists, not flakegate's output.
+func TestJestFileIdentity(t *testing.T) {
+	raw, err := os.ReadFile("testdata/reports/jest/jest-files.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{ // count.jq's "tests"
+		"api/util.test.js › util formats",
+		"api/util.test.js › util parses",
+		"ui/util.test.js › util formats",
+		"ui/util.test.js › util parses",
+	}
+	// The same report from another checkout, on Windows: the names must not move.
+	windows := bytes.ReplaceAll(raw, []byte(`"/home/user/project/`), []byte(`"C:\\builds\\ci\\project\\`))
+	windows = bytes.ReplaceAll(windows, []byte(`api/util`), []byte(`api\\util`))
+	windows = bytes.ReplaceAll(windows, []byte(`ui/util`), []byte(`ui\\util`))
+	windows = bytes.ReplaceAll(windows, []byte(`ui/broken`), []byte(`ui\\broken`))
+	for name, in := range map[string][]byte{"linux": raw, "windows": windows} {
+		t.Run(name, func(t *testing.T) {
+			l := readBytes(t, in, Options{})
+			got := armCounts(l, ledger.ArmBaseline)
+			names := slices.Sorted(func(yield func(string) bool) {
+				for k := range got {
+					if !yield(k) {
+						return
+					}
+				}
+			})
+			if !slices.Equal(names, want) {
+				t.Fatalf("tests %q, want %q", names, want)
+			}
+			if c := got["ui/util.test.js › util parses"]; c.Passed != 0 || c.Trials != 1 {
+				t.Errorf("ui's parses: %d of %d, want 0 of 1 (Jest: 1 failed)", c.Passed, c.Trials)
+			}
+			if s := sides(l, ledger.ArmBaseline)["ui/broken.test.js"]; s.Setup != 1 {
+				t.Errorf("the file that failed to run: %d setup failures, want 1", s.Setup)
+			}
+			if notes := strings.Join(l.Notes(), "\n"); !strings.Contains(notes, "ui/broken.test.js: Test suite failed to run") {
+				t.Errorf("no warning naming the broken file: %q", notes)
+			}
+		})
+	}
+}
