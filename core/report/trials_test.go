@@ -67,3 +67,25 @@ func TestJestFileIdentity(t *testing.T) {
 		})
 	}
 }
+
+// A Playwright test marked test.fail() passes by failing, and an attempt the
+// run interrupted is no trial. Sample: @playwright/test 1.65.1 with
+// maxFailures 1 (sources/playwright-expected/SOURCE.md); the counts per
+// test are the results[] statuses against expectedStatus, as listed there.
+func TestPlaywrightExpectedStatus(t *testing.T) {
+	l := readSample(t, "playwright/playwright-expected.json")
+	got := armCounts(l, ledger.ArmBaseline)
+	want := map[string]struct{ passed, trials int64 }{
+		"expected.spec.js › passes":    {1, 1},
+		"expected.spec.js › known bug": {1, 1}, // expectedStatus failed, status failed
+		"expected.spec.js › fixed bug": {0, 2}, // expectedStatus failed, passed twice
+	}
+	for name, w := range want {
+		if c := got[name]; c.Passed != w.passed || c.Trials != w.trials {
+			t.Errorf("%s: %d of %d, want %d of %d", name, c.Passed, c.Trials, w.passed, w.trials)
+		}
+	}
+	if c, ok := got["expected.spec.js › slow"]; ok {
+		t.Errorf("the interrupted test has %d trials, want none", c.Trials)
+	}
+}
