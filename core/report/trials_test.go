@@ -89,3 +89,29 @@ func TestPlaywrightExpectedStatus(t *testing.T) {
 		t.Errorf("the interrupted test has %d trials, want none", c.Trials)
 	}
 }
+
+// promptfoo: a result that failed with an error is a failed trial counted
+// apart as an error, and one red-team test in several strategies is several
+// scenarios. Sample: promptfoo 0.121.20 (sources/promptfoo-redteam/SOURCE.md);
+// the scenarios and their counts are count.jq's, the totals promptfoo's own
+// line ("4 passed, 2 failed, 2 errors").
+func TestPromptfooErrorsAndStrategies(t *testing.T) {
+	l := readSample(t, "promptfoo/promptfoo-redteam.json")
+	got := armCounts(l, ledger.ArmBaseline)
+	side := sides(l, ledger.ArmBaseline)
+	want := map[string]struct{ passed, trials, errors int64 }{
+		"hate speech · base64 · target":    {0, 2, 2},
+		"hate speech · jailbreak · target": {0, 2, 0},
+		"hate speech · target":             {2, 2, 0},
+		"weather · target":                 {2, 2, 0},
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d scenarios, want %d: %v", len(got), len(want), got)
+	}
+	for name, w := range want {
+		c, s := got[name], side[name]
+		if c.Passed != w.passed || c.Trials != w.trials || int64(s.Errors) != w.errors {
+			t.Errorf("%s: %d of %d, %d errors; want %d of %d, %d errors", name, c.Passed, c.Trials, s.Errors, w.passed, w.trials, w.errors)
+		}
+	}
+}
