@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -112,6 +113,56 @@ func TestPromptfooErrorsAndStrategies(t *testing.T) {
 		c, s := got[name], side[name]
 		if c.Passed != w.passed || c.Trials != w.trials || int64(s.Errors) != w.errors {
 			t.Errorf("%s: %d of %d, %d errors; want %d of %d, %d errors", name, c.Passed, c.Trials, s.Errors, w.passed, w.trials, w.errors)
+		}
+	}
+}
+
+// XML attribute values are normalized as XML 1.0 section 3.3.3 says: a test
+// named across a line break (CR LF, LF, a tab) has the name of its one-line
+// report, and a character reference keeps its newline. The names and
+// outcomes are what Python's expat parser (xml.etree, a conforming XML
+// processor) reads from the two hand-written samples.
+func TestXMLAttributeNormalization(t *testing.T) {
+	want := map[string][2]int64{ // passed, trials
+		"checkout.flow.pays with a card   when the cart is full": {1, 1},
+		"checkout.flow.refunds     a payment":                    {0, 1},
+		"checkout.flow.keeps\nthe newline":                       {1, 1},
+	}
+	for _, path := range []string{"junit/attr_wrapped.xml", "junit/attr_oneline.xml"} {
+		got := armCounts(readSample(t, path), ledger.ArmBaseline)
+		if len(got) != len(want) {
+			t.Errorf("%s: tests %q, want %d", path, slices.Sorted(maps.Keys(got)), len(want))
+		}
+		for name, w := range want {
+			if path == "junit/attr_oneline.xml" && strings.HasPrefix(name, "checkout.flow.refunds") {
+				w = [2]int64{1, 1} // passes there
+			}
+			if c := got[name]; c.Passed != w[0] || c.Trials != w[1] {
+				t.Errorf("%s: %q %d of %d, want %d of %d", path, name, c.Passed, c.Trials, w[0], w[1])
+			}
+		}
+	}
+}
+
+// The normalizer keeps quotes inside comments, CDATA sections and
+// processing instructions from starting a value, and reads the same
+// whatever the size of each read.
+func TestAttrNormalizerStates(t *testing.T) {
+	in := "<?pi a=\"x\ny\"?><!-- it's\n --><r a='1\r\n2' b=\"\t\"><![CDATA[ \"q\n ]]><c d=\"e\rf\"/>t\nu</r>"
+	want := "<?pi a=\"x\ny\"?><!-- it's\n --><r a='1 2' b=\" \"><![CDATA[ \"q\n ]]><c d=\"e f\"/>t\nu</r>"
+	for _, size := range []int{1, 2, 3, 7, 1 << 10} {
+		var out []byte
+		a := &attrNormalizer{r: strings.NewReader(in)}
+		buf := make([]byte, size)
+		for {
+			n, err := a.Read(buf)
+			out = append(out, buf[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		if string(out) != want {
+			t.Errorf("reads of %d: %q, want %q", size, out, want)
 		}
 	}
 }

@@ -16,7 +16,7 @@ type xmlStream struct {
 }
 
 func newXMLStream(r io.Reader) *xmlStream {
-	d := xml.NewDecoder(r)
+	d := xml.NewDecoder(&attrNormalizer{r: r})
 	d.Strict = true
 	d.CharsetReader = charsetReader
 	return &xmlStream{d: d}
