@@ -166,3 +166,24 @@ func TestAttrNormalizerStates(t *testing.T) {
 		}
 	}
 }
+
+// TAP points without a number take the harness's own counter, in their
+// block, until the numbers resume; bare "ok" lines are tests apart. Sample:
+// a shell script's TAP (sources/tap/sh/checks.sh); prove 3.44 numbers the
+// failed points 3 and 7 ("Failed tests: 3, 7"), and count_tap.py counts 6
+// passed of 8 leaf points.
+func TestTAPUnnumbered(t *testing.T) {
+	got := armCounts(readSample(t, "tap/unnumbered.tap"), ledger.ArmBaseline)
+	want := map[string][2]int64{
+		"#1": {1, 1}, "#2": {1, 1}, "#3": {0, 1}, "described, no number": {1, 1}, "#5": {1, 1},
+		"numbered again": {1, 1}, "inner › #1": {1, 1}, "inner › #2": {0, 1},
+	}
+	if len(got) != len(want) {
+		t.Errorf("tests %q, want %d", slices.Sorted(maps.Keys(got)), len(want))
+	}
+	for name, w := range want {
+		if c := got[name]; c.Passed != w[0] || c.Trials != w[1] {
+			t.Errorf("%q: %d of %d, want %d of %d", name, c.Passed, c.Trials, w[0], w[1])
+		}
+	}
+}
