@@ -2,12 +2,14 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"maps"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 )
 
@@ -185,5 +187,56 @@ func TestTAPUnnumbered(t *testing.T) {
 		if c := got[name]; c.Passed != w[0] || c.Trials != w[1] {
 			t.Errorf("%q: %d of %d, want %d of %d", name, c.Passed, c.Trials, w[0], w[1])
 		}
+	}
+}
+
+// lm-evaluation-harness: the metric that decides is one that is 0 or 1 in
+// every row, never a continuous one whose first value happens to be 0. The
+// truthfulqa_gen sample (written by hand to lm-eval's process_results_gen,
+// sources/lm-eval/gen_truthfulqa.py) has bleu_max 0 in its first row; its
+// bleu_acc is 1 in 7 of 20 rows (the generator's printed count, and jq's).
+func TestLMEvalMetricChoice(t *testing.T) {
+	const path = "testdata/reports/lmeval/samples_truthfulqa_gen_2026-12-03T10-00-00.000001.jsonl"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := readBytes(t, raw, Options{Format: FormatLMEval})
+	if c := total(l); c.Passed != 7 || c.Trials != 20 {
+		t.Errorf("%d of %d passed, want 7 of 20 (bleu_acc)", c.Passed, c.Trials)
+	}
+	notes := strings.Join(l.Notes(), "\n")
+	for _, frag := range []string{`"bleu_acc"`, "rouge1_acc", "-score"} {
+		if !strings.Contains(notes, frag) {
+			t.Errorf("the warning does not name %s: %q", frag, notes)
+		}
+	}
+	// Named, a continuous metric is read with its threshold.
+	l = readBytes(t, raw, Options{Format: FormatLMEval, Eval: EvalOptions{Score: "rouge2_acc"}})
+	if c := total(l); c.Passed != 16 || c.Trials != 20 {
+		t.Errorf("rouge2_acc: %d of %d passed, want 16 of 20", c.Passed, c.Trials)
+	}
+	// Without the *_acc metrics nothing says pass or fail: refused, asking for a metric and threshold.
+	var only []byte
+	for _, line := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+		var row map[string]any
+		if err := json.Unmarshal(line, &row); err != nil {
+			t.Fatal(err)
+		}
+		var keep []any
+		for _, m := range row["metrics"].([]any) {
+			if !strings.HasSuffix(m.(string), "_acc") {
+				keep = append(keep, m)
+			} else {
+				delete(row, m.(string))
+			}
+		}
+		row["metrics"] = keep
+		b, _ := json.Marshal(row)
+		only = append(append(only, b...), '\n')
+	}
+	err = Read(bytes.NewReader(only), Options{Format: FormatLMEval}, ledger.New())
+	if core.ErrorKind(err) != core.Unusable || !strings.Contains(err.Error(), "-score") || !strings.Contains(err.Error(), "-threshold") {
+		t.Errorf("continuous metrics only: %v, want an unusable error asking for -score and -threshold", err)
 	}
 }
