@@ -99,14 +99,18 @@ const detectBytes = 64 << 10
 //     rows are its trials): Passed passes; Failed, Error, Timeout and
 //     Aborted fail; NotExecuted, Inconclusive and the like are no trial.
 //   - xUnit.net: each test with result Pass or Fail.
-//   - TAP: each test point that has no subtests, except # SKIP and # TODO.
+//   - TAP: each test point that has no subtests, except # SKIP and # TODO;
+//     a point without a number has the harness's counter's.
 //   - Jest and Vitest JSON: each attempt of a passed or failed test (Jest's
-//     invocations, Vitest's one failure message per failed attempt).
+//     invocations, Vitest's one failure message per failed attempt), named
+//     "file › full name" with the file relative to the report's common
+//     folder; a file that failed to run is a setup failure.
 //   - Mocha JSON: each attempt (currentRetry failed ones before the last);
 //     a failed hook is a setup failure. mochawesome: each passed or failed
 //     test (it keeps no retries).
 //   - Playwright JSON: every entry of a test's results[] (each retry) that
-//     was not skipped.
+//     was neither skipped nor interrupted, passed when its status is the
+//     test's expectedStatus (a test.fail() test passes by failing).
 //   - CTRF: each attempt of a passed or failed test (retryAttempts, or
 //     retries failed attempts before the last).
 //   - RSpec JSON: each passed or failed example.
@@ -114,7 +118,8 @@ const detectBytes = 64 << 10
 //     promptfoo output, samples files): one log is one run, each sample a
 //     scenario and each of its epochs or repeats a trial, passed when the
 //     harness scored it correct (opt.Eval says which score and where a
-//     number passes).
+//     number passes). A promptfoo result that failed with an error is also
+//     counted apart as an error; its red-team strategies are scenarios apart.
 //
 // Text in UTF-16 (with a byte order mark, or starting with an ASCII
 // character) is read as such; XML may also declare ISO-8859-1, US-ASCII or
