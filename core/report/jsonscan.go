@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -44,7 +45,13 @@ const (
 func newJSONReader(r io.Reader, what string) *jsonReader {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
-		br = bufio.NewReaderSize(r, 64<<10)
+		size := 64 << 10
+		if b, ok := r.(*bytes.Reader); ok {
+			// One line or a detection head: a buffer of its size, not
+			// 64 KB for every row of a samples file.
+			size = min(size, b.Len())
+		}
+		br = bufio.NewReaderSize(r, size)
 	}
 	return &jsonReader{br: br, line: 1, col: 1, what: what}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
@@ -132,7 +133,12 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	default:
 		return core.FieldErrorf("arm", "must be baseline or patched, got %q", opt.Arm)
 	}
-	br := bufio.NewReaderSize(utf8Text(r), detectBytes)
+	br := detectPool.Get().(*bufio.Reader)
+	br.Reset(utf8Text(r))
+	defer func() {
+		br.Reset(nil)
+		detectPool.Put(br)
+	}()
 	format := opt.Format
 	switch format {
 	case FormatAuto, "auto":
@@ -167,6 +173,11 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	}
 	return readers[format](br, opt.Arm, run, l)
 }
+
+// detectPool holds the readers of detectBytes that Read reads through: a
+// multipart request of many small reports reuses them instead of taking
+// 64 KB more for each part.
+var detectPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, detectBytes) }}
 
 // evalReaders read one eval harness log as one run.
 var evalReaders = map[string]func(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) error{
