@@ -1,0 +1,74 @@
+package apitest
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+)
+
+// A MemoryProbe reads a platform's memory around each hostile request, so
+// that RunHostileMemory can record what each request took on that runtime:
+// the resident memory of the local server's process, the Worker's wasm
+// memory and V8 heap.
+type MemoryProbe struct {
+	What string // what is measured, for the log: "resident memory (VmHWM)"
+	// Start is called before each request and returns the figure then,
+	// after starting a new peak where the platform can (clear_refs).
+	Start func() (uint64, error)
+	// Peak is called after the request and returns the most the figure
+	// reached since Start.
+	Peak func() (uint64, error)
+	// Cap is a bound on Peak itself, whatever the request (a Workers
+	// isolate's 128 MB); 0 for none.
+	Cap uint64
+}
+
+// RunHostileMemory sends every case with do, checks the answers as
+// RunHostile does, and records what each request took: the peak above the
+// figure at its start. A request fails past twice its body plus 32 MB (the
+// body as sent, of at most limit bytes), and past probe.Cap.
+func RunHostileMemory(t *testing.T, runtime string, cases []Hostile, limit int64, probe MemoryProbe, do func(Hostile) (int, http.Header, []byte, error)) {
+	t.Helper()
+	var worst uint64
+	worstName := ""
+	for _, h := range cases {
+		body, _, err := h.Payload("", limit)
+		if err != nil {
+			t.Fatalf("%s: %v", h.Name, err)
+		}
+		start, err := probe.Start()
+		if err != nil {
+			t.Fatalf("%s: %s: %v", runtime, h.Name, err)
+		}
+		status, hdr, answer, err := do(h)
+		if err == nil {
+			err = h.Check(status, hdr, answer)
+		}
+		if err != nil {
+			t.Errorf("%s: %s: %v", runtime, h.Name, err)
+		}
+		peak, err := probe.Peak()
+		if err != nil {
+			t.Fatalf("%s: %s: %v", runtime, h.Name, err)
+		}
+		took := uint64(0)
+		if peak > start {
+			took = peak - start
+		}
+		if took > worst {
+			worst, worstName = took, h.Name
+		}
+		if testing.Verbose() {
+			t.Logf("%s: %s: status %d, body %d bytes, %s %.1f MB, %.1f MB above its start", runtime, h.Name, status, len(body), probe.What, float64(peak)/1e6, float64(took)/1e6)
+		}
+		if bound := 2*uint64(len(body)) + 32<<20; took > bound {
+			t.Errorf("%s: %s: %s rose by %.1f MB for a body of %d bytes, over %.1f MB", runtime, h.Name, probe.What, float64(took)/1e6, len(body), float64(bound)/1e6)
+		}
+		if probe.Cap > 0 && peak > probe.Cap {
+			t.Errorf("%s: %s: %s reached %.1f MB, over %s", runtime, h.Name, probe.What, float64(peak)/1e6, mb(probe.Cap))
+		}
+	}
+	t.Logf("%s: %d hostile requests; the most %s any took: %.1f MB above its start (%s)", runtime, len(cases), probe.What, float64(worst)/1e6, worstName)
+}
+
+func mb(n uint64) string { return fmt.Sprintf("%.0f MB", float64(n)/1e6) }
