@@ -56,23 +56,9 @@ func (a *attrNormalizer) normalize(p []byte) (int, error) {
 				a.state = afterLT
 			}
 		case afterLT:
-			switch c {
-			case '!':
-				a.state = afterBang
-			case '?':
-				a.state, a.run = inPI, 0
-			default:
-				a.state = inTag
-			}
+			a.state, a.run = markup(c, '!', afterBang, '?', inPI), 0
 		case afterBang:
-			switch c {
-			case '-':
-				a.state = afterDash
-			case '[':
-				a.state, a.run = inCDATA, 0
-			default:
-				a.state = inTag
-			}
+			a.state, a.run = markup(c, '-', afterDash, '[', inCDATA), 0
 		case afterDash:
 			a.state, a.run = inTag, 0
 			if c == '-' {
@@ -121,4 +107,16 @@ func (a *attrNormalizer) normalize(p []byte) (int, error) {
 		w++
 	}
 	return w, err
+}
+
+// markup is the state after c, which follows "<" or "<!": s1 after c1, s2
+// after c2, else a tag's (an element's or a declaration's).
+func markup(c, c1 byte, s1 attrState, c2 byte, s2 attrState) attrState {
+	switch c {
+	case c1:
+		return s1
+	case c2:
+		return s2
+	}
+	return inTag
 }

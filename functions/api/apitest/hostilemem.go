@@ -1,9 +1,12 @@
 package apitest
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -110,4 +113,40 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// ProcessMemory probes a process's resident memory on Linux: before each
+// request, writing 5 to /proc/PID/clear_refs starts a new peak (VmHWM) at
+// the memory resident then (VmRSS); after it, VmHWM is the peak. pid gives
+// the process id, 0 while there is no process yet (the figure is then 0).
+func ProcessMemory(pid func() int) MemoryProbe {
+	status := func(field string) (uint64, error) {
+		p := pid()
+		if p == 0 {
+			return 0, nil
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p))
+		if err != nil {
+			return 0, err
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if f := bytes.Fields(line); len(f) >= 2 && string(f[0]) == field+":" {
+				kb, err := strconv.ParseUint(string(f[1]), 10, 64)
+				return kb << 10, err
+			}
+		}
+		return 0, fmt.Errorf("no %s in /proc/%d/status", field, p)
+	}
+	return MemoryProbe{
+		What: "resident memory",
+		Start: func() (uint64, error) {
+			if p := pid(); p != 0 {
+				if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", p), []byte("5"), 0); err != nil {
+					return 0, err
+				}
+			}
+			return status("VmRSS")
+		},
+		Peak: func() (uint64, error) { return status("VmHWM") },
+	}
 }
