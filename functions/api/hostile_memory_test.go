@@ -12,7 +12,9 @@ import (
 // before it; a generated body is streamed, so only what the handler keeps
 // counts). Whatever the request, accepted or refused, the peak stays
 // within twice its body plus 32 MB, and under 64 MB: half of a Workers
-// isolate's 128 MB.
+// isolate's 128 MB. The 30 MB reports are read once, with the local
+// options: the Worker's have the same body limit and readers, and Lambda's
+// refuse them at 6 MB (the platforms' own runs measure all three).
 func TestHostileMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("serves every hostile request three times")
@@ -26,6 +28,9 @@ func TestHostileMemory(t *testing.T) {
 		var worst uint64
 		worstName := ""
 		for _, c := range cases {
+			if p.name != "local" && (c.Name == "report-playwright-30mb" || c.Name == "report-gotest-30mb") {
+				continue
+			}
 			cost, err := apitest.Measure(h, c.Case, "testdata", p.opt.maxBody())
 			if err != nil {
 				t.Fatal(err)
