@@ -21,7 +21,10 @@ import (
 // held. TestReadPeakMemory checks small inputs on every go test;
 // BenchmarkReadPeakMemory records the full sizes (100 MB of Playwright
 // JSON and of go test -json, 30 MB of nested XML) as peak-MB and
-// peak/input metrics: go test -run '^$' -bench ReadPeakMemory -benchtime 1x
+// peak/input metrics. Two Playwright reports tell the reader from the
+// ledger: one of a quarter of a million tests, whose ledger is most of the
+// peak, and one of 12,000 tests retried many times, whose peak stays small
+// however long the file: go test -run '^$' -bench ReadPeakMemory -benchtime 1x
 // ./core/report (make bench-reports runs it).
 
 // chunkReader produces a generated input: head, then chunk(i) for i = 0,
@@ -59,7 +62,12 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 // files of 40 tests in three projects, each result with a line of output;
 // tests 0 and 29 of each file are retried after a failure, with its error
 // and stack: 40 passed trials of a file's 46 in each project.
-func playwrightInput(size int64) io.Reader {
+func playwrightInput(size int64) io.Reader { return playwrightFiles(size, 0) }
+
+// playwrightFiles is playwrightInput whose spec files repeat after files
+// of them (0: never), each repeat more attempts of the same tests: a
+// report of few tests retried many times, whose ledger stays small.
+func playwrightFiles(size int64, files int) io.Reader {
 	result := func(dst []byte, status string, retry int) []byte {
 		errs := ""
 		if status == "failed" {
@@ -72,6 +80,9 @@ func playwrightInput(size int64) io.Reader {
 		tail: []byte(`{"title": "last.spec.js", "specs": []}]}], "errors": [], "stats": {"expected": 1}}` + "\n"),
 		size: size,
 		chunk: func(b []byte, file int) []byte {
+			if files > 0 {
+				file %= files
+			}
 			b = fmt.Appendf(b, `{"title": "spec%05d.spec.js", "file": "spec%05d.spec.js", "specs": [`, file, file)
 			for t := range 40 {
 				if t > 0 {
@@ -166,6 +177,14 @@ func memoryCases(playwright, xml, gotest int64) []memoryCase {
 			// Each generated file adds 3 x 40 passed trials of 3 x 42.
 			if c := total(l); c.Trials == 0 || c.Passed%120 != 0 || c.Trials != c.Passed/120*126 {
 				t.Errorf("%d of %d trials, want 120 of every 126", c.Passed, c.Trials)
+			}
+		}},
+		{"playwright-few-tests", playwright, func(n int64) io.Reader { return playwrightFiles(n, 100) }, FormatPlaywright, func(t testing.TB, l *ledger.Ledger, err error) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(l.Tests(ledger.ArmBaseline)); n != 100*40*3 {
+				t.Errorf("%d tests, want 12,000", n)
 			}
 		}},
 		{"nested-xml", xml, func(n int64) io.Reader { return nestedXML(n, false) }, FormatAuto, refused},
