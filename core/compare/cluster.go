@@ -61,8 +61,12 @@ func clusterOf(pairs []pair, d []float64, opt Options) (*Cluster, []string) {
 		field = "cluster"
 	}
 	if len(missing) > 0 {
-		warns = append(warns, fmt.Sprintf("%s no %s: each is taken as a %s of its own (%s)",
-			core.Nouns(len(missing), "question has"), field, field, core.ListNames(missing)))
+		has := "questions have"
+		if len(missing) == 1 {
+			has = "question has"
+		}
+		warns = append(warns, fmt.Sprintf("%d %s no %s: each is taken as a %s of its own (%s)",
+			len(missing), has, field, field, core.ListNames(missing)))
 	}
 	G := len(idx)
 	if G < 2 {
