@@ -134,13 +134,12 @@ func Compare(a, b *aa.Side, opt Options) (*Result, error) {
 	res.A = summarize(a, onlyA, opt.MaxListed)
 	res.B = summarize(b, onlyB, opt.MaxListed)
 	for _, o := range []struct {
-		name string
-		n    int
-		ids  []string
-	}{{"A", len(onlyA), onlyA}, {"B", len(onlyB), onlyB}} {
-		if o.n > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s only side %s has %s left out: %s",
-				core.Nouns(o.n, "question"), o.name, pronoun(o.n), core.ListNames(o.ids)))
+		name, other string
+		ids         []string
+	}{{"A", "B", onlyA}, {"B", "A", onlyB}} {
+		if len(o.ids) > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("side %s has %s that side %s lacks, left out of the comparison: %s",
+				o.name, core.Nouns(len(o.ids), "question"), o.other, core.ListNames(o.ids)))
 		}
 	}
 	n := len(pairs)
@@ -177,13 +176,6 @@ func Compare(a, b *aa.Side, opt Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("only %s in common: the interval leans on the t distribution's assumption of normal differences", core.Nouns(n, "question")))
 	}
 	return res, nil
-}
-
-func pronoun(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "them"
 }
 
 func checkOptions(opt Options) error {
@@ -228,7 +220,7 @@ func checkSide(name string, s *aa.Side) error {
 // summarize sums up a side; Accuracy is set later, over the paired
 // questions.
 func summarize(s *aa.Side, only []string, maxListed int) Side {
-	out := Side{Questions: len(s.Scenarios), OnlyCount: len(only), Only: only[:min(len(only), maxListed)]}
+	out := Side{Questions: len(s.Scenarios), OnlyCount: len(only), Only: append([]string{}, only[:min(len(only), maxListed)]...)}
 	same := true
 	for _, t := range s.Scenarios {
 		out.Trials += t.Total
