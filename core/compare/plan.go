@@ -15,9 +15,12 @@ import (
 //
 // and the minimum detectable effect at power π is MDE = (z_{1−α/2} + z_π)·SE
 // (the normal approximation; Miller 2024, section 5). With n questions,
-// K epochs on each side and the split of Noise, SE² = D·(Q + S/K)/n, D the
-// clusters' design effect, so the questions needed for δ are
-// ⌈(z_{1−α/2} + z_π)²·D·(Q + S/K)/δ²⌉.
+// K epochs on each side and the split of Noise, SE² = (Q_c + S/K)/n, so
+// the questions needed for δ are ⌈(z_{1−α/2} + z_π)²·(Q_c + S/K)/δ²⌉.
+// Q_c is the questions' part of the variance: n·SE² − W with SE the
+// clustered standard error when there are clusters (answers are
+// independent across questions even within a cluster, so the clusters
+// inflate only this part), which is Q without them.
 type Plan struct {
 	Power float64 `json:"power"` // the target, in (0,1)
 	// MDE is the smallest change this eval (its questions and epochs)
@@ -30,8 +33,8 @@ type Plan struct {
 	// QuestionsNeeded is the questions that detect Effect with probability
 	// Power at this eval's epochs and noise.
 	QuestionsNeeded int64 `json:"questions_needed"`
-	// DesignEffect is the clusters' variance inflation the plan assumes
-	// (1 without clusters).
+	// DesignEffect is the clusters' variance inflation at this eval's
+	// epochs (1 without clusters).
 	DesignEffect float64 `json:"design_effect"`
 	// Epochs plans 1, 2, 3, 5 and 10 epochs a side; empty without the
 	// split of answer noise from question sampling.
@@ -60,8 +63,11 @@ func plan(res *Result, d []float64, opt Options) Plan {
 	p.PowerAtEffect = PowerAt(opt.Effect, v, n, opt.Level)
 	p.QuestionsNeeded = QuestionsNeeded(v, opt.Effect, opt.Level, opt.Power)
 	if nz := res.Noise; nz != nil {
+		// Answers are independent across questions, clusters or not: the
+		// clusters inflate only the questions' part of v.
+		q := max(0, v-nz.AnswerVariance)
 		for _, k := range planEpochs {
-			vk := float64(p.DesignEffect * (nz.QuestionVariance + nz.TrialVariance/float64(k)))
+			vk := q + nz.TrialVariance/float64(k)
 			p.Epochs = append(p.Epochs, PlanRow{Epochs: k, MDE: MDE(vk, n, opt.Level, opt.Power),
 				QuestionsNeeded: QuestionsNeeded(vk, opt.Effect, opt.Level, opt.Power)})
 		}
