@@ -194,9 +194,9 @@ func ComparePower(r *compare.Result) string {
 	return s + "."
 }
 
-// flipWord is how a flipped question's change reads: "wrong → right" for
-// one answer a side, "33% → 100%" otherwise.
-func flipWord(r *compare.Result, f compare.Flip) string {
+// FlipWords is how a flipped question's change reads: "wrong → right" for
+// one answer a side, "33.3% → 100.0%" otherwise.
+func FlipWords(r *compare.Result, f compare.Flip) string {
 	if oneRun(r) {
 		if f.B > f.A {
 			return "wrong → right"
@@ -213,7 +213,7 @@ func CompareMarkdown(r *compare.Result, link Link) string {
 	m.answer(CompareAnswer(r))
 	var rows [][]string
 	for _, f := range r.Flips {
-		rows = append(rows, []string{f.ID, flipWord(r, f)})
+		rows = append(rows, []string{f.ID, FlipWords(r, f)})
 	}
 	if len(rows) > 0 {
 		m.para(flippedHead(r))
