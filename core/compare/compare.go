@@ -145,8 +145,9 @@ func Compare(a, b *aa.Side, opt Options) (*Result, error) {
 	n := len(pairs)
 	res.Questions = n
 	if n < 2 {
-		return nil, &core.Error{Kind: core.Unusable, Field: "b", Msg: fmt.Sprintf(
-			"the two sides have %s in common (ids must match); a comparison needs 2 or more", core.Nouns(n, "question"))}
+		return nil, &core.Error{Kind: core.Unusable, Msg: fmt.Sprintf(
+			"the two sides have %s in common; a comparison needs 2 or more, paired by id (side A's ids: %s; side B's: %s)",
+			core.Nouns(n, "question"), core.ListNames(ids(a)[:min(3, len(a.Scenarios))]), core.ListNames(ids(b)[:min(3, len(b.Scenarios))]))}
 	}
 	as, bs := make([]float64, n), make([]float64, n)
 	d := make([]float64, n)
