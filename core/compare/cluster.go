@@ -19,7 +19,8 @@ import (
 //	SE = √V, interval mean ± t_{(1+level)/2, G−1}·SE
 //
 // (Cameron and Miller 2015, "A Practitioner's Guide to Cluster-Robust
-// Inference", section II.C and the G−1 degrees of freedom of section VI).
+// Inference": the CR1 factor, and the t on G−1 degrees of freedom they
+// advise with few clusters).
 // With every question its own cluster it is the paired SE exactly.
 type Cluster struct {
 	Field    string   `json:"field"`    // what the clusters are: passage, file, task

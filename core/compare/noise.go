@@ -11,8 +11,8 @@ import (
 // Noise splits the variance of a question's difference d_i = b_i − a_i
 // into the part that answering the same question again would change
 // (answer noise) and the part that choosing other questions would
-// (question sampling), as Miller (2024, "Adding Error Bars to Evals",
-// section 4) splits an eval score's variance. With k trials of a question
+// (question sampling), as Miller (2024, "Adding Error Bars to Evals")
+// splits an eval score's variance by the law of total variance. With k trials of a question
 // whose pass rate is p̂ on a side, p̂(1−p̂)/(k−1) is an unbiased estimate of
 // the variance its trials add to p̂, so
 //

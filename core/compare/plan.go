@@ -14,7 +14,7 @@ import (
 //	power(δ) = Φ(δ/SE − z_{1−α/2}) + Φ(−δ/SE − z_{1−α/2})
 //
 // and the minimum detectable effect at power π is MDE = (z_{1−α/2} + z_π)·SE
-// (the normal approximation; Miller 2024, section 5). With n questions,
+// (the normal approximation, as Miller 2024 plans an eval's size). With n questions,
 // K epochs on each side and the split of Noise, SE² = (Q_c + S/K)/n, so
 // the questions needed for δ are ⌈(z_{1−α/2} + z_π)²·(Q_c + S/K)/δ²⌉.
 // Q_c is the questions' part of the variance: n·SE² − W with SE the
