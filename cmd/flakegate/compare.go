@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -102,13 +101,10 @@ func sideOf(err error, a, b []string) error {
 	return err
 }
 
-// readClusters reads the cluster of every question from the field of each
-// row of samples files: the samples reader, told that field names the run,
-// files each question under its cluster. A question in two clusters, or a
-// file that is not a samples file, is an input error.
+// readClusters reads the group of every question from field of each row
+// of samples files (compare.ClustersFromSamples).
 func readClusters(e *env, files []string, field string, eo report.EvalOptions) (map[string]string, error) {
 	out := map[string]string{}
-	from := map[string]string{} // the file that named a question's cluster
 	for _, name := range files {
 		if name == "-" {
 			return nil, usagef("-cluster reads every file twice: give standard input's log as a file")
@@ -117,28 +113,10 @@ func readClusters(e *env, files []string, field string, eo report.EvalOptions) (
 		if err != nil {
 			return nil, err
 		}
-		br := bufio.NewReader(f)
-		head, _ := br.Peek(64 << 10)
-		if kind := report.DetectFormat(head); kind != "" && kind != report.FormatSamples {
-			f.Close()
-			return nil, usagef("-cluster reads a field of each row of a samples file (JSONL or CSV, one row per sample); %s is a %s log, whose rows flakegate does not read for groups", displayName(name), kind)
-		}
-		l := ledger.New()
-		o := eo
-		o.Run = field
-		err = report.Read(br, report.Options{Format: report.FormatSamples, Eval: o}, l)
+		err = compare.ClustersFromSamples(f, field, eo, out)
 		f.Close()
 		if err != nil {
 			return nil, core.WithFile(err, displayName(name))
-		}
-		tests, runs := l.Tests(ledger.ArmBaseline), l.Runs(ledger.ArmBaseline)
-		for _, c := range l.Cells(ledger.ArmBaseline) {
-			id, g := tests[c.Test], runs[c.Run]
-			if prev, ok := out[id]; ok && prev != g {
-				return nil, &core.Error{Kind: core.Invalid, File: displayName(name), Msg: fmt.Sprintf(
-					"question %q is in two groups of %s: %q (%s) and %q", id, field, prev, from[id], g)}
-			}
-			out[id], from[id] = g, displayName(name)
 		}
 	}
 	return out, nil
