@@ -85,7 +85,7 @@ func TestCompareRefusals(t *testing.T) {
 		{[]string{"-", "-"}, "only one input can be standard input"},
 		{[]string{"-effect", "0", lmA, lmA}, "effect: must be a fraction from 0.0001 to 1"},
 		{[]string{lmA, logsDir + "promptfoo-b.json"}, "the two sides have 0 questions in common; a comparison needs 2 or more, paired by id (side A's ids: 0, 1, 2; side B's: capital 1 · anthropic:claude-3-5-haiku"},
-		{[]string{"-cluster", "passage", lmA, lmA}, "cluster: reads a field of each row of a samples file (JSONL or CSV, one row per sample); this is a lm-evaluation-harness file"},
+		{[]string{"-cluster", "passage", lmA, lmA}, "cluster: reads a field of each row of a samples file (JSONL or CSV, one row per sample); this file is in the lm-evaluation-harness format"},
 		{[]string{lmA, "testdata/compare/missing.json"}, "missing.json: no such file"},
 		{[]string{"-format", "samples", "-score", "correct", "-cluster", "nope", "testdata/compare/race-a.jsonl", "testdata/compare/race-b.jsonl"}, "race-a.jsonl:1:1: the row has no nope"},
 	} {

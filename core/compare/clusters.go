@@ -28,7 +28,7 @@ func ClustersFromSamples(r io.Reader, field string, eval report.EvalOptions, clu
 		if h, ok := harness[kind]; ok {
 			kind = h
 		}
-		return core.FieldErrorf("cluster", "reads a field of each row of a samples file (JSONL or CSV, one row per sample); this is a %s file, whose rows flakegate does not read for groups", kind)
+		return core.FieldErrorf("cluster", "reads a field of each row of a samples file (JSONL or CSV, one row per sample); this file is in the %s format, whose rows flakegate does not read for groups", kind)
 	}
 	l := ledger.New()
 	eval.Run = field
