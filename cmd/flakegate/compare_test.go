@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,5 +94,23 @@ func TestCompareRefusals(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.msg)
 		}
+	}
+}
+
+// TestCompareSameBytesAsAPI: the CLI's -json is the API's answer, byte for
+// byte, for the same logs (functions/api's corpus case compare-cluster).
+func TestCompareSameBytesAsAPI(t *testing.T) {
+	golden, err := os.ReadFile("../../functions/api/testdata/golden/compare-cluster.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, ok := strings.Cut(string(golden), "\n\n")
+	if !ok {
+		t.Fatal("no body in the API's golden answer")
+	}
+	code, out, errs := cli(t, "", "compare", "-json", "-format", "samples", "-score", "correct", "-cluster", "passage",
+		"testdata/compare/race-a.jsonl", "testdata/compare/race-b.jsonl")
+	if code != exitOK || out != body {
+		t.Errorf("exit %d (%s); CLI and API differ:\n%s\n---\n%s", code, errs, out, body)
 	}
 }
