@@ -18,25 +18,42 @@ const bodyMultipartCompare bodyKind = 200
 // one side) of one answer.
 const maxCompareListed = 1000
 
+// evalParams say how to read eval logs, for every route that reads them,
+// named as the CLI's flags are.
+var evalParams = []param{
+	{name: "score", kind: kString, def: "", doc: "eval logs: the scorer (inspect_ai), metric (lm-evaluation-harness) or score field (samples) that decides a pass"},
+	{name: "threshold", kind: kNumber, def: "1", doc: "eval logs: a numeric score passes at this value or more"},
+	{name: "filter", kind: kString, def: "", doc: "lm-evaluation-harness logs: the filter whose rows count (default: the first in the file)"},
+	{name: "id_field", kind: kString, def: "", doc: "samples files: the field that names the sample (default id)"},
+	{name: "run_field", kind: kString, def: "", doc: "samples files: the field that names the run (default: each file is one run)"},
+}
+
+// evalArgs reads evalParams.
+func evalArgs(a *args) report.EvalOptions {
+	var eval report.EvalOptions
+	a.str("score", &eval.Score)
+	a.number("threshold", &eval.Threshold)
+	a.str("filter", &eval.Filter)
+	a.str("id_field", &eval.ID)
+	a.str("run_field", &eval.Run)
+	return eval
+}
+
 // compareRoutes is POST /v1/compare, flakegate compare over HTTP.
 func compareRoutes() []*route {
 	return []*route{{
 		path:    "compare",
 		summary: "Is model B better than model A on the same eval questions? Paired by question, with McNemar, clustered errors and power",
-		params: []param{
+		params: append([]param{
 			{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
 				doc: "the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)"},
-			{name: "score", kind: kString, def: "", doc: "eval logs: the scorer (inspect_ai), metric (lm-evaluation-harness) or score field (samples) that decides a pass"},
-			{name: "threshold", kind: kNumber, def: "1", doc: "eval logs: a numeric score passes at this value or more"},
-			{name: "filter", kind: kString, def: "", doc: "lm-evaluation-harness logs: the filter whose rows count (default: the first in the file)"},
-			{name: "id_field", kind: kString, def: "", doc: "samples files: the field that names the question (default id)"},
-			{name: "run_field", kind: kString, def: "", doc: "samples files: the field that names the run (default: each file is one run)"},
+		}, append(evalParams, []param{
 			{name: "cluster", kind: kString, def: "", doc: "samples files: the field of each row that names the question's group (passage, file, task), for clustered standard errors"},
 			{name: "level", kind: kNumber, def: "0.95", doc: "confidence level of the intervals, in (0,1)"},
 			{name: "power", kind: kNumber, def: "0.8", doc: "the power the plan wants, in (0,1)"},
 			{name: "effect", kind: kNumber, def: "0.02", doc: "the change in accuracy to plan for, a fraction in [0.0001, 1]"},
 			{name: "max_listed", kind: kInteger, def: "100", doc: "questions listed of each kind (flipped each way, only on one side), in [1, 1000]"},
-		},
+		}...)...),
 		post:    postCompare,
 		body:    []bodyKind{bodyMultipartCompare},
 		results: "CompareResult",
@@ -57,13 +74,8 @@ func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 	a := queryArgs(rt.params, r.URL.RawQuery)
 	opt := compare.DefaultOptions
 	format := formatAuto
-	var eval report.EvalOptions
 	a.str("format", &format)
-	a.str("score", &eval.Score)
-	a.number("threshold", &eval.Threshold)
-	a.str("filter", &eval.Filter)
-	a.str("id_field", &eval.ID)
-	a.str("run_field", &eval.Run)
+	eval := evalArgs(a)
 	a.str("cluster", &opt.ClusterField)
 	a.number("level", &opt.Level)
 	a.number("power", &opt.Power)
