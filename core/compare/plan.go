@@ -77,7 +77,7 @@ func plan(res *Result, d []float64, opt Options) Plan {
 
 // zSum is z_{1−α/2} + z_π for a two-sided test at level (confidence) and
 // power π.
-func zSum(level, power float64) float64 { return stat.Z(level) + stat.Z(2*power-1) }
+func zSum(level, power float64) float64 { return stat.Z(level) + stat.Z(float64(2*power)-1) }
 
 // MDE is the smallest change a two-sided test at confidence level detects
 // with probability power, when one question's difference has variance v
