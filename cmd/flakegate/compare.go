@@ -12,6 +12,10 @@ import (
 	"github.com/flakegate/flakegate/words"
 )
 
+// compareNoLink is a comparison's link note when a site is given: the
+// calculator has no view that opens one.
+const compareNoLink = "the calculator does not open comparisons; share the JSON result (-json-out) instead."
+
 // compareTextFlips is how many flipped questions of each way the text
 // report lists (-json and -markdown list up to the result's MaxListed).
 const compareTextFlips = 20
@@ -33,7 +37,8 @@ func runCompare(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if _, err := out.check(e); err != nil {
+	site, err := out.check(e)
+	if err != nil {
 		return false, err
 	}
 	switch {
@@ -70,9 +75,14 @@ func runCompare(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, sideOf(err, *aFiles, *bFiles)
 	}
-	return false, out.print(e, printed{res: res, notes: func() []annotation {
+	var link words.Link
+	if site != "" {
+		link.Note = compareNoLink
+		res.LinkNote = link.Note
+	}
+	return false, out.print(e, printed{res: res, link: link, notes: func() []annotation {
 		return append([]annotation{resultNote(false, words.CompareAnswer(res))}, caveatNotes(res.Warnings)...)
-	}, markdown: func() string { return words.CompareMarkdown(res, words.Link{}) },
+	}, markdown: func() string { return words.CompareMarkdown(res, link) },
 		text: func(w io.Writer) error { return writeCompare(w, res) }})
 }
 

@@ -30,6 +30,7 @@ func TestCompareGolden(t *testing.T) {
 		{"promptfoo.txt", []string{"-a", logsDir + "promptfoo-a.json", "-b", logsDir + "promptfoo-b.json"}},
 		{"race-cluster.json", []string{"-json", "-format", "samples", "-score", "correct", "-cluster", "passage", race + "a.jsonl", race + "b.jsonl"}},
 		{"race-cluster.txt", []string{"-format", "samples", "-score", "correct", "-cluster", "passage", "-effect", "0.05", race + "a.jsonl", race + "b.jsonl"}},
+		{"promptfoo-site.md", []string{"-markdown", "-site", "https://flakegate.example", logsDir + "promptfoo-a.json", logsDir + "promptfoo-b.json"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := cli(t, "", append([]string{"compare"}, tc.args...)...)
