@@ -91,8 +91,9 @@ func pascal(n int) [][]*big.Int {
 // TestMcNemarExact checks McNemarP against exact binomial sums: on every
 // (b, c) with b + c <= 300 (45,451 cases) against Pascal's triangle, where
 // McNemarP sums exactly and must return the correctly rounded float64 of
-// the exact rational (no error at all); and on 40 random cases with
-// 20,000 < b + c <= 40,000, where it uses the incomplete beta, against
+// the exact rational (no error at all); on 20 random cases with 300 <
+// b + c <= 5,000 against exactMcNemar, exactly too; and on 40 random cases
+// with 5,000 < b + c <= 40,000, where it uses the incomplete beta, against
 // exactMcNemar to a relative n·1e-15 (the continued fraction's error grows
 // with n; the largest measured is printed with -v).
 func TestMcNemarExact(t *testing.T) {
@@ -114,9 +115,22 @@ func TestMcNemarExact(t *testing.T) {
 		return
 	}
 	r := rand.New(rand.NewPCG(28, 1))
+	for range 20 {
+		n := 301 + r.Int64N(exactUpTo-300)
+		b := n/2 - int64(r.NormFloat64()*2*math.Sqrt(float64(n)))
+		b = max(0, min(n, b))
+		p, mid := McNemarP(b, n-b)
+		wp, wm := exactMcNemar(b, n-b)
+		fp, _ := wp.Float64()
+		fm, _ := wm.Float64()
+		if p != fp || mid != fm {
+			t.Errorf("McNemarP(%d, %d) = %v, %v; exact %v, %v", b, n-b, p, mid, fp, fm)
+		}
+		cases++
+	}
 	worst := 0.0
 	for range 40 {
-		n := exactUpTo + 1 + r.Int64N(exactUpTo)
+		n := exactUpTo + 1 + r.Int64N(35000)
 		// near the centre, where p is not negligibly small
 		b := n/2 - int64(r.NormFloat64()*2*math.Sqrt(float64(n)))
 		b = max(0, min(n, b))
