@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/flakegate/flakegate/core/compare"
+	"github.com/flakegate/flakegate/share"
 )
 
 // The comparison of two models in sentences: the answer (how many points
@@ -283,4 +285,22 @@ func CompareFigures(r *compare.Result) [][]string {
 	}
 	rows = append(rows, []string{"minimum detectable effect (" + Level(r.Plan.Power) + " power)", Points(r.Plan.MDE)})
 	return rows
+}
+
+// CompareTooLong says that a comparison's questions (bytes of link) are too
+// many for a link.
+func CompareTooLong(bytes int) string {
+	return fmt.Sprintf("These questions take %s bytes as a link, over the %s-byte limit: drop the logs on the calculator's comparison view instead.",
+		Count(int64(bytes)), Count(share.MaxFragment))
+}
+
+// CompareLink is the link of a comparison on site (LinkOf), whose note also
+// says, when the logs had reading notes (notes true), that the view shows
+// the figures without them.
+func CompareLink(v share.View, site string, notes bool) Link {
+	l := LinkOf(v, site)
+	if site != "" && notes {
+		l.Note = strings.TrimSpace(l.Note + " The calculator shows these figures without the logs' reading notes.")
+	}
+	return l
 }

@@ -9,12 +9,9 @@ import (
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
-
-// compareNoLink is a comparison's link note when a site is given: the
-// calculator has no view that opens one.
-const compareNoLink = "the calculator does not open comparisons; share the JSON result (-json-out) instead."
 
 // compareTextFlips is how many flipped questions of each way the text
 // report lists (-json and -markdown list up to the result's MaxListed).
@@ -71,15 +68,21 @@ func runCompare(e *env, args []string) (bool, error) {
 			return false, err
 		}
 	}
-	res, err := compare.CompareLedger(l, opt)
+	a, b, err := compare.SidesOf(l)
+	if err != nil {
+		return false, err
+	}
+	res, err := compare.Compare(a, b, opt)
 	if err != nil {
 		return false, sideOf(err, *aFiles, *bFiles)
 	}
-	var link words.Link
-	if site != "" {
-		link.Note = compareNoLink
-		res.LinkNote = link.Note
+	res.Warnings = append(res.Warnings, l.Notes()...)
+	view, err := share.Compare(a, b, opt)
+	if err != nil {
+		return false, err
 	}
+	link := words.CompareLink(view, site, len(l.Notes()) > 0)
+	res.Link, res.LinkNote = link.URL, link.Note
 	return false, out.print(e, printed{res: res, link: link, notes: func() []annotation {
 		return append([]annotation{resultNote(false, words.CompareAnswer(res))}, caveatNotes(res.Warnings)...)
 	}, markdown: func() string { return words.CompareMarkdown(res, link) },

@@ -99,7 +99,8 @@ func TestCompareRefusals(t *testing.T) {
 }
 
 // TestCompareSameBytesAsAPI: the CLI's -json is the API's answer, byte for
-// byte, for the same logs (functions/api's corpus case compare-cluster).
+// byte, for the same logs (functions/api's corpus case compare-cluster,
+// served on http://example.com with the calculator beside it).
 func TestCompareSameBytesAsAPI(t *testing.T) {
 	golden, err := os.ReadFile("../../functions/api/testdata/golden/compare-cluster.txt")
 	if err != nil {
@@ -109,7 +110,7 @@ func TestCompareSameBytesAsAPI(t *testing.T) {
 	if !ok {
 		t.Fatal("no body in the API's golden answer")
 	}
-	code, out, errs := cli(t, "", "compare", "-json", "-format", "samples", "-score", "correct", "-cluster", "passage",
+	code, out, errs := cli(t, "", "compare", "-json", "-site", "http://example.com", "-format", "samples", "-score", "correct", "-cluster", "passage",
 		"testdata/compare/race-a.jsonl", "testdata/compare/race-b.jsonl")
 	if code != exitOK || out != body {
 		t.Errorf("exit %d (%s); CLI and API differ:\n%s\n---\n%s", code, errs, out, body)

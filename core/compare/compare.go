@@ -269,13 +269,9 @@ func cmpRates(x, y aa.Tally) int {
 // in every run of the arm one of its answers. The ledger's notes follow
 // the comparison's warnings.
 func CompareLedger(l *ledger.Ledger, opt Options) (*Result, error) {
-	a, err := aa.FromLedger(l, ledger.ArmBaseline)
+	a, b, err := SidesOf(l)
 	if err != nil {
-		return nil, &core.Error{Kind: core.Unusable, Field: "a", Msg: "side A has no scored answers"}
-	}
-	b, err := aa.FromLedger(l, ledger.ArmPatched)
-	if err != nil {
-		return nil, &core.Error{Kind: core.Unusable, Field: "b", Msg: "side B has no scored answers"}
+		return nil, err
 	}
 	res, err := Compare(a, b, opt)
 	if err != nil {
@@ -283,4 +279,16 @@ func CompareLedger(l *ledger.Ledger, opt Options) (*Result, error) {
 	}
 	res.Warnings = append(res.Warnings, l.Notes()...)
 	return res, nil
+}
+
+// SidesOf is the two sides of a ledger: side A its baseline arm, side B its
+// patched arm, each test a question (aa.FromLedger).
+func SidesOf(l *ledger.Ledger) (a, b *aa.Side, err error) {
+	if a, err = aa.FromLedger(l, ledger.ArmBaseline); err != nil {
+		return nil, nil, &core.Error{Kind: core.Unusable, Field: "a", Msg: "side A has no scored answers"}
+	}
+	if b, err = aa.FromLedger(l, ledger.ArmPatched); err != nil {
+		return nil, nil, &core.Error{Kind: core.Unusable, Field: "b", Msg: "side B has no scored answers"}
+	}
+	return a, b, nil
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/words"
 )
 
 // bodyMultipartCompare is /v1/compare's upload: parts a and b, each one
@@ -132,9 +134,22 @@ func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err := checkLedger(l, true, "flakegate compare A B"); err != nil {
 		return err
 	}
-	res, err := compare.CompareLedger(l, opt)
+	sa, sb, err := compare.SidesOf(l)
 	if err != nil {
 		return err
+	}
+	res, err := compare.Compare(sa, sb, opt)
+	if err != nil {
+		return err
+	}
+	res.Warnings = append(res.Warnings, l.Notes()...)
+	if site := h.site(r); site != "" {
+		view, err := share.Compare(sa, sb, opt)
+		if err != nil {
+			return err
+		}
+		link := words.CompareLink(view, site, len(l.Notes()) > 0)
+		res.Link, res.LinkNote = link.URL, link.Note
 	}
 	return h.writeResult(w, r, res, cacheNone)
 }
