@@ -115,11 +115,12 @@ func (c *Compare) openFragment(v string) bool {
 	return true
 }
 
-// Open shows the comparison of a and b with opt, as a link to it would.
+// Open shows the comparison of a and b with opt (the example), as a link
+// to it would.
 func (c *Compare) Open(ctx app.Context, a, b *aa.Side, opt compare.Options) {
 	c.linkErr, c.opt = nil, opt
-	c.sides[0] = cmpSide{name: "given", stats: a, gen: c.sides[0].gen + 1}
-	c.sides[1] = cmpSide{name: "given", stats: b, gen: c.sides[1].gen + 1}
+	c.sides[0] = cmpSide{name: "example", stats: a, gen: c.sides[0].gen + 1}
+	c.sides[1] = cmpSide{name: "example", stats: b, gen: c.sides[1].gen + 1}
 	c.compute()
 	c.writeURL(ctx)
 }
@@ -190,9 +191,37 @@ func (c *Compare) ReadLogs(ctx app.Context, i int, names []string, logs []io.Rea
 	})
 }
 
+// exampleCompare is the example: 710 questions answered once by each
+// model, A right on 440 of them; 41 go from wrong to right and 19 from
+// right to wrong (B − A = 22/710 = 3.1 points, McNemar p = 0.0062).
+func exampleCompare() (a, b *aa.Side) {
+	a, b = &aa.Side{}, &aa.Side{}
+	for i := range 710 {
+		id := fmt.Sprintf("q%03d", i+1)
+		pa := int64(0)
+		if i < 440 {
+			pa = 1
+		}
+		pb := pa
+		if i < 19 || i >= 440 && i < 481 {
+			pb = 1 - pa
+		}
+		a.Scenarios = append(a.Scenarios, aa.Tally{ID: id, Passed: pa, Total: 1})
+		b.Scenarios = append(b.Scenarios, aa.Tally{ID: id, Passed: pb, Total: 1})
+	}
+	return a, b
+}
+
 func (c *Compare) Render() app.UI {
 	return c.shell("/compare", "Compare two models",
 		"Is model B better than model A on the same eval questions? Drop each model's eval logs (inspect_ai, lm-evaluation-harness samples, promptfoo; several files for epochs): the questions are paired by id.",
+		app.P().Class("examples").Body(
+			app.Button().ID("example-compare").Class("secondary example").Text("Try an example").OnClick(func(ctx app.Context, e app.Event) {
+				a, b := exampleCompare()
+				c.Open(ctx, a, b, compare.DefaultOptions)
+			}),
+			app.Span().Class("hint").Text(" 710 questions answered once by each model: 41 go from wrong to right, 19 from right to wrong."),
+		),
 		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
 		app.If(c.linkErr != nil, func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(c.linkErr))

@@ -143,3 +143,18 @@ func readLogsSide(t *testing.T, name string) *aa.Side {
 	}
 	return s
 }
+
+// TestCompareExample: the example is the answer a reviewer pastes, as
+// words/compare_test.go checks it by hand.
+func TestCompareExample(t *testing.T) {
+	c := &compareT{}
+	e := load(t, c)
+	a, b := exampleCompare()
+	c.Open(c.ctx, a, b, compare.DefaultOptions)
+	c.ctx.Update()
+	e.ConsumeAll()
+	want := "B answers 3.1 points more questions right (95% interval 1.0 to 5.2); 41 questions went from wrong to right and 19 from right to wrong; McNemar p = 0.0062."
+	if html := app.HTMLString(c); !strings.Contains(html, want) {
+		t.Errorf("the example does not answer %q:\n%s", want, html)
+	}
+}
