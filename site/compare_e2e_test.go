@@ -59,20 +59,25 @@ func TestComparePage(t *testing.T) {
 
 // TestComparePageWidths: a comparison with epochs and clusters (the race
 // samples of cmd/flakegate's tests, through flakegate compare -site's
-// link) never makes the page scroll sideways, on a phone or at 1280 px;
-// its screenshots go to the e2e artifacts.
+// link) shows every figure of flakegate compare -json and never makes the
+// page scroll sideways, on a phone or at 1280 px; its screenshots go to the
+// e2e artifacts.
 func TestComparePageWidths(t *testing.T) {
 	race := filepath.Join(repoRoot(), "cmd", "flakegate", "testdata", "compare", "race-")
 	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
 		var res struct {
 			Link string `json:"link"`
 		}
-		out := cli(t, "compare", "-json", "-site", srv.URL, "-format", "samples", "-score", "correct", "-cluster", "passage", race+"a.jsonl", race+"b.jsonl")
+		args := []string{"compare", "-json", "-format", "samples", "-score", "correct", "-cluster", "passage", race + "a.jsonl", race + "b.jsonl"}
+		out := cli(t, append(args, "-site", srv.URL)...)
 		if err := json.Unmarshal(out, &res); err != nil || res.Link == "" {
 			t.Fatalf("no link: %v", err)
 		}
 		open(t, ctx, res.Link)
 		waitFor(t, ctx, `!!document.getElementById('answer-text')`)
+		// Every figure of the CLI's JSON (without the link, which the page
+		// is) is on the page, and every figure on the page is in it.
+		expectFields(t, ctx, "comparison", "compare", cli(t, args...))
 		if w := evalString(t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
 			t.Errorf("phone %v: the page scrolls sideways by %s px", phone, w)
 		}

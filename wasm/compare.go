@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/share"
@@ -77,10 +78,12 @@ type Compare struct {
 	res     *compare.Result
 	err     error
 	linkErr error
-	opened  bool   // the URL fragment has been read
-	frag    string // the fragment last read or written
-	md      string // the result's Markdown, without its link
-	tooLong string // why the comparison has no link (words.CompareTooLong); "" when it has one
+	opened  bool              // the URL fragment has been read
+	frag    string            // the fragment last read or written
+	md      string            // the result's Markdown, without its link
+	keys    []string          // the result's JSON members, in order, for All figures
+	raw     []json.RawMessage // their JSON
+	tooLong string            // why the comparison has no link (words.CompareTooLong); "" when it has one
 }
 
 func (c *Compare) OnNav(ctx app.Context) {
@@ -127,13 +130,18 @@ func (c *Compare) Open(ctx app.Context, a, b *aa.Side, opt compare.Options) {
 
 func (c *Compare) compute() {
 	c.res, c.err, c.md = nil, nil, ""
+	c.keys, c.raw = nil, nil
 	a, b := c.sides[0], c.sides[1]
 	if a.stats == nil || b.stats == nil || a.err != nil || b.err != nil || a.busy || b.busy {
 		return
 	}
 	c.res, c.err = compare.Compare(a.stats, b.stats, c.opt)
+	c.keys, c.raw = nil, nil
 	if c.res != nil {
 		c.md = words.CompareMarkdown(c.res, words.Link{})
+		var b bytes.Buffer
+		core.WriteJSON(&b, c.res)
+		c.keys, c.raw = orderedObject(b.Bytes())
 	}
 }
 
@@ -303,6 +311,11 @@ func (c *Compare) renderResult() app.UI {
 			return words.CompareMarkdown(r, words.Link{URL: link})
 		}),
 		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.md)),
+		app.Details().ID("all-figures").Body(app.Summary().Text("All figures (the JSON of flakegate compare -json)"),
+			app.Div().DataSet("scope", "compare").Body(app.Range(c.keys).Slice(func(k int) app.UI {
+				return genericField(c.keys[k], c.raw[k])
+			})),
+		),
 	)
 }
 
