@@ -158,3 +158,38 @@ func TestCompareExample(t *testing.T) {
 		t.Errorf("the example does not answer %q:\n%s", want, html)
 	}
 }
+
+// FuzzDecodeCompareShare: whatever decodes is safe to compare, and
+// re-encodes to a link that decodes to the same comparison.
+func FuzzDecodeCompareShare(f *testing.F) {
+	a, b := exampleCompare()
+	v, _ := share.Compare(a, b, compare.DefaultOptions)
+	good := strings.TrimPrefix(v.Fragment, "compare=")
+	for _, s := range []string{good, "", "***", good[:7], rawEncode(`{"v":1,"a":[{"id":"q","passed":1,"total":1}],"b":null}`)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := DecodeCompareShare(text)
+		if err != nil {
+			return
+		}
+		a, b, opt := s.Sides()
+		res, err := compare.Compare(a, b, opt)
+		if err != nil {
+			return // duplicate ids, settings out of range: the comparison refuses them
+		}
+		v, err := share.Compare(a, b, opt)
+		if err != nil || !v.Linked() {
+			return
+		}
+		back, err := DecodeCompareShare(strings.TrimPrefix(v.Fragment, "compare="))
+		if err != nil {
+			t.Fatalf("re-encoded link does not decode: %v", err)
+		}
+		a2, b2, opt2 := back.Sides()
+		res2, err := compare.Compare(a2, b2, opt2)
+		if err != nil || string(jsonOf(t, res2)) != string(jsonOf(t, res)) {
+			t.Fatalf("re-encoded link compares differently: %v", err)
+		}
+	})
+}
