@@ -635,7 +635,13 @@ func LedgerAnswer(r *ledger.Result) string {
 		}
 		return fmt.Sprintf("The gate passes: none of %s blocks, over %s.", Nouns(len(r.Tests), "test"), runs)
 	}
-	return fmt.Sprintf("The gate blocks: %s of %s block, over %s.", Count(int64(blocked)), Nouns(len(r.Tests), "test"), runs)
+	// The verb agrees with the count, as the gate line's does: "1 of 3
+	// tests blocks", "2 of 3 tests block".
+	verb := "block"
+	if blocked == 1 {
+		verb = "blocks"
+	}
+	return fmt.Sprintf("The gate blocks: %s of %s %s, over %s.", Count(int64(blocked)), Nouns(len(r.Tests), "test"), verb, runs)
 }
 
 // LedgerMarkdown summarises a ledger's per-test verdicts, the tests that

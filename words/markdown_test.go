@@ -158,7 +158,7 @@ func TestLedgerMarkdownBlockingFirst(t *testing.T) {
 	if len(rows) != MaxMarkdownRows || rows[0] != "| late |" {
 		t.Errorf("%d rows, first %q; want %d, the blocking test first", len(rows), rows[0], MaxMarkdownRows)
 	}
-	for _, want := range []string{"**The gate blocks: 1 of 105 tests block, over 0 baseline runs and 0 patched runs.**",
+	for _, want := range []string{"**The gate blocks: 1 of 105 tests blocks, over 0 baseline runs and 0 patched runs.**",
 		"The other 5 tests, none of which blocks", "> **Caveat:** late: regressed in one arm"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("no %q in:\n%s", want, md)

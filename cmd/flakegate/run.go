@@ -87,18 +87,16 @@ func runRun(e *env, args []string) (bool, error) {
 	fs.Float64Var(&opt.Ledger.Confidence, "confidence", opt.Ledger.Confidence, "confidence of the Wilson intervals")
 	fs.StringVar(&opt.Ledger.Property, "property", opt.Ledger.Property, "property check result: passed, failed or unknown")
 	aaGate := fs.Bool("aa", false, "gate with the A/A check of an eval suite (each test a scenario, each run a run) instead of per-test verdicts")
-	asJSON := fs.Bool("json", false, "print the JSON result")
-	asMarkdown := fs.Bool("markdown", false, "print the summary a pull request shows (GitHub-flavoured Markdown)")
-	siteFlag := fs.String("site", "", "the calculator's `address`: the verdict links to the view of the ledger (default $FLAKEGATE_SITE; no link without one)")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
 	}
-	site, err := (&output{json: *asJSON, markdown: *asMarkdown, site: *siteFlag}).check(e)
+	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}
-	if *asMarkdown && *dryRun {
+	if (out.markdown || out.markdownOut != "") && *dryRun {
 		return false, usagef("-markdown summarises the runs' verdict: a -dry-run has none (give -json or neither)")
 	}
 	if *candidate != "" {
@@ -148,18 +146,18 @@ func runRun(e *env, args []string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		return false, writePlan(e, plan, measured, *aaGate, *asJSON)
+		return false, writePlan(e, out, plan, measured, *aaGate)
 	}
 	ctx, stop := signal.NotifyContext(e.ctx, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress(e.stderr, mode)
 	cfg.Observer = prog
-	out, err := runner.Run(ctx, cfg)
+	ran, err := runner.Run(ctx, cfg)
 	prog.close()
 	if err != nil {
 		return false, err
 	}
-	res, ferr := runner.Finish(out, opt)
+	res, ferr := runner.Finish(ran, opt)
 	link, err := runLink(res, opt, site)
 	if err != nil {
 		return false, err
@@ -171,14 +169,11 @@ func runRun(e *env, args []string) (bool, error) {
 	case res.AA != nil:
 		res.AA.Link, res.AA.LinkNote = link.URL, link.Note
 	}
-	if *asMarkdown {
-		if _, err := io.WriteString(e.stdout, runMarkdown(res, link)); err != nil {
-			return false, err
-		}
-	} else if err := writeRunResult(e, res, *asJSON); err != nil {
+	if err := out.print(e, printed{res: res, link: link,
+		markdown: func() string { return runMarkdown(res, link) },
+		notes:    func() []annotation { return runNotes(res) },
+		text:     func(io.Writer) error { return writeRunResult(e, res) }}); err != nil {
 		return false, err
-	} else if !*asJSON {
-		writeLink(e.stdout, link)
 	}
 	switch {
 	case res.Stop == runner.StopInterrupt:
@@ -188,7 +183,7 @@ func runRun(e *env, args []string) (bool, error) {
 	case ferr != nil:
 		return false, ferr
 	}
-	for _, a := range out.Plan.Arms {
+	for _, a := range ran.Plan.Arms {
 		if n := armRuns(res.Runs, a.Name); n == 0 {
 			return false, fmt.Errorf("no run of the %s arm has trials: every one failed before it produced a report the gate can use", a.Name)
 		}
