@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
+	iofs "io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -103,7 +103,7 @@ func (r *registryFlags) check(e *env) error {
 // start an empty one (add) or fail.
 func (r *registryFlags) read(empty bool) (*quarantine.Registry, error) {
 	f, err := os.Open(r.path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, iofs.ErrNotExist) {
 		if empty {
 			return &quarantine.Registry{Version: quarantine.Version, Tests: []quarantine.Entry{}}, nil
 		}
@@ -369,6 +369,11 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	files := append(append([]string{}, *from...), pos...)
+	if _, err := os.Stat(rf.path); errors.Is(err, iofs.ErrNotExist) {
+		// A team's first run of the check, before any test is quarantined:
+		// nothing is quarantined, so nothing blocks.
+		return false, noRegistry(e, rf)
+	}
 	reg, err := rf.read(false)
 	if err != nil {
 		return false, err
@@ -409,6 +414,19 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 		fmt.Fprintln(e.stdout, c)
 	}
 	return res.Blocks, nil
+}
+
+// noRegistry answers a check when the registry file does not exist yet:
+// no test is quarantined, so nothing blocks; it says how to add one.
+func noRegistry(e *env, rf *registryFlags) error {
+	empty := &quarantine.Registry{Version: quarantine.Version, Tests: []quarantine.Entry{}}
+	res, st, err := judge(empty, rf.today)
+	if err != nil {
+		return err
+	}
+	res.Warnings = append(res.Warnings, fmt.Sprintf("there is no registry at %s yet, so no test is quarantined and nothing blocks; "+
+		"quarantine a flaky test with flakegate quarantine add -from REPORT -owner WHO -reason WHY (or name the file with -registry)", rf.path))
+	return rf.print(e, res, st, nil, nil)
 }
 
 // writeSummary says what a writing check changed in the registry.

@@ -269,7 +269,7 @@ func TestQuarantineErrors(t *testing.T) {
 		{"renewing into the past", []string{"renew", "-registry", reg, "-today", "2026-11-24", "-expires", "2026-11-23", "example.com/shop.TestCart"}, "before today"},
 		{"removing what is not there", []string{"remove", "-registry", reg, "-today", "2026-11-24", "example.com/shop.TestNope"}, "example.com/shop.TestNope is not quarantined"},
 		{"no owner", []string{"add", "-registry", reg, "-today", "2026-11-24", "-claim", "1/2", "-reason", "y", "t"}, "give -owner and -reason"},
-		{"no registry", []string{"check", "-registry", filepath.Join(dir, "none.json"), "-today", "2026-11-24"}, "no registry there"},
+		{"no registry to list", []string{"list", "-registry", filepath.Join(dir, "none.json"), "-today", "2026-11-24"}, "no registry there"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errs := cli(t, "", append([]string{"quarantine"}, c.args...)...)
@@ -292,6 +292,24 @@ func TestQuarantineErrors(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("files left in the registry's directory: %v", names)
+	}
+}
+
+// TestQuarantineFirstUse: a check before any test is quarantined (no
+// registry file yet) is a new adopter's first CI run: it passes, says
+// there is no registry yet and how to add a test, and writes nothing.
+func TestQuarantineFirstUse(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "quarantine.json")
+	for _, args := range [][]string{{}, {"-write", weekNights + "2026-11-23.json"}, {"-markdown"}} {
+		code, out, errs := cli(t, "", append([]string{"quarantine", "check", "-registry", reg, "-today", "2026-11-24"}, args...)...)
+		if code != exitOK || errs != "" || !strings.Contains(out, "no test is quarantined") ||
+			!strings.Contains(out, "there is no registry at "+reg+" yet") || !strings.Contains(out, "flakegate quarantine add") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(reg); err == nil {
+		t.Errorf("a check with no registry wrote one")
 	}
 }
 
