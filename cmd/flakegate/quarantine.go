@@ -212,7 +212,21 @@ func judge(reg *quarantine.Registry, today string) (*quarantine.Result, share.Qu
 	opt := quarantine.DefaultOptions
 	opt.Today = today
 	res, _, err := quarantine.Check(reg, nil, opt)
-	return res, share.NewQuarantineState(reg, nil, opt), err
+	return res, linkState(reg, nil, opt), err
+}
+
+// linkState is the state a check's link carries: the registry and the
+// reports without the identities of the runs counted, which no figure of
+// the check depends on and which would only lengthen the link.
+func linkState(reg *quarantine.Registry, rep *quarantine.Reports, opt quarantine.Options) share.QuarantineState {
+	r := *reg
+	r.Counted = nil
+	if rep != nil {
+		c := *rep
+		c.IDs = nil
+		rep = &c
+	}
+	return share.NewQuarantineState(&r, rep, opt)
 }
 
 // dateFlags are -expires and -days: the last day of a quarantine.
@@ -385,11 +399,9 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 	}
 	var rep *quarantine.Reports
 	if len(files) > 0 {
-		l := ledger.New()
-		if err := readReports(e, l, files, *format, ledger.ArmBaseline); err != nil {
+		if rep, err = readCheckReports(e, reg, files, *format, rf.today); err != nil {
 			return false, err
 		}
-		rep = quarantine.FromLedger(l)
 	}
 	res, next, err := quarantine.Check(reg, rep, opt)
 	if err != nil {
@@ -407,7 +419,7 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 			changed = append(changed, writeSummary(rf.path, res))
 		}
 	}
-	if err := rf.print(e, res, share.NewQuarantineState(reg, rep, opt), nil, nil); err != nil {
+	if err := rf.print(e, res, linkState(reg, rep, opt), nil, nil); err != nil {
 		return false, err
 	}
 	for _, c := range changed {
@@ -450,13 +462,13 @@ func writeSummary(path string, res *quarantine.Result) string {
 		parts = append(parts, words.Nouns(released, "released test")+" removed")
 	}
 	if replaced > 0 {
-		parts = append(parts, words.Nouns(replaced, "stale claim")+" replaced by its measurement since")
+		parts = append(parts, words.Nouns(replaced, "stale claim")+" replaced by the measurement since the claim")
 	}
 	if counted > 0 {
-		parts = append(parts, words.Nouns(counted, "test")+"' new trials counted")
+		parts = append(parts, "new runs counted for "+words.Nouns(counted, "test"))
 	}
 	if renamed > 0 {
-		parts = append(parts, words.Nouns(renamed, "test")+" moved to its new id")
+		parts = append(parts, words.Nouns(renamed, "renamed test")+" moved to the new id")
 	}
 	if len(parts) == 0 {
 		return "wrote " + path + ": nothing changed."
