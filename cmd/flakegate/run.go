@@ -47,9 +47,9 @@ Each run sees FLAKEGATE_ARM (baseline or patched), FLAKEGATE_RUN (b1, p1,
 ...), FLAKEGATE_TMPDIR and TMPDIR (its own directory), and the seed plugin's
 FLAKE_ARM, FLAKE_RUN and FLAKE_LEDGER.
 
-exit status: 0 the gate passes, 1 it blocks, 2 usage or input error (or every
-run of an arm failed), 3 a trial or time budget stopped the runs, 130
-interrupted`
+exit status: 0 the gate passes, 1 it blocks, 2 usage or input error (an arm's
+command cannot start, or every run of an arm failed), 3 a trial or time
+budget stopped the runs, 130 interrupted`
 
 func runRun(e *env, args []string) (bool, error) {
 	cfg := runner.DefaultConfig
@@ -178,6 +178,9 @@ func runRun(e *env, args []string) (bool, error) {
 	switch {
 	case res.Stop == runner.StopInterrupt:
 		return false, &statusError{exitInterrupt}
+	case res.Stop == runner.StopCannotStart:
+		return false, &statusError{exitUsage} // input to fix, not a budget
+
 	case res.Stop != "":
 		return false, &statusError{exitBudget}
 	case ferr != nil:
