@@ -209,6 +209,7 @@ func (r *runner) plan(st *State) (*Plan, error) {
 			}
 		}
 	}
+	p.Warnings = append(p.Warnings, goTestWarnings(p.Arms, cfg.Report)...)
 	if len(cfg.Arms) == 1 && len(st.Records) > 0 {
 		for _, rec := range st.Records {
 			if rec.Arm == ledger.ArmPatched {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -54,13 +53,13 @@ budget stopped the runs, 130 interrupted`
 func runRun(e *env, args []string) (bool, error) {
 	cfg := runner.DefaultConfig
 	fs := newFlags(e, "run", runSynopsis)
-	baseline := fs.String("baseline", "", "the baseline arm's command `line`, run with sh -c")
-	patched := fs.String("patched", "", "the patched arm's command `line`, run with sh -c")
-	candidate := fs.String("candidate", "", "an eval candidate's command `line`: as -patched, gated by the A/A check (-aa)")
-	baseDir := fs.String("baseline-dir", "", "the baseline arm's working `directory` (default: the current one)")
-	patchDir := fs.String("patched-dir", "", "the patched arm's working `directory` (default: the current one)")
-	baseRef := fs.String("baseline-ref", "", "run the baseline in a fresh git worktree of this `ref` (main, a tag, a commit)")
-	patchRef := fs.String("patched-ref", "", "run the patched arm in a fresh git worktree of this `ref` (default: the directory as it is)")
+	baseline := onceFlag(fs, "baseline", "the baseline arm's command `line`, run with sh -c")
+	patched := onceFlag(fs, "patched", "the patched arm's command `line`, run with sh -c")
+	candidate := onceFlag(fs, "candidate", "an eval candidate's command `line`: as -patched, gated by the A/A check (-aa)")
+	baseDir := onceFlag(fs, "baseline-dir", "the baseline arm's working `directory` (default: the current one)")
+	patchDir := onceFlag(fs, "patched-dir", "the patched arm's working `directory` (default: the current one)")
+	baseRef := onceFlag(fs, "baseline-ref", "run the baseline in a fresh git worktree of this `ref` (main, a tag, a commit)")
+	patchRef := onceFlag(fs, "patched-ref", "run the patched arm in a fresh git worktree of this `ref` (default: the directory as it is)")
 	fs.IntVar(&cfg.RunsPerArm, "n", cfg.RunsPerArm, "runs of each arm the ledger is to hold, each a fresh process")
 	fs.StringVar(&cfg.Order, "order", cfg.Order, "order of the runs: interleave (b1 p1 b2 p2 ...) or random (each pair in a seeded random order)")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of -order random")
@@ -69,9 +68,6 @@ func runRun(e *env, args []string) (bool, error) {
 	fs.StringVar(&cfg.Format, "format", "", formatUsage)
 	timeout := durationFlag(fs, "timeout", "kill a run that takes longer than this `duration` (90s, 10m) and record it as an error")
 	maxTrials := int64(0)
-	if v, err := strconv.ParseInt(os.Getenv("FLAKE_BUDGET"), 10, 64); err == nil && v > 0 {
-		maxTrials = v
-	}
 	int64Flag(fs, &maxTrials, "max-trials", "stop before the ledger holds more than this `number` of trials (default $FLAKE_BUDGET, else no cap)")
 	maxTime := durationFlag(fs, "max-time", "stop this start after this `duration` (2h, 45m) of wall time")
 	fs.StringVar(&cfg.Keep, "keep", "", "keep each run's output and reports in this `directory` (DIR/b1/, ...)")
@@ -94,6 +90,9 @@ func runRun(e *env, args []string) (bool, error) {
 	}
 	site, err := out.check(e)
 	if err != nil {
+		return false, err
+	}
+	if maxTrials, err = trialBudget(e, maxTrials, flagSet(fs, "max-trials")); err != nil {
 		return false, err
 	}
 	if (out.markdown || out.markdownOut != "") && *dryRun {
@@ -236,6 +235,57 @@ func runArms(argv []string, baseline, patched, baseDir, patchDir, baseRef, patch
 		base.Shell, patch.Shell = baseline, patched
 	}
 	return []runner.Arm{base, patch}, nil
+}
+
+// trialBudget is the trial budget: -max-trials when given, else seed 000's
+// FLAKE_BUDGET when set, each a whole number of trials in decimal, >= 0 (0
+// for no cap); anything else is refused, never ignored.
+func trialBudget(e *env, flagValue int64, given bool) (int64, error) {
+	if given {
+		if flagValue < 0 {
+			return 0, usagef("-max-trials: want a whole number of trials >= 0 (0 for no cap), got %d", flagValue)
+		}
+		return flagValue, nil
+	}
+	s := e.getenv("FLAKE_BUDGET")
+	if s == "" {
+		return 0, nil
+	}
+	v, err := core.ParseInt(s)
+	if err != nil || v < 0 {
+		return 0, usagef("FLAKE_BUDGET: want a whole number of trials >= 0 in decimal (0 for no cap), got %q; unset it or give -max-trials", s)
+	}
+	return v, nil
+}
+
+// onceString is a flag that may be given once: a second -baseline would
+// silently replace the first.
+type onceString struct {
+	name, v string
+	set     bool
+}
+
+func (o *onceString) String() string {
+	if o == nil {
+		return ""
+	}
+	return o.v
+}
+
+func (o *onceString) Set(s string) error {
+	if o.set {
+		return fmt.Errorf("given twice (%q and %q): give -%s once", o.v, s, o.name)
+	}
+	o.v, o.set = s, true
+	return nil
+}
+
+// onceFlag defines a string flag that may be given once and returns its
+// value's address.
+func onceFlag(fs *flag.FlagSet, name, usage string) *string {
+	o := &onceString{name: name}
+	fs.Var(o, name, usage)
+	return &o.v
 }
 
 // durationValue is a flag holding a wall time: a Go duration (90s, 1h30m) or a
