@@ -53,8 +53,8 @@ type progress struct {
 	begin    time.Time
 	status   runner.Status
 	statusAt time.Time
-	running  string // the run in progress
-	drawn    bool   // the bar is on the screen
+	running  string          // the run in progress
+	drawn    bool            // the bar is on the screen
 	failed   []string        // tests that failed in this start's runs, in the order first seen
 	seen     map[string]bool // of failed
 	stop     chan struct{}
