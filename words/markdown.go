@@ -484,7 +484,8 @@ func VerdictClause(verdict string, baseline, patched gate.Arm, minTrials int64, 
 	case core.VerdictNoChange:
 		return "the " + Level(confidence) + " Wilson intervals of " + armRate(baseline) + " and " + armRate(patched) + " overlap, so no change is shown"
 	case core.VerdictUnderpowered:
-		return fmt.Sprintf("an arm has fewer than %s (baseline %s, patched %s), too few to tell", Nouns(minTrials, "trial"), Count(baseline.Trials), Count(patched.Trials))
+		return fmt.Sprintf("an arm has fewer than %s (baseline %s, patched %s), too few to tell: %s", Nouns(minTrials, "trial"), Count(baseline.Trials), Count(patched.Trials),
+			gate.TrialsShort(minTrials, baseline.Trials, patched.Trials))
 	}
 	return "the verdict is " + verdict
 }
