@@ -234,8 +234,12 @@ func BudgetAnswer(r *gate.BudgetResult) string {
 	case len(r.Rows) == 1:
 		return "The gate blocks: this flake needs more reruns than your cap of " + cap + ", so a green run does not rule it out."
 	}
-	return fmt.Sprintf("The gate blocks: %s of %s failure rates need more reruns than your cap of %s, so a green run does not rule them out.",
-		Count(int64(over)), Count(int64(len(r.Rows))), cap)
+	need, them := "need", "them"
+	if over == 1 {
+		need, them = "needs", "it"
+	}
+	return fmt.Sprintf("The gate blocks: %s of %s %s more reruns than your cap of %s, so a green run does not rule %s out.",
+		Count(int64(over)), Nouns(len(r.Rows), "failure rate"), need, cap, them)
 }
 
 // BudgetSentence says what a budget row means, in the words a reviewer
@@ -243,7 +247,7 @@ func BudgetAnswer(r *gate.BudgetResult) string {
 // catch it 95.0% of the time (19.9 min at 8 s): refuse the green and open a
 // task to make the test deterministic". It starts in lower case.
 func BudgetSentence(r *gate.BudgetResult, row gate.BudgetRow) string {
-	flake := "a " + Percent(row.Rate) + " flake"
+	flake := Article(Percent(row.Rate)) + " flake"
 	if row.Source == "observed_upper" && r.Observed != nil {
 		flake += " (the upper end of " + Count(r.Observed.Fails) + " in " + Count(r.Observed.Runs) + ")"
 	}

@@ -67,7 +67,12 @@ func runQuarantine(e *env, args []string) (bool, error) {
 	if verb == nil {
 		return false, usagef("unknown verb %q: want add, check, list, renew, remove, rename or runs", args[0])
 	}
-	return verb(e, args[1:])
+	blocks, err := verb(e, args[1:])
+	var ue *usageError
+	if errors.As(err, &ue) && ue.help == "" {
+		ue.help = "quarantine " + args[0] // the verb's own flags
+	}
+	return blocks, err
 }
 
 // registryFlags are the flags every verb that reads the registry has: the

@@ -259,7 +259,7 @@ func TestQuarantineOutputs(t *testing.T) {
 
 // TestQuarantineRuns: the and seed 003's figures.
 func TestQuarantineRuns(t *testing.T) {
-	for _, c := range []struct{ below, want string }{{"0.01", "299 clean runs"}, {"0.001", "2\u202f995 clean runs"}, {"0.05", "59 clean runs"}} {
+	for _, c := range []struct{ below, want string }{{"0.01", "299 clean runs"}, {"0.001", "2,995 clean runs"}, {"0.05", "59 clean runs"}} {
 		_, out, _ := cli(t, "", "quarantine", "runs", "-below", c.below)
 		if !strings.HasPrefix(out, c.want+" in a row prove a failure rate below") {
 			t.Errorf("-below %s: %q", c.below, out)

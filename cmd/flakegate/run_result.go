@@ -36,7 +36,11 @@ func writeRunResult(e *env, res *runner.Result) error {
 		fmt.Fprintf(w, "stopped early: %s. Every finished run is in the ledger; start again with it to go on.\n", res.StopReason)
 	}
 	if len(res.Errors) > 0 {
-		fmt.Fprintf(w, "\n%s failed on their own: no trials, not test failures; the next start runs them again:\n", core.Nouns(len(res.Errors), "run"))
+		own, them := "their own", "them"
+		if len(res.Errors) == 1 {
+			own, them = "its own", "it"
+		}
+		fmt.Fprintf(w, "\n%s failed on %s: no trials, not test failures; the next start runs %s again:\n", core.Nouns(len(res.Errors), "run"), own, them)
 		for _, r := range res.Errors {
 			fmt.Fprintf(w, "  %s %s: %s\n", r.Run, r.Arm, r.Error)
 		}
@@ -161,9 +165,9 @@ func writeSizing(w io.Writer, s *runner.Sizing, aa bool) {
 			case sep.Needed == nil:
 				fmt.Fprintf(w, "  no: %s and %s do not separate within %d trials per arm\n", a, b, gate.SizeLimit)
 			case sep.Separates:
-				fmt.Fprintf(w, "  yes: %d runs per arm tell a %s pass rate from %s (%d would do)\n", n, a, b, *sep.Needed)
+				fmt.Fprintf(w, "  yes: %d runs per arm tell %s pass rate from %s (%d would do)\n", n, words.Article(a), b, *sep.Needed)
 			default:
-				fmt.Fprintf(w, "  no: %d runs per arm cannot tell a %s pass rate from %s (that takes %d)\n", n, a, b, *sep.Needed)
+				fmt.Fprintf(w, "  no: %d runs per arm cannot tell %s pass rate from %s (that takes %d)\n", n, words.Article(a), b, *sep.Needed)
 			}
 		}
 	}
