@@ -15,7 +15,7 @@ import (
 // today is the date the tests read the registries on.
 const today = "2026-12-02"
 
-func readFile(t *testing.T, path string) []byte {
+func readFile(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -167,3 +167,28 @@ func TestCountedBounded(t *testing.T) {
 		t.Errorf("kept from %+v to %+v: want the newest", c[0], c[len(c)-1])
 	}
 }
+
+// FuzzRunHash: a report read in pieces of any size has the identity of the
+// whole (the readers hand a RunHash what they read, in their own sizes),
+// identities are 32 hexadecimal digits, and nothing panics.
+func FuzzRunHash(f *testing.F) {
+	f.Add([]byte(`{"run": "b1", "arm": "baseline", "nodeid": "t", "when": "call", "outcome": "passed", "ts": 1700000000.1}`+"\n"), 3)
+	f.Add(readFile(f, reports+"tap/node_attempt1.tap"), 17)
+	f.Add([]byte("{\"run\":\"b1\"}\n\n{\"run\":\"b2\",\"arm\":\"patched\"}"), 1)
+	f.Fuzz(func(t *testing.T, data []byte, piece int) {
+		if piece < 1 {
+			piece = 1
+		}
+		r := NewRunHash(true)
+		for i := 0; i < len(data); i += piece {
+			r.Write(data[i:min(i+piece, len(data))])
+		}
+		whole := LedgerRunIDs(data)
+		if got := r.LedgerIDs(); fmt.Sprint(got) != fmt.Sprint(whole) {
+			t.Fatalf("in pieces of %d: %v, whole: %v", piece, got, whole)
+		}
+		if id := r.ID("c"); id != RunID(data, "c") || len(id) != 32 || strings.Trim(id, "0123456789abcdef") != "" {
+			t.Fatalf("identity %q, whole %q", id, RunID(data, "c"))
+		}
+	})
+}
