@@ -251,6 +251,11 @@ func runNotes(res *runner.Result) []annotation {
 // the link.
 func runMarkdown(res *runner.Result, link words.Link) string {
 	var b strings.Builder
+	if res.Stop != "" {
+		// The answer first: the runs stopped short of the plan, so the
+		// verdict that follows is of what they collected.
+		fmt.Fprintf(&b, "**flakegate run stopped early: %s.** The verdict below is of the runs the ledger holds; the next start goes on from it.\n\n", res.StopReason)
+	}
 	switch {
 	case res.Verdict != nil:
 		b.WriteString(words.LedgerMarkdown(res.Verdict, words.Link{}))
@@ -266,9 +271,6 @@ func runMarkdown(res *runner.Result, link words.Link) string {
 	fmt.Fprintf(&b, "\nThe ledger holds %s, each a fresh process; this start ran %s in %s.\n",
 		runs, core.Nouns(res.Ran, "run"), words.Duration(res.Seconds))
 	var caveats []string
-	if res.Stop != "" {
-		caveats = append(caveats, "stopped early: "+res.StopReason+"; every finished run is in the ledger, and the next start goes on from it")
-	}
 	for _, r := range res.Errors {
 		caveats = append(caveats, fmt.Sprintf("run %s (%s) failed on its own, not a test failure; the next start runs it again: %s", r.Run, r.Arm, r.Error))
 	}

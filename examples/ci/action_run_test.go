@@ -57,7 +57,7 @@ printf '%s\n' '{"Action":"run","Package":"ex","Test":"TestA"}' '{"Action":"` + a
 			1, "block", "true", "**The gate blocks: 1 of 1 test blocks, over 5 baseline runs and 5 patched runs.**", "",
 			[]string{"::error file=block.jsonl,title=flakegate%3A ex.TestA::The gate blocks the patch: the pass rate fell from 5/5 (100.0%25) to 0/5 (0.0%25)"}},
 		{"a trial budget stops the runs", "run -n 5 -min-trials 5 -max-trials 4 -ledger stop.jsonl -baseline-dir base -patched-dir broken -- sh emit.sh",
-			3, "stopped", "false", "**The gate blocks: 1 of 1 test blocks, over 2 baseline runs and 2 patched runs.**", "trial-budget",
+			3, "stopped", "false", "**flakegate run stopped early: the trial budget of 4 is reached: the ledger holds 4 trials and a run of the baseline arm adds up to 1.** The verdict below is of the runs the ledger holds; the next start goes on from it.\n\n**The gate blocks: 1 of 1 test blocks, over 2 baseline runs and 2 patched runs.**", "trial-budget",
 			[]string{"::warning title=flakegate run stopped early::The trial budget of 4 is reached"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,7 +86,7 @@ printf '%s\n' '{"Action":"run","Package":"ex","Test":"TestA"}' '{"Action":"` + a
 			if err := json.Unmarshal(raw, &res); err != nil {
 				t.Fatalf("output json: %v\n%s", err, raw)
 			}
-			if res.Stop != c.stop || res.Gate != "ledger" || res.Blocks != strings.Contains(c.answer, "blocks") {
+			if res.Stop != c.stop || res.Gate != "ledger" || res.Blocks != strings.Contains(c.answer, "The gate blocks") {
 				t.Errorf("JSON result: stop %q, gate %q, blocks %v", res.Stop, res.Gate, res.Blocks)
 			}
 			for _, a := range c.notes {
