@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -296,7 +295,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	counts := map[string]core.Count{}
-	var warns []string
+	var warns, measured []string
 	switch {
 	case *claim != "" && len(*from) > 0:
 		return false, usagef("give -from or -claim, not both")
@@ -310,10 +309,13 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 		}
 		counts[tests[0]] = c
 	case len(*from) > 0:
-		l := ledger.New()
-		if err := readReports(e, l, *from, *format, ledger.ArmBaseline); err != nil {
+		l, ids, err := readIdentified(e, *from, *format, rf.today)
+		if err != nil {
 			return false, err
 		}
+		// The claim is measured on these runs: a later check counts them
+		// no more.
+		measured = runIDs(l, ids)
 		rep := quarantine.FromLedger(l)
 		warns = rep.Warnings
 		if len(tests) == 0 {
@@ -352,6 +354,9 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	}
 	next, err := quarantine.Add(reg, rf.today, entries...)
 	if err != nil {
+		return false, err
+	}
+	if next, err = quarantine.Remember(next, rf.today, measured...); err != nil {
 		return false, err
 	}
 	if err := rf.write(next); err != nil {

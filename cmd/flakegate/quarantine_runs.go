@@ -21,18 +21,40 @@ import (
 // one given twice, is left out and named in a warning (the run-identity
 // rule is docs/QUARANTINE.md's and quarantine.RunHash's).
 func readCheckReports(e *env, reg *quarantine.Registry, files []string, format, today string) (*quarantine.Reports, error) {
+	l, ids, err := readIdentified(e, files, format, today)
+	if err != nil {
+		return nil, err
+	}
+	return quarantine.FromLedgerRuns(l, ids, reg), nil
+}
+
+// runIDs are the identities of l's baseline runs, in their order.
+func runIDs(l *ledger.Ledger, ids map[string]string) []string {
+	var out []string
+	for _, run := range l.Runs(ledger.ArmBaseline) {
+		if id := ids[run]; id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// readIdentified reads report files into a ledger, each file one run (a
+// JSONL ledger holds its own runs), and returns the identity of every
+// baseline run, keyed by run name.
+func readIdentified(e *env, files []string, format, today string) (*ledger.Ledger, map[string]string, error) {
 	l := ledger.New()
 	ids := map[string]string{}
 	for _, name := range files {
 		f, err := e.open(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		br := bufio.NewReaderSize(f, 64<<10)
 		head, perr := br.Peek(4 << 10)
 		if perr != nil && !errors.Is(perr, io.EOF) && !errors.Is(perr, bufio.ErrBufferFull) {
 			f.Close()
-			return nil, core.WithFile(perr, displayName(name))
+			return nil, nil, core.WithFile(perr, displayName(name))
 		}
 		isLedger := format == report.FormatLedger || format == "" && report.DetectFormat(head) == report.FormatLedger
 		h := quarantine.NewRunHash(isLedger)
@@ -44,7 +66,7 @@ func readCheckReports(e *env, reg *quarantine.Registry, files []string, format, 
 		}
 		f.Close()
 		if err != nil {
-			return nil, core.WithFile(err, displayName(name))
+			return nil, nil, core.WithFile(err, displayName(name))
 		}
 		e.recordRuns(l, before, displayName(name))
 		var ledgerIDs map[string]string
@@ -62,7 +84,7 @@ func readCheckReports(e *env, reg *quarantine.Registry, files []string, format, 
 			}
 		}
 	}
-	return quarantine.FromLedgerRuns(l, ids, reg), nil
+	return l, ids, nil
 }
 
 // runContext says where a report was made, for the identity of a report

@@ -143,6 +143,14 @@ func TestQuarantineWeek(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "testdata/quarantine/week-registry.json", final)
+	// Eight reports, each counted once: the measurement the claims were
+	// made from (by add -from, so that no check counts it again) and the
+	// seven nights, the one given twice and the one delivered again
+	// included.
+	var kept quarantine.Registry
+	if err := json.Unmarshal(final, &kept); err != nil || len(kept.Counted) != 8 || kept.Counted[0].Date != "2026-11-20" {
+		t.Errorf("counted %+v (%v), want the 8 reports of the week", kept.Counted, err)
+	}
 	checkGolden(t, "testdata/quarantine/week-states.md", weekTable(nights, states))
 }
 

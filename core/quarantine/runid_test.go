@@ -192,3 +192,34 @@ func FuzzRunHash(f *testing.F) {
 		}
 	})
 }
+
+// TestEditsKeepCounted: adding, renewing, renaming and removing tests keep
+// the runs the registry has counted (else a report counted before an edit
+// would count again after it); Remember adds the runs a claim was measured
+// on, once each.
+func TestEditsKeepCounted(t *testing.T) {
+	reg := registry(entry("a", 57, 60, 0.01, "2027-01-31"), entry("b", 57, 60, 0.01, "2027-01-31"))
+	reg.Counted = []CountedRun{{Run: "0123456789abcdef0123456789abcdef", Date: "2026-11-25"}}
+	want := fmt.Sprint(reg.Counted)
+	for name, edit := range map[string]func() (*Registry, error){
+		"add":    func() (*Registry, error) { return Add(reg, today, entry("c", 1, 2, 0.01, "2027-01-31")) },
+		"renew":  func() (*Registry, error) { return Renew(reg, today, "a", "2027-02-28", "", "") },
+		"remove": func() (*Registry, error) { return Remove(reg, today, "a") },
+		"rename": func() (*Registry, error) { return Rename(reg, today, "a", "z") },
+	} {
+		out, err := edit()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if fmt.Sprint(out.Counted) != want {
+			t.Errorf("%s: counted %v, want %v", name, out.Counted, want)
+		}
+	}
+	out, err := Remember(reg, today, "0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210", "fedcba9876543210fedcba9876543210")
+	if err != nil || len(out.Counted) != 2 || out.Counted[0].Date != "2026-11-25" || out.Counted[1] != (CountedRun{Run: "fedcba9876543210fedcba9876543210", Date: today}) {
+		t.Errorf("remember: %v %v", out.Counted, err)
+	}
+	if _, err := Remember(reg, today, "not/an/id"); err == nil {
+		t.Errorf("a bad identity was remembered")
+	}
+}
