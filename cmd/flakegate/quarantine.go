@@ -153,14 +153,20 @@ func (r *registryFlags) print(e *env, res *quarantine.Result, st share.Quarantin
 		text:     func(w io.Writer) error { return quarantineText(w, res, changed, only) }})
 }
 
-// notes are a check's annotations: an error per test that blocks, on the
-// registry that holds it, and a warning per caveat.
+// notes are a check's annotations: an error per test that blocks and a
+// notice per test that is improving, on the registry that holds it, and a
+// warning per caveat.
 func (r *registryFlags) notes(res *quarantine.Result) []annotation {
 	var out []annotation
 	for _, t := range res.Tests {
-		if t.Blocks {
+		switch {
+		case t.Blocks:
 			out = append(out, annotation{level: "error", file: r.path,
 				title: "flakegate: quarantined " + t.Test + " is " + words.StateWords(t.State),
+				msg:   t.Test + ": " + words.QuarantineSentence(t) + "."})
+		case t.Improving: // news, not a block: how many clean runs remain
+			out = append(out, annotation{level: "notice", file: r.path,
+				title: "flakegate: quarantined " + t.Test + " is improving",
 				msg:   t.Test + ": " + words.QuarantineSentence(t) + "."})
 		}
 	}

@@ -84,3 +84,16 @@ func TestQuarantineTAPNights(t *testing.T) {
 		t.Errorf("the next night's identical TAP: %d runs, want 5", n)
 	}
 }
+
+// TestQuarantineImprovingNotice: on the week's third night TestUpload
+// (47/60, then 20/20 each night) is stale because it got better: the check
+// gives it a notice saying how many clean runs remain, not an error.
+func TestQuarantineImprovingNotice(t *testing.T) {
+	reg := weekRegistryAt(t, "2026-11-25")
+	_, out, _ := cli(t, "", "quarantine", "check", "-annotations", "-registry", reg, "-today", "2026-11-25", weekNights+"2026-11-25.xml")
+	want := "::notice file=" + escapeProperty(reg) + ",title=flakegate%3A quarantined example.com/shop.TestUpload is improving::example.com/shop.TestUpload: improving: "
+	if !strings.Contains(out, want) || !strings.Contains(out, "146 more clean runs in a row would prove it below 2% to release it (3 of 149 so far)") ||
+		strings.Contains(out, "::error file="+escapeProperty(reg)+",title=flakegate%3A quarantined example.com/shop.TestUpload") {
+		t.Errorf("annotations:\n%s\nwant %q", out, want)
+	}
+}
