@@ -649,6 +649,28 @@ func LedgerAnswer(r *ledger.Result) string {
 	return fmt.Sprintf("The gate blocks: %s of %s %s, over %s.", Count(int64(blocked)), Nouns(len(r.Tests), "test"), verb, runs)
 }
 
+// TrialsShortNotes say, for the tests that block because an arm has too
+// few trials (underpowered: the decision table quarantines them), how many
+// more trials each arm needs before a verdict is possible: "pkg.TestX: a
+// verdict needs 15 more baseline trials and 19 more patched trials"; at
+// most maxTestCaveats, then how many more tests are short.
+func TrialsShortNotes(r *ledger.Result) []string {
+	var out []string
+	short := 0
+	for _, t := range r.Tests {
+		if t.Verdict != core.VerdictUnderpowered {
+			continue
+		}
+		if short++; short <= maxTestCaveats {
+			out = append(out, t.NodeID+": "+gate.TrialsShort(r.MinTrials, t.Baseline.Trials, t.Patched.Trials))
+		}
+	}
+	if short > maxTestCaveats {
+		out = append(out, fmt.Sprintf("and %s more with too few trials for a verdict (the JSON has every count)", Nouns(short-maxTestCaveats, "test")))
+	}
+	return out
+}
+
 // LedgerMarkdown summarises a ledger's per-test verdicts, the tests that
 // block first.
 func LedgerMarkdown(r *ledger.Result, link Link) string {
@@ -684,6 +706,9 @@ func LedgerMarkdown(r *ledger.Result, link Link) string {
 			break
 		}
 		for _, w := range t.Warnings {
+			if t.Verdict == core.VerdictUnderpowered && strings.HasPrefix(w, "an arm has fewer than") {
+				w += "; " + gate.TrialsShort(r.MinTrials, t.Baseline.Trials, t.Patched.Trials)
+			}
 			if own++; own <= maxTestCaveats {
 				warns = append(warns, t.NodeID+": "+w)
 			}

@@ -94,3 +94,23 @@ func TestThousands(t *testing.T) {
 		t.Errorf("%d: %q, want %q", n, out, want)
 	}
 }
+
+// TestUnderpoweredSaysHowMany: a test that blocks for too few trials keeps
+// the decision table's action (quarantine) and says how many more trials
+// each arm needs: examples/flake.jsonl has 60 of each arm per test, so a
+// minimum of 100 needs 40 more of each.
+func TestUnderpoweredSaysHowMany(t *testing.T) {
+	code, out, _ := cli(t, "", "ledger", "-min-trials", "100", "../../examples/flake.jsonl")
+	if code != exitBlock || !strings.Contains(out, "blocks: quarantine") ||
+		!strings.Contains(out, "tests/test_retry_budget.py::test_retry_budget: a verdict needs 40 more baseline trials and 40 more patched trials") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	_, md, _ := cli(t, "", "ledger", "-min-trials", "100", "-markdown", "../../examples/flake.jsonl")
+	if !strings.Contains(md, "an arm has fewer than 100 trials (baseline 60, patched 60); a verdict needs 40 more baseline trials and 40 more patched trials") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	_, out, _ = cli(t, "", "decide", "-baseline", "5/5", "-patched", "1/5")
+	if !strings.Contains(out, "too few to tell: a verdict needs 15 more baseline trials and 15 more patched trials") {
+		t.Errorf("decide:\n%s", out)
+	}
+}

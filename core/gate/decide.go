@@ -96,8 +96,7 @@ func Decide(in DecideInput) (*DecideResult, error) {
 	case in.Baseline.Trials < in.MinTrials || in.Patched.Trials < in.MinTrials:
 		res.Verdict, res.Gate = core.VerdictUnderpowered, core.GateQuarantine
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"an arm has fewer than %d trials (baseline %d, patched %d); %s", in.MinTrials, in.Baseline.Trials, in.Patched.Trials,
-			TrialsShort(in.MinTrials, in.Baseline.Trials, in.Patched.Trials)))
+			"an arm has fewer than %d trials (baseline %d, patched %d)", in.MinTrials, in.Baseline.Trials, in.Patched.Trials))
 	case b.Upper < p.Lower:
 		res.Verdict = core.VerdictImproved
 		switch in.Property {
