@@ -114,3 +114,26 @@ func TestUnderpoweredSaysHowMany(t *testing.T) {
 		t.Errorf("decide:\n%s", out)
 	}
 }
+
+// TestEveryCommandTakesCIOutputs: the README says -json-out, -markdown-out
+// and -annotations work on any command, and the action passes them to
+// every one: each command's and each quarantine verb's help lists them.
+func TestEveryCommandTakesCIOutputs(t *testing.T) {
+	var cmds [][]string
+	for _, c := range commands {
+		if c.name != "quarantine" {
+			cmds = append(cmds, []string{c.name})
+		}
+	}
+	for verb := range quarantineVerbs {
+		cmds = append(cmds, []string{"quarantine", verb})
+	}
+	for _, c := range cmds {
+		code, _, errs := cli(t, "", append(c, "-h")...)
+		for _, f := range []string{"-json-out", "-markdown-out", "-annotations"} {
+			if code != exitOK || !strings.Contains(errs, "\n  "+f) {
+				t.Errorf("%v -h: exit %d, no %s in:\n%s", c, code, f, errs)
+			}
+		}
+	}
+}
