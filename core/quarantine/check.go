@@ -230,7 +230,16 @@ func Check(reg *Registry, rep *Reports, opt Options) (*Result, *Registry, error)
 			next.Counted = append(next.Counted, CountedRun{Run: id, Date: opt.Today})
 		}
 	}
+	var legacy []string
 	for _, e := range reg.Tests {
+		if e.Since.Trials > 0 && e.Since.Runs == 0 && e.Since.Clean > 0 {
+			// Written before runs were counted: its clean count counted
+			// executions, which overstate the runs (go test -count=20 is
+			// one run). The runs it stands for are unknown, so they are
+			// not counted: the streak starts again.
+			legacy = append(legacy, e.Test)
+			e.Since.Clean = 0
+		}
 		t, kept, err := checkEntry(e, rep, opt)
 		if err != nil {
 			return nil, nil, err
@@ -243,6 +252,12 @@ func Check(reg *Registry, rep *Reports, opt Options) (*Result, *Registry, error)
 		}
 	}
 	slices.SortFunc(res.Tests, func(a, b TestResult) int { return strings.Compare(a.Test, b.Test) })
+	if len(legacy) > 0 {
+		slices.Sort(legacy)
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%s recorded clean executions before runs were counted (%s): executions in one run are not independent runs, so their clean runs start again at 0",
+			core.Nouns(len(legacy), "test"), core.ListNames(legacy)))
+	}
 	return res, Canonical(next), nil
 }
 

@@ -168,11 +168,11 @@ func clean29() []string { return slices.Repeat([]string{"1/1"}, 29) }
 func TestWrite(t *testing.T) {
 	released := entry("a/released", 57, 60, 0.1, "2027-01-31")
 	stale := entry("b/stale", 57, 60, 0.1, "2027-01-31")
-	stale.Since = Since{Passed: 4, Trials: 10, Clean: 3, Checked: "2026-11-30"}
+	stale.Since = Since{Passed: 4, Trials: 10, Runs: 3, Clean: 3, Checked: "2026-11-30"}
 	flaky := entry("c/flaky", 57, 60, 0.1, "2027-01-31")
-	flaky.Since = Since{Passed: 9, Trials: 10, Clean: 6, Checked: "2026-11-30"}
+	flaky.Since = Since{Passed: 9, Trials: 10, Runs: 7, Clean: 6, Checked: "2026-11-30"}
 	missing := entry("d/missing", 57, 60, 0.1, "2027-01-31")
-	missing.Since = Since{Passed: 9, Trials: 10, Clean: 6, Checked: "2026-11-30"}
+	missing.Since = Since{Passed: 9, Trials: 10, Runs: 7, Clean: 6, Checked: "2026-11-30"}
 	renamed := entry("e/old", 57, 60, 0.1, "2027-01-31")
 	expired := entry("f/expired", 57, 60, 0.1, "2026-12-01")
 	rep := runs(t, map[string][]string{
@@ -204,10 +204,10 @@ func TestWrite(t *testing.T) {
 	}
 	// Stale at 10/30 since the claim (4/10 held, 6/20 new): fewer trials
 	// than the claim's 60, so the claim stays and they keep adding up.
-	if s := kept["b/stale"]; s.Claim != stale.Claim || s.Since != (Since{Passed: 10, Trials: 30, Runs: 1, Clean: 0, Checked: today}) {
+	if s := kept["b/stale"]; s.Claim != stale.Claim || s.Since != (Since{Passed: 10, Trials: 30, Runs: 4, Clean: 0, Checked: today}) {
 		t.Errorf("stale kept as %+v", s)
 	}
-	if f := kept["c/flaky"]; f.Since != (Since{Passed: 18, Trials: 19, Runs: 2, Clean: 8, Checked: today}) || f.Claim != flaky.Claim {
+	if f := kept["c/flaky"]; f.Since != (Since{Passed: 18, Trials: 19, Runs: 9, Clean: 8, Checked: today}) || f.Claim != flaky.Claim {
 		t.Errorf("still flaky kept as %+v", f)
 	}
 	if m := kept["d/missing"]; m.Since != missing.Since || m.Claim != missing.Claim {
@@ -240,7 +240,7 @@ func TestWrite(t *testing.T) {
 // stays. A stale state at half the claim that was noise clears itself.
 func TestStaleReplaced(t *testing.T) {
 	e := entry("t", 57, 60, 0.01, "2027-01-31")
-	e.Since = Since{Passed: 10, Trials: 30, Clean: 5, Checked: "2026-11-30"}
+	e.Since = Since{Passed: 10, Trials: 30, Runs: 5, Clean: 5, Checked: "2026-11-30"}
 	res, next := check(t, registry(e), runs(t, map[string][]string{"t": {"20/20", "10/10"}}), nil)
 	if got := res.Tests[0]; got.State != StateStale || got.Since.Passed != 40 || got.Since.Trials != 60 {
 		t.Fatalf("%+v", got)

@@ -223,3 +223,27 @@ func TestEditsKeepCounted(t *testing.T) {
 		t.Errorf("a bad identity was remembered")
 	}
 }
+
+// TestLegacyCleanCount: a registry written before runs were counted holds
+// clean executions (since 40/40, clean 40, no runs): with a release at 29
+// clean runs it would leave on its first check though it may have been two
+// nights. Its clean runs start again, and the check says why.
+func TestLegacyCleanCount(t *testing.T) {
+	e := entry("t", 57, 60, 0.1, "2027-01-31")
+	e.Since = Since{Passed: 40, Trials: 40, Clean: 40, Checked: "2026-11-30"}
+	res, next := check(t, registry(e), runs(t, map[string][]string{"t": {"20/20"}}), nil)
+	got := res.Tests[0]
+	if got.State == StateReleased || got.Release.Clean != 1 || next.Tests[0].Since.Clean != 1 {
+		t.Errorf("legacy clean 40: %s with %d clean runs; kept %+v", got.State, got.Release.Clean, next.Tests[0].Since)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "1 test recorded clean executions before runs were counted (t)") {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+	// A replaced claim carries its clean runs with no trials since: not a
+	// legacy count.
+	e.Since = Since{Clean: 5, Checked: "2026-11-30"}
+	res, _ = check(t, registry(e), runs(t, map[string][]string{"t": {"20/20"}}), nil)
+	if res.Tests[0].Release.Clean != 6 || len(res.Warnings) != 0 {
+		t.Errorf("a carried streak: %d clean runs, warnings %q", res.Tests[0].Release.Clean, res.Warnings)
+	}
+}
