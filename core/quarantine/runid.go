@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"hash"
-	"regexp"
 )
 
 // A run's identity says whether two inputs are the same run, so that a run
@@ -40,16 +39,52 @@ const TimeHeadBytes = 64 << 10
 // the ledger reader's error to report.
 const maxLedgerLine = 1 << 20
 
-// timeInReport matches a date-time as reports write it: ISO 8601
-// (2026-11-23T02:00:01Z, or with a space), or a Unix time in seconds or
-// milliseconds as the start of a JSON report ("startTime": 1700000000000).
-var timeInReport = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}|"(?:start|startTime|timestamp|time|created|ts)"\s*:\s*1\d{9}`)
+// timeKeys are the JSON keys under which reports write a Unix start time.
+var timeKeys = [][]byte{[]byte(`"start"`), []byte(`"startTime"`), []byte(`"timestamp"`), []byte(`"time"`), []byte(`"created"`), []byte(`"ts"`)}
 
 // CarriesTime reports whether a report holds the time it was written in
 // its first TimeHeadBytes, so that its bytes alone tell it apart from any
-// other run's.
+// other run's: a date-time as ISO 8601 writes it (2026-11-23T02:00:01Z,
+// or with a space for the T), or a Unix time in seconds or milliseconds
+// under a JSON key that names a time ("startTime": 1700000000000).
 func CarriesTime(content []byte) bool {
-	return timeInReport.Match(content[:min(len(content), TimeHeadBytes)])
+	b := content[:min(len(content), TimeHeadBytes)]
+	digits := func(at, n int) bool {
+		if at < 0 || at+n > len(b) {
+			return false
+		}
+		for _, c := range b[at : at+n] {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	// dddd-dd-dd[T ]dd:dd:dd, found by its first dash.
+	for i := 4; i+15 <= len(b); i++ {
+		if b[i] == '-' && b[i+3] == '-' && (b[i+6] == 'T' || b[i+6] == ' ') && b[i+9] == ':' && b[i+12] == ':' &&
+			digits(i-4, 4) && digits(i+1, 2) && digits(i+4, 2) && digits(i+7, 2) && digits(i+10, 2) && digits(i+13, 2) {
+			return true
+		}
+	}
+	for _, k := range timeKeys {
+		for rest := b; ; {
+			i := bytes.Index(rest, k)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(k):]
+			v := bytes.TrimLeft(rest, " \t")
+			if len(v) == 0 || v[0] != ':' {
+				continue
+			}
+			v = bytes.TrimLeft(v[1:], " \t")
+			if n := len(v) - len(bytes.TrimLeft(v, "0123456789")); n >= 10 && v[0] == '1' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // RunID is the identity of the run a report holds: RunHash's of content.

@@ -32,6 +32,20 @@ func TestCarriesTime(t *testing.T) {
 			t.Errorf("%s: carries time %v, want %v", file, got, want)
 		}
 	}
+	for text, want := range map[string]bool{
+		`<testsuite timestamp="2026-11-23T02:00:01">`: true,
+		"started 2026-11-23 02:00:01 UTC":             true,
+		`{"startTime": 1700000000000}`:                true,
+		`{"ts" :1700000000.5}`:                        true,
+		`{"time": 0.25, "duration": 1700000000000}`:   false,
+		"ok 1 - 2026-11-23 is a date without a time":  false,
+		"2026-11-23T02:00":                            false,
+		`{"start": 170000000}`:                        false,
+	} {
+		if got := CarriesTime([]byte(text)); got != want {
+			t.Errorf("%q: carries time %v, want %v", text, got, want)
+		}
+	}
 }
 
 // TestRunID: a report that carries its time is the same run wherever it
