@@ -14,7 +14,7 @@ import (
 func quarantineCheck(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine check", "[flags] [report...]")
 	rf := addRegistryFlags(fs)
-	from := filesFlag(fs, "from", "a report `file` (go test -json, JUnit or a JSONL ledger), each one run; the same as naming it as an argument")
+	from := filesFlag(fs, "from", reportFileUsage+", each one run; the same as naming it as an argument")
 	format := fs.String("format", "", formatUsage)
 	write := fs.Bool("write", false, "record the new counts in the registry (atomically): released tests leave it, a stale claim is replaced by the newer count, renamed tests move")
 	renames := &renameList{}
