@@ -13,24 +13,30 @@ import (
 // *Error values of Kind Invalid naming field and the 1-based column (in
 // characters) of the fault in s.
 func ParseCount(field, s string) (Count, error) {
+	return ParseCountOf(field, s, "passed", "trials", "17/20")
+}
+
+// ParseCountOf reads a count as ParseCount does, its errors naming the two
+// numbers part and whole ("fails", "runs") and giving example ("1/120").
+func ParseCountOf(field, s, part, whole, example string) (Count, error) {
 	slash := strings.IndexByte(s, '/')
 	if slash < 0 {
 		col := firstNonBlank(s, 0)
-		return Count{}, countErr(field, s, col, "want passed/trials such as 17/20, got %q", s)
+		return Count{}, countErr(field, s, col, "want %s/%s such as %s, got %q", part, whole, example, s)
 	}
 	if j := strings.IndexByte(s[slash+1:], '/'); j >= 0 {
-		return Count{}, countErr(field, s, slash+1+j, "want one slash in passed/trials, got %q", s)
+		return Count{}, countErr(field, s, slash+1+j, "want one slash in %s/%s, got %q", part, whole, s)
 	}
-	passed, err := parseCountPart(field, s, 0, slash, "passed")
+	passed, err := parseCountPart(field, s, 0, slash, part)
 	if err != nil {
 		return Count{}, err
 	}
-	trials, err := parseCountPart(field, s, slash+1, len(s), "trials")
+	trials, err := parseCountPart(field, s, slash+1, len(s), whole)
 	if err != nil {
 		return Count{}, err
 	}
 	if passed > trials {
-		return Count{}, countErr(field, s, firstNonBlank(s, 0), "%d is more than the %d trials", passed, trials)
+		return Count{}, countErr(field, s, firstNonBlank(s, 0), "%d is more than the %d %s", passed, trials, whole)
 	}
 	return Count{Passed: passed, Trials: trials}, nil
 }

@@ -14,6 +14,9 @@ type SizeInput struct {
 	Confidence float64 // in (0,1)
 }
 
+// DefaultSizeInput sizes at 95% intervals; the two rates have no default.
+var DefaultSizeInput = SizeInput{Confidence: core.DefaultConfidence}
+
 // SizeLimit is the largest trials per arm Size searches.
 const SizeLimit = 10_000_000
 

@@ -1,0 +1,208 @@
+package param
+
+import (
+	"strconv"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/gate"
+)
+
+// The calculators' shared inputs.
+var (
+	confidence = Field{Key: "confidence", Kind: Fraction, Unit: "fraction",
+		Doc: "confidence level of the Wilson intervals, in (0,1)"}
+	armBaseline = Field{Key: "baseline", Kind: Count, Required: true, Start: "10/20",
+		Part: "passed", Whole: "trials", Example: "17/20", Unit: "trials", Doc: "the baseline arm as passed/trials"}
+	armPatched = Field{Key: "patched", Kind: Count, Required: true, Start: "17/20",
+		Part: "passed", Whole: "trials", Example: "17/20", Unit: "trials", Doc: "the patched arm as passed/trials"}
+)
+
+// Budget is the rerun budget's schema (gate.BudgetInput).
+var Budget = &Schema[gate.BudgetInput]{
+	Name: "budget",
+	Fields: []Field{
+		{Key: "target", Kind: Fraction, Unit: "fraction", Doc: "detection power wanted, in (0,1)"},
+		{Key: "cost", API: "cost_seconds", Kind: Seconds, Unit: "seconds",
+			Doc: "runner seconds per run, >= 0 (8, 8s or 1m30s); omit when unknown"},
+		{Key: "cap", Kind: Integer, Unit: "reruns", Doc: "reruns the gate allows today, >= 0"},
+		{Key: "rates", Kind: Fractions, Item: "rate", Start: "0.05,0.02,0.01", Unit: "fraction",
+			Doc: "per-run failure rates, each in [0,1], separated by commas, semicolons or spaces"},
+		{Key: "observe", Kind: Count, Part: "fails", Whole: "runs", Example: "1/120", Unit: "runs",
+			Doc: "an observed failure history as fails/runs; its upper Wilson bound is planned for first"},
+		withDoc(confidence, "confidence of the observed rate's Wilson interval, in (0,1)"),
+		{Key: "runner", Kind: Enum, Choices: gate.RunnerNames(),
+			Doc: "the test runner whose retry setting the answer is written in: gotestsum --rerun-fails, Bazel --flaky_test_attempts or --runs_per_test, " +
+				"pytest-rerunfailures --reruns, Maven Surefire rerunFailingTestsCount, Gradle test-retry maxRetries, Jest jest.retryTimes, Playwright --retries"},
+		{Key: "setting", Kind: Integer, Unit: "retries",
+			Doc: "today's setting of the runner as it counts it (retries, or attempts and runs with the first included); it gives the cap, so give cap or setting, not both"},
+	},
+	def: func() gate.BudgetInput {
+		in := gate.DefaultBudgetInput
+		in.Rates = append([]float64(nil), in.Rates...)
+		return in
+	},
+	text: func(in gate.BudgetInput) map[string]string {
+		t := map[string]string{
+			"target": Exact(in.Target), "cost": optText(in.CostSeconds), "cap": strconv.FormatInt(in.Cap, 10),
+			"rates": ListText(in.Rates), "observe": "", "confidence": Exact(in.Confidence), "runner": in.Runner, "setting": "",
+		}
+		if in.Observed != nil {
+			t["observe"] = CountText(*in.Observed)
+		}
+		if in.Setting != nil {
+			t["setting"] = strconv.FormatInt(*in.Setting, 10)
+			t["cap"] = strconv.FormatInt(gate.DefaultBudgetInput.Cap, 10) // the setting gives the cap
+		}
+		return t
+	},
+	set: func(in *gate.BudgetInput, key string, v Value) {
+		switch key {
+		case "target":
+			in.Target = v.(float64)
+		case "cost":
+			in.CostSeconds = optFloat(v)
+		case "cap":
+			in.Cap = v.(int64)
+		case "rates":
+			in.Rates = nil
+			if v != nil && len(v.([]float64)) > 0 {
+				in.Rates = v.([]float64)
+			}
+		case "observe":
+			in.Observed = optCount(v)
+		case "confidence":
+			in.Confidence = v.(float64)
+		case "runner":
+			in.Runner, _ = v.(string)
+		case "setting":
+			in.Setting = nil
+			if v != nil {
+				n := v.(int64)
+				in.Setting = &n
+			}
+		}
+	},
+}
+
+// Decide is the two-arm decision's schema (gate.DecideInput).
+var Decide = &Schema[gate.DecideInput]{
+	Name: "decide",
+	Fields: []Field{
+		armBaseline, armPatched,
+		{Key: "min_trials", Kind: Integer, Unit: "trials", Doc: "fewest trials an arm needs for a verdict, >= 1"},
+		confidence,
+		{Key: "property", Kind: Enum, Choices: []string{core.PropertyPassed, core.PropertyFailed, core.PropertyUnknown},
+			Doc: "result of the deterministic property check"},
+	},
+	def: func() gate.DecideInput { return gate.DefaultDecideInput },
+	text: func(in gate.DecideInput) map[string]string {
+		return map[string]string{
+			"baseline": CountText(in.Baseline), "patched": CountText(in.Patched),
+			"min_trials": strconv.FormatInt(in.MinTrials, 10), "confidence": Exact(in.Confidence), "property": in.Property,
+		}
+	},
+	set: func(in *gate.DecideInput, key string, v Value) {
+		switch key {
+		case "baseline":
+			in.Baseline = v.(core.Count)
+		case "patched":
+			in.Patched = v.(core.Count)
+		case "min_trials":
+			in.MinTrials = v.(int64)
+		case "confidence":
+			in.Confidence = v.(float64)
+		case "property":
+			in.Property, _ = v.(string)
+		}
+	},
+}
+
+// Size is the sizing's schema (gate.SizeInput).
+var Size = &Schema[gate.SizeInput]{
+	Name: "size",
+	Fields: []Field{
+		{Key: "baseline", Kind: Fraction, Required: true, Example: "0.5", Unit: "fraction", Doc: "baseline pass rate in [0,1]"},
+		{Key: "patched", Kind: Fraction, Required: true, Example: "0.85", Unit: "fraction", Doc: "patched pass rate in [0,1]"},
+		confidence,
+	},
+	def: func() gate.SizeInput { return gate.DefaultSizeInput },
+	text: func(in gate.SizeInput) map[string]string {
+		return map[string]string{"baseline": Exact(in.Baseline), "patched": Exact(in.Patched), "confidence": Exact(in.Confidence)}
+	},
+	set: func(in *gate.SizeInput, key string, v Value) {
+		switch key {
+		case "baseline":
+			in.Baseline = v.(float64)
+		case "patched":
+			in.Patched = v.(float64)
+		case "confidence":
+			in.Confidence = v.(float64)
+		}
+	},
+}
+
+// Freeze is the frozen claim's schema (gate.FreezeInput).
+var Freeze = &Schema[gate.FreezeInput]{
+	Name: "freeze",
+	Fields: []Field{
+		{Key: "claim", Kind: Count, Required: true, Part: "passed", Whole: "trials", Example: "17/20", Unit: "trials",
+			Doc: "the frozen claim as passed/trials"},
+		{Key: "date", Kind: Text, Doc: "the claim's measurement date, YYYY-MM-DD"},
+		{Key: "newer", Kind: Count, Part: "passed", Whole: "trials", Example: "17/20", Unit: "trials",
+			Doc: "a newer count of the same test as passed/trials"},
+		withDoc(confidence, "confidence of the claim's interval, in (0,1)"),
+		{Key: "comparable", Kind: Fraction, Unit: "ratio",
+			Doc: "least ratio of newer to claimed trials that can overturn the claim, in (0,1]"},
+	},
+	def: func() gate.FreezeInput { return gate.DefaultFreezeInput },
+	text: func(in gate.FreezeInput) map[string]string {
+		t := map[string]string{"claim": CountText(in.Claim), "date": in.Date, "newer": "",
+			"confidence": Exact(in.Confidence), "comparable": Exact(in.Comparable)}
+		if in.Newer != nil {
+			t["newer"] = CountText(*in.Newer)
+		}
+		return t
+	},
+	set: func(in *gate.FreezeInput, key string, v Value) {
+		switch key {
+		case "claim":
+			in.Claim = v.(core.Count)
+		case "date":
+			in.Date, _ = v.(string)
+		case "newer":
+			in.Newer = optCount(v)
+		case "confidence":
+			in.Confidence = v.(float64)
+		case "comparable":
+			in.Comparable = v.(float64)
+		}
+	},
+}
+
+func withDoc(f Field, doc string) Field {
+	f.Doc = doc
+	return f
+}
+
+func optText(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return Exact(*p)
+}
+
+func optFloat(v Value) *float64 {
+	if v == nil {
+		return nil
+	}
+	x := v.(float64)
+	return &x
+}
+
+func optCount(v Value) *core.Count {
+	if v == nil {
+		return nil
+	}
+	c := v.(core.Count)
+	return &c
+}
