@@ -2,23 +2,26 @@ package wasm
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-var budgetFields = []field{
-	{Key: "target", Label: "Target detection power", Default: "0.95", Hint: "a fraction in (0,1) or a percentage, e.g. 0.95 or 95%"},
-	{Key: "cost", Label: "Runner seconds per run", Default: "", Hint: "optional; gives the runner time of each budget", Mode: "decimal"},
-	{Key: "cap", Label: "Rerun cap of the gate", Default: "3", Hint: "reruns the merge gate allows today", Mode: "numeric"},
-	{Key: "rates", Label: "Per-run failure rates", Default: "0.05,0.02,0.01", Hint: "fractions or percentages, separated by spaces or commas: 0.05 0.02 or 5%, 2%"},
-	{Key: "observe", Label: "Observed failures / runs", Default: "", Hint: "optional history such as 1/120; planned at the upper end of its interval"},
-	{Key: "confidence", Label: "Confidence of the observed interval", Default: "0.95", Hint: "a fraction in (0,1) or a percentage, e.g. 95%"},
-	{Key: "runner", Label: "Test runner", Default: "", Hint: "optional: the answer is then written in its own retry setting"},
-	{Key: "setting", Label: "Its retry setting today", Default: "", Hint: "optional: the number your runner is given now, counted as it counts; it sets the cap", Mode: "numeric"},
-}
+// budgetFields are the budget form's fields: the schema's inputs
+// (param.Budget), in its order and starting from its text, with the page's
+// labels and hints.
+var budgetFields = formFields(param.Budget.Fields, param.Budget.Starts(), map[string]field{
+	"target":     {Label: "Target detection power", Hint: "a fraction in (0,1) or a percentage, e.g. 0.95 or 95%"},
+	"cost":       {Label: "Runner seconds per run", Hint: "optional; seconds or a duration such as 8s or 1m30s; gives the runner time of each budget", Mode: "decimal"},
+	"cap":        {Label: "Rerun cap of the gate", Hint: "reruns the merge gate allows today", Mode: "numeric"},
+	"rates":      {Label: "Per-run failure rates", Hint: "fractions or percentages, separated by spaces or commas: 0.05 0.02 or 5%, 2%"},
+	"observe":    {Label: "Observed failures / runs", Hint: "optional history such as 1/120; planned at the upper end of its interval"},
+	"confidence": {Label: "Confidence of the observed interval", Hint: "a fraction in (0,1) or a percentage, e.g. 95%"},
+	"runner":     {Label: "Test runner", Hint: "optional: the answer is then written in its own retry setting"},
+	"setting":    {Label: "Its retry setting today", Hint: "optional: the number your runner is given now, counted as it counts; it sets the cap", Mode: "numeric"},
+})
 
 // runnerChoices are the runner select's options: none, then gate.Runners.
 func runnerChoices() []choice {
@@ -31,40 +34,10 @@ func runnerChoices() []choice {
 
 // BudgetInputFrom turns the text of the budget form into a core input. Its
 // error is a FieldErrors with a *core.Error for each field it cannot read,
-// naming the form field; those fields keep their zero value in the input.
+// naming the form field; those fields keep their default in the input.
 func BudgetInputFrom(s map[string]string) (gate.BudgetInput, error) {
-	in := gate.DefaultBudgetInput
-	var errs FieldErrors
-	var err error
-	in.Target, err = parseFraction("target", s["target"])
-	errs.add(err)
-	in.CostSeconds, err = parseOptSeconds("cost", s["cost"])
-	errs.add(err)
-	in.Cap, err = parseInt("cap", s["cap"])
-	errs.add(err)
-	in.Confidence, err = parseFraction("confidence", s["confidence"])
-	errs.add(err)
-	in.Rates = nil
-	if t := s["rates"]; !blank(t) {
-		in.Rates, err = parseRates("rates", t)
-		errs.add(err)
-	}
-	in.Runner = strings.TrimSpace(s["runner"])
-	if t := s["setting"]; !blank(t) {
-		n, err := parseInt("setting", t)
-		errs.add(err)
-		if err == nil {
-			in.Setting = &n
-		}
-	}
-	if t := s["observe"]; !blank(t) {
-		c, err := parseCount("observe", t, historyCount)
-		errs.add(err)
-		if err == nil {
-			in.Observed = &c
-		}
-	}
-	return in, errs.orNil()
+	in, err := param.Budget.Parse(s)
+	return in, FieldErrors(errorList(err)).orNil()
 }
 
 // budgetFrom computes the budget the form's text asks for. When the text is

@@ -2,14 +2,11 @@ package wasm
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/core/param"
 )
 
 // The form parsers below turn what a person typed into core inputs. Their
@@ -58,11 +55,16 @@ func (e FieldErrors) orNil() error {
 	return e
 }
 
-// errorList is err's parts: the errors of a FieldErrors, or err alone.
+// errorList is err's parts: the errors of a FieldErrors or a param.Errors,
+// or err alone.
 func errorList(err error) []error {
 	var fe FieldErrors
 	if errors.As(err, &fe) {
 		return fe
+	}
+	var pe param.Errors
+	if errors.As(err, &pe) {
+		return pe
 	}
 	if err == nil {
 		return nil
@@ -94,103 +96,38 @@ func collect[T any](errs FieldErrors, check func(bad FieldErrors) (T, error)) (T
 	}
 }
 
-func inputErr(field string, col int, msg string) error {
-	return &core.Error{Kind: core.Invalid, Field: field, Column: col, Msg: msg}
-}
+// The readers below read one field's text by the calculators' one grammar
+// (core/param), with its wording: what the page accepts, the CLI, the API
+// and links accept with the same meaning, and what one refuses, all refuse.
 
-// parseFraction reads a fraction ("0.95") or a percentage ("95%"). The
-// field holds one value, so its messages say what is wrong with it, not
-// where.
+// parseFraction reads a fraction ("0.95") or a percentage ("95%"); blank
+// text is refused.
 func parseFraction(field, s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	if t == "" {
-		return 0, inputErr(field, 0, "is required")
-	}
-	return readFraction(field, t)
-}
-
-// readFraction reads one trimmed fraction or percentage, by the one number
-// grammar (core.ParseFloat) with an optional "%" after it.
-func readFraction(field, t string) (float64, error) {
-	if p, ok := strings.CutSuffix(t, "%"); ok {
-		num := strings.TrimSpace(p)
-		if r := core.NumberProblem(num, false); r != "" {
-			return 0, inputErr(field, 0, strconv.Quote(t)+" is not a percentage: "+r)
-		}
-		v, err := core.ParseFloat(percentToFraction(num))
-		if err != nil {
-			return 0, inputErr(field, 0, strconv.Quote(t)+" is out of the range of a number")
-		}
-		return v, nil
-	}
-	v, err := core.ParseNumber(field, t)
+	v, err := param.Field{Key: field, Kind: param.Fraction}.ReadRequired(s)
 	if err != nil {
-		return 0, inputErr(field, 0, strconv.Quote(t)+" is not a number: "+numberReason(t, err))
+		return 0, err
 	}
-	return v, nil
+	return v.(float64), nil
 }
 
-// numberReason is why core refused a number, without core's own quote of
-// it: the caller names the text once.
-func numberReason(num string, err error) string {
-	if r := core.NumberProblem(num, false); r != "" {
-		return r
-	}
-	return "it is out of the range of a number"
-}
-
-// percentToFraction rewrites a decimal percentage as the same number over
-// 100, in decimal ("99.9" → "99.9e-2"), so that parsing it rounds once:
-// "95%" is then exactly 0.95 as the CLI reads it, where 95*0.01 is
-// 0.9500000000000001. Text that is not a number is returned as it is, for
-// the parser to refuse.
-func percentToFraction(p string) string {
-	mant, exp := p, 0
-	if i := strings.IndexAny(p, "eE"); i >= 0 {
-		e, err := strconv.Atoi(p[i+1:])
-		if err != nil || e < -100000 || e > 100000 {
-			return p
-		}
-		mant, exp = p[:i], e
-	}
-	return mant + "e" + strconv.Itoa(exp-2)
-}
-
-// parseOptSeconds reads a number of seconds; empty gives nil (unknown).
+// parseOptSeconds reads seconds ("8") or a duration ("8s", "1m30s");
+// blank text gives nil (unknown).
 func parseOptSeconds(field, s string) (*float64, error) {
-	t := strings.TrimSpace(s)
-	if t == "" {
-		return nil, nil
+	v, absent, err := param.Field{Key: field, Kind: param.Seconds}.Read(s)
+	if err != nil || absent {
+		return nil, err
 	}
-	v, err := core.ParseNumber(field, t)
-	if err != nil {
-		return nil, inputErr(field, 0, fmt.Sprintf("%s is not a number of seconds: %s", strconv.Quote(t), numberReason(t, err)))
-	}
-	return &v, nil
+	x := v.(float64)
+	return &x, nil
 }
 
-// parseInt reads a whole number.
+// parseInt reads a whole number; blank text is refused.
 func parseInt(field, s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	if t == "" {
-		return 0, inputErr(field, 0, "is required")
-	}
-	v, err := core.ParseInt(t)
+	v, err := param.Field{Key: field, Kind: param.Integer}.ReadRequired(s)
 	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-			return 0, inputErr(field, 0, strconv.Quote(t)+" is too large a number")
-		}
-		return 0, inputErr(field, 0, strconv.Quote(t)+" is not a whole number: "+core.NumberProblem(t, true))
+		return 0, err
 	}
-	return v, nil
-}
-
-// rateSeparator reports whether c separates the rates of a list: a comma,
-// a semicolon, or white space (spaces, tabs, line breaks), as people write
-// lists ("0.05 0.02 0.01", "5%, 2%", one per line).
-func rateSeparator(c rune) bool {
-	return c == ',' || c == ';' || unicode.IsSpace(c)
+	return v.(int64), nil
 }
 
 // parseRates reads a list of failure rates, each a fraction or a
@@ -198,54 +135,15 @@ func rateSeparator(c rune) bool {
 // is an empty list. A fault names the rate by its place in the list and
 // its column.
 func parseRates(field, s string) ([]float64, error) {
-	out := []float64{}
-	i := 0
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if rateSeparator(r) {
-			i += n
-			continue
-		}
-		start := i
-		for i < len(s) {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if rateSeparator(r) {
-				break
-			}
-			i += n
-		}
-		item := s[start:i]
-		// "5 %" is one rate: a "%" standing alone belongs to the number
-		// before it.
-		if j := skipBlanks(s, i); j < len(s) && s[j] == '%' {
-			item, i = s[start:j+1], j+1
-		}
-		v, err := readFraction(field, item)
-		if err != nil {
-			if strings.TrimSpace(s) == item {
-				return nil, err // the only rate: no place to name
-			}
-			var e *core.Error
-			errors.As(err, &e)
-			col := utf8.RuneCountInString(s[:start]) + 1
-			return nil, inputErr(field, col, "rate "+strconv.Itoa(len(out)+1)+": "+e.Msg)
-		}
-		out = append(out, v)
+	v, _, err := param.Field{Key: field, Kind: param.Fractions, Item: "rate"}.Read(s)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
-}
-
-// skipBlanks is the offset of the first byte at or after i that is not a
-// space or a tab.
-func skipBlanks(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	return i
+	return v.([]float64), nil
 }
 
 // countWords names the two numbers of a count in a field's own terms:
-// "passed/trials" for an arm, "failures/runs" for an observed history.
+// "passed/trials" for an arm, "fails/runs" for an observed history.
 type countWords struct {
 	part, whole string // plural nouns: "passed", "trials"
 	example     string // "17/20"
@@ -253,58 +151,16 @@ type countWords struct {
 
 var (
 	armCount     = countWords{"passed", "trials", "17/20"}
-	historyCount = countWords{"failures", "runs", "1/120"}
+	historyCount = countWords{"fails", "runs", "1/120"}
 )
 
-// parseCount reads "part/whole" as core.ParseCount does (the same grammar:
-// whole numbers without sign or leading zeros, blanks around them), with
-// messages in the field's terms. A fault inside the text gives its column.
+// parseCount reads "part/whole"; blank text is refused.
 func parseCount(field, s string, w countWords) (core.Count, error) {
-	if strings.TrimSpace(s) == "" {
-		return core.Count{}, inputErr(field, 0, "is required: write "+w.part+"/"+w.whole+", such as "+w.example)
-	}
-	col := func(off int) int { return utf8.RuneCountInString(s[:off]) + 1 }
-	slash := strings.IndexByte(s, '/')
-	if slash < 0 {
-		return core.Count{}, inputErr(field, 0, fmt.Sprintf("write %s/%s, such as %s; got %s", w.part, w.whole, w.example, strconv.Quote(strings.TrimSpace(s))))
-	}
-	if j := strings.IndexByte(s[slash+1:], '/'); j >= 0 {
-		return core.Count{}, inputErr(field, col(slash+1+j), fmt.Sprintf("write one slash, as in %s", w.example))
-	}
-	part := func(from, to int, noun string) (int64, error) {
-		start, end := skipBlanks(s, from), to
-		for end > start && (s[end-1] == ' ' || s[end-1] == '\t') {
-			end--
-		}
-		t := s[start:end]
-		switch {
-		case t == "":
-			return 0, inputErr(field, col(start), fmt.Sprintf("the number of %s is missing, as in %s", noun, w.example))
-		case strings.TrimLeft(t, "0123456789") != "":
-			bad := start + len(t) - len(strings.TrimLeft(t, "0123456789"))
-			r, _ := utf8.DecodeRuneInString(s[bad:])
-			return 0, inputErr(field, col(bad), fmt.Sprintf("the number of %s must be a whole number, found %s", noun, strconv.Quote(string(r))))
-		case len(t) > 1 && t[0] == '0':
-			return 0, inputErr(field, col(start), fmt.Sprintf("the number of %s, %s, has leading zeros; write it without them", noun, t))
-		}
-		v, err := core.ParseInt(t)
-		if err != nil {
-			return 0, inputErr(field, col(start), fmt.Sprintf("the number of %s, %s, is too large", noun, t))
-		}
-		return v, nil
-	}
-	a, err := part(0, slash, w.part)
+	v, err := param.Field{Key: field, Kind: param.Count, Part: w.part, Whole: w.whole, Example: w.example}.ReadRequired(s)
 	if err != nil {
 		return core.Count{}, err
 	}
-	b, err := part(slash+1, len(s), w.whole)
-	if err != nil {
-		return core.Count{}, err
-	}
-	if a > b {
-		return core.Count{}, inputErr(field, 0, fmt.Sprintf("%s/%s: the %s cannot be more than the %s", words.Count(a), words.Count(b), w.part, w.whole))
-	}
-	return core.Count{Passed: a, Trials: b}, nil
+	return v.(core.Count), nil
 }
 
 // errField returns the field an error belongs to ("" when it names none).
@@ -329,4 +185,8 @@ func errText(err error) string {
 		return "column " + strconv.Itoa(c.Column) + ": " + c.Msg
 	}
 	return c.Error()
+}
+
+func inputErr(field string, col int, msg string) error {
+	return &core.Error{Kind: core.Invalid, Field: field, Column: col, Msg: msg}
 }

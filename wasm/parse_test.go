@@ -50,7 +50,7 @@ func TestParseRatesRefusals(t *testing.T) {
 		{"5%%", `"5%%" is not a percentage`, 0},
 		{"abc", `"abc" is not a number`, 0},
 		{"0.05 +0.02", `rate 2: "+0.02" is not a number: write it without the leading '+'`, 6},
-		{"1e999", `"1e999" is not a number: it is out of the range of a number`, 0},
+		{"1e999", `"1e999" is out of the range of a number`, 0},
 	} {
 		_, err := parseRates("rates", c.in)
 		var e *core.Error
@@ -64,7 +64,7 @@ func TestParseRatesRefusals(t *testing.T) {
 	}
 }
 
-// Counts in the field's own words: an observed history is failures/runs,
+// Counts in the field's own words: an observed history is fails/runs,
 // an arm passed/trials; the messages never borrow the other's words, and
 // a fault inside the text gives its column.
 func TestParseCountWords(t *testing.T) {
@@ -75,15 +75,15 @@ func TestParseCountWords(t *testing.T) {
 		col    int
 		absent string
 	}{
-		{"abc", historyCount, `write failures/runs, such as 1/120; got "abc"`, 0, "passed"},
-		{"5/3", historyCount, "5/3: the failures cannot be more than the runs", 0, "trials"},
-		{"1/x", historyCount, `the number of runs must be a whole number, found "x"`, 3, "trials"},
-		{"/120", historyCount, "the number of failures is missing, as in 1/120", 1, "passed"},
-		{"1/2/3", historyCount, "write one slash, as in 1/120", 4, "passed"},
-		{"01/120", historyCount, "the number of failures, 01, has leading zeros; write it without them", 1, "passed"},
-		{"", historyCount, "is required: write failures/runs, such as 1/120", 0, "passed"},
-		{"x", armCount, `write passed/trials, such as 17/20; got "x"`, 0, "failures"},
-		{"21/20", armCount, "21/20: the passed cannot be more than the trials", 0, "runs"},
+		{"abc", historyCount, `want fails/runs such as 1/120, got "abc"`, 1, "passed"},
+		{"5/3", historyCount, "5 is more than the 3 runs", 1, "trials"},
+		{"1/x", historyCount, `the number of runs must be a whole number >= 0, found "x"`, 3, "trials"},
+		{"/120", historyCount, `missing the number of fails in "/120"`, 1, "passed"},
+		{"1/2/3", historyCount, `want one slash in fails/runs, got "1/2/3"`, 4, "passed"},
+		{"01/120", historyCount, "the number of fails 01 has leading zeros; write it without them", 1, "passed"},
+		{"", historyCount, "is required, such as 1/120", 0, "passed"},
+		{"x", armCount, `want passed/trials such as 17/20, got "x"`, 1, "fails"},
+		{"21/20", armCount, "21 is more than the 20 trials", 1, "runs"},
 	} {
 		_, err := parseCount("f", c.in, c.w)
 		var e *core.Error

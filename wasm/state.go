@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -23,6 +24,19 @@ type field struct {
 	// or "numeric" for a plain number; "" (the full keyboard) for text
 	// with "/", "," or "%", which a number pad may lack.
 	Mode string
+}
+
+// formFields are a form's fields: one for each of a calculator's inputs
+// (param.Field), in its order, starting from starts (param's Starts), with
+// the page's label, hint and keyboard from page.
+func formFields(inputs []param.Field, starts map[string]string, page map[string]field) []field {
+	out := make([]field, len(inputs))
+	for i, in := range inputs {
+		f := page[in.Key]
+		f.Key, f.Default = in.Key, starts[in.Key]
+		out[i] = f
+	}
+	return out
 }
 
 // formState is the text of each field of a form, as typed.

@@ -123,8 +123,18 @@ func (f Field) Read(text string) (v Value, absent bool, err error) {
 	return v, false, nil
 }
 
-// required is the refusal of blank text for a field that must have some.
-func (f Field) required() error {
+// ReadRequired reads text as Read does, refusing blank text (Missing).
+func (f Field) ReadRequired(text string) (Value, error) {
+	v, absent, err := f.Read(text)
+	if absent {
+		return nil, f.Missing()
+	}
+	return v, err
+}
+
+// Missing is the refusal of a required input not given, or of blank text
+// where the input must have some.
+func (f Field) Missing() error {
 	msg := "is required"
 	if f.Example != "" {
 		msg += ", such as " + f.Example

@@ -73,7 +73,7 @@ func (s *Schema[T]) Parse(text map[string]string) (T, error) {
 		t, given := text[f.Key]
 		if !given {
 			if f.Required {
-				errs = append(errs, f.required())
+				errs = append(errs, f.Missing())
 			}
 			continue
 		}
@@ -82,7 +82,7 @@ func (s *Schema[T]) Parse(text map[string]string) (T, error) {
 		case err != nil:
 			errs = append(errs, err)
 		case absent && (f.Required || s.DefaultOf(f.Key) != ""):
-			errs = append(errs, f.required())
+			errs = append(errs, f.Missing())
 		case absent:
 			s.set(&in, f.Key, nil)
 		default:
