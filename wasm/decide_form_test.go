@@ -229,7 +229,7 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 	checkPage(t, c, "ledger", ledgerWant(ledger.Options{MinTrials: 20, Confidence: 0.8, Property: core.PropertyPassed}))
 
 	html := typeInto(t, e, c, c.ctx, "min_trials", "")
-	expectMarked(t, html, "min_trials", "is required")
+	expectMarked(t, html, "min_trials", "required")
 	expectNoFigures(t, html)
 	if !strings.Contains(html, `id="ledger-waits"`) {
 		t.Error("no note that the ledger waits for valid settings")

@@ -81,7 +81,7 @@ func TestParseCountWords(t *testing.T) {
 		{"/120", historyCount, `missing the number of fails in "/120"`, 1, "passed"},
 		{"1/2/3", historyCount, `want one slash in fails/runs, got "1/2/3"`, 4, "passed"},
 		{"01/120", historyCount, "the number of fails 01 has leading zeros; write it without them", 1, "passed"},
-		{"", historyCount, "is required, such as 1/120", 0, "passed"},
+		{"", historyCount, "required, as fails/runs such as 1/120", 0, "passed"},
 		{"x", armCount, `want passed/trials such as 17/20, got "x"`, 1, "fails"},
 		{"21/20", armCount, "21 is more than the 20 trials", 1, "runs"},
 	} {

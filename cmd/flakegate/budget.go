@@ -11,19 +11,14 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
 func runBudget(e *env, args []string) (bool, error) {
-	in := gate.DefaultBudgetInput
 	fs := newFlags(e, "budget", "[flags] [rate ...]")
-	fs.Var(core.FloatVar{P: &in.Target}, "target", "detection `power` wanted, in (0,1)")
-	cost := fs.String("cost", "", "runner `seconds` per run")
-	int64Flag(fs, &in.Cap, "cap", "reruns the gate allows today, a whole `number`")
-	observe := fs.String("observe", "", "observed history as `fails/runs`; planned against its upper Wilson bound")
-	rates := fs.String("rates", "", "comma-separated per-run failure rates (also accepted as arguments)")
-	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the observed rate's interval")
+	inputs := schemaFlags(fs, param.Budget.Fields, param.Budget.Defaults(), "runner", "setting")
 	from := filesFlag(fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
 	runner := fs.String("runner", "", "write the answer as this test runner's retry setting, `name[=N]` with N today's setting as the runner counts it (it gives the cap): "+
 		strings.Join(gate.RunnerNames(), ", "))
@@ -37,49 +32,27 @@ func runBudget(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	rate, _ := param.Budget.Field("rates")
+	for i, a := range pos {
+		if _, _, err := rate.Read(a); err != nil {
+			return false, usagef("argument %d: %s", i+1, err.(*core.Error).Msg)
+		}
+	}
+	if len(pos) > 0 {
+		inputs.texts["rates"] += " " + strings.Join(pos, " ")
+	}
+	in, err := parsed(inputs, param.Budget)
+	if err != nil {
+		return false, err
+	}
 	if err := runnerFlag(fs, *runner, &in); err != nil {
 		return false, err
 	}
 	if len(*from) > 0 {
-		if len(pos) > 0 || *rates != "" || *observe != "" {
+		if in.Rates != nil || in.Observed != nil {
 			return false, usagef("-from plans from the reports' retry history: give no rates or -observe with it")
 		}
-		if *cost != "" {
-			c, err := core.ParseFloat(*cost)
-			if err != nil {
-				return false, usagef("-cost: want seconds per run, got %q", *cost)
-			}
-			in.CostSeconds = &c
-		}
 		return budgetFrom(e, in, *from, *format, out, site)
-	}
-	if *cost != "" {
-		c, err := core.ParseFloat(*cost)
-		if err != nil {
-			return false, usagef("-cost: want seconds per run, got %q", *cost)
-		}
-		in.CostSeconds = &c
-	}
-	if *observe != "" {
-		c, err := core.ParseCount("observe", *observe)
-		if err != nil {
-			return false, err
-		}
-		in.Observed = &c
-	}
-	if *rates != "" {
-		rs, err := core.ParseRates("rates", *rates)
-		if err != nil {
-			return false, err
-		}
-		in.Rates = append(in.Rates, rs...)
-	}
-	for i, a := range pos {
-		p, err := core.ParseFloat(a)
-		if err != nil {
-			return false, usagef("argument %d: want a failure rate such as 0.02, got %q", i+1, a)
-		}
-		in.Rates = append(in.Rates, p)
 	}
 	res, err := gate.Budget(in)
 	if err != nil {

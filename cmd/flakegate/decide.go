@@ -4,22 +4,18 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/flakegate/flakegate/share"
 	"io"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/param"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
 func runDecide(e *env, args []string) (bool, error) {
-	in := gate.DefaultDecideInput
 	fs := newFlags(e, "decide", "-baseline passed/trials -patched passed/trials [flags]")
-	baseline := fs.String("baseline", "", "baseline arm as `passed/trials` (required)")
-	patched := fs.String("patched", "", "patched arm as `passed/trials` (required)")
-	int64Flag(fs, &in.MinTrials, "min-trials", "fewest trials an arm needs for a verdict, a whole `number`")
-	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the Wilson intervals")
-	fs.StringVar(&in.Property, "property", in.Property, "property check result: passed, failed or unknown")
+	inputs := schemaFlags(fs, param.Decide.Fields, param.Decide.Defaults())
 	out := outputFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -32,13 +28,8 @@ func runDecide(e *env, args []string) (bool, error) {
 	if len(pos) > 0 {
 		return false, usagef("unexpected argument %q", pos[0])
 	}
-	if *baseline == "" || *patched == "" {
-		return false, usagef("both -baseline and -patched are required, as passed/trials")
-	}
-	if in.Baseline, err = core.ParseCount("baseline", *baseline); err != nil {
-		return false, err
-	}
-	if in.Patched, err = core.ParseCount("patched", *patched); err != nil {
+	in, err := parsed(inputs, param.Decide)
+	if err != nil {
 		return false, err
 	}
 	res, err := gate.Decide(in)
@@ -72,11 +63,8 @@ func runDecide(e *env, args []string) (bool, error) {
 }
 
 func runSize(e *env, args []string) (bool, error) {
-	in := gate.SizeInput{Baseline: -1, Patched: -1, Confidence: core.DefaultConfidence}
 	fs := newFlags(e, "size", "[flags] baseline-rate patched-rate")
-	fs.Var(core.FloatVar{P: &in.Baseline}, "baseline", "baseline pass `rate` in [0,1]")
-	fs.Var(core.FloatVar{P: &in.Patched}, "patched", "patched pass `rate` in [0,1]")
-	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the Wilson intervals")
+	inputs := schemaFlags(fs, param.Size.Fields, param.Size.Defaults())
 	out := outputFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -89,17 +77,18 @@ func runSize(e *env, args []string) (bool, error) {
 	if len(pos) > 2 || len(pos) == 1 {
 		return false, usagef("give two rates (baseline, patched), got %d arguments", len(pos))
 	}
-	if len(pos) == 2 {
-		for i, dst := range []*float64{&in.Baseline, &in.Patched} {
-			v, err := core.ParseFloat(pos[i])
-			if err != nil {
-				return false, usagef("argument %d: want a pass rate such as 0.85, got %q", i+1, pos[i])
+	for i, key := range []string{"baseline", "patched"} {
+		if len(pos) == 2 {
+			f, _ := param.Size.Field(key)
+			if _, _, err := f.Read(pos[i]); err != nil {
+				return false, usagef("argument %d: %s", i+1, err.(*core.Error).Msg)
 			}
-			*dst = v
+			inputs.texts[key] = pos[i]
 		}
 	}
-	if in.Baseline == -1 || in.Patched == -1 {
-		return false, usagef("give the baseline and patched pass rates")
+	in, err := parsed(inputs, param.Size)
+	if err != nil {
+		return false, err
 	}
 	res, err := gate.Size(in)
 	if err != nil {
@@ -124,14 +113,9 @@ func runSize(e *env, args []string) (bool, error) {
 }
 
 func runFreeze(e *env, args []string) (bool, error) {
-	in := gate.DefaultFreezeInput
 	fs := newFlags(e, "freeze", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]")
-	claim := fs.String("claim", "", "the frozen claim as `passed/trials`")
+	inputs := schemaFlags(fs, param.Freeze.Fields, param.Freeze.Defaults())
 	record := fs.String("record", "", "a stored claim: the JSON this command printed earlier (`file`, - for stdin)")
-	fs.StringVar(&in.Date, "date", "", "the claim's measurement date, YYYY-MM-DD")
-	newer := fs.String("newer", "", "a newer count of the same test as `passed/trials`")
-	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the claim's interval")
-	fs.Var(core.FloatVar{P: &in.Comparable}, "comparable", "least `ratio` of newer to claimed trials that can overturn the claim")
 	out := outputFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -144,32 +128,27 @@ func runFreeze(e *env, args []string) (bool, error) {
 	if len(pos) > 0 {
 		return false, usagef("unexpected argument %q", pos[0])
 	}
-	switch {
-	case (*claim == "") == (*record == ""):
+	_, claim := inputs.texts["claim"]
+	if claim == (*record != "") {
 		return false, usagef("give exactly one of -claim or -record")
-	case *claim != "":
-		if in.Claim, err = core.ParseCount("claim", *claim); err != nil {
-			return false, err
-		}
-	default:
+	}
+	if *record != "" {
 		c, err := readRecord(e, *record)
 		if err != nil {
 			return false, err
 		}
-		in.Claim = core.Count{Passed: c.Passed, Trials: c.Trials}
-		if in.Date == "" {
-			in.Date = c.Date
+		t := inputs.texts
+		t["claim"] = param.CountText(core.Count{Passed: c.Passed, Trials: c.Trials})
+		if _, ok := t["date"]; !ok {
+			t["date"] = c.Date
 		}
-		if c.Confidence != 0 && !flagSet(fs, "confidence") {
-			in.Confidence = c.Confidence
+		if _, ok := t["confidence"]; !ok && c.Confidence != 0 {
+			t["confidence"] = param.Exact(c.Confidence)
 		}
 	}
-	if *newer != "" {
-		c, err := core.ParseCount("newer", *newer)
-		if err != nil {
-			return false, err
-		}
-		in.Newer = &c
+	in, err := parsed(inputs, param.Freeze)
+	if err != nil {
+		return false, err
 	}
 	res, err := gate.Freeze(in)
 	if err != nil {

@@ -152,7 +152,7 @@ func TestErrors(t *testing.T) {
 		{"bad date", []string{"freeze", "-claim", "1/2", "-date", "yesterday"}, []string{"date"}},
 		{"size one rate", []string{"size", "0.5"}, []string{"two rates"}},
 		// Whole numbers are decimal, as in the calculator's form and the API.
-		{"hex min trials", []string{"decide", "-min-trials", "0x14", "-baseline", "1/2", "-patched", "2/2"}, []string{"-min-trials", `"0x14" is not a whole number in decimal`}},
+		{"hex min trials", []string{"decide", "-min-trials", "0x14", "-baseline", "1/2", "-patched", "2/2"}, []string{"-min-trials", `"0x14" is not a whole number: only decimal is read`}},
 		{"underscored cap", []string{"budget", "-cap", "1_000", "0.1"}, []string{"-cap", `"1_000"`}},
 		{"unknown runner", []string{"budget", "-runner", "tox=2", "0.1"}, []string{"-runner", `"tox"`, "gotestsum"}},
 		{"runner setting not a number", []string{"budget", "-runner", "jest=two", "0.1"}, []string{"-runner jest", `"two"`}},

@@ -23,7 +23,7 @@ var Budget = &Schema[gate.BudgetInput]{
 	Fields: []Field{
 		{Key: "target", Kind: Fraction, Unit: "fraction", Doc: "detection power wanted, in (0,1)"},
 		{Key: "cost", API: "cost_seconds", Kind: Seconds, Unit: "seconds",
-			Doc: "runner seconds per run, >= 0 (8, 8s or 1m30s); omit when unknown"},
+			Doc: "runner seconds per run, >= 0; omit when unknown"},
 		{Key: "cap", Kind: Integer, Unit: "reruns", Doc: "reruns the gate allows today, >= 0"},
 		{Key: "rates", Kind: Fractions, Item: "rate", Start: "0.05,0.02,0.01", Unit: "fraction",
 			Doc: "per-run failure rates, each in [0,1], separated by commas, semicolons or spaces"},

@@ -135,11 +135,42 @@ func (f Field) ReadRequired(text string) (Value, error) {
 // Missing is the refusal of a required input not given, or of blank text
 // where the input must have some.
 func (f Field) Missing() error {
-	msg := "is required"
-	if f.Example != "" {
+	msg := "required"
+	switch {
+	case f.Kind == Count:
+		msg += ", as " + f.Part + "/" + f.Whole + " such as " + f.Example
+	case f.Example != "":
 		msg += ", such as " + f.Example
 	}
 	return core.FieldErrorf(f.Key, "%s", msg)
+}
+
+// Help is the field's help in a sentence for a CLI flag: its Doc and the
+// grammar of its text, with the name of its value in backquotes (as
+// flag.UnquoteUsage reads it).
+func (f Field) Help() string {
+	switch f.Kind {
+	case Fraction:
+		return f.Doc + "; a `fraction` such as 0.95, or a percentage such as 95%"
+	case Fractions:
+		return f.Doc + "; a `list` of fractions or percentages"
+	case Integer:
+		return f.Doc + "; a whole `number`"
+	case Seconds:
+		return f.Doc + "; `seconds` such as 8, or a duration such as 8s or 1m30s"
+	case Count:
+		pw := f.Part + "/" + f.Whole
+		if strings.Contains(f.Doc, pw) {
+			return strings.Replace(f.Doc, pw, "`"+pw+"`", 1)
+		}
+		return f.Doc + ", as `" + pw + "`"
+	case Enum:
+		return f.Doc + ": one of " + strings.Join(f.Choices, ", ")
+	}
+	if strings.Contains(f.Doc, "YYYY-MM-DD") {
+		return strings.Replace(f.Doc, "YYYY-MM-DD", "`YYYY-MM-DD`", 1)
+	}
+	return f.Doc
 }
 
 // readFraction reads one trimmed fraction or percentage.

@@ -151,8 +151,8 @@ func TestParseErrors(t *testing.T) {
 	for _, e := range es {
 		got = append(got, e.Error())
 	}
-	want := []string{"baseline: is required, such as 17/20", "patched: 21 is more than the 20 trials",
-		"min_trials: is required", `confidence: "x" is not a number: write a number such as 0.05 or 5e-2`}
+	want := []string{"baseline: required, as passed/trials such as 17/20", "patched: 21 is more than the 20 trials",
+		"min_trials: required", `confidence: "x" is not a number: write a number such as 0.05 or 5e-2`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"flag"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/param"
+)
+
+// inputFlags are a calculator's inputs as flags, one for each field of its
+// schema (core/param): the flag is the field's key with '-' for '_', its
+// help the field's, its default printed once, from the schema. Each flag's
+// text is read by the one grammar as it is given, so a bad value is refused
+// with the flag's name and the schema's words.
+type inputFlags struct {
+	texts map[string]string // by field key, the flags given
+	flags map[string]param.Field
+}
+
+// textFlag is one field's flag.Value. Its zero value prints "" so that the
+// flag package prints "(default X)" exactly when the field has a default.
+type textFlag struct {
+	f     param.Field
+	def   string
+	texts map[string]string
+}
+
+func (v *textFlag) String() string {
+	if v == nil {
+		return ""
+	}
+	return v.def
+}
+
+func (v *textFlag) Set(s string) error {
+	if _, _, err := v.f.Read(s); err != nil {
+		var e *core.Error
+		if errors.As(err, &e) {
+			return errors.New(e.Msg)
+		}
+		return err
+	}
+	v.texts[v.f.Key] = s
+	return nil
+}
+
+// schemaFlags defines on fs a flag for each field of fields but those in
+// skip, with the defaults defs (param's Defaults).
+func schemaFlags(fs *flag.FlagSet, fields []param.Field, defs map[string]string, skip ...string) *inputFlags {
+	in := &inputFlags{texts: map[string]string{}, flags: map[string]param.Field{}}
+outer:
+	for _, f := range fields {
+		for _, k := range skip {
+			if k == f.Key {
+				continue outer
+			}
+		}
+		in.flags[f.Key] = f
+		fs.Var(&textFlag{f: f, def: defs[f.Key], texts: in.texts}, f.Flag(), f.Help())
+	}
+	return in
+}
+
+// parsed reads the flags given with parse (a schema's Parse), naming the
+// field of the first fault by its flag.
+func parsed[T any](in *inputFlags, s *param.Schema[T]) (T, error) {
+	v, err := s.Parse(in.texts)
+	if err != nil {
+		return v, in.named(param.First(err))
+	}
+	return v, nil
+}
+
+// named is err (a *core.Error of a schema's field) as a usage error naming
+// the field's flag: "-baseline: required, as passed/trials such as 17/20".
+func (in *inputFlags) named(err error) error {
+	var e *core.Error
+	if errors.As(err, &e) {
+		if f, ok := in.flags[e.Field]; ok {
+			return usagef("-%s: %s", f.Flag(), e.Msg)
+		}
+	}
+	return err
+}
