@@ -9,7 +9,6 @@ import (
 
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
-	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
 )
@@ -301,16 +300,14 @@ func postLedger(h *handler, w http.ResponseWriter, r *http.Request) error {
 func postFlakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["flakes"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
-	in := gate.DefaultBudgetInput
 	format := formatAuto
 	a.str("format", &format)
-	a.number("target", &in.Target)
-	a.optNumber("cost_seconds", &in.CostSeconds)
-	a.integer("cap", &in.Cap)
-	a.number("confidence", &in.Confidence)
-	runnerArgs(a, &in)
 	if a.err != nil {
 		return a.err
+	}
+	in, err := budgetArgs(a)
+	if err != nil {
+		return err
 	}
 	if err := checkFormat(format, reportFormats()); err != nil {
 		return err

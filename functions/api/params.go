@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
+	schema "github.com/flakegate/flakegate/core/param"
+	"github.com/flakegate/flakegate/words"
 )
 
 // kind is the type of a parameter, as the query and the JSON body spell it.
@@ -450,4 +452,108 @@ func clip(js []byte) string {
 		return string(js[:max]) + "…"
 	}
 	return string(js)
+}
+
+// schemaParams are a calculator's parameters, one for each field of its
+// schema (core/param): the name, kind, default and doc come from there.
+// most caps the items of a list field by key.
+func schemaParams(fields []schema.Field, defs map[string]string, most map[string]int) []param {
+	out := make([]param, len(fields))
+	for i, f := range fields {
+		p := param{name: f.Name(), required: f.Required, def: defs[f.Key], doc: f.Doc, most: most[f.Key]}
+		if f.API != "" {
+			p.alias = f.Key
+		}
+		if p.most > 0 {
+			p.doc += "; at most " + words.Count(int64(p.most)) + " per request"
+		}
+		switch f.Kind {
+		case schema.Fraction, schema.Seconds:
+			p.kind = kNumber
+		case schema.Fractions:
+			p.kind = kNumbers
+		case schema.Integer:
+			p.kind = kInteger
+		case schema.Count:
+			p.kind, p.keys = kCount, [2]string{f.Part, f.Whole}
+		default:
+			p.kind, p.enum = kString, f.Choices
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// schemaArgs reads a calculator's input from a request's parameters with
+// its schema: a query's or a form's text as it is, and in a JSON body a
+// string as its text (for a count, a list or a word), a number as its JSON text, a count's object and a
+// list's array as their canonical text. A number is a JSON number, as the
+// OpenAPI document says. The first fault is the answer,
+// naming the parameter as the API calls it.
+func schemaArgs[T any](a *args, s *schema.Schema[T]) (T, error) {
+	texts := map[string]string{}
+	for _, f := range s.Fields {
+		text, ok := a.text(f)
+		if a.err != nil {
+			var zero T
+			return zero, a.err
+		}
+		if ok {
+			texts[f.Key] = text
+		}
+	}
+	in, err := s.Parse(texts)
+	if err == nil {
+		return in, nil
+	}
+	err = schema.First(err)
+	if e, ok := err.(*core.Error); ok {
+		if f, ok := s.Field(e.Field); ok && f.API != "" {
+			c := *e
+			c.Field = f.API
+			err = &c
+		}
+	}
+	return in, err
+}
+
+// text is the text of field f's parameter and whether it was given; a
+// JSON value of a type the field cannot hold sets a.err.
+func (a *args) text(f schema.Field) (string, bool) {
+	name := f.Name()
+	text, js, ok := a.raw(name)
+	if !ok || js == nil {
+		return text, ok
+	}
+	switch f.Kind {
+	case schema.Count, schema.Fractions, schema.Enum, schema.Text:
+		if json.Unmarshal(js, &text) == nil {
+			return text, true
+		}
+	}
+	switch f.Kind {
+	case schema.Fraction, schema.Seconds:
+		if !isJSONNumber(js) {
+			a.err = invalid(name, "must be a JSON number, got %s", clip(js))
+		}
+		return string(js), true
+	case schema.Integer:
+		if !isJSONNumber(js) {
+			a.err = invalid(name, "must be a whole JSON number, got %s", clip(js))
+		}
+		return string(js), true
+	case schema.Count:
+		c, err := a.countObject(name, js)
+		if err != nil {
+			a.err = err
+			return "", false
+		}
+		return schema.CountText(*c), true
+	case schema.Fractions:
+		var vs []float64
+		a.numbers(name, &vs)
+		return schema.ListText(vs), true
+	}
+	a.err = invalid(name, "must be a JSON string, got %s", clip(js))
+	return "", false
 }

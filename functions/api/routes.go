@@ -6,32 +6,34 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	schema "github.com/flakegate/flakegate/core/param"
 )
 
 var confidenceParam = param{name: "confidence", kind: kNumber, def: "0.95",
 	doc: "confidence level of the Wilson intervals, in (0,1)"}
 
-// runnerParam and settingParam write a budget in a test runner's own retry
-// setting.
-var (
-	runnerParam = param{name: "runner", kind: kString, enum: gate.RunnerNames(),
-		doc: "the test runner whose retry setting the answer is written in: gotestsum --rerun-fails, Bazel --flaky_test_attempts or --runs_per_test, " +
-			"pytest-rerunfailures --reruns, Maven Surefire rerunFailingTestsCount, Gradle test-retry maxRetries, Jest jest.retryTimes, Playwright --retries"}
-	settingParam = param{name: "setting", kind: kInteger,
-		doc: "today's setting of the runner as it counts it (retries, or attempts and runs with the first included); it gives the cap, so give cap or setting, not both"}
-)
+// budgetArgs reads a budget's input (param.Budget); a runner's setting
+// gives the cap, so the two are not given together.
+func budgetArgs(a *args) (gate.BudgetInput, error) {
+	in, err := schemaArgs(a, schema.Budget)
+	if err == nil && a.has("setting") && a.has("cap") {
+		err = invalid("setting", "give cap (reruns) or setting (the runner's own count), not both")
+	}
+	return in, err
+}
 
-// runnerArgs reads the runner and its setting into in.
-func runnerArgs(a *args, in *gate.BudgetInput) {
-	a.str("runner", &in.Runner)
-	if a.has("setting") {
-		var n int64
-		a.integer("setting", &n)
-		in.Setting = &n
-		if a.err == nil && a.has("cap") {
-			a.err = invalid("setting", "give cap (reruns) or setting (the runner's own count), not both")
+// inputs are the parameters of a calculator's schema, of only the keys
+// named when there are any.
+func inputs[T any](s *schema.Schema[T], keys ...string) []param {
+	fields := s.Fields
+	if len(keys) > 0 {
+		fields = nil
+		for _, k := range keys {
+			f, _ := s.Field(k)
+			fields = append(fields, f)
 		}
 	}
+	return schemaParams(fields, s.Defaults(), map[string]int{"rates": MaxRates})
 }
 
 // routes is the table every request is dispatched by, and the OpenAPI
@@ -41,61 +43,29 @@ func routes() []*route {
 		{
 			path:    "budget",
 			summary: "Reruns needed to catch a flake, their cost and the merge-gate lane",
-			params: []param{
-				{name: "target", kind: kNumber, def: "0.95", doc: "detection power wanted, in (0,1)"},
-				{name: "cost_seconds", alias: "cost", kind: kNumber, doc: "runner seconds per run, >= 0; omit when unknown"},
-				{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
-				{name: "observe", kind: kCount, keys: [2]string{"fails", "runs"},
-					doc: "an observed failure history as fails/runs; its upper Wilson bound is planned for first"},
-				{name: "rates", kind: kNumbers, most: MaxRates, doc: "per-run failure rates, each in [0,1]; at most 1,000 per request"},
-				confidenceParam,
-				runnerParam, settingParam,
-			},
-			get: paramsRoute(budget), post: paramsRoute(budget),
+			params:  inputs(schema.Budget),
+			get:     paramsRoute(budget), post: paramsRoute(budget),
 			results: "BudgetResult",
 		},
 		{
 			path:    "decide",
 			summary: "Two-arm verdict on a patch from baseline and patched pass counts",
-			params: []param{
-				{name: "baseline", kind: kCount, required: true, keys: [2]string{"passed", "trials"},
-					doc: "the baseline arm as passed/trials"},
-				{name: "patched", kind: kCount, required: true, keys: [2]string{"passed", "trials"},
-					doc: "the patched arm as passed/trials"},
-				{name: "min_trials", kind: kInteger, def: "20", doc: "fewest trials an arm needs for a verdict, >= 1"},
-				confidenceParam,
-				{name: "property", kind: kString, def: core.PropertyUnknown,
-					enum: []string{core.PropertyPassed, core.PropertyFailed, core.PropertyUnknown},
-					doc:  "result of the deterministic property check"},
-			},
-			get: paramsRoute(decide), post: paramsRoute(decide),
+			params:  inputs(schema.Decide),
+			get:     paramsRoute(decide), post: paramsRoute(decide),
 			results: "DecideResult",
 		},
 		{
 			path:    "size",
 			summary: "Trials per arm at which two pass rates' Wilson intervals separate",
-			params: []param{
-				{name: "baseline", kind: kNumber, required: true, doc: "baseline pass rate in [0,1]"},
-				{name: "patched", kind: kNumber, required: true, doc: "patched pass rate in [0,1]"},
-				confidenceParam,
-			},
-			get: paramsRoute(size), post: paramsRoute(size),
+			params:  inputs(schema.Size),
+			get:     paramsRoute(size), post: paramsRoute(size),
 			results: "SizeResult",
 		},
 		{
 			path:    "freeze",
 			summary: "Record a frozen pass-rate claim, or check it against a newer count",
-			params: []param{
-				{name: "claim", kind: kCount, required: true, keys: [2]string{"passed", "trials"},
-					doc: "the frozen claim as passed/trials"},
-				{name: "date", kind: kString, doc: "the claim's measurement date, YYYY-MM-DD"},
-				{name: "newer", kind: kCount, keys: [2]string{"passed", "trials"},
-					doc: "a newer count of the same test as passed/trials"},
-				confidenceParam,
-				{name: "comparable", kind: kNumber, def: "0.5",
-					doc: "least ratio of newer to claimed trials that can overturn the claim, in (0,1]"},
-			},
-			get: paramsRoute(freeze), post: paramsRoute(freeze),
+			params:  inputs(schema.Freeze),
+			get:     paramsRoute(freeze), post: paramsRoute(freeze),
 			results: "FreezeResult",
 		},
 		{
@@ -141,15 +111,10 @@ func routes() []*route {
 		{
 			path:    "flakes",
 			summary: "Rerun budgets of every flaky test in uploaded test reports, from their retry history",
-			params: []param{
+			params: append([]param{
 				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
 					doc: "the reports' format, one of the names listed; auto detects it from the content"},
-				{name: "target", kind: kNumber, def: "0.95", doc: "detection power wanted, in (0,1)"},
-				{name: "cost_seconds", alias: "cost", kind: kNumber, doc: "runner seconds per run, >= 0; omit when unknown"},
-				{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
-				confidenceParam,
-				runnerParam, settingParam,
-			},
+			}, inputs(schema.Budget, "target", "cost", "cap", "confidence", "runner", "setting")...),
 			post:    postFlakes,
 			body:    []bodyKind{bodyReport, bodyMultipartReports},
 			results: "FlakesResult",
@@ -198,16 +163,9 @@ func paramsRoute(compute func(a *args) (any, error)) handlerFunc {
 }
 
 func budget(a *args) (any, error) {
-	in := gate.DefaultBudgetInput
-	a.number("target", &in.Target)
-	a.optNumber("cost_seconds", &in.CostSeconds)
-	a.integer("cap", &in.Cap)
-	a.count("observe", &in.Observed)
-	a.numbers("rates", &in.Rates)
-	a.number("confidence", &in.Confidence)
-	runnerArgs(a, &in)
-	if a.err != nil {
-		return nil, a.err
+	in, err := budgetArgs(a)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkRates(in.Rates); err != nil {
 		return nil, err
@@ -216,43 +174,26 @@ func budget(a *args) (any, error) {
 }
 
 func decide(a *args) (any, error) {
-	in := gate.DefaultDecideInput
-	var b, p *core.Count
-	a.count("baseline", &b)
-	a.count("patched", &p)
-	a.integer("min_trials", &in.MinTrials)
-	a.number("confidence", &in.Confidence)
-	a.str("property", &in.Property)
-	if a.err != nil {
-		return nil, a.err
+	in, err := schemaArgs(a, schema.Decide)
+	if err != nil {
+		return nil, err
 	}
-	in.Baseline, in.Patched = *b, *p
 	return gate.Decide(in)
 }
 
 func size(a *args) (any, error) {
-	in := gate.SizeInput{Confidence: core.DefaultConfidence}
-	a.number("baseline", &in.Baseline)
-	a.number("patched", &in.Patched)
-	a.number("confidence", &in.Confidence)
-	if a.err != nil {
-		return nil, a.err
+	in, err := schemaArgs(a, schema.Size)
+	if err != nil {
+		return nil, err
 	}
 	return gate.Size(in)
 }
 
 func freeze(a *args) (any, error) {
-	in := gate.DefaultFreezeInput
-	var c *core.Count
-	a.count("claim", &c)
-	a.str("date", &in.Date)
-	a.count("newer", &in.Newer)
-	a.number("confidence", &in.Confidence)
-	a.number("comparable", &in.Comparable)
-	if a.err != nil {
-		return nil, a.err
+	in, err := schemaArgs(a, schema.Freeze)
+	if err != nil {
+		return nil, err
 	}
-	in.Claim = *c
 	return gate.Freeze(in)
 }
 
