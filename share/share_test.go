@@ -3,6 +3,7 @@ package share
 import (
 	"fmt"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -10,12 +11,14 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 )
 
 func f64(v float64) *float64 { return &v }
 
-// The fragments are the ones the page writes for the same form (the form
-// text of docs/WEB.md's example link, "cap=5&observe=1%2F120&rates=...");
+// The fragments are the ones the page writes for the same form: every
+// input with text, at its default or not, and the format's version (the
+// form text of docs/WEB.md's example link, "cap=5&observe=1%2F120&rates=...");
 // wasm's tests read each back through the page's own parser.
 func TestBudgetAndDecideFragments(t *testing.T) {
 	d := gate.DefaultBudgetInput
@@ -24,14 +27,15 @@ func TestBudgetAndDecideFragments(t *testing.T) {
 		in   gate.BudgetInput
 		want string
 	}{
-		{"the form's defaults", gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05, 0.02, 0.01}}, ""},
+		{"the form's defaults", gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05, 0.02, 0.01}},
+			"cap=3&confidence=0.95&rates=0.05%2C0.02%2C0.01&target=0.95&v=2"},
 		{"WEB.md's example", gate.BudgetInput{Target: d.Target, Cap: 5, Confidence: d.Confidence, Rates: []float64{0.05, 0.02},
-			Observed: &core.Count{Passed: 1, Trials: 120}}, "cap=5&observe=1%2F120&rates=0.05%2C0.02"},
-		// No rates: the form's default rates must be emptied, not kept.
+			Observed: &core.Count{Passed: 1, Trials: 120}}, "cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2"},
+		// No rates: a versioned link leaves them out, and they are none.
 		{"observed only", gate.BudgetInput{Target: 0.9, Cap: 0, Confidence: 0.99, CostSeconds: f64(8), Observed: &core.Count{Passed: 2, Trials: 40}},
-			"cap=0&confidence=0.99&cost=8&observe=2%2F40&rates=&target=0.9"},
+			"cap=0&confidence=0.99&cost=8&observe=2%2F40&target=0.9&v=2"},
 		{"exact forms", gate.BudgetInput{Target: 0.999999999, Cap: 3, Confidence: 0.95, CostSeconds: f64(0.1), Rates: []float64{1e-05, 1}},
-			"cost=0.1&rates=1e-05%2C1&target=0.999999999"},
+			"cap=3&confidence=0.95&cost=0.1&rates=1e-05%2C1&target=0.999999999&v=2"},
 	} {
 		v := Budget(c.in)
 		if v.Path != BudgetPath || v.Fragment != c.want || !v.Linked() {
@@ -41,7 +45,7 @@ func TestBudgetAndDecideFragments(t *testing.T) {
 	in := gate.DecideInput{Baseline: core.Count{Passed: 30, Trials: 60}, Patched: core.Count{Passed: 51, Trials: 60},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed}
 	v, err := Decide(in, nil)
-	if err != nil || v.Path != DecidePath || v.Fragment != "baseline=30%2F60&patched=51%2F60&property=passed" {
+	if err != nil || v.Path != DecidePath || v.Fragment != "baseline=30%2F60&confidence=0.95&min_trials=20&patched=51%2F60&property=passed&v=2" {
 		t.Errorf("decide: %+v %v", v, err)
 	}
 }
@@ -54,11 +58,11 @@ func TestDecideLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	q, err := url.ParseQuery(v.Fragment)
-	if err != nil || q.Get("min_trials") != "2" || q.Get("confidence") != "0.9" || q.Get("baseline") != "" || q.Get("ledger") == "" || v.Left != "" {
+	if err != nil || q.Get("min_trials") != "2" || q.Get("confidence") != "0.9" || q.Get("baseline") != "10/20" || q.Get("v") != FormVersion || q.Get("ledger") == "" || v.Left != "" {
 		t.Errorf("ledger view %+v (%v)", v, err)
 	}
 	// Keys stay sorted with the ledger among them, as url.Values writes them.
-	if !strings.HasPrefix(v.Fragment, "confidence=0.9&ledger=") {
+	if !strings.HasPrefix(v.Fragment, "baseline=10%2F20&confidence=0.9&ledger=") {
 		t.Errorf("fragment %q", v.Fragment)
 	}
 	// A summary past the limit leaves the link with the settings only.
@@ -66,8 +70,8 @@ func TestDecideLedger(t *testing.T) {
 		s.Tests = append(s.Tests, ledger.TestCounts{NodeID: fmt.Sprintf("pkg/test_%06d_%x", i, i*7919), Baseline: core.Count{Passed: int64(i % 7), Trials: 9}})
 	}
 	v, err = Ledger(s, ledger.DefaultOptions)
-	if err != nil || v.Left != LeftLedger || v.LeftBytes <= MaxFragment || v.Fragment != "" || !v.Linked() ||
-		v.URL("https://x.example") != "https://x.example/decide" {
+	if err != nil || v.Left != LeftLedger || v.LeftBytes <= MaxFragment || !v.Linked() ||
+		v.URL("https://x.example") != "https://x.example/decide#baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2" {
 		t.Errorf("long ledger: %+v %v", v, err)
 	}
 }
@@ -76,15 +80,16 @@ func TestDecideLedger(t *testing.T) {
 // page divides them, are the sizing's rates: 0.5 and 0.85 are 10/20 and
 // 17/20, the form's defaults (DESIGN.md's example, 28 trials per arm).
 func TestSizeView(t *testing.T) {
+	const rest = "confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2"
 	for _, c := range []struct {
 		b, p float64
 		want string
 		left string
 	}{
-		{0.5, 0.85, "", ""},
-		{0.123, 0.5, "baseline=123%2F1000&patched=500%2F1000", ""},
-		{0, 1, "baseline=0%2F20&patched=20%2F20", ""},
-		{0.05, 0.25, "baseline=1%2F20&patched=5%2F20", ""},
+		{0.5, 0.85, "baseline=10%2F20&" + rest, ""},
+		{0.123, 0.5, "baseline=123%2F1000&confidence=0.95&min_trials=20&patched=500%2F1000&property=unknown&v=2", ""},
+		{0, 1, "baseline=0%2F20&confidence=0.95&min_trials=20&patched=20%2F20&property=unknown&v=2", ""},
+		{0.05, 0.25, "baseline=1%2F20&confidence=0.95&min_trials=20&patched=5%2F20&property=unknown&v=2", ""},
 		{1.0 / 3, 0.5, "", LeftRates}, // 0.3333333333333333: 16 digits, beyond 2^53 trials
 		{1e-300, 0.5, "", LeftRates},
 	} {
@@ -93,18 +98,18 @@ func TestSizeView(t *testing.T) {
 			t.Errorf("size %v %v: %+v, want %q left %q", c.b, c.p, v, c.want, c.left)
 		}
 	}
-	if v := Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.99}); v.Fragment != "confidence=0.99" {
+	if v := Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.99}); v.Fragment != "baseline=10%2F20&confidence=0.99&min_trials=20&patched=17%2F20&property=unknown&v=2" {
 		t.Errorf("confidence: %q", v.Fragment)
 	}
 }
 
 func TestFreezeView(t *testing.T) {
 	in := gate.FreezeInput{Claim: core.Count{Passed: 57, Trials: 60}, Newer: &core.Count{Passed: 40, Trials: 60}, Confidence: 0.95, Comparable: 0.5}
-	if v := Freeze(in); v.Fragment != "baseline=57%2F60&patched=40%2F60" {
+	if v := Freeze(in); v.Fragment != "baseline=57%2F60&confidence=0.95&min_trials=20&patched=40%2F60&property=unknown&v=2" {
 		t.Errorf("%+v", v)
 	}
 	in.Newer = nil
-	if v := Freeze(in); v.Fragment != "baseline=57%2F60&patched=57%2F60" {
+	if v := Freeze(in); v.Fragment != "baseline=57%2F60&confidence=0.95&min_trials=20&patched=57%2F60&property=unknown&v=2" {
 		t.Errorf("%+v", v)
 	}
 }
@@ -183,5 +188,43 @@ func ExampleBudget() {
 	in.Observed = &core.Count{Passed: 1, Trials: 120}
 	site, _ := ParseSite("https://flakegate.example/")
 	fmt.Println(Budget(in).URL(site))
-	// Output: https://flakegate.example/#cap=5&observe=1%2F120&rates=0.05%2C0.02
+	// Output: https://flakegate.example/#cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2
+}
+
+// A link of the first format (no version) left out every input at its
+// default of the time; it keeps opening with those defaults after a
+// default changes. The test changes gate's defaults as a new release would
+// (the schema reads them when asked); the expected inputs are the link's
+// own text and the first format's defaults written in BudgetFields.
+func TestFirstFormatLinksKeepTheirMeaning(t *testing.T) {
+	old := gate.DefaultBudgetInput
+	gate.DefaultBudgetInput.Target, gate.DefaultBudgetInput.Cap = 0.9, 5
+	defer func() { gate.DefaultBudgetInput = old }()
+	if d := param.Budget.DefaultOf("cap"); d != "5" {
+		t.Fatalf("the hook did not change the default: cap %q", d)
+	}
+	fields := FormFields("target", "cost", "cap", "rates", "observe", "confidence", "runner", "setting")
+	// docs/WEB.md's example link, as the first format wrote it.
+	in, err := param.Budget.Parse(ReadForm(fields, "cap=5&observe=1%2F120&rates=0.05%2C0.02"))
+	want := gate.BudgetInput{Target: 0.95, Cap: 5, Rates: []float64{0.05, 0.02}, Observed: &core.Count{Passed: 1, Trials: 120}, Confidence: 0.95}
+	if err != nil || !reflect.DeepEqual(in, want) {
+		t.Errorf("first-format link: %+v, %v; want %+v", in, err, want)
+	}
+	in, err = param.Budget.Parse(ReadForm(fields, "rates=0.02"))
+	if err != nil || in.Target != 0.95 || in.Cap != 3 {
+		t.Errorf("first-format link without cap or target: %+v, %v; want the cap of 3 and the target of 95%% it was made with", in, err)
+	}
+	// A link written today holds every input, so it opens to the same
+	// input whatever the defaults become.
+	today := gate.BudgetInput{Target: 0.9, Cap: 5, Rates: []float64{0.02}, Confidence: 0.95}
+	frag := Budget(today).Fragment
+	gate.DefaultBudgetInput = old
+	back, err := param.Budget.Parse(ReadForm(fields, frag))
+	if err != nil || !reflect.DeepEqual(back, today) {
+		t.Errorf("versioned link %q: %+v, %v; want %+v", frag, back, err, today)
+	}
+	// A versioned link that leaves an optional input out has none.
+	if got := ReadForm(fields, "rates=0.02&v=2"); got["cap"] != "" || got["rates"] != "0.02" {
+		t.Errorf("versioned link: %v", got)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 )
 
 // Paths of the calculator's views.
@@ -22,38 +23,92 @@ const (
 )
 
 // Field is one input of a calculator form as a link holds it: its key in
-// the fragment and the text the form starts with.
+// the fragment and, for links of the first format (without a version), the
+// text a link left out because it was the form's default then.
 type Field struct{ Key, Default string }
 
-// BudgetFields are the budget view's inputs, in the form's order.
-var BudgetFields = []Field{
-	{"target", "0.95"}, {"cost", ""}, {"cap", "3"}, {"rates", "0.05,0.02,0.01"}, {"observe", ""}, {"confidence", "0.95"},
-}
+// The fields of the first link format, with the defaults its links left
+// out. They are that format's, frozen: a link handed out before links
+// carried a version opens with these, whatever the calculators' defaults
+// are today. Today's defaults are core/param's.
+var (
+	// BudgetFields are the budget view's inputs, in the form's order.
+	BudgetFields = []Field{
+		{"target", "0.95"}, {"cost", ""}, {"cap", "3"}, {"rates", "0.05,0.02,0.01"}, {"observe", ""}, {"confidence", "0.95"},
+	}
+	// BudgetRunnerFields are the budget view's runner inputs, after
+	// BudgetFields in the form: the test runner whose retry setting the
+	// answer is written in (a gate.Runners name), and today's setting as it
+	// counts it (which gives the cap).
+	BudgetRunnerFields = []Field{{"runner", ""}, {"setting", ""}}
+	// DecideFields are the decide view's inputs, in the form's order.
+	DecideFields = []Field{
+		{"baseline", "10/20"}, {"patched", "17/20"}, {"min_trials", "20"}, {"confidence", "0.95"}, {"property", core.PropertyUnknown},
+	}
+)
 
-// BudgetRunnerFields are the budget view's runner inputs, after
-// BudgetFields in the form: the test runner whose retry setting the answer
-// is written in (a gate.Runners name), and today's setting as it counts it
-// (which gives the cap: a link with a setting leaves the cap out).
-var BudgetRunnerFields = []Field{{"runner", ""}, {"setting", ""}}
+// FormVersion is the version of the form fragments Form writes, the value
+// of their "v" key. Version 2 writes every input; a fragment without a
+// version is of the first format, which left out the inputs at their
+// default.
+const FormVersion = "2"
 
-// DecideFields are the decide view's inputs, in the form's order.
-var DecideFields = []Field{
-	{"baseline", "10/20"}, {"patched", "17/20"}, {"min_trials", "20"}, {"confidence", "0.95"}, {"property", core.PropertyUnknown},
-}
-
-// Form encodes a form's text as a fragment: the fields whose text differs
-// from their default, keys sorted (so the same state is the same link),
-// values escaped as a query string. An emptied field that has a default is
-// kept as "key=", so clearing it survives; keys that are not fields are
-// left out.
+// Form encodes a form's text as a fragment of FormVersion: every field with
+// text, whether or not it is the default (so the link keeps its meaning
+// when a default changes), and "v", keys sorted (so the same state is the
+// same link), values escaped as a query string. Keys that are not fields
+// are left out.
 func Form(fields []Field, text map[string]string) string {
 	v := url.Values{}
 	for _, f := range fields {
-		if t := text[f.Key]; t != f.Default {
+		if t := text[f.Key]; t != "" {
 			v.Set(f.Key, t)
 		}
 	}
+	v.Set("v", FormVersion)
 	return v.Encode()
+}
+
+// ReadForm is the text of each field that a form fragment holds, of any
+// version: a field the fragment does not name is blank in a versioned
+// fragment, and has its first-format default (Field.Default) in one
+// without a version. Unknown keys and undecodable pairs are ignored.
+func ReadForm(fields []Field, frag string) map[string]string {
+	q, _ := url.ParseQuery(frag)
+	_, versioned := q["v"]
+	out := make(map[string]string, len(fields))
+	for _, f := range fields {
+		if !versioned {
+			out[f.Key] = f.Default
+		}
+		if vs, ok := q[f.Key]; ok && len(vs) > 0 {
+			out[f.Key] = vs[0]
+		} else if versioned {
+			out[f.Key] = ""
+		}
+	}
+	return out
+}
+
+// FormFields are the fields of keys, with their first-format defaults (""
+// for a key no first-format form had): what ReadForm needs to open a form's
+// links of every version.
+func FormFields(keys ...string) []Field {
+	all := append(append(append(BudgetFields[:len(BudgetFields):len(BudgetFields)], BudgetRunnerFields...), DecideFields...), QuarantineFields...)
+	out := make([]Field, len(keys))
+	for i, k := range keys {
+		out[i] = Field{Key: k, Default: defaultOf(all, k)}
+	}
+	return out
+}
+
+// keysOf are the keys of a schema's fields.
+func keysOf(fields []param.Field) []Field {
+	out := make([]Field, len(fields))
+	for i, f := range fields {
+		out[i] = Field{Key: f.Key}
+	}
+	return out
 }
 
 // What a link can leave out (View.Left).
@@ -124,44 +179,18 @@ func ParseSite(s string) (string, error) {
 }
 
 // exact is a number's shortest text that parses back to the same float64.
-func exact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func countText(c core.Count) string { return fmt.Sprintf("%d/%d", c.Passed, c.Trials) }
+func exact(v float64) string { return param.Exact(v) }
 
 // Budget is the budget view of in.
 func Budget(in gate.BudgetInput) View {
-	rates := make([]string, len(in.Rates))
-	for i, p := range in.Rates {
-		rates[i] = exact(p)
-	}
-	text := map[string]string{
-		"target": exact(in.Target), "cap": strconv.FormatInt(in.Cap, 10),
-		"rates": strings.Join(rates, ","), "confidence": exact(in.Confidence),
-	}
-	if in.CostSeconds != nil {
-		text["cost"] = exact(*in.CostSeconds)
-	}
-	if o := in.Observed; o != nil {
-		text["observe"] = countText(*o)
-	}
-	text["runner"] = in.Runner
-	if in.Setting != nil {
-		text["setting"] = strconv.FormatInt(*in.Setting, 10)
-		text["cap"] = defaultOf(BudgetFields, "cap") // the setting gives the cap
-	}
-	fields := append(BudgetFields[:len(BudgetFields):len(BudgetFields)], BudgetRunnerFields...)
-	return View{Path: BudgetPath, Fragment: Form(fields, text)}
+	return View{Path: BudgetPath, Fragment: Form(keysOf(param.Budget.Fields), param.Budget.Text(in))}
 }
 
 // Decide is the decide view of in and, when l is not nil, of a ledger with
 // that summary tabulated with in's settings. A summary past MaxFragment is
 // left out (LeftLedger).
 func Decide(in gate.DecideInput, l *ledger.Summary) (View, error) {
-	text := map[string]string{
-		"baseline": countText(in.Baseline), "patched": countText(in.Patched),
-		"min_trials": strconv.FormatInt(in.MinTrials, 10), "confidence": exact(in.Confidence), "property": in.Property,
-	}
-	v := View{Path: DecidePath, Fragment: Form(DecideFields, text)}
+	v := View{Path: DecidePath, Fragment: Form(keysOf(param.Decide.Fields), param.Decide.Text(in))}
 	if l == nil {
 		return v, nil
 	}
@@ -180,22 +209,12 @@ func Decide(in gate.DecideInput, l *ledger.Summary) (View, error) {
 }
 
 // Ledger is the decide view that tabulates a ledger's summary with opt:
-// the form's other inputs keep their defaults.
+// the arms are the form's starting ones.
 func Ledger(s *ledger.Summary, opt ledger.Options) (View, error) {
-	in := gate.DefaultDecideInput
-	in.Baseline, in.Patched = parseDefaultCount("baseline"), parseDefaultCount("patched")
+	starts := param.Decide.Starts()
+	in, _ := param.Decide.Parse(map[string]string{"baseline": starts["baseline"], "patched": starts["patched"]})
 	in.MinTrials, in.Confidence, in.Property = opt.MinTrials, opt.Confidence, opt.Property
 	return Decide(in, s)
-}
-
-func parseDefaultCount(key string) core.Count {
-	for _, f := range DecideFields {
-		if f.Key == key {
-			c, _ := core.ParseCount(key, f.Default)
-			return c
-		}
-	}
-	return core.Count{}
 }
 
 // Freeze is the decide view of a frozen claim: the claim as the baseline

@@ -50,28 +50,26 @@ func newFormState(fields []field) formState {
 	return s
 }
 
-// fragment encodes the fields that differ from their defaults, as
-// share.Form does for the CLI's and the API's links. An empty field that
-// has a default is kept (as "key="), so clearing it survives.
+// fragment encodes the form as share.Form does for the CLI's and the API's
+// links: every field with text, and the format's version.
 func (s formState) fragment(fields []field) string {
-	sf := make([]share.Field, len(fields))
-	for i, f := range fields {
-		sf[i] = share.Field{Key: f.Key, Default: f.Default}
-	}
-	return share.Form(sf, s)
+	return share.Form(share.FormFields(keys(fields)...), s)
 }
 
-// applyFragment sets the fields named in a fragment; unknown keys and
-// undecodable pairs are ignored, missing keys take their defaults.
+// applyFragment reads the fields from a fragment of any version
+// (share.ReadForm): links handed out before links carried a version open
+// with the defaults of that time. Unknown keys and undecodable pairs are
+// ignored.
 func applyFragment(fields []field, frag string) formState {
-	s := newFormState(fields)
-	v, _ := url.ParseQuery(frag)
-	for _, f := range fields {
-		if vs, ok := v[f.Key]; ok && len(vs) > 0 {
-			s[f.Key] = vs[0]
-		}
+	return share.ReadForm(share.FormFields(keys(fields)...), frag)
+}
+
+func keys(fields []field) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Key
 	}
-	return s
+	return out
 }
 
 // urlForm is a calculator's inputs as typed, kept in step with the URL

@@ -28,8 +28,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestFragmentState(t *testing.T) {
 	s := newFormState(budgetFields)
-	if f := s.fragment(budgetFields); f != "" {
-		t.Errorf("defaults give fragment %q, want empty", f)
+	if f := s.fragment(budgetFields); f != "cap=3&confidence=0.95&rates=0.05%2C0.02%2C0.01&target=0.95&v=2" {
+		t.Errorf("defaults give fragment %q, want every input with text and the version", f)
 	}
 	s["rates"] = "0.05, 0.02"
 	s["observe"] = "1/120"
@@ -37,7 +37,7 @@ func TestFragmentState(t *testing.T) {
 	s["target"] = ""
 	frag := s.fragment(budgetFields)
 	// url.Values sorts keys: the same state is always the same link.
-	if frag != "observe=1%2F120&rates=0.05%2C+0.02&target=" {
+	if frag != "cap=3&confidence=0.95&observe=1%2F120&rates=0.05%2C+0.02&v=2" {
 		t.Errorf("fragment %q", frag)
 	}
 	back := applyFragment(budgetFields, frag)
