@@ -11,4 +11,4 @@ bench: bench-anytime
 
 ## bench-anytime: the anytime-valid rules' simulations at full size (10,000 looks)
 bench-anytime:
-	$(GO) test -run '^$$' -bench 'ConfSeqCoverage|TwoArmFalseClaims|ReleaseAtTarget|Staleness' -benchtime 1x -timeout 60m ./core/stat ./core/quarantine
+	$(GO) test -run '^$$' -bench 'ConfSeqCoverage|TwoArmFalseClaims|ReleaseAtTarget|Staleness|SequentialPlan' -benchtime 1x -timeout 60m ./core/stat ./core/quarantine ./core/gate
