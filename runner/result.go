@@ -53,13 +53,15 @@ type Result struct {
 	AA      *aa.Result     `json:"aa"`
 	// Sequential is the sequential test's answer per test when the start
 	// stopped as soon as the answers were known (the default of
-	// flakegate run; null with -fixed): it decides the ledger gate, each
-	// claim at its error rate however many pairs were looked at.
+	// flakegate run; null with -fixed): its answers are the verdicts of
+	// the tests they answer, each at its error rate however many pairs were
+	// looked at.
 	Sequential *SeqResult `json:"sequential"`
 	// Blocks is the gate's answer: a test blocks (ledger), or the candidate
-	// dropped beyond the noise (aa). With Sequential, a test blocks when it
-	// regressed, or when it has no answer yet and the fixed verdict
-	// blocks it.
+	// dropped beyond the noise (aa). With Sequential, an answered test's
+	// verdict is its answer (ledger.Options.Answers): a regression blocks,
+	// an improvement or no change as large as planned is not underpowered;
+	// a test with no answer yet keeps the fixed verdict of its trials.
 	Blocks bool `json:"blocks"`
 	// Warnings are the start's caveats; those of the ledger's runs (a test
 	// that never reported, output mixed into a go test -json stream, runs
@@ -103,12 +105,13 @@ func Finish(out *Outcome, g GateOptions) (*Result, error) {
 			res.Blocks = res.AA.Candidate != nil && res.AA.Candidate.Blocks
 		}
 	case GateLedger:
-		res.Verdict, err = l.Result(g.Ledger)
+		opt := g.Ledger
+		if res.Sequential != nil {
+			opt.Answers = res.Sequential.Answers()
+		}
+		res.Verdict, err = l.Result(opt)
 		if err == nil {
 			res.Blocks = res.Verdict.Blocks
-			if res.Sequential != nil {
-				res.Blocks = sequentialBlocks(res.Sequential, res.Verdict)
-			}
 		}
 	default:
 		return res, fmt.Errorf("gate must be ledger or aa, got %q", g.Gate)
@@ -117,28 +120,4 @@ func Finish(out *Outcome, g GateOptions) (*Result, error) {
 		return res, core.WithFile(err, out.Plan.Ledger)
 	}
 	return res, nil
-}
-
-// sequentialBlocks is the gate of a sequential start: a test that
-// regressed blocks; an improved test, or one with no change as large as
-// planned, does not, though the fixed verdict may call its trials too few;
-// one with no answer yet (or that the pairs never saw in both arms) blocks
-// when the fixed verdict of its trials does.
-func sequentialBlocks(sq *SeqResult, v *ledger.Result) bool {
-	answered := map[string]string{}
-	for _, t := range sq.Tests {
-		answered[t.Test] = t.Verdict
-	}
-	for _, t := range v.Tests {
-		switch answered[t.NodeID] {
-		case SeqRegressed:
-			return true
-		case SeqImproved, SeqFutile:
-		default:
-			if t.Blocks {
-				return true
-			}
-		}
-	}
-	return false
 }

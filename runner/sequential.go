@@ -226,3 +226,21 @@ func seqPlan(n int, o SizingOptions) (*gate.SeqPlan, error) {
 	in.Simulations = int(min(2000, gate.SeqPlanMaxWork/(2*int64(n))))
 	return gate.SequentialPlan(in)
 }
+
+// Answers are the verdicts the sequential test gave, by test id, in the
+// ledger verdict's words (ledger.Options.Answers): improved, regressed,
+// and no-detectable-change for no change as large as planned.
+func (r *SeqResult) Answers() map[string]string {
+	out := map[string]string{}
+	for _, t := range r.Tests {
+		switch t.Verdict {
+		case SeqImproved:
+			out[t.Test] = core.VerdictImproved
+		case SeqRegressed:
+			out[t.Test] = core.VerdictRegressed
+		case SeqFutile:
+			out[t.Test] = core.VerdictNoChange
+		}
+	}
+	return out
+}

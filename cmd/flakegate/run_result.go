@@ -37,6 +37,7 @@ func writeRunResult(e *env, res *runner.Result, asJSON bool) error {
 	if res.Stop != "" {
 		fmt.Fprintf(w, "stopped early: %s. Every finished run is in the ledger; start again with it to go on.\n", res.StopReason)
 	}
+	writeSeqResult(w, res.Sequential)
 	if len(res.Errors) > 0 {
 		fmt.Fprintf(w, "\n%s failed on their own: no trials, not test failures; the next start runs them again:\n", core.Nouns(len(res.Errors), "run"))
 		for _, r := range res.Errors {
@@ -130,6 +131,7 @@ func writePlan(e *env, plan *runner.Plan, measured []runner.Record, aa bool, asJ
 	}
 	fmt.Fprintln(w)
 	writeSizing(w, plan.Sizing, aa)
+	writeSeqPlan(w, plan.Sequential)
 	writeWarnings(w, plan.Warnings)
 	return nil
 }
@@ -233,6 +235,7 @@ func runMarkdown(res *runner.Result, link words.Link) string {
 	for _, r := range res.Errors {
 		caveats = append(caveats, fmt.Sprintf("run %s (%s) failed on its own, not a test failure; the next start runs it again: %s", r.Run, r.Arm, r.Error))
 	}
+	b.WriteString(seqMarkdown(res.Sequential))
 	b.WriteString(words.CaveatsMarkdown(caveats))
 	b.WriteString(words.LinkMarkdown(link))
 	return strings.TrimRight(b.String(), "\n") + "\n"

@@ -98,22 +98,37 @@ func Decide(in DecideInput) (*DecideResult, error) {
 			"an arm has fewer than %d trials (baseline %d, patched %d)", in.MinTrials, in.Baseline.Trials, in.Patched.Trials))
 	case b.Upper < p.Lower:
 		res.Verdict = core.VerdictImproved
-		switch in.Property {
-		case core.PropertyPassed:
-			res.Gate = core.GateAccept
-		case core.PropertyFailed:
-			res.Gate = core.GateBlock
-			res.Warnings = append(res.Warnings, "the pass rate rose but the property check failed: the patch may have loosened the test")
-		default:
-			res.Gate = core.GateOwed
-			res.Warnings = append(res.Warnings, "the property check is still owed: a higher pass rate does not say why it rose")
-		}
 	case p.Upper < b.Lower:
-		res.Verdict, res.Gate = core.VerdictRegressed, core.GateBlock
+		res.Verdict = core.VerdictRegressed
 	default:
-		res.Verdict, res.Gate = core.VerdictNoChange, core.GateNoClaim
+		res.Verdict = core.VerdictNoChange
+	}
+	if res.Gate == "" {
+		var warns []string
+		res.Gate, warns = GateOf(res.Verdict, in.Property)
+		res.Warnings = append(res.Warnings, warns...)
 	}
 	res.Action = Action(res.Gate)
 	res.Blocks = Blocks(res.Gate)
 	return res, nil
+}
+
+// GateOf is what the gate does with a verdict of improved, regressed or
+// no-detectable-change, given the property check: an improvement is
+// accepted only when the check passed. The warnings say what is owed.
+func GateOf(verdict, property string) (string, []string) {
+	switch verdict {
+	case core.VerdictImproved:
+		switch property {
+		case core.PropertyPassed:
+			return core.GateAccept, nil
+		case core.PropertyFailed:
+			return core.GateBlock, []string{"the pass rate rose but the property check failed: the patch may have loosened the test"}
+		default:
+			return core.GateOwed, []string{"the property check is still owed: a higher pass rate does not say why it rose"}
+		}
+	case core.VerdictRegressed:
+		return core.GateBlock, nil
+	}
+	return core.GateNoClaim, nil
 }
