@@ -86,8 +86,12 @@ func exactBelow(bInt, k, n int64, p *big.Rat) *big.Rat {
 	m := n - k + bInt - 1
 	integral := new(big.Rat)
 	binom := big.NewRat(1, 1)
+	qpow := pow(q, m+1) // (1−p)^(m+j+1), one more factor each j
 	for j := int64(0); j <= k; j++ {
-		term := new(big.Rat).Sub(one, pow(q, m+j+1))
+		if j > 0 {
+			qpow.Mul(qpow, q)
+		}
+		term := new(big.Rat).Sub(one, qpow)
 		term.Quo(term, big.NewRat(m+j+1, 1))
 		term.Mul(term, binom)
 		if j%2 == 1 {

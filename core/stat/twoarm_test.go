@@ -104,7 +104,7 @@ func falseClaims(tw TwoArm, p float64, reps, cap int, seed uint64) float64 {
 	return float64(bad) / float64(reps)
 }
 
-// Under equal arms, with a look after every pair up to a cap of 2,000
+// Under equal arms, with a look after every pair up to a cap of 1,000
 // pairs, the test claims a change in at most α = 5% of 400 seeded runs,
 // for plans that expect a change and arms at rates the plan did not
 // expect (the full size, 10,000 pairs and 2,000 runs, is
@@ -114,7 +114,7 @@ func TestTwoArmFalseClaims(t *testing.T) {
 		{0.50, 0.85, 0.50}, {0.50, 0.85, 0.85}, {0.90, 0.95, 0.90}, {0.90, 0.95, 0.99}, {0.95, 0.90, 0.70},
 	} {
 		tw := TwoArm{Baseline: c.plan0, Patched: c.plan1, Alpha: 0.05, Weight: DefaultPlanWeight}
-		if got := falseClaims(tw, c.p, 400, 2000, 3); got > 0.05 {
+		if got := falseClaims(tw, c.p, 400, 1000, 3); got > 0.05 {
 			t.Errorf("plan %v→%v, both arms at %v: false claims in %.3f of runs, more than α = 0.05", c.plan0, c.plan1, c.p, got)
 		}
 	}
