@@ -1,10 +1,12 @@
 package quarantine
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
@@ -268,5 +270,63 @@ func BenchmarkStaleness(b *testing.B) {
 			b.ReportMetric(tn, "today-nights@"+d.name)
 			b.ReportMetric(cn, "checked-nights@"+d.name)
 		}
+	}
+}
+
+// The registry as it is used: a writing Check every night, one run a
+// night, each night reading the registry the last one wrote. For 40 seeded
+// tests failing exactly at their 10% target, the night Check releases a
+// test is the night ReleaseProven first holds for its runs, so the
+// simulations above, which apply ReleaseProven after every run, are of
+// exactly this use; and at most a few of them are released (5% and its
+// sampling error) within 600 nights.
+func TestCheckNightlyIsTheRule(t *testing.T) {
+	const tests, nights, below = 40, 600, 0.1
+	r := rand.New(rand.NewPCG(31, 0x7a))
+	var es []Entry
+	for i := range tests {
+		es = append(es, entry(fmt.Sprintf("t%02d", i), 57, 60, below, "2030-01-01"))
+	}
+	reg := registry(es...)
+	var runsOf, failedOf [tests]int64
+	wantNight := [tests]int{}
+	day := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	released := 0
+	for n := 1; n <= nights && len(reg.Tests) > 0; n++ {
+		rep := &Reports{Runs: 1, Tests: map[string][]core.Count{}}
+		for _, e := range reg.Tests {
+			var i int
+			fmt.Sscanf(e.Test, "t%02d", &i)
+			c := core.Count{Passed: 1, Trials: 1}
+			runsOf[i]++
+			if r.Float64() < below {
+				c.Passed = 0
+				failedOf[i]++
+			}
+			rep.Tests[e.Test] = []core.Count{c}
+			if wantNight[i] == 0 && ReleaseProven(below, 0.95, runsOf[i], failedOf[i]) {
+				wantNight[i] = n
+			}
+		}
+		opt := DefaultOptions
+		opt.Today = day.AddDate(0, 0, n).Format(time.DateOnly)
+		res, next, err := Check(reg, rep, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range res.Tests {
+			var i int
+			fmt.Sscanf(tr.Test, "t%02d", &i)
+			if (tr.State == StateReleased) != (wantNight[i] == n) {
+				t.Fatalf("night %d, %s: %s, but the rule says released on night %d", n, tr.Test, tr.State, wantNight[i])
+			}
+			if tr.State == StateReleased {
+				released++
+			}
+		}
+		reg = next
+	}
+	if got := float64(released) / tests; got > 0.05+sampling(0.05, tests) {
+		t.Errorf("%d of %d tests at their target rate released within %d nights", released, tests, nights)
 	}
 }

@@ -202,7 +202,7 @@ func (d *decoder) entry(n *node, path string) (Entry, error) {
 		return e, err
 	}
 	rpath := join(path, "release")
-	r, err := d.fields(f["release"], rpath, "a release rule", "below", "confidence")
+	r, err := d.fields(f["release"], rpath, "a release rule", "below", "confidence", "runs?", "failed?")
 	if err != nil {
 		return e, err
 	}
@@ -211,6 +211,24 @@ func (d *decoder) entry(n *node, path string) (Entry, error) {
 	}
 	if e.Release.Confidence, err = d.number(r["confidence"], join(rpath, "confidence")); err != nil {
 		return e, err
+	}
+	runsNode, hasRuns := r["runs"]
+	failedNode, hasFailed := r["failed"]
+	switch {
+	case hasRuns && !hasFailed:
+		return e, d.errAt(runsNode.off, join(rpath, "runs"), "runs and failed come together: give both, or neither for a registry written before runs were counted")
+	case hasFailed && !hasRuns:
+		return e, d.errAt(failedNode.off, join(rpath, "failed"), "runs and failed come together: give both, or neither for a registry written before runs were counted")
+	}
+	for _, x := range []struct {
+		name string
+		dst  *int64
+	}{{"runs", &e.Release.Runs}, {"failed", &e.Release.Failed}} {
+		if n, ok := r[x.name]; ok {
+			if *x.dst, err = d.integer(n, join(rpath, x.name)); err != nil {
+				return e, err
+			}
+		}
 	}
 	if sn, ok := f["since"]; ok {
 		spath := join(path, "since")
