@@ -66,8 +66,7 @@ func ExampleCheck() {
 	//       "release": {
 	//         "below": 0.01,
 	//         "confidence": 0.95,
-	//         "runs": 1,
-	//         "failed": 0
+	//         "runs": 1
 	//       },
 	//       "since": {
 	//         "passed": 20,

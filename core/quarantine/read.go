@@ -212,14 +212,6 @@ func (d *decoder) entry(n *node, path string) (Entry, error) {
 	if e.Release.Confidence, err = d.number(r["confidence"], join(rpath, "confidence")); err != nil {
 		return e, err
 	}
-	runsNode, hasRuns := r["runs"]
-	failedNode, hasFailed := r["failed"]
-	switch {
-	case hasRuns && !hasFailed:
-		return e, d.errAt(runsNode.off, join(rpath, "runs"), "runs and failed come together: give both, or neither for a registry written before runs were counted")
-	case hasFailed && !hasRuns:
-		return e, d.errAt(failedNode.off, join(rpath, "failed"), "runs and failed come together: give both, or neither for a registry written before runs were counted")
-	}
 	for _, x := range []struct {
 		name string
 		dst  *int64

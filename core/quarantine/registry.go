@@ -52,10 +52,12 @@ type Release struct {
 	Confidence float64 `json:"confidence"` // confidence of the proof, in (0,1)
 	// Runs is the runs of the test counted toward the release since the
 	// count started (the quarantine, or for an entry written before runs
-	// were counted, the first check that counted them), >= 0.
-	Runs int64 `json:"runs"`
-	// Failed is the runs of Runs with a failure, in [0, Runs].
-	Failed int64 `json:"failed"`
+	// were counted, the first check that counted them), >= 0; omitted
+	// while 0.
+	Runs int64 `json:"runs,omitempty"`
+	// Failed is the runs of Runs with a failure, in [0, Runs]; omitted
+	// while 0.
+	Failed int64 `json:"failed,omitempty"`
 }
 
 // Since is the evidence gathered after the claim: the trials of the test in
