@@ -21,9 +21,8 @@ import (
 const quarantineUsage = `usage: flakegate quarantine <verb> [flags] [args]
 
 Keeps a registry of quarantined tests (a JSON file in your repository) and
-checks it against new test reports. A test leaves quarantine on evidence:
-its runs since the quarantine started, failures included, prove its
-failure rate below a target, however often the registry is checked.
+checks it against new test reports. A test leaves quarantine on evidence: its
+runs since the quarantine, failures included, prove it fails below a target.
 
 verbs:
   add     quarantine tests, from reports (-from) or from counts (-claim)

@@ -166,22 +166,8 @@ func FixedPower(baseline, patched float64, n int64, confidence float64) float64 
 // n, so a slightly smaller n may reach it too.
 func FixedPairsFor(baseline, patched, confidence, target float64) int64 {
 	ok := func(n int64) bool { return FixedPower(baseline, patched, n, confidence) >= target }
-	lo, hi := int64(0), int64(1)
-	for !ok(hi) {
-		if hi >= SeqPlanMaxCap {
-			return 0
-		}
-		lo, hi = hi, min(2*hi, SeqPlanMaxCap)
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if ok(mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
+	n, _ := stat.FirstTrue(0, SeqPlanMaxCap, ok)
+	return n
 }
 
 // simulate runs sims seeded experiments at the true rates (pa, pb) with

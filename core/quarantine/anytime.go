@@ -58,22 +58,10 @@ func CleanRunsToRelease(below, confidence float64, runs, failed int64) int64 {
 	if proven(0) {
 		return 0
 	}
-	lo, hi := int64(0), int64(1) // proven(lo) is false
-	for !proven(hi) {
-		if hi > MaxCleanRuns {
-			return MaxCleanRuns + 1
-		}
-		lo, hi = hi, 2*hi
+	if m, ok := stat.FirstTrue(0, MaxCleanRuns, proven); ok {
+		return m
 	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if proven(mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
+	return MaxCleanRuns + 1
 }
 
 // CleanRunsChecked is the number of clean runs in a row from the start of
