@@ -35,6 +35,9 @@ type DecideInput struct {
 	MinTrials  int64   // fewest trials an arm needs for a verdict, >= 1
 	Confidence float64 // of both Wilson intervals, in (0,1)
 	Property   string  // core.PropertyPassed, core.PropertyFailed or core.PropertyUnknown
+	// SkipAnytime leaves the result's Anytime empty: for a caller judging
+	// many tests that shows only the fixed verdicts (a ledger).
+	SkipAnytime bool
 }
 
 // DefaultDecideInput asks for 20 trials an arm at 95% with the property check unknown.
@@ -42,16 +45,19 @@ var DefaultDecideInput = DecideInput{MinTrials: 20, Confidence: core.DefaultConf
 
 // DecideResult is the verdict of a two-arm experiment and what the gate does.
 type DecideResult struct {
-	Verdict    string   `json:"verdict"`
-	Gate       string   `json:"gate"`
-	Action     string   `json:"action"`
-	Blocks     bool     `json:"blocks"` // the gate stops the merge
-	Property   string   `json:"property"`
-	MinTrials  int64    `json:"min_trials"`
-	Confidence float64  `json:"confidence"`
-	Baseline   Arm      `json:"baseline"`
-	Patched    Arm      `json:"patched"`
-	Warnings   []string `json:"warnings"`
+	Verdict    string  `json:"verdict"`
+	Gate       string  `json:"gate"`
+	Action     string  `json:"action"`
+	Blocks     bool    `json:"blocks"` // the gate stops the merge
+	Property   string  `json:"property"`
+	MinTrials  int64   `json:"min_trials"`
+	Confidence float64 `json:"confidence"`
+	Baseline   Arm     `json:"baseline"`
+	Patched    Arm     `json:"patched"`
+	// Anytime is the verdict the same counts give had they been looked at
+	// after every trial: the sequential figures beside the fixed ones.
+	Anytime  Anytime  `json:"anytime"`
+	Warnings []string `json:"warnings"`
 	// Link is the address of the calculator view that reproduces this
 	// result, set by the surfaces that know where the calculator is (the
 	// API, on its own origin; the CLI, given -site); absent otherwise.
@@ -90,6 +96,9 @@ func Decide(in DecideInput) (*DecideResult, error) {
 	z := stat.Z(in.Confidence)
 	res := &DecideResult{Property: in.Property, MinTrials: in.MinTrials, Confidence: in.Confidence,
 		Baseline: NewArm(in.Baseline, z), Patched: NewArm(in.Patched, z), Warnings: []string{}}
+	if !in.SkipAnytime {
+		res.Anytime = AnytimeOf(in.Baseline, in.Patched, in.Confidence)
+	}
 	b, p := res.Baseline, res.Patched
 	switch {
 	case in.Baseline.Trials < in.MinTrials || in.Patched.Trials < in.MinTrials:

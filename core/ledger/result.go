@@ -225,7 +225,7 @@ func (s *Summary) Result(opt Options) (*Result, error) {
 	for _, tc := range s.Tests {
 		name := tc.NodeID
 		in := gate.DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property,
-			Baseline: tc.Baseline, Patched: tc.Patched}
+			Baseline: tc.Baseline, Patched: tc.Patched, SkipAnytime: true}
 		d, err := gate.Decide(in)
 		if err != nil {
 			return nil, err
