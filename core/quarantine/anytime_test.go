@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -92,8 +93,13 @@ func TestCleanRunsToReleaseScan(t *testing.T) {
 // checked after every run for up to runs runs, by today's rule (the run of
 // clean runs since the last failure reaches CleanRuns) and by the rule
 // checked after every run; it returns the fraction released at each of
-// the horizons (in increasing order), for both.
-func releaseRates(below, q float64, reps int, horizons []int, seed uint64) (today, checked []float64) {
+// the horizons (in increasing order), for both. With direct, the rule is
+// ReleaseProven asked after every run; without, the run at which it first
+// holds is found from CleanRunsToRelease after each failure, the same run
+// (a clean run never lowers the evidence, so once the failures are fixed
+// ReleaseProven first holds after exactly that many clean runs;
+// TestReleaseShortcut checks the two agree) at a fraction of the work.
+func releaseRates(below, q float64, reps int, horizons []int, seed uint64, direct bool) (today, checked []float64) {
 	r := rand.New(rand.NewPCG(seed, 0x9e))
 	need := int64(CleanRuns(below, 0.95))
 	today, checked = make([]float64, len(horizons)), make([]float64, len(horizons))
@@ -101,17 +107,33 @@ func releaseRates(below, q float64, reps int, horizons []int, seed uint64) (toda
 	for range reps {
 		var streak, failed int64
 		doneToday, doneChecked := 0, 0
+		toGo := CleanRunsToRelease(below, 0.95, 0, 0)
 		for n := 1; n <= last && (doneToday == 0 || doneChecked == 0); n++ {
 			if r.Float64() < q {
 				streak = 0
 				failed++
+				toGo = -1 // found again below, once this failure is counted
 			} else {
 				streak++
 			}
 			if doneToday == 0 && streak >= need {
 				doneToday = n
 			}
-			if doneChecked == 0 && ReleaseProven(below, 0.95, int64(n), failed) {
+			if doneChecked != 0 {
+				continue
+			}
+			if direct {
+				if ReleaseProven(below, 0.95, int64(n), failed) {
+					doneChecked = n
+				}
+				continue
+			}
+			if toGo < 0 {
+				toGo = CleanRunsToRelease(below, 0.95, int64(n), failed)
+			} else if toGo > 0 && streak > 0 {
+				toGo--
+			}
+			if toGo == 0 {
 				doneChecked = n
 			}
 		}
@@ -131,6 +153,20 @@ func releaseRates(below, q float64, reps int, horizons []int, seed uint64) (toda
 	return today, checked
 }
 
+// The shortcut and the rule asked after every run release the same tests
+// at the same runs: 60 seeded tests at the target rate, at half of it and
+// at none, over 2,000 runs, and at 10% below its 35-run rule.
+func TestReleaseShortcut(t *testing.T) {
+	hs := []int{50, 200, 400, 800, 1200, 1600, 2000}
+	for _, c := range []struct{ below, q float64 }{{0.01, 0.01}, {0.01, 0.005}, {0.01, 0}, {0.1, 0.05}} {
+		_, a := releaseRates(c.below, c.q, 60, hs, 5, true)
+		_, b := releaseRates(c.below, c.q, 60, hs, 5, false)
+		if !slices.Equal(a, b) {
+			t.Errorf("below %v, rate %v: asked every run %v, shortcut %v", c.below, c.q, a, b)
+		}
+	}
+}
+
 // sampling is two standard errors of a fraction near p estimated from
 // reps seeded simulations: the slack a simulated error rate is allowed
 // above the rate the mathematics guarantees.
@@ -142,15 +178,15 @@ func sampling(p float64, reps int) float64 {
 // every run: today's rule releases it in most runs within 3,000 (the
 // figure the rule's users were shown: 95% confidence), the rule checked
 // after every run in at most 5% (Ville's inequality; the simulation may
-// exceed it by its sampling error, two standard errors). 1,000 seeded
+// exceed it by its sampling error, two standard errors). 2,000 seeded
 // tests of 3,000 runs; the full size, 10,000 tests of 10,000 runs, is
 // the benchmark BenchmarkReleaseAtTarget.
 func TestReleaseAtTarget(t *testing.T) {
-	today, checked := releaseRates(0.01, 0.01, 1000, []int{1000, 3000}, 11)
+	today, checked := releaseRates(0.01, 0.01, 2000, []int{1000, 3000}, 11, false)
 	if today[1] < 0.7 {
 		t.Errorf("today's rule released %.3f within 3,000 runs; the simulation of its flaw expects about 0.8", today[1])
 	}
-	if checked[1] > 0.05+sampling(0.05, 1000) {
+	if checked[1] > 0.05+sampling(0.05, 2000) {
 		t.Errorf("the rule checked after every run released %.3f within 3,000 runs, more than 5%% and its sampling error", checked[1])
 	}
 }
@@ -159,11 +195,11 @@ func TestReleaseAtTarget(t *testing.T) {
 // run after CleanRunsChecked runs, and one failing at a quarter of the
 // target is released too (300 seeded tests, within 10,000 runs).
 func TestReleaseOfFixedTests(t *testing.T) {
-	_, fixed := releaseRates(0.01, 0, 10, []int{360, 361}, 1)
+	_, fixed := releaseRates(0.01, 0, 10, []int{360, 361}, 1, true)
 	if fixed[0] != 0 || fixed[1] != 1 {
 		t.Errorf("a test that never fails: released %v by 360 and %v by 361 runs, want 0 and 1", fixed[0], fixed[1])
 	}
-	_, better := releaseRates(0.01, 0.0025, 300, []int{10000}, 2)
+	_, better := releaseRates(0.01, 0.0025, 300, []int{10000}, 2, false)
 	if better[0] < 0.95 {
 		t.Errorf("a test failing 0.25%% of runs is released within 10,000 runs in %.3f of tests, want at least 0.95", better[0])
 	}
@@ -243,7 +279,7 @@ func BenchmarkReleaseAtTarget(b *testing.B) {
 			reps int
 			name string
 		}{{0.01, 10000, "1%"}, {0.02, 2000, "2%"}} {
-			today, checked := releaseRates(0.01, q.rate, q.reps, []int{1000, 3000, 10000}, 11)
+			today, checked := releaseRates(0.01, q.rate, q.reps, []int{1000, 3000, 10000}, 11, true)
 			for i, h := range []string{"1k", "3k", "10k"} {
 				b.ReportMetric(today[i], "today-released@"+q.name+"-"+h)
 				b.ReportMetric(checked[i], "checked-released@"+q.name+"-"+h)

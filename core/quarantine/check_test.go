@@ -63,29 +63,26 @@ func seedWilson(k, n float64) (float64, float64) {
 // exactDriftEvidence is the staleness rule's evidence against the rate
 // theta after k passes in m trials, exactly: the Jeffreys mixture
 // (½)_k (½)_(m−k) / m! over θ^k (1−θ)^(m−k), for theta a float64 taken
-// exactly as a rational.
+// exactly as a rational. (½)_k is 1·3·5⋯(2k−1)/2^k; the whole ratio is
+// built in integers and normalised once.
 func exactDriftEvidence(k, m int64, theta float64) *big.Rat {
-	half := big.NewRat(1, 2)
-	num := big.NewRat(1, 1)
-	for i := range k {
-		num.Mul(num, new(big.Rat).Add(half, big.NewRat(i, 1)))
+	odd := func(n int64) *big.Int { // 1·3·5⋯(2n−1)
+		r := big.NewInt(1)
+		for i := int64(1); i <= n; i++ {
+			r.Mul(r, big.NewInt(2*i-1))
+		}
+		return r
 	}
-	for i := range m - k {
-		num.Mul(num, new(big.Rat).Add(half, big.NewRat(i, 1)))
-	}
-	den := big.NewRat(1, 1)
 	th := new(big.Rat).SetFloat64(theta)
 	one := new(big.Rat).Sub(big.NewRat(1, 1), th)
-	for i := range m {
-		den.Mul(den, big.NewRat(i+1, 1))
-	}
-	for range k {
-		den.Mul(den, th)
-	}
-	for range m - k {
-		den.Mul(den, one)
-	}
-	return num.Quo(num, den)
+	pow := func(x *big.Int, e int64) *big.Int { return new(big.Int).Exp(x, big.NewInt(e), nil) }
+	num := new(big.Int).Mul(odd(k), odd(m-k))
+	num.Mul(num, pow(th.Denom(), k))
+	num.Mul(num, pow(one.Denom(), m-k))
+	den := new(big.Int).Lsh(new(big.Int).MulRange(1, m), uint(m))
+	den.Mul(den, pow(th.Num(), k))
+	den.Mul(den, pow(one.Num(), m-k))
+	return new(big.Rat).SetFrac(num, den)
 }
 
 // TestStaleRule holds the stale state to its definition: a claim (57/60,
