@@ -92,7 +92,9 @@ func exactDriftEvidence(k, m int64, theta float64) *big.Rat {
 // is least (its log is convex with its minimum at that rate). The evidence
 // is computed here in exact rational arithmetic, apart from the code under
 // test. The trials since the claim are those the registry holds and those
-// of the new report. Every since-count k/m with m up to 80 is tried.
+// of the new report. Every since-count k/m with m up to 80 is tried. A
+// claim that went stale because the test got better (above hi) does not
+// block and says it is improving; one that got worse (below lo) blocks.
 func TestStaleRule(t *testing.T) {
 	const claimPassed, claimTrials = 57, 60
 	lo, hi := seedWilson(claimPassed, claimTrials)
@@ -116,9 +118,10 @@ func TestStaleRule(t *testing.T) {
 			if got.Since.Passed != k || got.Since.Trials != m {
 				t.Fatalf("%d/%d: since counted as %d/%d", k, m, got.Since.Passed, got.Since.Trials)
 			}
-			if (got.State == StateStale) != wantStale || got.Blocks != wantStale {
-				t.Errorf("since %d/%d (rate %.4f, claim [%.4f, %.4f]): state %s, blocks %v; want stale %v",
-					k, m, rate, lo, hi, got.State, got.Blocks, wantStale)
+			wantBlocks, wantImproving := wantStale && rate < lo, wantStale && rate > hi
+			if (got.State == StateStale) != wantStale || got.Blocks != wantBlocks || got.Improving != wantImproving {
+				t.Errorf("since %d/%d (rate %.4f, claim [%.4f, %.4f]): state %s, blocks %v, improving %v; want stale %v, blocks %v, improving %v",
+					k, m, rate, lo, hi, got.State, got.Blocks, got.Improving, wantStale, wantBlocks, wantImproving)
 			}
 			if !wantStale && got.State != StateStillFlaky {
 				t.Errorf("since %d/%d: state %s, want %s", k, m, got.State, StateStillFlaky)
@@ -149,28 +152,37 @@ func clean(n int) []string {
 // TestStates: one state per test, by precedence (released, missing,
 // expired, stale, still flaky), with the evidence each needs. Below 10% at
 // 95% takes 35 clean runs from the start (TestCleanRunsChecked checks it in
-// exact arithmetic).
+// exact arithmetic). The unit of evidence is the run: a run of 14
+// executions that all passed is one clean run (go test -count=14 in one
+// process), not 14.
 func TestStates(t *testing.T) {
 	failedOnce := append(append(clean(20), "0/1"), clean(14)...)
 	cases := []struct {
-		name    string
-		e       Entry
-		reports []string // runs of the test; nil: not in the reports
-		state   string
-		clean   int64
+		name      string
+		e         Entry
+		reports   []string // runs of the test; nil: not in the reports
+		state     string
+		clean     int64
+		improving bool
 	}{
-		{"clean runs prove the release", entry("t", 57, 60, 0.1, "2027-01-31"), clean(35), StateReleased, 35},
-		{"one short", entry("t", 57, 60, 0.1, "2027-01-31"), clean(34), StateStillFlaky, 34},
-		{"a failed run stays in the evidence", entry("t", 57, 60, 0.1, "2027-01-31"), failedOnce, StateStillFlaky, 14},
-		{"released even past expiry", entry("t", 57, 60, 0.1, "2026-11-30"), clean(35), StateReleased, 35},
-		{"released though stale", entry("t", 17, 20, 0.1, "2027-01-31"), clean(120), StateReleased, 120},
-		{"missing", entry("t", 57, 60, 0.1, "2027-01-31"), nil, StateMissing, 0},
-		{"missing beats expired", entry("t", 57, 60, 0.1, "2026-11-30"), nil, StateMissing, 0},
-		{"expired the day after its last day", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"5/6"}, StateExpired, 0},
-		{"not expired on its last day", entry("t", 57, 60, 0.1, today), []string{"5/6"}, StateStillFlaky, 0},
-		{"expired beats stale", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"10/30"}, StateExpired, 0},
-		{"stale", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"10/30"}, StateStale, 0},
-		{"too little evidence to judge", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"5/6"}, StateStillFlaky, 0},
+		{"clean runs prove the release", entry("t", 57, 60, 0.1, "2027-01-31"), clean(35), StateReleased, 35, false},
+		{"one short", entry("t", 57, 60, 0.1, "2027-01-31"), clean(34), StateStillFlaky, 34, false},
+		{"a run of 14 executions is one run", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"14/14"}, StateStillFlaky, 1, false},
+		{"35 executions in one run are one run", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"35/35"}, StateStillFlaky, 1, false},
+		{"a failed run stays in the evidence", entry("t", 57, 60, 0.1, "2027-01-31"), failedOnce, StateStillFlaky, 14, false},
+		{"released even past expiry", entry("t", 57, 60, 0.1, "2026-11-30"), clean(35), StateReleased, 35, false},
+		{"released though stale", entry("t", 17, 20, 0.1, "2027-01-31"), clean(120), StateReleased, 120, false},
+		{"missing", entry("t", 57, 60, 0.1, "2027-01-31"), nil, StateMissing, 0, false},
+		{"missing beats expired", entry("t", 57, 60, 0.1, "2026-11-30"), nil, StateMissing, 0, false},
+		{"expired the day after its last day", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"5/6"}, StateExpired, 0, false},
+		{"not expired on its last day", entry("t", 57, 60, 0.1, today), []string{"5/6"}, StateStillFlaky, 0, false},
+		{"expired beats stale", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"10/30"}, StateExpired, 0, false},
+		{"stale", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"10/30"}, StateStale, 0, false},
+		// 400/400 since 57/60 rules out the claim's interval [0.863,
+		// 0.983] from above: stale because the test got better; it does
+		// not block. (35/35 does not yet: the anytime evidence is 0.17.)
+		{"stale and improving", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"400/400"}, StateStale, 1, true},
+		{"too little evidence to judge", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"5/6"}, StateStillFlaky, 0, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -183,7 +195,10 @@ func TestStates(t *testing.T) {
 			if got.State != c.state || got.Release.Clean != c.clean {
 				t.Errorf("state %s with %d clean runs, want %s with %d", got.State, got.Release.Clean, c.state, c.clean)
 			}
-			blocks := c.state == StateStale || c.state == StateExpired || c.state == StateMissing
+			blocks := c.state == StateStale && !c.improving || c.state == StateExpired || c.state == StateMissing
+			if got.Improving != c.improving {
+				t.Errorf("improving %v, want %v", got.Improving, c.improving)
+			}
 			if got.Blocks != blocks || res.Blocks != blocks {
 				t.Errorf("blocks %v (result %v), want %v", got.Blocks, res.Blocks, blocks)
 			}
@@ -213,11 +228,11 @@ func TestStates(t *testing.T) {
 func TestWrite(t *testing.T) {
 	released := entry("a/released", 57, 60, 0.1, "2027-01-31")
 	stale := entry("b/stale", 57, 60, 0.1, "2027-01-31")
-	stale.Since = Since{Passed: 4, Trials: 10, Clean: 3, Checked: "2026-11-30"}
+	stale.Since = Since{Passed: 4, Trials: 10, Runs: 3, Clean: 3, Checked: "2026-11-30"}
 	flaky := entry("c/flaky", 57, 60, 0.1, "2027-01-31")
-	flaky.Since = Since{Passed: 9, Trials: 10, Clean: 6, Checked: "2026-11-30"}
+	flaky.Since = Since{Passed: 9, Trials: 10, Runs: 7, Clean: 6, Checked: "2026-11-30"}
 	missing := entry("d/missing", 57, 60, 0.1, "2027-01-31")
-	missing.Since = Since{Passed: 9, Trials: 10, Clean: 6, Checked: "2026-11-30"}
+	missing.Since = Since{Passed: 9, Trials: 10, Runs: 7, Clean: 6, Checked: "2026-11-30"}
 	renamed := entry("e/old", 57, 60, 0.1, "2027-01-31")
 	expired := entry("f/expired", 57, 60, 0.1, "2026-12-01")
 	rep := runs(t, map[string][]string{
@@ -249,19 +264,19 @@ func TestWrite(t *testing.T) {
 	}
 	// Stale at 10/30 since the claim (4/10 held, 6/20 new): fewer trials
 	// than the claim's 60, so the claim stays and they keep adding up.
-	if s := kept["b/stale"]; s.Claim != stale.Claim || s.Since != (Since{Passed: 10, Trials: 30, Clean: 0, Checked: today}) {
+	if s := kept["b/stale"]; s.Claim != stale.Claim || s.Since != (Since{Passed: 10, Trials: 30, Runs: 4, Clean: 0, Checked: today}) {
 		t.Errorf("stale kept as %+v", s)
 	}
-	if f := kept["c/flaky"]; f.Since != (Since{Passed: 18, Trials: 19, Clean: 15, Checked: today}) || f.Claim != flaky.Claim {
+	if f := kept["c/flaky"]; f.Since != (Since{Passed: 18, Trials: 19, Runs: 9, Clean: 8, Checked: today}) || f.Claim != flaky.Claim {
 		t.Errorf("still flaky kept as %+v", f)
 	}
 	if m := kept["d/missing"]; m.Since != missing.Since || m.Claim != missing.Claim {
 		t.Errorf("missing changed: %+v", m)
 	}
-	if r, ok := kept["e/new"]; !ok || r.Since != (Since{Passed: 3, Trials: 4, Clean: 0, Checked: today}) || r.Claim != renamed.Claim {
+	if r, ok := kept["e/new"]; !ok || r.Since != (Since{Passed: 3, Trials: 4, Runs: 1, Clean: 0, Checked: today}) || r.Claim != renamed.Claim {
 		t.Errorf("renamed kept as %+v (found %v)", r, ok)
 	}
-	if x := kept["f/expired"]; x.Since != (Since{Passed: 2, Trials: 2, Clean: 2, Checked: today}) || x.Expires != expired.Expires {
+	if x := kept["f/expired"]; x.Since != (Since{Passed: 2, Trials: 2, Runs: 1, Clean: 1, Checked: today}) || x.Expires != expired.Expires {
 		t.Errorf("expired kept as %+v", x)
 	}
 	if err := Validate(next, today); err != nil {
@@ -286,13 +301,15 @@ func TestWrite(t *testing.T) {
 // noise clears itself.
 func TestStaleReplaced(t *testing.T) {
 	e := entry("t", 57, 60, 0.01, "2027-01-31")
-	e.Since = Since{Passed: 5, Trials: 30, Clean: 5, Checked: "2026-11-30"}
+	e.Since = Since{Passed: 5, Trials: 30, Runs: 5, Clean: 5, Checked: "2026-11-30"}
 	e.Release.Runs, e.Release.Failed = 30, 25
 	res, next := check(t, registry(e), runs(t, map[string][]string{"t": {"20/20", "10/10"}}), nil)
 	if got := res.Tests[0]; got.State != StateStale || got.Since.Passed != 35 || got.Since.Trials != 60 {
 		t.Fatalf("%+v", got)
 	}
-	if k := next.Tests[0]; k.Claim != claimOf(35, 60, 0.95, today) || k.Since != (Since{Clean: 35, Checked: today}) ||
+	// The clean runs in a row: the 5 held and the 2 new runs; the release
+	// count goes on, never restarted by the new claim.
+	if k := next.Tests[0]; k.Claim != claimOf(35, 60, 0.95, today) || k.Since != (Since{Clean: 7, Checked: today}) ||
 		k.Release.Runs != 32 || k.Release.Failed != 25 {
 		t.Errorf("kept %+v", k)
 	}
@@ -312,7 +329,7 @@ func TestStaleReplaced(t *testing.T) {
 // TestNoReports: without reports nothing is missing and nothing counted.
 func TestNoReports(t *testing.T) {
 	e := entry("t", 57, 60, 0.1, "2027-01-31")
-	e.Since = Since{Passed: 35, Trials: 35, Clean: 35, Checked: "2026-11-30"}
+	e.Since = Since{Passed: 35, Trials: 35, Runs: 35, Clean: 35, Checked: "2026-11-30"}
 	e.Release.Runs = 35
 	res, next := check(t, registry(e, entry("u", 57, 60, 0.1, "2027-01-31")), nil, nil)
 	if res.Reports || res.Tests[0].State != StateReleased || res.Tests[1].State != StateStillFlaky || res.Tests[1].Reported != nil {

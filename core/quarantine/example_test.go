@@ -71,7 +71,8 @@ func ExampleCheck() {
 	//       "since": {
 	//         "passed": 20,
 	//         "trials": 20,
-	//         "clean": 20,
+	//         "runs": 1,
+	//         "clean": 1,
 	//         "checked": "2026-11-21"
 	//       }
 	//     }

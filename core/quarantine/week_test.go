@@ -194,9 +194,11 @@ func (m *modelTest) state(t *testing.T, today string, count core.Count, ran bool
 
 // TestWeek runs the week's nightly checks, each writing the registry the
 // next night reads, and holds every test's state to the model fed with the
-// .expect counts. Every state appears in it: released (TestCheckout),
-// stale (TestSearch, TestShipping, TestUpload), expired (TestReport,
-// TestPayment), missing (TestInventory, TestCart) and still flaky.
+// .expect counts. Each night's report is one run (its 20 executions of a
+// test share one go test process). Every state appears in it: released
+// (TestCheckout), stale (TestSearch, worse; TestShipping and TestUpload,
+// better), expired (TestReport, TestPayment), missing (TestInventory,
+// TestCart) and still flaky.
 func TestWeek(t *testing.T) {
 	reg := weekRegistry(t)
 	model := map[string]*modelTest{}
