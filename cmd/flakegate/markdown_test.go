@@ -214,7 +214,7 @@ func TestLedgerLinkTooLong(t *testing.T) {
 		t.Fatalf("link %.200q, note %q", res.Link, res.LinkNote)
 	}
 	_, md, _ := cli(t, "", "ledger", "-markdown", "-site", testSite, path)
-	if !strings.HasSuffix(md, "[Open in flakegate]("+testSite+"/decide) — "+res.LinkNote+"\n") {
+	if !strings.HasSuffix(md, "[Open in flakegate]("+res.Link+") — "+res.LinkNote+"\n") {
 		t.Errorf("the summary's link line:\n%s", md[strings.LastIndex(md[:len(md)-1], "\n")+1:])
 	}
 }
