@@ -22,10 +22,10 @@ func ParseCountOf(field, s, part, whole, example string) (Count, error) {
 	slash := strings.IndexByte(s, '/')
 	if slash < 0 {
 		col := firstNonBlank(s, 0)
-		return Count{}, countErr(field, s, col, "want %s/%s such as %s, got %q", part, whole, example, s)
+		return Count{}, countErr(field, s, col, "want %s/%s such as %s, got %s", part, whole, example, Quote(s))
 	}
 	if j := strings.IndexByte(s[slash+1:], '/'); j >= 0 {
-		return Count{}, countErr(field, s, slash+1+j, "want one slash in %s/%s, got %q", part, whole, s)
+		return Count{}, countErr(field, s, slash+1+j, "want one slash in %s/%s, got %s", part, whole, Quote(s))
 	}
 	passed, err := parseCountPart(field, s, 0, slash, part)
 	if err != nil {
@@ -52,7 +52,7 @@ func parseCountPart(field, s string, from, to int, what string) (int64, error) {
 		end--
 	}
 	if start == end {
-		return 0, countErr(field, s, start, "missing the number of %s in %q", what, s)
+		return 0, countErr(field, s, start, "missing the number of %s in %s", what, Quote(s))
 	}
 	for i := start; i < end; i++ {
 		if c := s[i]; c < '0' || c > '9' {

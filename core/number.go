@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // flakegate reads every number a person types by one grammar, wherever it
@@ -79,22 +80,31 @@ func ParseInteger(field, s string) (int64, error) {
 
 func numberErr(field, s string, integer bool, err error) *Error {
 	if errors.Is(err, strconv.ErrRange) {
-		return FieldErrorf(field, "%s is out of the range of a number", quoteClip(s))
+		return FieldErrorf(field, "%s is out of the range of a number", Quote(s))
 	}
 	what := "a number"
 	if integer {
 		what = "a whole number"
 	}
-	return FieldErrorf(field, "%s is not %s: %s", quoteClip(s), what, numberSyntax(s, integer))
+	return FieldErrorf(field, "%s is not %s: %s", Quote(s), what, numberSyntax(s, integer))
 }
 
-// quoteClip quotes s for an error message, shortened to 40 bytes.
-func quoteClip(s string) string {
-	const most = 40
-	if len(s) > most {
-		return strconv.Quote(s[:most]) + "…"
+// Quote quotes s for a refusal, shortened to at most 40 bytes of text and
+// 64 of quotation, with "…" after it when shortened: a refusal says what
+// was wrong, never all of it, and every surface shows the same words (the
+// API clips no quotation shorter than that).
+func Quote(s string) string {
+	const most, quoted = 40, 64
+	q := strconv.Quote(s)
+	if len(s) <= most && len(q) <= quoted {
+		return q
 	}
-	return strconv.Quote(s)
+	s = s[:min(len(s), most)]
+	for q = strconv.Quote(s); len(q) > quoted; q = strconv.Quote(s) {
+		_, n := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-n]
+	}
+	return q + "…"
 }
 
 // numberSyntax is NumberProblem.
@@ -192,7 +202,7 @@ func (v IntVar[T]) String() string {
 func (v IntVar[T]) Set(s string) error {
 	x, err := ParseInteger("", s)
 	if err == nil && (int64(T(x)) != x || (x < 0 && T(x) > 0)) {
-		err = FieldErrorf("", "%s is out of range", quoteClip(s))
+		err = FieldErrorf("", "%s is out of range", Quote(s))
 	}
 	if err != nil {
 		return errors.New(err.(*Error).Msg)

@@ -56,7 +56,7 @@ func runBudget(e *env, args []string) (bool, error) {
 	}
 	res, err := gate.Budget(in)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.BudgetOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note

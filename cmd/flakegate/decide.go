@@ -34,7 +34,7 @@ func runDecide(e *env, args []string) (bool, error) {
 	}
 	res, err := gate.Decide(in)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.DecideOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
@@ -93,7 +93,7 @@ func runSize(e *env, args []string) (bool, error) {
 	}
 	res, err := gate.Size(in)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.SizeOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
@@ -153,7 +153,7 @@ func runFreeze(e *env, args []string) (bool, error) {
 	}
 	res, err := gate.Freeze(in)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.FreezeOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note

@@ -72,13 +72,17 @@ func parsed[T any](in *inputFlags, s *param.Schema[T]) (T, error) {
 	return v, nil
 }
 
-// named is err (a *core.Error of a schema's field) as a usage error naming
-// the field's flag: "-baseline: required, as passed/trials such as 17/20".
+// named is err, a *core.Error of a schema's field (from its Parse or from
+// the calculator's check), naming the field by its flag: "-baseline:
+// required, as passed/trials such as 17/20", "-target: must be in (0,1),
+// got 1.5". Other errors are returned as they are.
 func (in *inputFlags) named(err error) error {
 	var e *core.Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e.File == "" {
 		if f, ok := in.flags[e.Field]; ok {
-			return usagef("-%s: %s", f.Flag(), e.Msg)
+			c := *e
+			c.Field = "-" + f.Flag()
+			return &c
 		}
 	}
 	return err

@@ -178,11 +178,11 @@ func readFraction(field, t string) (float64, error) {
 	if p, ok := strings.CutSuffix(t, "%"); ok {
 		num := strings.TrimSpace(p)
 		if r := core.NumberProblem(num, false); r != "" {
-			return 0, core.FieldErrorf(field, "%s is not a percentage: %s", strconv.Quote(t), r)
+			return 0, core.FieldErrorf(field, "%s is not a percentage: %s", core.Quote(t), r)
 		}
 		v, err := core.ParseFloat(percentToFraction(num))
 		if err != nil {
-			return 0, core.FieldErrorf(field, "%s is out of the range of a number", strconv.Quote(t))
+			return 0, core.FieldErrorf(field, "%s is out of the range of a number", core.Quote(t))
 		}
 		return v, nil
 	}
@@ -197,9 +197,9 @@ func readNumber(field, t, what string) (float64, error) {
 		return v, nil
 	}
 	if r := core.NumberProblem(t, false); r != "" {
-		return 0, core.FieldErrorf(field, "%s is not %s: %s", strconv.Quote(t), what, r)
+		return 0, core.FieldErrorf(field, "%s is not %s: %s", core.Quote(t), what, r)
 	}
-	return 0, core.FieldErrorf(field, "%s is out of the range of a number", strconv.Quote(t))
+	return 0, core.FieldErrorf(field, "%s is out of the range of a number", core.Quote(t))
 }
 
 // percentToFraction rewrites a decimal percentage as the same number over
@@ -225,9 +225,9 @@ func readInteger(field, t string) (int64, error) {
 	}
 	var ne *strconv.NumError
 	if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-		return 0, core.FieldErrorf(field, "%s is too large a number", strconv.Quote(t))
+		return 0, core.FieldErrorf(field, "%s is too large a number", core.Quote(t))
 	}
-	return 0, core.FieldErrorf(field, "%s is not a whole number: %s", strconv.Quote(t), core.NumberProblem(t, true))
+	return 0, core.FieldErrorf(field, "%s is not a whole number: %s", core.Quote(t), core.NumberProblem(t, true))
 }
 
 // readSeconds reads seconds: a number, or a duration of Go's form with a
@@ -239,7 +239,7 @@ func readSeconds(field, t string) (float64, error) {
 	}
 	d, err := time.ParseDuration(t)
 	if err != nil || t[0] < '0' || t[0] > '9' {
-		return 0, core.FieldErrorf(field, "%s is not a number of seconds: write seconds such as 8, or a duration such as 8s or 1m30s", strconv.Quote(t))
+		return 0, core.FieldErrorf(field, "%s is not a number of seconds: write seconds such as 8, or a duration such as 8s or 1m30s", core.Quote(t))
 	}
 	return d.Seconds(), nil
 }
