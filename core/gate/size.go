@@ -12,6 +12,10 @@ type SizeInput struct {
 	Baseline   float64 // pass rate in [0,1]
 	Patched    float64 // pass rate in [0,1]
 	Confidence float64 // in (0,1)
+	// MinTrials is the fewest trials per arm the plan may ask for, >= 0:
+	// a decision gives no verdict on fewer (DecideInput.MinTrials). 0 for
+	// no floor.
+	MinTrials int64
 }
 
 // DefaultSizeInput sizes at 95% intervals; the two rates have no default.
@@ -61,12 +65,19 @@ func Size(in SizeInput) (*SizeResult, error) {
 	if err := core.CheckConfidence(in.Confidence); err != nil {
 		return nil, err
 	}
+	if in.MinTrials < 0 {
+		return nil, core.FieldErrorf("min_trials", "must not be negative, got %d", in.MinTrials)
+	}
 	res := &SizeResult{Baseline: in.Baseline, Patched: in.Patched, Confidence: in.Confidence, Warnings: []string{}}
 	z := stat.Z(in.Confidence)
 	n := sizeSearch(in.Baseline, in.Patched, z)
 	if n == 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the rates do not separate within %d trials per arm", SizeLimit))
 		return res, nil
+	}
+	if n < in.MinTrials {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d trials per arm separate the intervals; the plan asks for the %d a decision needs (min_trials)", n, in.MinTrials))
+		n = in.MinTrials
 	}
 	res.TrialsPerArm = &n
 	return res, nil

@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
@@ -32,7 +34,7 @@ func TestSizeVerified(t *testing.T) {
 	if err != nil || res.TrialsPerArm != nil || len(res.Warnings) != 1 {
 		t.Errorf("equal rates never separate: %+v %v", res, err)
 	}
-	for _, bad := range []SizeInput{{-0.1, 0.5, 0.95}, {0.5, 1.1, 0.95}, {0.5, math.NaN(), 0.95}, {0.5, 0.6, 0}} {
+	for _, bad := range []SizeInput{{-0.1, 0.5, 0.95, 0}, {0.5, 1.1, 0.95, 0}, {0.5, math.NaN(), 0.95, 0}, {0.5, 0.6, 0, 0}, {0.5, 0.6, 0.95, -1}} {
 		if _, err := Size(bad); core.ErrorKind(err) != core.Invalid {
 			t.Errorf("Size(%+v): want an invalid error, got %v", bad, err)
 		}
@@ -88,5 +90,29 @@ func TestSizing(t *testing.T) {
 		if got != c.want || ok != c.ok {
 			t.Errorf("Sizing(%v, %v) = %+v, %v; want %+v, %v", c.b, c.p, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// TestSizeMinTrials: a floor of trials per arm raises a smaller plan to it,
+// with a warning naming both; a plan above it is the plain sizing. The
+// plain sizings are Size's own without a floor (held to a scan by its
+// tests); 0.1 against 0.9 separate within 20 trials by the hand check
+// below (Wilson at 95%, n=10: [0.018, 0.404] and [0.596, 0.982]).
+func TestSizeMinTrials(t *testing.T) {
+	plain, err := Size(SizeInput{Baseline: 0.1, Patched: 0.9, Confidence: 0.95})
+	if err != nil || plain.TrialsPerArm == nil || *plain.TrialsPerArm > 10 {
+		t.Fatalf("plain sizing %+v %v", plain, err)
+	}
+	floored, err := Size(SizeInput{Baseline: 0.1, Patched: 0.9, Confidence: 0.95, MinTrials: 20})
+	if err != nil || *floored.TrialsPerArm != 20 || len(floored.Warnings) != 1 ||
+		floored.Warnings[0] != fmt.Sprintf("%d trials per arm separate the intervals; the plan asks for the 20 a decision needs (min_trials)", *plain.TrialsPerArm) {
+		t.Errorf("floored %+v %v", floored, err)
+	}
+	above, _ := Size(SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.95, MinTrials: 20})
+	if *above.TrialsPerArm != 28 || len(above.Warnings) != 0 {
+		t.Errorf("a plan above the floor: %+v", above)
+	}
+	if _, err := Size(SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.95, MinTrials: -1}); err == nil || !strings.Contains(err.Error(), "min_trials: must not be negative") {
+		t.Errorf("negative floor: %v", err)
 	}
 }

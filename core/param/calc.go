@@ -124,10 +124,13 @@ var Size = &Schema[gate.SizeInput]{
 		{Key: "baseline", Kind: Fraction, Required: true, Example: "0.5", Unit: "fraction", Doc: "baseline pass rate in [0,1]"},
 		{Key: "patched", Kind: Fraction, Required: true, Example: "0.85", Unit: "fraction", Doc: "patched pass rate in [0,1]"},
 		confidence,
+		{Key: "min_trials", Kind: Integer, Unit: "trials",
+			Doc: "fewest trials per arm the plan may ask for, >= 0 (the decision's min_trials: it gives no verdict on fewer); 0 for no floor"},
 	},
 	def: func() gate.SizeInput { return gate.DefaultSizeInput },
 	text: func(in gate.SizeInput) map[string]string {
-		return map[string]string{"baseline": Exact(in.Baseline), "patched": Exact(in.Patched), "confidence": Exact(in.Confidence)}
+		return map[string]string{"baseline": Exact(in.Baseline), "patched": Exact(in.Patched), "confidence": Exact(in.Confidence),
+			"min_trials": strconv.FormatInt(in.MinTrials, 10)}
 	},
 	set: func(in *gate.SizeInput, key string, v Value) {
 		switch key {
@@ -137,6 +140,8 @@ var Size = &Schema[gate.SizeInput]{
 			in.Patched = v.(float64)
 		case "confidence":
 			in.Confidence = v.(float64)
+		case "min_trials":
+			in.MinTrials = v.(int64)
 		}
 	},
 }

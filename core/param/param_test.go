@@ -100,7 +100,7 @@ func TestDefaultsAreTheCore(t *testing.T) {
 	for name, tc := range map[string]struct{ got, want map[string]string }{
 		"budget": {Budget.Defaults(), map[string]string{"target": "0.95", "cost": "", "cap": "3", "rates": "", "observe": "", "confidence": "0.95", "runner": "", "setting": ""}},
 		"decide": {Decide.Defaults(), map[string]string{"baseline": "", "patched": "", "min_trials": "20", "confidence": "0.95", "property": "unknown"}},
-		"size":   {Size.Defaults(), map[string]string{"baseline": "", "patched": "", "confidence": "0.95"}},
+		"size":   {Size.Defaults(), map[string]string{"baseline": "", "patched": "", "confidence": "0.95", "min_trials": "0"}},
 		"freeze": {Freeze.Defaults(), map[string]string{"claim": "", "date": "", "newer": "", "confidence": "0.95", "comparable": "0.5"}},
 	} {
 		if !reflect.DeepEqual(tc.got, tc.want) {
@@ -125,7 +125,7 @@ func TestParseText(t *testing.T) {
 	roundTrip(t, Budget, b)
 	roundTrip(t, Decide, gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 5, Confidence: 0.9, Property: core.PropertyFailed})
-	roundTrip(t, Size, gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.8})
+	roundTrip(t, Size, gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.8, MinTrials: 20})
 	roundTrip(t, Freeze, gate.FreezeInput{Claim: core.Count{Passed: 95, Trials: 100}, Date: "2026-01-02",
 		Newer: &core.Count{Passed: 40, Trials: 50}, Confidence: 0.9, Comparable: 0.25})
 }
