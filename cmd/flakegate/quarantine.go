@@ -248,7 +248,7 @@ type dateFlags struct {
 func addDateFlags(fs *flag.FlagSet, days int64, what string) *dateFlags {
 	d := &dateFlags{days: days}
 	fs.StringVar(&d.expires, "expires", "", "the last `day` of the quarantine, YYYY-MM-DD")
-	int64Flag(fs, &d.days, "days", fmt.Sprintf("%s: the quarantine ends this `number` of days after -today (default %d; ignored with -expires)", what, days))
+	int64Flag(fs, &d.days, "days", what+": the quarantine ends this `number` of days after -today; ignored with -expires")
 	return d
 }
 

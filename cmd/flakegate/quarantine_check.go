@@ -22,7 +22,7 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 	opt := quarantine.DefaultOptions
 	fs.Float64Var(&opt.Comparable, "comparable", opt.Comparable, "least ratio of the trials since a claim to its trials that can make it stale")
 	fs.Float64Var(&opt.Budget.Target, "target", opt.Budget.Target, "detection power of the rerun budget shown for each claim")
-	int64Flag(fs, &opt.Budget.Cap, "cap", "reruns the gate allows today, for the rerun budget (default 3)")
+	int64Flag(fs, &opt.Budget.Cap, "cap", "`reruns` the gate allows today, for the rerun budget")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
