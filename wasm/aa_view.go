@@ -60,9 +60,9 @@ func (c *AA) renderAnswer() app.UI {
 			class = "verdict bad"
 		}
 		body = append(body, app.P().Class(class).ID("answer-text").Text(words.AAAnswer(r)))
-		if c.sides[1].err != nil {
+		if c.sides[1].err != nil || c.candErr != nil {
 			body = append(body, app.P().Class("notice").ID("baseline-only").Text(
-				"The candidate's runs could not be read (the error is at its input above): these figures are the baseline's alone, with no verdict."))
+				"The candidate's runs could not be used (the error is at its input above): these figures are the baseline's alone, with no verdict."))
 		}
 		story := words.AAStory(r)
 		body = append(body, app.Ul().Class("story").ID("story").Body(app.Range(story).Slice(func(i int) app.UI {
@@ -86,6 +86,9 @@ func (c *AA) renderSide(i int) app.UI {
 	sideErr := s.err
 	if sideErr == nil && !s.busy && c.errSide() == i {
 		sideErr = c.err
+	}
+	if sideErr == nil && !s.busy && i == 1 {
+		sideErr = c.candErr
 	}
 	label := "Baseline: the unchanged suite's runs"
 	if i == 1 {
