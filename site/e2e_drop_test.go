@@ -31,8 +31,8 @@ func fileOf(t *testing.T, path string) dropFile {
 }
 
 // dragOnto drags files onto the drop zone #drop-<zone> as a person does:
-// dragenter, dragover and drop, each a DragEvent carrying one DataTransfer
-// that holds the files. Once the drop is dispatched the test empties the
+// dragenter, dragover (repeatedly, as a hovering drag fires it) and drop,
+// each a DragEvent carrying one DataTransfer that holds the files. Once the drop is dispatched the test empties the
 // DataTransfer, as the browser does with a real drag's data once its drop
 // event has been dispatched (its drag data store is then protected): a
 // page that reads the files later, outside the event, finds none. It
@@ -57,7 +57,11 @@ func dragOnto(t *testing.T, ctx context.Context, zone string, files ...dropFile)
     return e.defaultPrevented;
   };
   send('dragenter');
-  const over = send('dragover');
+  // A drag fires dragover again and again while it hovers: each is an
+  // event the page handles (go-app renders after each), and the drop
+  // comes among them.
+  let over = true;
+  for (let i = 0; i < 8; i++) over = send('dragover') && over;
   const drop = send('drop');
   dt.items.clear();
   if (!over) return 'dragover was not cancelled';

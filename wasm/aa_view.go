@@ -245,10 +245,10 @@ func (c *AA) renderCandidate() app.UI {
 	if cand == nil {
 		var pt app.UI
 		if r.Depth != nil {
-			pt = app.Span().Class("hidden-field").Body(fieldNull("paired_t"))
+			pt = hidden().Body(fieldNull("paired_t"))
 		}
-		return app.P().Class("hint").Body(fieldNull("candidate"), pt,
-			app.Text(" No candidate yet: add its runs to see whether it regressed."))
+		return app.P().Class("hint").Body(hidden().Body(fieldNull("candidate"), pt),
+			app.Text("No candidate yet: add its runs to see whether it regressed."))
 	}
 	class := "verdict"
 	if cand.Blocks {
@@ -363,7 +363,7 @@ func (c *AA) renderVariance() app.UI {
 				fieldNum("range_lower", dt.RangeLower, ratio(dt.RangeLower)), app.Text(" to "), fieldNum("range_upper", dt.RangeUpper, ratio(dt.RangeUpper)),
 				app.Text(" (a trend that explains the extra spread brings the ratio back near 1)"),
 			)
-		}).Else(func() app.UI { return app.Span().Class("hidden-field").Body(fieldNull("detrended")) }),
+		}).Else(func() app.UI { return hidden().Body(fieldNull("detrended")) }),
 		app.Text("."),
 	)
 }
@@ -537,16 +537,16 @@ func (c *AA) extraFields(r *aa.Result) app.UI {
 		return nil
 	}
 	var shown []string
-	var hidden []app.UI
+	var nulls []app.UI
 	for _, k := range keys {
 		if strings.TrimSpace(string(m[k])) == "null" {
-			hidden = append(hidden, app.Span().Class("hidden-field").Body(fieldNull(k)))
+			nulls = append(nulls, hidden().Body(fieldNull(k)))
 			continue
 		}
 		shown = append(shown, k)
 	}
 	return app.Div().Body(
-		app.Div().Body(hidden...),
+		app.Div().Body(nulls...),
 		app.If(len(shown) > 0, func() app.UI {
 			return app.Section().Class("extra").Aria("label", "Further figures").Body(
 				app.H2().Text("Further figures"),

@@ -120,7 +120,7 @@ func renderLedgerTable(l *ledger.Result) app.UI {
 		return td.Body(body...)
 	}
 	return app.Div().DataSet("scope", "ledger").Body(
-		app.Span().Class("hidden-field").Body(fieldBool("blocks", l.Blocks, "some test blocks", "no test blocks")),
+		hidden().Body(fieldBool("blocks", l.Blocks, "some test blocks", "no test blocks")),
 		app.P().Body(
 			app.Span().DataSet("scope", "runs").Body(
 				fieldInt("baseline", int64(l.Runs.Baseline)), app.Text(" baseline "+plural(int64(l.Runs.Baseline), "run")+", "),
@@ -139,13 +139,13 @@ func renderLedgerTable(l *ledger.Result) app.UI {
 				return app.Tr().DataSet("scope", "tests."+strconv.Itoa(i)).Body(
 					cell(0, "id", fieldStr("nodeid", t.NodeID)),
 					cell(1, "", fieldStrText("verdict", t.Verdict, words.VerdictWords(t.Verdict))),
-					cell(2, "", fieldStrText("gate", t.Gate, words.GateWords(t.Gate)), app.Span().Class("hidden-field").Body(
+					cell(2, "", fieldStrText("gate", t.Gate, words.GateWords(t.Gate)), hidden().Body(
 						fieldBool("blocks", t.Blocks, "blocks", "passes"), fieldStr("action", t.Action))),
 					ledgerArm(3, "baseline", t.Baseline),
 					ledgerArm(4, "patched", t.Patched),
 					cell(5, "",
 						fieldInt("setup_failures", t.SetupFailures), app.Text(" / "), fieldInt("teardown_failures", t.TeardownFailures),
-						app.Span().Class("hidden-field").DataSet("scope", "side_failures").Body(
+						hidden().DataSet("scope", "side_failures").Body(
 							sides("baseline", sf.Baseline), sides("patched", sf.Patched)),
 					),
 					cell(6, "notes", warnings(t.Warnings)),

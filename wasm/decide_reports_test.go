@@ -89,3 +89,29 @@ func TestDecideReportsLeadTheAnswer(t *testing.T) {
 		t.Errorf("after clearing, answer %q", lead)
 	}
 }
+
+// textOf is the text a browser shows for rendered HTML: tags dropped, runs
+// of white space one space.
+func textOf(page string) string {
+	page = regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page, "")
+	return strings.Join(strings.Fields(html.UnescapeString(page)), " ")
+}
+
+// The pre-rendered page (go-app's HTMLString, which the site generator
+// writes) reads as the mounted page does: no space before a full stop or
+// inside brackets where text meets a figure.
+func TestPrerenderedTextHasNoStraySpaces(t *testing.T) {
+	c := &decideT{}
+	load(t, c)
+	text := textOf(app.HTMLString(c))
+	for _, want := range []string{"Verdict: no change shown.", "(the merge is not blocked)."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("pre-rendered page does not read %q", want)
+		}
+	}
+	for _, bad := range []string{" .", "( ", " )"} {
+		if i := strings.Index(text, bad); i >= 0 {
+			t.Errorf("stray space in %q", text[max(0, i-30):min(len(text), i+30)])
+		}
+	}
+}
