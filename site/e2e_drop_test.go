@@ -126,6 +126,8 @@ func TestPageDropZonesTakeDraggedFiles(t *testing.T) {
 			open(t, ctx, srv.URL+"/quarantine#today=2026-12-01")
 			dragOnto(t, ctx, "registry", fileOf(t, registry))
 			waitFor(t, ctx, `!!document.getElementById('check')`)
+			dragOnto(t, ctx, "reports", fileOf(t, count5), fileOf(t, seed2))
+			waitFor(t, ctx, `document.getElementById('report-files')?.children.length === 2`)
 		})
 	})
 }

@@ -1,0 +1,19 @@
+package wasm
+
+// quarantineExamples are the release rule's cases and two nights of the
+// planted shop suite (core/quarantine/testdata/week), one click each.
+//
+// The nights are the links `flakegate quarantine check -site … -markdown`
+// writes: the registry that `flakegate quarantine add -from
+// nights/2026-11-20.xml -owner @shop-team -reason "flaky in the nightly
+// runs" -today 2026-11-20 -days 30` made, checked on 2026-11-23 against
+// that night's go test -json; and the same registry after `quarantine
+// check -write` of the nights 2026-11-23 to 2026-11-26, checked on
+// 2026-11-27 against that night's JUnit XML, where TestInventory was
+// renamed and TestCart deleted.
+var quarantineExamples = []example{
+	{"Below 1% at 95%", "below=0.01&confidence=0.95"},
+	{"Below 0.1% at 99%", "below=0.001&confidence=0.99"},
+	{"11 quarantined tests and a night's reports", "registry=7JhNb-I6FIb_CjrrlHtsx19Z3aurWYw0i_lcVV24wSVRgxPZphQh_vvIoQxBUzoIaQoLsiJO3uNznpA3x17BExQkA2-ndYh-CcUKnqwPdev68WhDDFDcrvpfUIB9NrOuseOynf0TqrYbf7ch_m_KykIG7cJZDwX8m67cRGtmkEKbkKLBQ2Mel6PajWJlR66eVrFZjvzchaTsrLMTKIAiFTeE3FCEDOxzV3sbfg3TzXDZmHqWMu1MCEmVywyir00ToBCYgTfRQoFjqdjekUHTLlKGOBaCSa0lzalQyCnJYN51m0tKKCk055oThVpmULbuoZ5YV_ZBNc9g0k8wTHadCm2sCTYldm-bdpFuRvK7fJ1BqPuzXQW4KwBTgdY4KHC9zv4E3sczcufide6aHeSucpS5SNSFQqrYgLuWTErCkFDJc83URYOvbPnYzq_wzwH_o3uyLrZ-eU766gB9sXfIIX0lmKCUS8qFJvkQvkZFUCiUOVNIySXD_9ROa3cF__7gP5vlzLqzOk5-AP2AtdSKI2ecSoGU0D2L4YxxSQTnVBDCL9pivszt_JwdDaevo1aH_-WSK5arHBllHJHpIXmGiiuNnOicMGSXTP6r7drzNjUHmskEaWcpgmqdK8YpE5yk_nMHW1HFMddSMS4wv2jY36zxZXWF_T6wq7rraje9Ovh70P7RNa2ZXBelf4H8XR832XRIt_e0BpsFq9cfyH_zWPU7CdvwdBCf4voue2tzYSgk4kihj_s6fZxuu7Y7IdkPM1M3p0y6W9PsidVR4k1PfoJw21PuSfOjpJsO6YQ5Xz7wJyhfvlZ7Snaccmu9JzzSFyN5S7nOYGG8q900QHGbTst21hlv7pv-9eIZROOnNm5f1dJ0ULD1zwAAAP__&today=2026-11-23"},
+	{"Four nights later: 2 stale, 2 missing", "registry=7FhNb-M2E_4rBE-7gBLzQ_zSe3mLooctiiLtdk-LPXDliaVGIlWKimME_u8FlQ_LWHs30KYxikYnmfRwhs-jZ2bIW3yNC5rhAKu6j2GDi1t8DaGvvRvHI_Sxx8XH2_ENFxhubNs1cF76dtFXvjv_A_r4oy0rwBn2awcBF_j_aeYsgm1xWtr2aTV82dirDaodihUgV6-q2GxQGFyfLDtwsMQFZoTJM0rPGMEZhpuuDtA_DrO74bKxdZsi7WzfJ6tcZTiG2jY9LiTJcLARcEHOleZ7T4Ybv04RknMpuTJGsZxJTQSjGR667m5KS62kEcIIqolRGS69u6yX4MpxUSMyvBwdTIPdpo02YHtIgX2Gxq_Tnwn90nyb4b4ef-12IPluB5qkLYJ1uEhvFZRX-9BIvN1m32IkxBMSIuRhQgw_SojOicplokNqwjSfEGIUV4pyQpkSueH6RRhR-TMzkqz8cEpWEhNfskInJBhuNNM0V1oos9MEfQri4nsRZ5Pw2A5xPRvyd-4aXPRhc0ol6CNKkHuPmipBSy4ZE4oJaWg-FYIhmhKpicq5Joy-iBD4ZAf5jhZ2mJb827T84le1e6Xke3KTOJib2GylXNhNC-6kFSM_QsqEBWW0IIILpiRhlO2VCMG5UFQKwSSl4mVKhDTPWyJ-G2CA_7Iw_qkSImdT8jt0_rSd1JHWNsG3Y0EyY3LNBeNS0NQN72jQTAuSG6W5kCTn_8re6T3YUFanPGDQwyzI4wcMIZSUjDOjuGZ8L1kpLU1OOctzJTnP1YtIg9KD0pjPSVV3Xe1Wr_3si_WzH7rG2-Ur4M8H-KfRY0rxfVpoBGly7XF7mIcfhliNdyKHHW8_ZV-7JpkaUv00w4ez4wynP7W2buY4vWvTZ3h8aCZn-LzrgGb4vK_Tey7Vkyzva8ue5dN8PmbAGfG-j768moPQfQ74mstthtc2uNqtelx8TB81Wqx9uFqs46KzK1iUPsDir8EG62LtYJG-9qWNdrEGuFqMGaNfPOpEnd-0TYFGSaBY2Yhs14ENqPUB0oBD3pWQEo53gH7-4OqILusGCkQZenNUQRk6LpJjc_c6ODI9furIuiXSY3Bv_4fAltV9vHYMskcWjWChNys_bgqdlX5wMUMWBQiDy5AP6KKxm3VISKAu-D-hjD1a17HyQ0S1K5thCRd34-9ccv2rbeEtTtCXvu1ssJ-bMVGlg5oNK4gPSa-0HS749u8AAAD__w&today=2026-11-27"},
+}
