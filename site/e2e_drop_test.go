@@ -94,7 +94,9 @@ func mdFirstLine(md string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(line, "**"), "**")
 }
 
-const answerLeadJS = `document.querySelector('#answer .lead')?.textContent`
+// answerLeadJS is the answer sentence at the top of a page: the lead of
+// its answer box (the A/A page's is its answer text).
+const answerLeadJS = `(document.querySelector('#answer .lead') || document.getElementById('answer-text'))?.textContent`
 const markdownLeadJS = `document.getElementById('markdown')?.textContent.split('\n')[0].replace(/^\*\*|\*\*$/g, '')`
 
 // Every drop zone of every page takes files dragged onto it, at both

@@ -64,6 +64,10 @@ func TestPageReadsForEveryone(t *testing.T) {
 				open(t, ctx, srv.URL+pg.path)
 				switch pg.name {
 				case "decide":
+					// The arms' table first, then the reports' table.
+					if s := evalString(t, ctx, captionsJS); s != "" {
+						t.Errorf("captions narrower than their tables: %s", s)
+					}
 					dragOnto(t, ctx, "ledger", fileOf(t, reports+"count5.json"))
 					dragOnto(t, ctx, "patched-reports", fileOf(t, reports+"seed2.json"))
 					waitFor(t, ctx, `!!document.querySelector('[data-scope=ledger] table')`)
@@ -94,7 +98,7 @@ func TestPageReadsForEveryone(t *testing.T) {
 					}
 				}
 				// Item 4: a caption is as wide as its table, not a word a line.
-				if s := evalString(t, ctx, `[...document.querySelectorAll('caption')].filter(c => c.getBoundingClientRect().width < 0.8 * c.closest('table').getBoundingClientRect().width).map(c => c.textContent + ' ' + Math.round(c.getBoundingClientRect().width) + 'px').join('|')`); s != "" {
+				if s := evalString(t, ctx, captionsJS); s != "" {
 					t.Errorf("captions narrower than their tables: %s", s)
 				}
 				// Item 4: the labels of the plot shown do not overlap.
@@ -146,6 +150,9 @@ func TestPageReadsForEveryone(t *testing.T) {
 		})
 	})
 }
+
+// captionsJS lists the captions narrower than most of their table's width.
+const captionsJS = `[...document.querySelectorAll('caption')].filter(c => c.getBoundingClientRect().width < 0.8 * c.closest('table').getBoundingClientRect().width).map(c => c.textContent + ' ' + Math.round(c.getBoundingClientRect().width) + 'px').join('|')`
 
 // plotOverlapJS lists the pairs of labels of the plots on show whose boxes
 // overlap by more than a pixel.
