@@ -214,11 +214,7 @@ func (c *Decide) SetLedger(ctx app.Context, name string, data []byte) {
 // into the link (unless it is too long for one). A file that cannot be
 // read is named in the error and leaves the ledger as it was.
 func (c *Decide) AddFiles(ctx app.Context, arm string, files []droppedFile) {
-	all := append(append([]droppedFile(nil), c.files...), files...)
-	for i := len(c.files); i < len(all); i++ {
-		all[i].arm = arm
-		all[i].format = report.DetectFormat(all[i].data[:min(len(all[i].data), 64<<10)])
-	}
+	all := withFiles(c.files, arm, files)
 	l, err := readDropped(all)
 	if err != nil {
 		c.bookErr = err // the files read before stay

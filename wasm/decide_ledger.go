@@ -1,7 +1,6 @@
 package wasm
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/flakegate/flakegate/core/gate"
@@ -42,21 +41,8 @@ func (c *Decide) renderLedgerAnswer() app.UI {
 func (c *Decide) renderLedger() app.UI {
 	read := func(arm string) func(ctx app.Context, files []dropped) {
 		return func(ctx app.Context, files []dropped) {
-			ctx.Async(func() {
-				var got []droppedFile
-				for _, f := range files {
-					name := f.name
-					data, err := readAll(f.blob)
-					if err != nil {
-						ctx.Dispatch(func(ctx app.Context) {
-							c.bookErr, c.ledgerErr = fmt.Errorf("%s: %w", name, err), fmt.Errorf("%s: %w", name, err)
-						})
-						return
-					}
-					got = append(got, droppedFile{name: name, data: data})
-				}
-				ctx.Dispatch(func(ctx app.Context) { c.AddFiles(ctx, arm, got) })
-			})
+			readFiles(ctx, files, func(err error) { c.bookErr, c.ledgerErr = err, err },
+				func(ctx app.Context, got []droppedFile) { c.AddFiles(ctx, arm, got) })
 		}
 	}
 	return app.Section().Class("ledger").Aria("label", "Every test").Body(
@@ -70,14 +56,7 @@ func (c *Decide) renderLedger() app.UI {
 			dropFiles("patched-reports", "Patched: reports", reportTypes, true, read(ledger.ArmPatched)),
 		),
 		app.If(len(c.files) > 0, func() app.UI {
-			return app.Ul().Class("loaded").ID("ledger-files").Body(app.Range(c.files).Slice(func(i int) app.UI {
-				f := c.files[i]
-				what := f.format
-				if what == "" {
-					what = "report"
-				}
-				return app.Li().Body(app.Code().Text(f.name), app.Text(" ("+f.arm+", "+what+")"))
-			}))
+			return fileList("ledger-files", c.files, true)
 		}).ElseIf(c.book != nil, func() app.UI {
 			return app.P().Class("loaded").ID("ledger-files").Text("The ledger from the link.")
 		}),

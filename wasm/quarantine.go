@@ -13,7 +13,6 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/quarantine"
-	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -264,21 +263,13 @@ func (c *Quarantine) SetRegistry(ctx app.Context, name string, data []byte) {
 // quarantine check` checks it against the reports it is given. A file that
 // cannot be read is named in the error and leaves the reports as they were.
 func (c *Quarantine) AddReports(ctx app.Context, files []droppedFile) {
-	all := append(append([]droppedFile(nil), c.reports...), files...)
-	for i := len(c.reports); i < len(all); i++ {
-		all[i].arm = ledger.ArmBaseline
-		all[i].format = report.DetectFormat(all[i].data[:min(len(all[i].data), 64<<10)])
-	}
+	all := withFiles(c.reports, ledger.ArmBaseline, files)
 	rep, err := c.readReports(all)
 	if err != nil {
 		c.reportErr = err
 	} else {
 		c.reports, c.reportErr = all, nil
-		if c.state != nil {
-			s := *c.state
-			s.Reports = rep
-			c.setState(&s)
-		}
+		c.checkAgainst(rep)
 	}
 	c.compute()
 	c.writeURL(ctx)
@@ -288,13 +279,19 @@ func (c *Quarantine) AddReports(ctx app.Context, files []droppedFile) {
 // registry is checked against its own evidence again.
 func (c *Quarantine) ClearReports(ctx app.Context) {
 	c.reports, c.reportErr = nil, nil
-	if c.state != nil {
-		s := *c.state
-		s.Reports = nil
-		c.setState(&s)
-	}
+	c.checkAgainst(nil)
 	c.compute()
 	c.writeURL(ctx)
+}
+
+// checkAgainst puts rep (nil for none) into the registry's state, if
+// there is one.
+func (c *Quarantine) checkAgainst(rep *quarantine.Reports) {
+	if c.state != nil {
+		s := *c.state
+		s.Reports = rep
+		c.setState(&s)
+	}
 }
 
 // readReports is the reports of files; nil for none.

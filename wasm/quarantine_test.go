@@ -11,8 +11,8 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
 	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

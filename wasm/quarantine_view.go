@@ -1,7 +1,6 @@
 package wasm
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/flakegate/flakegate/core/gate"
@@ -45,18 +44,7 @@ func (c *Quarantine) Render() app.UI {
 // read, and why a file was not.
 func (c *Quarantine) renderInputs() app.UI {
 	read := func(ctx app.Context, files []dropped, done func(ctx app.Context, got []droppedFile)) {
-		ctx.Async(func() {
-			var got []droppedFile
-			for _, f := range files {
-				data, err := readAll(f.blob)
-				if err != nil {
-					ctx.Dispatch(func(ctx app.Context) { c.reportErr = fmt.Errorf("%s: %w", f.name, err) })
-					return
-				}
-				got = append(got, droppedFile{name: f.name, data: data})
-			}
-			ctx.Dispatch(func(ctx app.Context) { done(ctx, got) })
-		})
+		readFiles(ctx, files, func(err error) { c.reportErr = err }, done)
 	}
 	return app.Section().Class("registry").Aria("label", "Registry and reports").Body(
 		app.H2().Text("A registry of quarantined tests, and the night's reports"),
@@ -77,14 +65,7 @@ func (c *Quarantine) renderInputs() app.UI {
 			return app.P().Class("hint").ID("no-reports").Text("No reports yet: the registry is checked against its own evidence, so nothing new is counted and no test can be missing.")
 		}),
 		app.If(len(c.reports) > 0, func() app.UI {
-			return app.Ul().Class("loaded").ID("report-files").Body(app.Range(c.reports).Slice(func(i int) app.UI {
-				f := c.reports[i]
-				what := f.format
-				if what == "" {
-					what = "report"
-				}
-				return app.Li().Body(app.Code().Text(f.name), app.Text(" ("+what+")"))
-			}))
+			return fileList("report-files", c.reports, false)
 		}).ElseIf(c.state != nil && c.state.Reports != nil, func() app.UI {
 			return app.P().Class("loaded").ID("report-files").Text("The reports from the link: " + words.Nouns(c.state.Reports.Runs, "run") + ".")
 		}),
