@@ -45,9 +45,10 @@ func weekRegistries(t *testing.T) (first, later, nights string) {
 	return first, later, nights
 }
 
-// withoutLink is a Markdown summary without its closing link line.
+// withoutLink is a Markdown summary without its closing link line (and the
+// blank line before it): the summary the CLI writes without -site.
 func withoutLink(md string) string {
-	if i := strings.LastIndex(md, "\n[Open in flakegate]("); i >= 0 {
+	if i := strings.LastIndex(md, "\n\n[Open in flakegate]("); i >= 0 {
 		return md[:i+1]
 	}
 	return md
