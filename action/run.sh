@@ -13,9 +13,10 @@
 #                        (no quoting): "budget -cap 3", "ledger -min-trials 20"
 #   INPUT_REPORTS        globs of report files, one per line (** matches
 #                        directories): budget reads each with -from, ledger
-#                        and aa as a baseline run, quarantine check as a run
+#                        and aa as a baseline run, quarantine check as a run,
+#                        compare as side A's eval logs (-a)
 #   INPUT_PATCHED        globs of the second arm's reports: ledger -patched,
-#                        aa -candidate
+#                        aa -candidate, compare side B's eval logs (-b)
 #   INPUT_SITE           the calculator's address for links (optional)
 #   INPUT_FAIL_ON_BLOCK  "false" to exit 0 when the gate blocks (default true)
 #   FLAKEGATE_OUT        where the JSON result goes (default $RUNNER_TEMP/flakegate)
@@ -121,6 +122,14 @@ ledger)
 aa)
 	args+=("${reports[@]}")
 	for f in "${patched[@]}"; do args+=(-candidate "$f"); done
+	;;
+compare)
+	# side A (the model compared against) is reports, side B patched: one
+	# eval log a run, several for epochs or repeats.
+	[ ${#reports[@]} -gt 0 ] && [ ${#patched[@]} -gt 0 ] ||
+		fail "flakegate compare needs both sides: side A's eval logs as reports, side B's as patched"
+	for f in "${reports[@]}"; do args+=(-a "$f"); done
+	for f in "${patched[@]}"; do args+=(-b "$f"); done
 	;;
 quarantine)
 	# quarantine check reads each report as a run; the registry is named

@@ -765,6 +765,8 @@ func LinkNote(left string, bytes int) string {
 		return AATooLong(bytes)
 	case share.LeftRegistry:
 		return RegistryTooLong(bytes)
+	case share.LeftComparison:
+		return CompareTooLong(bytes)
 	case share.LeftRates:
 		return "these pass rates have no exact passed/trials form the two-arm calculator could open."
 	}

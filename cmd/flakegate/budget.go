@@ -24,7 +24,7 @@ func runBudget(e *env, args []string) (bool, error) {
 	observe := fs.String("observe", "", "observed history as `fails/runs`; planned against its upper Wilson bound")
 	rates := fs.String("rates", "", "comma-separated per-run failure rates (also accepted as arguments)")
 	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the observed rate's interval")
-	from := filesFlag(fs, "from", "a test report `file` whose retry history gives observed rates (repeatable)")
+	from := filesFlag(fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
 	runner := fs.String("runner", "", "write the answer as this test runner's retry setting, `name[=N]` with N today's setting as the runner counts it (it gives the cap): "+
 		strings.Join(gate.RunnerNames(), ", "))
 	format := fs.String("format", "", formatUsage)

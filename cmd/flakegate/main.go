@@ -5,6 +5,7 @@
 //	flakegate size 0.50 0.85
 //	flakegate ledger flake.jsonl
 //	flakegate aa baseline.csv candidate.csv
+//	flakegate compare a.eval b.eval
 //	flakegate freeze -claim 57/60 -date 2026-11-30 -newer 41/60
 //
 // Output is an aligned text report, or with -json the JSON contract that the
@@ -61,6 +62,7 @@ var commands = []command{
 	{"size", "trials per arm at which two pass rates separate", runSize},
 	{"ledger", "per-test verdicts from a trial ledger", runLedger},
 	{"aa", "A/A noise of an eval suite, and a candidate's regression check", runAA},
+	{"compare", "is model B better than model A on the same eval questions? paired by question", runCompare},
 	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
 	{"quarantine", "a registry of quarantined tests: add, check against reports, renew, remove", runQuarantine},

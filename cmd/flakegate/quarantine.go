@@ -248,7 +248,7 @@ func (d *dateFlags) date(today string, set bool) (string, error) {
 func quarantineAdd(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine add", "(-from report... [test...] | -claim passed/trials test) -owner who -reason why [flags]")
 	rf := addRegistryFlags(fs)
-	from := filesFlag(fs, "from", "a report `file` (go test -json, JUnit or a JSONL ledger), each one run; repeat per run. Without tests named, every test that both failed and passed in them is quarantined")
+	from := filesFlag(fs, "from", reportFileUsage+", each one run; repeat per run. Without tests named, every test that both failed and passed in them is quarantined")
 	format := fs.String("format", "", formatUsage)
 	claim := fs.String("claim", "", "the test's measured pass count as `passed/trials`, instead of -from")
 	owner := fs.String("owner", "", "who answers for the tests: a person or a team (required)")
@@ -352,7 +352,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 func quarantineCheck(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine check", "[flags] [report...]")
 	rf := addRegistryFlags(fs)
-	from := filesFlag(fs, "from", "a report `file` (go test -json, JUnit or a JSONL ledger), each one run; the same as naming it as an argument")
+	from := filesFlag(fs, "from", reportFileUsage+", each one run; the same as naming it as an argument")
 	format := fs.String("format", "", formatUsage)
 	write := fs.Bool("write", false, "record the new counts in the registry (atomically): released tests leave it, a stale claim is replaced by the newer count, renamed tests move")
 	renames := &renameList{}
