@@ -105,6 +105,9 @@ func TestPageDropZonesTakeDraggedFiles(t *testing.T) {
 	reports := filepath.Join(repoRoot(), "core", "report", "testdata", "reports", "gotest")
 	count5, seed2 := filepath.Join(reports, "count5.json"), filepath.Join(reports, "seed2.json")
 	registry := filepath.Join(repoRoot(), "core", "quarantine", "testdata", "registry.json")
+	logs := filepath.Join(repoRoot(), "core", "compare", "testdata", "logs")
+	logA := filepath.Join(logs, "samples_arith_gen_2026-12-01T10-00-00.000001.jsonl")
+	logB := filepath.Join(logs, "samples_arith_gen_2026-12-02T10-00-00.000001.jsonl")
 	base := dropFile{"base.csv", aaCSV(60, 8, func(s, r int) bool { return (s*13+r*7)%17 == 0 || (s%9 == 0 && r%2 == 1) })}
 	cand := dropFile{"cand.csv", aaCSV(60, 5, func(s, r int) bool { return (s*11+r*5)%9 == 0 })}
 	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
@@ -123,6 +126,12 @@ func TestPageDropZonesTakeDraggedFiles(t *testing.T) {
 			waitFor(t, ctx, `!!document.querySelector('[data-field=scenarios]')`)
 			dragOnto(t, ctx, "candidate", cand)
 			waitFor(t, ctx, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
+		})
+		t.Run("compare", func(t *testing.T) {
+			open(t, ctx, srv.URL+"/compare")
+			dragOnto(t, ctx, "compare-a", fileOf(t, logA))
+			dragOnto(t, ctx, "compare-b", fileOf(t, logB))
+			waitText(t, ctx, "the comparison's answer", answerLeadJS, mdFirstLine(string(cli(t, "compare", "-markdown", logA, logB))))
 		})
 		t.Run("quarantine", func(t *testing.T) {
 			open(t, ctx, srv.URL+"/quarantine#today=2026-12-01")

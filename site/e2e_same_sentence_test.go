@@ -30,6 +30,9 @@ func TestAnswerIsTheMarkdownsFirstLineAndTheCLIs(t *testing.T) {
 	for name, text := range map[string]string{"base.csv": base, "cand.csv": cand, "example-base.csv": exBase, "example-cand.csv": exCand} {
 		files[name] = writeFile(t, dir, name, text)
 	}
+	logs := filepath.Join(repoRoot(), "core", "compare", "testdata", "logs")
+	logA := filepath.Join(logs, "samples_arith_gen_2026-12-01T10-00-00.000001.jsonl")
+	logB := filepath.Join(logs, "samples_arith_gen_2026-12-02T10-00-00.000001.jsonl")
 	first, later, nights := weekRegistries(t)
 	night1, night5 := filepath.Join(nights, "2026-11-23.json"), filepath.Join(nights, "2026-11-27.xml")
 	linkOf := func(t *testing.T, args ...string) string {
@@ -92,7 +95,26 @@ func TestAnswerIsTheMarkdownsFirstLineAndTheCLIs(t *testing.T) {
 		{"quarantine example", "/quarantine", click("example-3"), []string{"quarantine", "check", "-registry", later, "-today", "2026-11-27", night5}},
 		{"quarantine dropped", "/quarantine#today=2026-11-23", drop("registry", first, "reports", night1), []string{"quarantine", "check", "-registry", first, "-today", "2026-11-23", night1}},
 		{"quarantine link", "", nil, []string{"quarantine", "check", "-registry", first, "-today", "2026-11-23", night1}},
+		{"compare dropped", "/compare", drop("compare-a", logA, "compare-b", logB), []string{"compare", logA, logB}},
+		{"compare link", "", nil, []string{"compare", logA, logB}},
+		// The example's logs are made in the page: no CLI to ask, so
+		// the answer and the Markdown's first line are held to each other.
+		{"compare example", "/compare", click("example-compare"), nil},
 	} {
+		if c.cli == nil {
+			for _, w := range widths {
+				t.Run(c.name+"/"+w.name, func(t *testing.T) {
+					ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+					defer cancel()
+					open(t, ctx, srv.URL+c.path)
+					c.do(t, ctx)
+					waitFor(t, ctx, `!!document.getElementById('markdown')`)
+					lead := evalString(t, ctx, `String(`+answerLeadJS+`)`)
+					waitText(t, ctx, "the Markdown's first line", markdownLeadJS, lead)
+				})
+			}
+			continue
+		}
 		want := mdFirstLine(string(cli(t, append(c.cli, "-markdown")...)))
 		path := c.path
 		if path == "" {
