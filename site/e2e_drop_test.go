@@ -119,6 +119,18 @@ func TestPageDropZonesTakeDraggedFiles(t *testing.T) {
 			want := mdFirstLine(string(cli(t, "ledger", "-markdown", count5, "-patched", seed2)))
 			waitText(t, ctx, "the answer", answerLeadJS, want)
 			waitText(t, ctx, "the Markdown's first line", markdownLeadJS, want)
+			// The browser's own drag (Input.dispatchDragEvent), whose
+			// files are readable only while the drop is dispatched.
+			open(t, ctx, srv.URL+"/decide")
+			abs5, _ := filepath.Abs(count5)
+			abs2, _ := filepath.Abs(seed2)
+			dropOn(t, ctx, "drop-ledger", abs5)
+			// The page moves once the file is read: the next drop aims
+			// at where the zone is then.
+			waitFor(t, ctx, `document.getElementById('ledger-files')?.children.length === 1`)
+			settled(t, ctx)
+			dropOn(t, ctx, "drop-patched-reports", abs2)
+			waitText(t, ctx, "the answer after the browser's drag", answerLeadJS, want)
 		})
 		t.Run("aa", func(t *testing.T) {
 			open(t, ctx, srv.URL+"/aa")

@@ -10,8 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 )
 
 // weekRegistries makes, with the CLI, the registries the quarantine page's
@@ -67,9 +65,7 @@ func TestQuarantineWholePage(t *testing.T) {
 	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
 		t.Run("example", func(t *testing.T) {
 			open(t, ctx, srv.URL+"/quarantine")
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("example-3"))); err != nil {
-				t.Fatal(err)
-			}
+			clickID(t, ctx, "example-3")
 			md := string(cli(t, "quarantine", "check", "-markdown", "-registry", later, "-today", "2026-11-27", night5))
 			waitText(t, ctx, "the example's answer", answerLeadJS, mdFirstLine(md))
 			waitText(t, ctx, "the example's Markdown", pageMarkdownJS, withoutLink(md))

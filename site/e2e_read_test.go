@@ -65,9 +65,7 @@ func TestPageReadsForEveryone(t *testing.T) {
 				open(t, ctx, srv.URL+pg.path)
 				switch pg.name {
 				case "compare":
-					if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("example-compare"))); err != nil {
-						t.Fatal(err)
-					}
+					clickID(t, ctx, "example-compare")
 					waitFor(t, ctx, `!!document.getElementById('answer-text')`)
 				case "decide":
 					// The arms' table first, then the reports' table.

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/wasm"
 	"github.com/flakegate/flakegate/wasm/webtest"
 )
@@ -43,11 +42,7 @@ func TestAnswerIsTheMarkdownsFirstLineAndTheCLIs(t *testing.T) {
 		return link
 	}
 	click := func(id string) func(t *testing.T, ctx context.Context) {
-		return func(t *testing.T, ctx context.Context) {
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID(id))); err != nil {
-				t.Fatal(err)
-			}
-		}
+		return func(t *testing.T, ctx context.Context) { clickID(t, ctx, id) }
 	}
 	paste := func(kv ...string) func(t *testing.T, ctx context.Context) {
 		return func(t *testing.T, ctx context.Context) {
