@@ -10,7 +10,9 @@
 # Environment (the action sets it from its inputs):
 #   FLAKEGATE            the flakegate binary (default: flakegate on PATH)
 #   INPUT_COMMAND        the command and its flags, words split on spaces
-#                        (no quoting): "budget -cap 3", "ledger -min-trials 20"
+#                        (no quoting): "budget -cap 3", "ledger -min-trials 20",
+#                        "run -n 20 -baseline-ref main -- go test -json -count=1 ./..."
+#                        (the action's own flags go before the "--")
 #   INPUT_REPORTS        globs of report files, one per line (** matches
 #                        directories): budget reads each with -from, ledger
 #                        and aa as a baseline run, quarantine check as a run,
@@ -149,7 +151,19 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 	args+=(-markdown-out "$GITHUB_STEP_SUMMARY")
 fi
 
-"$FLAKEGATE" "${command[@]}" "${args[@]}" -json-out "$json" -annotations 2>"$errors"
+args+=(-json-out "$json" -annotations)
+# The action's flags go before a "--" in the command: what follows it is
+# the test command flakegate run runs, not flakegate's.
+head=("${command[@]}")
+tail=()
+for i in "${!command[@]}"; do
+	if [ "${command[$i]}" = -- ]; then
+		head=("${command[@]:0:i}")
+		tail=("${command[@]:i}")
+		break
+	fi
+done
+"$FLAKEGATE" "${head[@]}" "${args[@]}" "${tail[@]}" 2>"$errors"
 status=$?
 cat "$errors" >&2
 

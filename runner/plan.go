@@ -38,9 +38,14 @@ type Plan struct {
 	TrialsPerRun *float64 `json:"trials_per_run"`
 	// Trials is the trials the runs to go add at TrialsPerRun; null when
 	// not known.
-	Trials   *float64 `json:"trials"`
-	Sizing   *Sizing  `json:"sizing"`
-	Warnings []string `json:"warnings"`
+	Trials *float64 `json:"trials"`
+	Sizing *Sizing  `json:"sizing"`
+	// Sequential is the cost of stopping once every answer is known, for
+	// the first pair of rates the sizing tells apart: the expected runs per
+	// arm at those rates and at equal arms, and the worst case, N; null
+	// with -fixed (every planned run is made).
+	Sequential *gate.SeqPlan `json:"sequential"`
+	Warnings   []string      `json:"warnings"`
 }
 
 // PlanArm is one arm of a plan.
@@ -209,6 +214,7 @@ func (r *runner) plan(st *State) (*Plan, error) {
 			}
 		}
 	}
+	p.Warnings = append(p.Warnings, goTestWarnings(p.Arms, cfg.Report)...)
 	if len(cfg.Arms) == 1 && len(st.Records) > 0 {
 		for _, rec := range st.Records {
 			if rec.Arm == ledger.ArmPatched {
@@ -232,9 +238,18 @@ func (r *runner) plan(st *State) (*Plan, error) {
 	if p.Sizing, err = size(cfg.RunsPerArm, cfg.Sizing); err != nil {
 		return nil, err
 	}
+	if cfg.Sequential && len(cfg.Arms) == 2 {
+		if p.Sequential, err = seqPlan(cfg.RunsPerArm, cfg.Sizing); err != nil {
+			return nil, err
+		}
+	}
 	if int64(cfg.RunsPerArm) < cfg.Sizing.MinTrials {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%s per arm give each test %s per arm, fewer than the verdict's minimum of %d: every test will be underpowered",
-			core.Nouns(cfg.RunsPerArm, "run"), core.Nouns(cfg.RunsPerArm, "trial"), cfg.Sizing.MinTrials))
+		give := "give"
+		if cfg.RunsPerArm == 1 {
+			give = "gives"
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s per arm %s each test %s per arm, fewer than the verdict's minimum of %d: every test will be underpowered",
+			core.Nouns(cfg.RunsPerArm, "run"), give, core.Nouns(cfg.RunsPerArm, "trial"), cfg.Sizing.MinTrials))
 	}
 	return p, nil
 }

@@ -54,7 +54,11 @@ type Config struct {
 	// with the mean of the ledger's runs, when it has any.
 	CostSeconds *float64
 	Sizing      SizingOptions // what the plan sizes N against
-	Observer    Observer      // progress; nil reports nothing
+	// Sequential stops the start once every test's answer is known, by the
+	// sequential test planned from Sizing (SizingOptions.SeqPlan), looked
+	// at after every pair; false makes every planned run (fixed N).
+	Sequential bool
+	Observer   Observer // progress; nil reports nothing
 }
 
 // DefaultConfig is 20 runs per arm, interleaved, into flakegate.jsonl.
@@ -65,6 +69,10 @@ const (
 	StopTrials    = "trial-budget" // the next run would take the ledger past MaxTrials
 	StopTime      = "time-budget"  // MaxTime was reached, or the next run would pass it
 	StopInterrupt = "interrupted"  // the context ended (Ctrl-C, SIGTERM)
+	// StopCannotStart: an arm's command cannot start (not found, not
+	// executable: exit 127 or 126 from the shell); every later run of it
+	// would fail alike, so the start stops after the first.
+	StopCannotStart = "cannot-start"
 )
 
 // Status is the progress of a start, as an Observer sees it.
@@ -105,6 +113,9 @@ type Outcome struct {
 	Stop    string   // "" when the plan was done, else StopTrials, StopTime or StopInterrupt
 	// StopReason says in a sentence why the start stopped early.
 	StopReason string
+	// Sequential is the sequential test's answer when Config.Sequential:
+	// Done when the start stopped because every test's answer was known.
+	Sequential *SeqResult
 	Elapsed    time.Duration
 	Warnings   []string
 }
@@ -259,9 +270,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range plan.Warnings {
-		r.warns = append(r.warns, w)
-	}
+	r.warns = append(r.warns, plan.Warnings...)
 	out := &Outcome{Plan: plan}
 	start := time.Now()
 	seq := 0
@@ -312,10 +321,30 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	update()
 	r.obs.Begin(plan, status)
+	// The plan's caveats (the commands differ from the ledger's, ...) are
+	// shown before any new run, while there is time to stop.
+	for _, w := range plan.Warnings {
+		r.obs.Warn(w)
+	}
 	stopAt := func(stop, reason string) {
 		out.Stop, out.StopReason = stop, reason
 	}
+	var track *seqTracker
+	if cfg.Sequential && len(cfg.Arms) == 2 {
+		tw, err := cfg.Sizing.SeqPlan()
+		if err != nil {
+			return nil, err
+		}
+		track = newSeqTracker(tw)
+		if err := track.addFile(cfg.Ledger); err != nil {
+			return nil, err
+		}
+		out.Sequential = track.result()
+	}
 	for _, slot := range plan.Sequence {
+		if out.Sequential != nil && out.Sequential.Done {
+			break
+		}
 		update()
 		if ctx.Err() != nil {
 			stopAt(StopInterrupt, "interrupted")
@@ -375,8 +404,19 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 			a.Errors++
 		}
 		out.Records = append(out.Records, *rec)
+		if track != nil && rec.Outcome == OutcomeDone {
+			if err := track.addRows(rows); err != nil {
+				return nil, err
+			}
+			out.Sequential = track.result()
+		}
 		update()
 		r.obs.Finished(rec, status)
+		if rec.CannotStart {
+			stopAt(StopCannotStart, fmt.Sprintf("the %s arm's command cannot start (run %s: %s); every run of it would fail alike: fix the command, then start again",
+				slot.Arm, rec.Run, rec.Error))
+			break
+		}
 	}
 	out.Elapsed = time.Since(start)
 	out.Warnings = r.warns

@@ -15,7 +15,7 @@ func (c *Quarantine) Render() app.UI {
 		c.open(openingFragment())
 	}
 	return c.shell("/quarantine", "Quarantine on evidence",
-		"When has a quarantined flaky test proven it may leave? Not after a timer or a fixed streak: after enough clean runs in a row to prove its failure rate below a target.",
+		"When has a quarantined flaky test proven it may leave? Not after a timer or a fixed streak: once its runs since the quarantine started, failures included, prove its failure rate below a target, however often it is checked.",
 		examples(quarantineExamples, c.Open),
 		app.Form().Class("calc").ID("quarantine-form").OnSubmit(preventSubmit).Body(
 			app.Range(quarantineFields).Slice(func(i int) app.UI {
@@ -106,7 +106,7 @@ func (c *Quarantine) renderAnswer() app.UI {
 	}
 	r := c.rule
 	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
-		answerBox("answer", "note", words.CleanRunsSentence(r.Below, r.Confidence, r.CleanRuns), nil),
+		answerBox("answer", "note", words.CleanRunsSentence(r), nil),
 	)
 }
 
@@ -114,12 +114,13 @@ func (c *Quarantine) renderRule() app.UI {
 	r := c.rule
 	body := []app.UI{
 		app.H2().Text("The release rule"),
-		app.P().Class("hint").Text("A clean run is a run the test passed; a failure starts the count again. m clean runs in a row prove a failure rate below p at confidence c when (1 − p)^m ≤ 1 − c: a test that fails at rate p or more shows m passes in a row at most 1 − c of the time."),
+		app.P().Class("hint").Text("A clean run is a run the test passed. Every run since the quarantine started counts, failures included, and the count never restarts: a test that still fails at rate p or more is released at most 1 − c of the time, however often the registry is checked. At one look from one fixed start, m clean runs in a row prove a failure rate below p at confidence c when (1 − p)^m ≤ 1 − c."),
 	}
 	figures := []app.UI{
-		fieldInt("clean_runs", r.CleanRuns), app.Text(" clean runs in a row prove a failure rate below "),
+		fieldInt("clean_runs_checked", r.CleanRunsChecked), app.Text(" clean runs from the start of a quarantine release a test below "),
 		fieldNum("below", r.Below, words.Level(r.Below)), app.Text(" at "),
-		fieldNum("confidence", r.Confidence, words.Level(r.Confidence)), app.Text(" confidence."),
+		fieldNum("confidence", r.Confidence, words.Level(r.Confidence)), app.Text(" confidence, checked after every run ("),
+		fieldInt("clean_runs", r.CleanRuns), app.Text(" in a row at one look)."),
 	}
 	if c.res == nil {
 		// The answer above says it: the figures stay for the page's
@@ -145,7 +146,7 @@ func renderCheck(r *quarantine.Result) app.UI {
 			fieldInt("stale", int64(st.Stale)), app.Text(" stale, "),
 			fieldInt("released", int64(st.Released)), app.Text(" released, "),
 			fieldInt("expired", int64(st.Expired)), app.Text(" expired, "),
-			fieldInt("missing", int64(st.Missing)), app.Text(" missing. Stale, expired and missing tests block."),
+			fieldInt("missing", int64(st.Missing)), app.Text(" missing. Expired and missing tests block, and stale ones unless the test got better."),
 		),
 		app.Div().Class("table-wrap").Body(app.Table().Class("cards").Body(
 			app.Caption().Text("Every quarantined test"),
@@ -175,8 +176,8 @@ func checkRow(i int, t quarantine.TestResult) app.UI {
 		app.Td().DataSet("label", checkColumns[0]).Class("id").Body(fieldStr("test", t.Test),
 			app.If(t.RenamedFrom != "", func() app.UI { return app.Small().Text(" (was " + t.RenamedFrom + ")") }),
 			hiddenFields(fieldStr("renamed_from", t.RenamedFrom))),
-		app.Td().DataSet("label", checkColumns[1]).Body(fieldStrText("state", t.State, words.StateWords(t.State)),
-			hiddenFields(fieldBool("blocks", t.Blocks, "blocks", "does not block"))),
+		app.Td().DataSet("label", checkColumns[1]).Body(fieldStrText("state", t.State, words.TestStateWords(t)),
+			hiddenFields(fieldBool("blocks", t.Blocks, "blocks", "does not block"), fieldBool("improving", t.Improving, "improving", "not improving"))),
 		app.Td().DataSet("label", checkColumns[2]).Body(fieldStr("owner", t.Owner), app.Br(), app.Small().Body(fieldStr("reason", t.Reason))),
 		app.Td().DataSet("label", checkColumns[3]).DataSet("scope", "claim").Body(
 			fieldInt("passed", c.Passed), app.Text("/"), fieldInt("trials", c.Trials), app.Text(" · "),
@@ -190,10 +191,11 @@ func checkRow(i int, t quarantine.TestResult) app.UI {
 			}).Else(func() app.UI { return hiddenFields(fieldNull("reported")) }),
 			hiddenFields(fieldInt("runs", int64(t.Runs)), fieldBool("comparable", t.Comparable, "comparable", "too few to judge"))),
 		app.Td().DataSet("label", checkColumns[5]).DataSet("scope", "release").Body(
-			fieldInt("clean_runs", rel.Clean), app.Text(" of "), fieldInt("clean_runs_needed", rel.Needed),
+			fieldInt("clean_runs_remaining", rel.Remaining), app.Text(" of "), fieldInt("clean_runs_needed", rel.Needed), app.Text(" to go"),
 			app.Br(), app.Small().Body(app.Text("below "), fieldNum("below", rel.Below, words.Level(rel.Below)), app.Text(" at "),
-				fieldNum("confidence", rel.Confidence, words.Level(rel.Confidence))),
-			hiddenFields(fieldInt("clean_runs_remaining", rel.Remaining), fieldBool("proven", rel.Proven, "proven", "not yet"))),
+				fieldNum("confidence", rel.Confidence, words.Level(rel.Confidence)), app.Text("; "),
+				fieldInt("runs", rel.Runs), app.Text(" runs counted, "), fieldInt("failed", rel.Failed), app.Text(" with a failure")),
+			hiddenFields(fieldInt("clean_runs", rel.Clean), fieldBool("proven", rel.Proven, "proven", "not yet"))),
 		app.Td().DataSet("label", checkColumns[6]).DataSet("scope", "budget").Body(
 			fieldOptInt("reruns", b.Reruns), app.Text(" ("), fieldStrText("lane", b.Lane, words.LaneWords(b.Lane)), app.Text(")"),
 			hiddenFields(fieldNum("rate", b.Rate, words.Rate(b.Rate)), fieldStr("source", b.Source),

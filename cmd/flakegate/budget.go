@@ -180,8 +180,12 @@ func writeBudget(w io.Writer, res *gate.BudgetResult) {
 		}
 	}
 	if over > 0 {
-		fmt.Fprintf(w, "gate: BLOCK — %d of %d rates need more reruns than the cap of %d; a green run does not rule them out\n",
-			over, len(res.Rows), res.Cap)
+		need, them := "need", "them"
+		if over == 1 {
+			need, them = "needs", "it"
+		}
+		fmt.Fprintf(w, "gate: BLOCK — %d of %s %s more reruns than the cap of %d; a green run does not rule %s out\n",
+			over, core.Nouns(len(res.Rows), "rate"), need, res.Cap, them)
 	} else {
 		fmt.Fprintf(w, "gate: pass — every rate is caught within the cap of %d\n", res.Cap)
 	}

@@ -65,15 +65,16 @@ var commands = []command{
 	{"compare", "is model B better than model A on the same eval questions? paired by question", runCompare},
 	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
-	{"quarantine", "a registry of quarantined tests: add, check against reports, renew, remove", runQuarantine},
+	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
 }
 
-// usageError is a mistake in the command line; it prints the usage.
-type usageError struct{ msg string }
+// usageError is a mistake in the command line; it points at the help of
+// the command, or of help ("quarantine check") when set.
+type usageError struct{ msg, help string }
 
 func (u *usageError) Error() string { return u.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
@@ -97,7 +98,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case errors.As(err, &se):
 			return se.code
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "flakegate %s: %v\nrun 'flakegate %s -h' for usage\n", c.name, err, c.name)
+			help := c.name
+			if ue.help != "" {
+				help = ue.help
+			}
+			fmt.Fprintf(stderr, "flakegate %s: %v\nrun 'flakegate %s -h' for usage\n", c.name, err, help)
 			return exitUsage
 		case err != nil:
 			fmt.Fprintf(stderr, "flakegate %s: %v\n", c.name, err)
