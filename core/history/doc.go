@@ -24,8 +24,10 @@
 //     at most Alpha chance over the whole history to call one healthy run
 //     an outage) and at least MinOutageTests tests failed in it.
 //  3. Groups. Outside outage runs, tests that failed in exactly the same
-//     runs, at least twice, and never apart are one incident: a shared
-//     cause (a fixture, a service), not each its own flake.
+//     runs, at least twice, never apart, and passed in other runs are one
+//     incident: a shared cause (a fixture, a service), not each its own
+//     flake. A test and its own subtests (go test's "TestX" and
+//     "TestX/case") failing together are one failure, not a group.
 //  4. Per test, outside the incidents (Options.KeepIncidents keeps them):
 //     runs, failures (runs in which any attempt failed), the failure rate
 //     and its Wilson interval, flips on one commit (a commit, or a single

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"hash/fnv"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/flakegate/flakegate/core"
@@ -404,13 +405,38 @@ func (h *History) groups(outage []bool, order []int32) []group {
 					rest = append(rest, t)
 				}
 			}
-			if len(same) >= 2 {
+			if len(same) >= 2 && !h.oneFamily(same) && h.passedSomewhere(same[0], outage) {
 				out = append(out, group{tests: same, runs: first})
 			}
 			ts = rest
 		}
 	}
 	return out
+}
+
+// oneFamily reports whether the tests are one test and its subtests (a
+// parent fails whenever a subtest does: one failure, not a shared cause).
+func (h *History) oneFamily(ts []int32) bool {
+	root := h.tests[ts[0]].name
+	for _, t := range ts[1:] {
+		if n := h.tests[t].name; len(n) < len(root) {
+			root = n
+		}
+	}
+	for _, t := range ts {
+		if n := h.tests[t].name; n != root && !strings.HasPrefix(n, root+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// passedSomewhere reports whether t passed in a run outside the outages:
+// tests that failed in every run they had are failing, not failing
+// together by chance of a shared cause.
+func (h *History) passedSomewhere(t int32, outage []bool) bool {
+	f, n := h.counts(t, outage)
+	return f < n
 }
 
 // counts is test t's failed runs and runs outside outage runs.
