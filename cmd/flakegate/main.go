@@ -63,6 +63,7 @@ var commands = []command{
 	{"aa", "A/A noise of an eval suite, and a candidate's regression check", runAA},
 	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
+	{"history", "find the flaky tests in many CI runs' reports; outages kept out", runHistory},
 	{"quarantine", "a registry of quarantined tests: add, check against reports, renew, remove", runQuarantine},
 }
 

@@ -141,6 +141,7 @@ type TestHistory struct {
 	Lane       string  `json:"lane"`
 	Reruns     *int64  `json:"reruns"`
 	PowerAtCap float64 `json:"power_at_cap"` // in [0,1]
+	OverCap    bool    `json:"over_cap"`     // Reruns > the cap: the gate cannot see this flake
 	// Claim is the pass rate a quarantine of it would freeze today.
 	Claim gate.Claim `json:"claim"`
 }
@@ -155,10 +156,16 @@ type Result struct {
 	Order string `json:"order"`
 	// Flaky counts the tests flagged flaky; Naive counts those the naive
 	// rule (failed and passed at least once, incidents included) flags.
-	Flaky         int     `json:"flaky"`
-	Naive         int     `json:"naive"`
-	KeptIncidents bool    `json:"kept_incidents"`
-	BaselineRate  float64 `json:"baseline_rate"` // failed share of tests in healthy runs, in [0,1]
+	Flaky         int  `json:"flaky"`
+	Naive         int  `json:"naive"`
+	KeptIncidents bool `json:"kept_incidents"`
+	// Target, Cap and CostSeconds are the rerun budgets' settings;
+	// Confidence is the intervals' and the claims', in (0,1).
+	Confidence   float64  `json:"confidence"`
+	Target       float64  `json:"target"`
+	Cap          int64    `json:"cap"`
+	CostSeconds  *float64 `json:"cost_seconds"`
+	BaselineRate float64  `json:"baseline_rate"` // failed share of tests in healthy runs, in [0,1]
 	// OutageThreshold is the binomial tail below which a run is an outage:
 	// Alpha over the number of runs.
 	OutageThreshold float64       `json:"outage_threshold"`
@@ -203,6 +210,7 @@ func (h *History) Result(o Options) (*Result, error) {
 		return nil, &core.Error{Kind: core.Unusable, Msg: "no runs to read a history from"}
 	}
 	res := &Result{Runs: len(h.runs), Tests: len(h.tests), Results: h.results, KeptIncidents: o.KeepIncidents,
+		Confidence: o.Confidence, Target: o.Budget.Target, Cap: o.Budget.Cap, CostSeconds: o.Budget.CostSeconds,
 		Incidents: []Incident{}, Flakes: []TestHistory{}, Broken: []TestHistory{}, Warnings: slices.Clone(h.notes)}
 	order := h.order(res)
 	if o.Today == "" {
@@ -566,7 +574,7 @@ func (h *History) plan(th *TestHistory, o Options) error {
 	}
 	if len(b.Rows) > 0 {
 		row := b.Rows[0]
-		th.Lane, th.Reruns, th.PowerAtCap = row.Lane, row.Reruns, row.PowerAtCap
+		th.Lane, th.Reruns, th.PowerAtCap, th.OverCap = row.Lane, row.Reruns, row.PowerAtCap, row.OverCap
 	}
 	fr, err := gate.Freeze(gate.FreezeInput{Claim: core.Count{Passed: th.Runs - th.Failures, Trials: th.Runs},
 		Date: o.Today, Confidence: o.Confidence, Comparable: gate.DefaultFreezeInput.Comparable})

@@ -155,6 +155,7 @@ func Generate(c Config, add func(meta history.RunMeta, results []history.TestRes
 		}
 	}
 	start := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	step := (30 * 24 * time.Hour / time.Duration(c.Runs)).Truncate(time.Second) // a month of runs
 	commit, left := 0, 0
 	results := make([]history.TestResult, 0, len(tests))
 	for r := range c.Runs {
@@ -190,7 +191,7 @@ func Generate(c Config, add func(meta history.RunMeta, results []history.TestRes
 			results = append(results, history.TestResult{Test: name, Passed: passed, Trials: 1})
 		}
 		meta := history.RunMeta{Name: fmt.Sprintf("run-%05d", r+1), Commit: fmt.Sprintf("c%05d", commit),
-			Branch: "main", Time: start.Add(time.Duration(r) * 7 * time.Minute)}
+			Branch: "main", Time: start.Add(time.Duration(r) * step)}
 		if err := add(meta, results); err != nil {
 			return truth, err
 		}
