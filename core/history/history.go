@@ -107,6 +107,9 @@ func (h *History) warn(msg string) {
 // Runs is the number of runs added.
 func (h *History) Runs() int { return len(h.runs) }
 
+// Results is the number of test results added (a test in a run).
+func (h *History) Results() int64 { return h.results }
+
 // AddRun adds one run's results. A test named twice in one run has its
 // attempts merged. A run without results is a core.Unusable error and is
 // not added.

@@ -175,8 +175,8 @@ type Result struct {
 	Warnings        []string      `json:"warnings"`
 }
 
-// check validates o.
-func (o Options) check() error {
+// Check validates o: a *core.Error naming the setting at fault.
+func (o Options) Check() error {
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return core.FieldErrorf("alpha", "must be in (0,1), got %v", o.Alpha)
 	}
@@ -203,7 +203,7 @@ func (o Options) check() error {
 // Result decides which tests are flaky and which runs were incidents (see
 // the package doc). A history without runs is core.Unusable.
 func (h *History) Result(o Options) (*Result, error) {
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
 	if len(h.runs) == 0 {

@@ -48,5 +48,8 @@ func fisherTwoSided(a, n1, b, n2 int64) float64 {
 			terms = append(terms, stat.Exp(lp))
 		}
 	}
+	if int64(len(terms)) == hi-lo+1 {
+		return 1 // every split is as likely or less: exactly 1, not a rounded sum
+	}
 	return math.Min(1, stat.Fsum(terms))
 }

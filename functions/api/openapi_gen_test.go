@@ -93,6 +93,10 @@ var legacySchemas = map[string]string{
 	"sim.Gate":          "SimGate",
 
 	"quarantine.Result": "QuarantineResult",
+
+	"history.Result": "HistoryResult",
+	"history.Trend":  "HistoryTrend",
+	"history.RunRef": "HistoryRun",
 }
 
 // legacyNames writes, in a doc comment of package pkg, the Go names of
@@ -433,7 +437,7 @@ func responses(result string, cache string, post bool) obj {
 }
 
 func generateOpenAPI(t *testing.T) []byte {
-	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", ".")
+	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", "../../core/history", ".")
 	g := &schemaGen{t: t, types: types, docs: docs, out: map[string]any{}}
 	g.queue("api.problem")
 	paths := obj{}
@@ -527,7 +531,7 @@ func generateOpenAPI(t *testing.T) []byte {
 								{"patched", files.with("description", "test reports of patched runs, one part per run")}}},
 							{"additionalProperties", false}}}})
 					default:
-						content = quarantineContent(b, content)
+						content = historyContent(b, quarantineContent(b, content))
 					}
 				}
 			}

@@ -171,7 +171,7 @@ func routes() []*route {
 			get:     health,
 			results: "Health",
 		},
-	}, quarantineRoutes()...)
+	}, append(quarantineRoutes(), historyRoutes()...)...)
 }
 
 // paramsRoute adapts a computation over args to GET (query) and POST (JSON
