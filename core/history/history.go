@@ -90,6 +90,17 @@ type History struct {
 	noted   map[string]bool
 	seen    []int32 // per test, the last run that set it, +1 (a test twice in one run)
 	seq     []bool  // Result's buffer of one test's outcomes in time order
+	// maxTests and maxRunCells bound a history read for a request: 0 is
+	// MaxTests and no bound on the (run, test) pairs of one report.
+	maxTests, maxRunCells int
+}
+
+// SetLimits bounds what h accepts: at most tests distinct test names (0:
+// MaxTests) and at most runCells (run, test) pairs in one report file (0:
+// no bound). Past either, ReadRun and AddRun fail with core.TooLarge, so
+// that memory is bounded before the input is read.
+func (h *History) SetLimits(tests, runCells int) {
+	h.maxTests, h.maxRunCells = tests, runCells
 }
 
 // New returns an empty history.
@@ -136,8 +147,12 @@ func (h *History) AddRun(meta RunMeta, results []TestResult) error {
 		}
 		i, ok := h.byName[tr.Test]
 		if !ok {
-			if len(h.tests) >= MaxTests {
-				return &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(MaxTests) + " distinct tests in one history"}
+			limit := MaxTests
+			if h.maxTests > 0 {
+				limit = min(limit, h.maxTests)
+			}
+			if len(h.tests) >= limit {
+				return &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(int64(limit)) + " distinct tests in one history"}
 			}
 			i = int32(len(h.tests))
 			h.byName[tr.Test] = i
@@ -178,7 +193,11 @@ func (h *History) ReadRun(meta RunMeta, r io.Reader, opt report.Options) error {
 	}
 	meta = fillMeta(meta, ReportMeta(head))
 	l := ledger.New()
+	l.SetCellLimit(h.maxRunCells)
 	if err := report.Read(br, opt, l); err != nil {
+		return core.WithFile(err, meta.File)
+	}
+	if err := l.Overflow(); err != nil {
 		return core.WithFile(err, meta.File)
 	}
 	for _, n := range l.Notes() {

@@ -26,7 +26,8 @@ import (
 const (
 	MaxHistoryResults       = 2_000_000
 	MaxHistoryRuns          = 10_000
-	MaxHistoryUnzippedBytes = 256 << 20
+	MaxHistoryTests         = 20_000   // distinct test names
+	MaxHistoryUnzippedBytes = 64 << 20 // what zip archives unpack to, over the request
 )
 
 // Uploads of the history route.
@@ -91,6 +92,7 @@ func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
 		format = report.FormatAuto
 	}
 	hr := &historyReader{h: history.New(), format: format}
+	hr.h.SetLimits(MaxHistoryTests, MaxCells)
 	// The settings are checked before the upload is read.
 	if err := o.Check(); err != nil {
 		return err
