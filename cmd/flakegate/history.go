@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
@@ -176,35 +178,36 @@ func runHistory(e *env, args []string) (bool, error) {
 	}
 	h := history.New()
 	unlisted := 0
-	for _, in := range inputs {
-		meta := history.RunMeta{Name: in.name, File: in.name}
-		if man != nil {
-			m, ok := man.Lookup(in.entry)
-			if !ok || in.entry == "" {
-				m, ok = man.Lookup(in.name)
-			}
-			if ok {
-				m.File = in.name
-				if m.Name == "" {
-					m.Name = in.name
-				}
-				meta = m
-			} else {
-				unlisted++
-			}
+	metas := make([]history.RunMeta, len(inputs))
+	for i, in := range inputs {
+		metas[i] = history.RunMeta{Name: in.name, File: in.name}
+		if man == nil {
+			continue
 		}
-		if err := e.ctx.Err(); err != nil {
-			return false, err
+		m, ok := man.Lookup(in.entry)
+		if !ok || in.entry == "" {
+			m, ok = man.Lookup(in.name)
 		}
-		rc, err := in.open()
+		if !ok {
+			unlisted++
+			continue
+		}
+		m.File = in.name
+		if m.Name == "" {
+			m.Name = in.name
+		}
+		metas[i] = m
+	}
+	err = readSideBySide(e, len(inputs), func(i int) (*history.Parsed, error) {
+		rc, err := inputs[i].open()
 		if err != nil {
-			return false, err
+			return nil, err
 		}
-		err = h.ReadRun(meta, report.LimitReader(rc, maxHistoryFileBytes), report.Options{Format: *format})
-		rc.Close()
-		if err != nil {
-			return false, err
-		}
+		defer rc.Close()
+		return history.ParseRun(metas[i], report.LimitReader(rc, maxHistoryFileBytes), report.Options{Format: *format}, 0)
+	}, h.AddParsed)
+	if err != nil {
+		return false, err
 	}
 	res, err := h.Result(o)
 	if err != nil {
@@ -228,6 +231,73 @@ func runHistory(e *env, args []string) (bool, error) {
 			return nil
 		}})
 	return blocks, err
+}
+
+// readSideBySide parses n files on as many goroutines as there are CPUs
+// and adds them in their order: at most twice that many files are parsed
+// and not yet added. The first error (in file order) stops it.
+func readSideBySide(e *env, n int, parse func(i int) (*history.Parsed, error), add func(*history.Parsed) error) error {
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	type result struct {
+		p   *history.Parsed
+		err error
+	}
+	slots := make([]chan result, n)
+	for i := range slots {
+		slots[i] = make(chan result, 1)
+	}
+	next := make(chan int)
+	stop := make(chan struct{})
+	tokens := make(chan struct{}, 2*workers) // files parsed or being parsed, not yet added
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p, err := parse(i)
+				slots[i] <- result{p, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range n {
+			select {
+			case tokens <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case next <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	var err error
+	for i := range n {
+		// At most 2×workers files are parsed ahead of the one added: the
+		// feeder takes a token per file, and a token comes back when the
+		// file is added.
+		r := <-slots[i]
+		<-tokens
+		err = r.err
+		if err == nil {
+			err = e.ctx.Err()
+		}
+		if err == nil {
+			err = add(r.p)
+		}
+		if err != nil {
+			close(stop)
+			break
+		}
+	}
+	// The workers never block (each slot holds its one result): once the
+	// feeder stops, they finish the files they hold and return.
+	wg.Wait()
+	return err
 }
 
 // historyBlocks: the history blocks when a flaky test needs more reruns

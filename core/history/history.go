@@ -186,26 +186,47 @@ func (h *History) AddRun(meta RunMeta, results []TestResult) error {
 // "#", and its own name). Meta fields left empty are filled from what the
 // report carries (ReportMeta). Errors carry meta.File.
 func (h *History) ReadRun(meta RunMeta, r io.Reader, opt report.Options) error {
+	p, err := ParseRun(meta, r, opt, h.maxRunCells)
+	if err != nil {
+		return err
+	}
+	return h.AddParsed(p)
+}
+
+// Parsed is one report file read, not yet added: its runs in order and the
+// reader's caveats. ParseRun makes it without a History, so that files can
+// be read side by side and added in order.
+type Parsed struct {
+	file  string
+	metas []RunMeta
+	runs  [][]TestResult
+	notes []string
+}
+
+// ParseRun reads one report file as ReadRun does, keeping at most runCells
+// (run, test) pairs (0: no bound; past it, a core.TooLarge error).
+func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Parsed, error) {
 	br := bufio.NewReaderSize(r, metaBytes)
 	head, err := br.Peek(metaBytes)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return core.WithFile(err, meta.File)
+		return nil, core.WithFile(err, meta.File)
 	}
 	meta = fillMeta(meta, ReportMeta(head))
 	l := ledger.New()
-	l.SetCellLimit(h.maxRunCells)
+	l.SetCellLimit(runCells)
 	if err := report.Read(br, opt, l); err != nil {
-		return core.WithFile(err, meta.File)
+		return nil, core.WithFile(err, meta.File)
 	}
 	if err := l.Overflow(); err != nil {
-		return core.WithFile(err, meta.File)
+		return nil, core.WithFile(err, meta.File)
 	}
-	for _, n := range l.Notes() {
-		h.warn(meta.File + ": " + n)
-	}
+	p := &Parsed{file: meta.File, notes: l.Notes()}
 	runs := 0
 	for _, arm := range []string{ledger.ArmBaseline, ledger.ArmPatched} {
 		runs += len(l.Runs(arm))
+	}
+	if runs == 0 {
+		return nil, &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the report has no test results to count"}
 	}
 	for _, arm := range []string{ledger.ArmBaseline, ledger.ArmPatched} {
 		names, tests := l.Runs(arm), l.Tests(arm)
@@ -218,13 +239,22 @@ func (h *History) ReadRun(meta RunMeta, r io.Reader, opt report.Options) error {
 			if runs > 1 {
 				m.Name = meta.Name + "#" + names[i]
 			}
-			if err := h.AddRun(m, res); err != nil {
-				return err
-			}
+			p.metas = append(p.metas, m)
+			p.runs = append(p.runs, res)
 		}
 	}
-	if runs == 0 {
-		return &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the report has no test results to count"}
+	return p, nil
+}
+
+// AddParsed adds the runs of a file ParseRun read.
+func (h *History) AddParsed(p *Parsed) error {
+	for _, n := range p.notes {
+		h.warn(p.file + ": " + n)
+	}
+	for i, m := range p.metas {
+		if err := h.AddRun(m, p.runs[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }

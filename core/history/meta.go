@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -17,47 +16,133 @@ import (
 const metaBytes = 64 << 10
 
 // What reports carry about their run, found in the first metaBytes of the
-// file: each pattern's first match wins, in this order.
+// file by plain search (no regular expression: ReportMeta runs once per
+// run, on every run of a history).
 var (
-	timePatterns = []*regexp.Regexp{
-		regexp.MustCompile(`<Times\b[^>]*\bstart="([^"]+)"`),                                        // TRX
-		regexp.MustCompile(`<test(?:suite|suites|-run)\b[^>]*\b(?:timestamp|start-time)="([^"]+)"`), // JUnit, NUnit 3
-		regexp.MustCompile(`"Time"\s*:\s*"([^"]+)"`),                                                // go test -json
-		regexp.MustCompile(`"startTime"\s*:\s*"([^"]+)"`),                                           // Playwright
-		regexp.MustCompile(`"(?:start|startTime)"\s*:\s*([0-9]{12,13})\b`),                          // CTRF summary.start, Jest startTime (ms)
-	}
-	commitPattern = regexp.MustCompile(`"(?:commit|commitHash|commitSha|gitCommit|revision)"\s*:\s*"([^"]+)"`)
-	branchPattern = regexp.MustCompile(`"(?:branchName|branch|gitBranch)"\s*:\s*"([^"]+)"`)
-	jobPattern    = regexp.MustCompile(`"(?:buildName|jobName|job)"\s*:\s*"([^"]+)"`)
+	commitKeys = []string{"commit", "commitHash", "commitSha", "gitCommit", "revision"}
+	branchKeys = []string{"branchName", "branch", "gitBranch"}
+	jobKeys    = []string{"buildName", "jobName", "job"}
 )
 
 // ReportMeta is what the head of a report says about its run: its start
-// time (JUnit and NUnit testsuite timestamps, TRX Times start, the first go
-// test -json event's Time, Playwright's first startTime, CTRF's summary
-// start and Jest's startTime in milliseconds), and for JSON reports that
-// carry them (CTRF's environment, Playwright's metadata) the commit, branch
-// and job. A time without a zone is taken as UTC. What is not found stays
-// empty; nothing here is an error.
+// time (TRX's Times start, JUnit's testsuite timestamp and NUnit 3's
+// test-run start-time, the first go test -json event's Time, Playwright's
+// first startTime, CTRF's summary start and Jest's startTime in
+// milliseconds, in that order), and for JSON reports that carry them
+// (CTRF's environment, Playwright's metadata) the commit (commit,
+// commitHash, commitSha, gitCommit, revision), branch (branchName, branch,
+// gitBranch) and job (buildName, jobName, job). A time without a zone is
+// taken as UTC. What is not found stays empty; nothing here is an error.
 func ReportMeta(head []byte) RunMeta {
 	var m RunMeta
-	for _, re := range timePatterns {
-		if s := re.FindSubmatch(head); s != nil {
-			if t, ok := parseTime(string(s[1])); ok {
+	candidates := []func() string{
+		func() string { return xmlAttr(head, []string{"<Times"}, []string{"start"}) },
+		func() string {
+			return xmlAttr(head, []string{"<testsuites", "<testsuite", "<test-run"}, []string{"timestamp", "start-time"})
+		},
+		func() string { return jsonValue(head, "Time", false) },
+		func() string { return jsonValue(head, "startTime", false) },
+		func() string { return jsonValue(head, "start", true) },
+		func() string { return jsonValue(head, "startTime", true) },
+	}
+	for _, c := range candidates {
+		if v := c(); v != "" {
+			if t, ok := parseTime(v); ok {
 				m.Time = t
 				break
 			}
 		}
 	}
-	if s := commitPattern.FindSubmatch(head); s != nil {
-		m.Commit = string(s[1])
+	first := func(keys []string) string {
+		for _, k := range keys {
+			if v := jsonValue(head, k, false); v != "" {
+				return v
+			}
+		}
+		return ""
 	}
-	if s := branchPattern.FindSubmatch(head); s != nil {
-		m.Branch = string(s[1])
-	}
-	if s := jobPattern.FindSubmatch(head); s != nil {
-		m.Job = string(s[1])
-	}
+	m.Commit, m.Branch, m.Job = first(commitKeys), first(branchKeys), first(jobKeys)
 	return m
+}
+
+// jsonValue is the value of the first member "key" in head whose value is
+// a string (number false) or a whole number of 12 or 13 digits,
+// milliseconds since 1970 (number true); "" when there is none.
+func jsonValue(head []byte, key string, number bool) string {
+	pat := []byte(`"` + key + `"`)
+	for off := 0; ; {
+		i := bytes.Index(head[off:], pat)
+		if i < 0 {
+			return ""
+		}
+		j := off + i + len(pat)
+		off = j
+		for j < len(head) && (head[j] == ' ' || head[j] == '\t' || head[j] == '\n' || head[j] == '\r') {
+			j++
+		}
+		if j >= len(head) || head[j] != ':' {
+			continue
+		}
+		j++
+		for j < len(head) && (head[j] == ' ' || head[j] == '\t' || head[j] == '\n' || head[j] == '\r') {
+			j++
+		}
+		if j >= len(head) {
+			return ""
+		}
+		if !number {
+			if head[j] != '"' {
+				continue
+			}
+			end := bytes.IndexAny(head[j+1:], "\"\\\n")
+			if end <= 0 || head[j+1+end] != '"' {
+				continue
+			}
+			return string(head[j+1 : j+1+end])
+		}
+		k := j
+		for k < len(head) && head[k] >= '0' && head[k] <= '9' {
+			k++
+		}
+		if n := k - j; (n == 12 || n == 13) && (k == len(head) || head[k] < '0' || head[k] > '9') {
+			return string(head[j:k])
+		}
+	}
+}
+
+// xmlAttr is the first of attrs on the first element whose tag is one of
+// tags (followed by a space), "" when there is none.
+func xmlAttr(head []byte, tags, attrs []string) string {
+	for _, tag := range tags {
+		pat := []byte(tag)
+		for off := 0; ; {
+			i := bytes.Index(head[off:], pat)
+			if i < 0 {
+				break
+			}
+			j := off + i + len(pat)
+			off = j
+			if j >= len(head) || (head[j] != ' ' && head[j] != '\t' && head[j] != '\n' && head[j] != '\r') {
+				continue
+			}
+			end := bytes.IndexByte(head[j:], '>')
+			if end < 0 {
+				end = len(head) - j
+			}
+			el := head[j : j+end]
+			for _, a := range attrs {
+				ap := []byte(" " + a + `="`)
+				if k := bytes.Index(el, ap); k >= 0 {
+					v := el[k+len(ap):]
+					if q := bytes.IndexByte(v, '"'); q >= 0 {
+						return string(v[:q])
+					}
+				}
+			}
+			break
+		}
+	}
+	return ""
 }
 
 // parseTime reads RFC 3339 (with or without fractions and zone), a bare
