@@ -4,7 +4,9 @@
 // as go test -json reports, one file per run, and times, on the same files
 // in the same session, flakegate history and DuckDB running
 // docs/warehouse/duckdb/history.sql (docs/warehouse/check/cmd/histduck),
-// each a process of its own whose peak resident memory the kernel reports.
+// and DuckDB's plain per-test counts (one GROUP BY, no incident filter: the
+// least a warehouse does), each a process of its own whose peak resident
+// memory the kernel reports.
 // It then checks that DuckDB's per-test figures and outage runs equal
 // flakegate's, and prints both times, their ratio and the peak memories.
 package main
@@ -122,7 +124,7 @@ func run(runs, tests, rounds int, dir string) error {
 		return fmt.Errorf("building the DuckDB peer (make tools-warehouse installs g++): %v\n%s", err, out)
 	}
 	sqlPath, _ := filepath.Abs("docs/warehouse/duckdb/history.sql")
-	var fgCost, duckCost []cost
+	var fgCost, duckCost, plainCost []cost
 	var fgOut []byte
 	for range rounds {
 		c, out, err := timed(fg, "history", "-json", reports)
@@ -136,6 +138,12 @@ func run(runs, tests, rounds int, dir string) error {
 		}
 		fmt.Print("DuckDB: ", string(out))
 		duckCost = append(duckCost, c)
+		c, out, err = timed(duck, "-plain", "-glob", filepath.Join(reports, "*.json"), "-out", dir)
+		if err != nil {
+			return err
+		}
+		fmt.Print("DuckDB: ", string(out))
+		plainCost = append(plainCost, c)
 	}
 	if err := sameFigures(fgOut, dir); err != nil {
 		return err
@@ -143,10 +151,12 @@ func run(runs, tests, rounds int, dir string) error {
 	best := func(cs []cost) cost {
 		return slices.MinFunc(cs, func(a, b cost) int { return int(a.wall - b.wall) })
 	}
-	f, d := best(fgCost), best(duckCost)
+	f, d, p := best(fgCost), best(duckCost), best(plainCost)
 	fmt.Printf("flakegate history: %v, peak %.0f MB\n", f.wall.Round(time.Millisecond), float64(f.peakRSS)/1e6)
-	fmt.Printf("DuckDB history.sql: %v, peak %.0f MB\n", d.wall.Round(time.Millisecond), float64(d.peakRSS)/1e6)
-	fmt.Printf("time ratio flakegate/DuckDB: %.2f; memory ratio: %.2f\n", f.wall.Seconds()/d.wall.Seconds(), float64(f.peakRSS)/float64(d.peakRSS))
+	fmt.Printf("DuckDB history.sql (load, incidents, per-test figures): %v, peak %.0f MB\n", d.wall.Round(time.Millisecond), float64(d.peakRSS)/1e6)
+	fmt.Printf("DuckDB plain per-test counts (one GROUP BY, no incidents): %v, peak %.0f MB\n", p.wall.Round(time.Millisecond), float64(p.peakRSS)/1e6)
+	fmt.Printf("time ratio flakegate/DuckDB history.sql: %.2f, flakegate/DuckDB plain counts: %.2f; memory ratios %.3f, %.3f\n",
+		f.wall.Seconds()/d.wall.Seconds(), f.wall.Seconds()/p.wall.Seconds(), float64(f.peakRSS)/float64(d.peakRSS), float64(f.peakRSS)/float64(p.peakRSS))
 	if f.peakRSS > 256<<20 {
 		return fmt.Errorf("flakegate history peaked at %.0f MB, over 256 MB", float64(f.peakRSS)/1e6)
 	}
