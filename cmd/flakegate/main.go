@@ -6,6 +6,7 @@
 //	flakegate ledger flake.jsonl
 //	flakegate aa baseline.csv candidate.csv
 //	flakegate freeze -claim 57/60 -date 2026-11-30 -newer 41/60
+//	flakegate history -manifest runs.csv artifacts/*.zip
 //
 // Output is an aligned text report, or with -json the JSON contract that the
 // API serves. The exit status is 0 when the gate passes or the command only
