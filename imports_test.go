@@ -26,6 +26,7 @@ var layers = map[string][]string{
 	"core/ledger":   {"core", "core/stat", "core/gate"},
 	"core/report":   {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
 	"core/aa/...":   {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
+	"core/compare":  {"core", "core/stat", "core/ledger", "core/report", "core/aa"},
 	"words":         {"core/...", "share"},
 	"share":         {"core/..."},
 	// static writes the site's brotli copies at build time (precompress.go);

@@ -10,12 +10,15 @@
 # Environment (the action sets it from its inputs):
 #   FLAKEGATE            the flakegate binary (default: flakegate on PATH)
 #   INPUT_COMMAND        the command and its flags, words split on spaces
-#                        (no quoting): "budget -cap 3", "ledger -min-trials 20"
+#                        (no quoting): "budget -cap 3", "ledger -min-trials 20",
+#                        "run -n 20 -baseline-ref main -- go test -json -count=1 ./..."
+#                        (the action's own flags go before the "--")
 #   INPUT_REPORTS        globs of report files, one per line (** matches
 #                        directories): budget reads each with -from, ledger
-#                        and aa as a baseline run, quarantine check as a run
+#                        and aa as a baseline run, quarantine check as a run,
+#                        compare as side A's eval logs (-a)
 #   INPUT_PATCHED        globs of the second arm's reports: ledger -patched,
-#                        aa -candidate
+#                        aa -candidate, compare side B's eval logs (-b)
 #   INPUT_SITE           the calculator's address for links (optional)
 #   INPUT_FAIL_ON_BLOCK  "false" to exit 0 when the gate blocks (default true)
 #   FLAKEGATE_OUT        where the JSON result goes (default $RUNNER_TEMP/flakegate)
@@ -122,6 +125,14 @@ aa)
 	args+=("${reports[@]}")
 	for f in "${patched[@]}"; do args+=(-candidate "$f"); done
 	;;
+compare)
+	# side A (the model compared against) is reports, side B patched: one
+	# eval log a run, several for epochs or repeats.
+	[ ${#reports[@]} -gt 0 ] && [ ${#patched[@]} -gt 0 ] ||
+		fail "flakegate compare needs both sides: side A's eval logs as reports, side B's as patched"
+	for f in "${reports[@]}"; do args+=(-a "$f"); done
+	for f in "${patched[@]}"; do args+=(-b "$f"); done
+	;;
 quarantine)
 	# quarantine check reads each report as a run; the registry is named
 	# in the command (-registry), and -write records the night in it.
@@ -146,7 +157,19 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 	args+=(-markdown-out "$GITHUB_STEP_SUMMARY")
 fi
 
-"$FLAKEGATE" "${command[@]}" "${args[@]}" -json-out "$json" -annotations 2>"$errors"
+args+=(-json-out "$json" -annotations)
+# The action's flags go before a "--" in the command: what follows it is
+# the test command flakegate run runs, not flakegate's.
+head=("${command[@]}")
+tail=()
+for i in "${!command[@]}"; do
+	if [ "${command[$i]}" = -- ]; then
+		head=("${command[@]:0:i}")
+		tail=("${command[@]:i}")
+		break
+	fi
+done
+"$FLAKEGATE" "${head[@]}" "${args[@]}" "${tail[@]}" 2>"$errors"
 status=$?
 cat "$errors" >&2
 

@@ -4,6 +4,7 @@
 ## bench-reports: read generated 100 MB reports of each big format; print MB/s and peak memory
 bench-reports:
 	$(GO) run ./bench/reports -mb 100
+	$(GO) test ./core/report -run '^$$' -bench ReadPeakMemory -benchtime 1x
 
 # DuckDB's Go driver is cgo with a static library: a C++ toolchain builds
 # the test, in its own module (docs/warehouse/check) so the driver stays

@@ -117,6 +117,7 @@ func (r *runner) runOne(ctx context.Context, a *armRun, slot Slot, seq int) (*Re
 	if err := cmd.Start(); err != nil {
 		rec.Seconds = roundMilli(time.Since(start).Seconds())
 		rec.Error = "the command could not start: " + startErr(err)
+		rec.CannotStart = true
 		return finish(OutcomeError)
 	}
 	waited := make(chan error, 1)
@@ -151,8 +152,27 @@ func (r *runner) runOne(ctx context.Context, a *armRun, slot Slot, seq int) (*Re
 	}
 	if err != nil {
 		status := fmt.Sprintf("the command exited with status %d", rec.Exit)
-		if rec.Exit < 0 {
+		switch {
+		case rec.Exit < 0:
 			status = "the command was killed by a signal"
+		case a.Shell != "" && (rec.Exit == 127 || rec.Exit == 126) && len(files) == 0:
+			// sh -c's own statuses: the command was not found (127) or
+			// cannot be executed (126), and it wrote no report.
+			rec.CannotStart = true
+			what := "was not found"
+			if rec.Exit == 126 {
+				what = "cannot be executed"
+			}
+			rec.Error = fmt.Sprintf("the command %s (the shell's exit status %d)%s", what, rec.Exit, tail())
+			return finish(OutcomeError)
+		}
+		if data, rerr := os.ReadFile(stdoutPath); rerr == nil {
+			if cause, ok := goTestCause(data); ok {
+				// The cause in go test's own words first: a mistyped flag,
+				// a build error, a panic in init.
+				rec.Error = fmt.Sprintf("go test said %q (%s): %v", cause, status, err)
+				return finish(OutcomeError)
+			}
 		}
 		rec.Error = fmt.Sprintf("%v (%s)%s", err, status, tail())
 		return finish(OutcomeError)

@@ -34,16 +34,30 @@ type State struct {
 	Lines int
 }
 
-// LedgerError is a fault in a ledger file: what and on which line.
+// LedgerError is a fault in a ledger file: what, on which line and, when
+// known, at which column; written file:line:column: as flakegate ledger
+// and every reader write a position.
 type LedgerError struct {
-	File string
-	Line int // 1-based
-	Msg  string
+	File   string
+	Line   int // 1-based
+	Column int // 1-based, in characters; 0 when the fault is the whole row
+	Msg    string
 }
 
 func (e *LedgerError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	}
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 }
+
+// rowError is a fault of a row at a column of its line.
+type rowError struct {
+	column int
+	msg    string
+}
+
+func (e *rowError) Error() string { return e.msg }
 
 // scanRow is every field of a ledger row that Scan checks.
 type scanRow struct {
@@ -109,6 +123,10 @@ func Scan(r io.Reader, name string) (*State, error) {
 		}
 		row, err := sc.row(t)
 		if err != nil {
+			var re *rowError
+			if errors.As(err, &re) {
+				return nil, &LedgerError{File: name, Line: line, Column: re.column, Msg: "not a JSON ledger row: " + re.msg}
+			}
 			return nil, bad(line, "not a JSON ledger row: %v", err)
 		}
 		if row.Run == nil || *row.Run == "" || row.Arm == nil || row.When == nil || row.Outcome == nil {
@@ -148,7 +166,7 @@ func Scan(r io.Reader, name string) (*State, error) {
 			return nil, bad(line, "the record of run %s (%s) follows rows of run %s (%s) from line %d: "+
 				"this ledger was not written by flakegate run, or it was edited", run, arm, pendingRun, pendingArm, pendingLine)
 		case outcome == OutcomeDone && pendingCalls != rec.Trials:
-			return nil, bad(line, "run %s's record counts %d trials, the rows before it %d", run, rec.Trials, pendingCalls)
+			return nil, bad(line, "run %s's record counts %s, the rows before it %d", run, core.Nouns(rec.Trials, "trial"), pendingCalls)
 		case outcome == OutcomeDone && (rec.Trials < 1 || rec.Passed < 0 || rec.Passed > rec.Trials):
 			return nil, bad(line, "run %s's record counts %d passed of %d trials", run, rec.Passed, rec.Trials)
 		case outcome == OutcomeError && pendingLine != 0:
@@ -278,7 +296,7 @@ func (r *rowScanner) row(line []byte) (scanRow, error) {
 	}
 	var e *jsonscan.Error
 	if errors.As(err, &e) {
-		return row, fmt.Errorf("column %d: %s", e.Column, e.PathMsg())
+		return row, &rowError{column: e.Column, msg: e.PathMsg()}
 	}
 	return row, err
 }

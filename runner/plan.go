@@ -209,6 +209,7 @@ func (r *runner) plan(st *State) (*Plan, error) {
 			}
 		}
 	}
+	p.Warnings = append(p.Warnings, goTestWarnings(p.Arms, cfg.Report)...)
 	if len(cfg.Arms) == 1 && len(st.Records) > 0 {
 		for _, rec := range st.Records {
 			if rec.Arm == ledger.ArmPatched {
@@ -233,8 +234,12 @@ func (r *runner) plan(st *State) (*Plan, error) {
 		return nil, err
 	}
 	if int64(cfg.RunsPerArm) < cfg.Sizing.MinTrials {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%s per arm give each test %s per arm, fewer than the verdict's minimum of %d: every test will be underpowered",
-			core.Nouns(cfg.RunsPerArm, "run"), core.Nouns(cfg.RunsPerArm, "trial"), cfg.Sizing.MinTrials))
+		give := "give"
+		if cfg.RunsPerArm == 1 {
+			give = "gives"
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s per arm %s each test %s per arm, fewer than the verdict's minimum of %d: every test will be underpowered",
+			core.Nouns(cfg.RunsPerArm, "run"), give, core.Nouns(cfg.RunsPerArm, "trial"), cfg.Sizing.MinTrials))
 	}
 	return p, nil
 }

@@ -40,6 +40,10 @@ type Record struct {
 	// Failed names the tests that failed in the run (not written: the
 	// rows say it).
 	Failed []string `json:"-"`
+	// CannotStart is whether the command could not start at all: not
+	// found or not executable (the shell's exit status 127 or 126, or no
+	// process). Not written: Error says it.
+	CannotStart bool `json:"-"`
 }
 
 // trialRow is a row of the seed's ledger, for one test in one run.

@@ -65,6 +65,10 @@ const (
 	StopTrials    = "trial-budget" // the next run would take the ledger past MaxTrials
 	StopTime      = "time-budget"  // MaxTime was reached, or the next run would pass it
 	StopInterrupt = "interrupted"  // the context ended (Ctrl-C, SIGTERM)
+	// StopCannotStart: an arm's command cannot start (not found, not
+	// executable: exit 127 or 126 from the shell); every later run of it
+	// would fail alike, so the start stops after the first.
+	StopCannotStart = "cannot-start"
 )
 
 // Status is the progress of a start, as an Observer sees it.
@@ -259,9 +263,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range plan.Warnings {
-		r.warns = append(r.warns, w)
-	}
+	r.warns = append(r.warns, plan.Warnings...)
 	out := &Outcome{Plan: plan}
 	start := time.Now()
 	seq := 0
@@ -312,6 +314,11 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	update()
 	r.obs.Begin(plan, status)
+	// The plan's caveats (the commands differ from the ledger's, ...) are
+	// shown before any new run, while there is time to stop.
+	for _, w := range plan.Warnings {
+		r.obs.Warn(w)
+	}
 	stopAt := func(stop, reason string) {
 		out.Stop, out.StopReason = stop, reason
 	}
@@ -377,6 +384,11 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 		out.Records = append(out.Records, *rec)
 		update()
 		r.obs.Finished(rec, status)
+		if rec.CannotStart {
+			stopAt(StopCannotStart, fmt.Sprintf("the %s arm's command cannot start (run %s: %s); every run of it would fail alike: fix the command, then start again",
+				slot.Arm, rec.Run, rec.Error))
+			break
+		}
 	}
 	out.Elapsed = time.Since(start)
 	out.Warnings = r.warns

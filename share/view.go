@@ -83,7 +83,9 @@ type View struct {
 
 // Linked reports whether the view has a link: not when what it leaves out
 // is all it would show.
-func (v View) Linked() bool { return v.Left != LeftStatistics && v.Left != LeftRates }
+func (v View) Linked() bool {
+	return v.Left != LeftStatistics && v.Left != LeftRates && v.Left != LeftComparison
+}
 
 // URL is the view's link on site (a ParseSite address), "" when the view
 // has none (Linked).

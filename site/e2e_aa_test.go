@@ -414,7 +414,7 @@ func TestAABigPaste(t *testing.T) {
 			if !evalJS[bool](t, ctx, `window.__sawProgress`) {
 				t.Error("no progress was shown while the paste was read")
 			}
-			if s := evalJS[string](t, ctx, `document.getElementById('loaded-baseline').textContent`); !strings.HasPrefix(s, "pasted text: 200\u202f000 rows") {
+			if s := evalJS[string](t, ctx, `document.getElementById('loaded-baseline').textContent`); !strings.HasPrefix(s, "pasted text: 200,000 rows") {
 				t.Errorf("status after the paste: %q", s)
 			}
 			// A keystroke afterwards: from the key to the next frame.
@@ -515,7 +515,7 @@ func TestAAInputsRecover(t *testing.T) {
 			upload("file-baseline", basePath)
 			aaPoll(t, ctx, 20*time.Second, `(document.getElementById('answer').innerText||'').includes('Unchanged runs of this suite differ')`)
 			aaSettled(t, ctx)
-			if s := evalJS[string](t, ctx, `document.getElementById('loaded-baseline').textContent`); !strings.HasPrefix(s, "base.csv: 2\u202f400 rows, 400 scenarios, 6 runs") {
+			if s := evalJS[string](t, ctx, `document.getElementById('loaded-baseline').textContent`); !strings.HasPrefix(s, "base.csv: 2,400 rows, 400 scenarios, 6 runs") {
 				t.Errorf("the dropped file is not named with its counts: %q", s)
 			}
 			upload("file-candidate", badPath)

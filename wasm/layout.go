@@ -35,6 +35,7 @@ var navItems = []struct{ path, label string }{
 	{"/decide", "Two-arm verdict"},
 	{"/aa", "A/A noise check"},
 	{"/quarantine", "Quarantine"},
+	{"/compare", "Compare models"},
 }
 
 // shell lays out a page: header with navigation, the update

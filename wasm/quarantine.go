@@ -340,7 +340,7 @@ func renderCheck(r *quarantine.Result) app.UI {
 			fieldInt("stale", int64(st.Stale)), app.Text(" stale, "),
 			fieldInt("released", int64(st.Released)), app.Text(" released, "),
 			fieldInt("expired", int64(st.Expired)), app.Text(" expired, "),
-			fieldInt("missing", int64(st.Missing)), app.Text(" missing. Stale, expired and missing tests block."),
+			fieldInt("missing", int64(st.Missing)), app.Text(" missing. Expired and missing tests block, and stale ones unless the test got better."),
 		),
 		app.Div().Class("table-wrap").Body(app.Table().Body(
 			app.Caption().Text("Every quarantined test"),
@@ -367,8 +367,8 @@ func checkRow(i int, t quarantine.TestResult) app.UI {
 		app.Td().Class("id").Body(fieldStr("test", t.Test),
 			app.If(t.RenamedFrom != "", func() app.UI { return app.Small().Text(" (was " + t.RenamedFrom + ")") }),
 			hiddenFields(fieldStr("renamed_from", t.RenamedFrom))),
-		app.Td().Body(fieldStrText("state", t.State, words.StateWords(t.State)),
-			hiddenFields(fieldBool("blocks", t.Blocks, "blocks", "does not block"))),
+		app.Td().Body(fieldStrText("state", t.State, words.TestStateWords(t)),
+			hiddenFields(fieldBool("blocks", t.Blocks, "blocks", "does not block"), fieldBool("improving", t.Improving, "improving", "not improving"))),
 		app.Td().Body(fieldStr("owner", t.Owner), app.Br(), app.Small().Body(fieldStr("reason", t.Reason))),
 		app.Td().DataSet("scope", "claim").Body(
 			fieldInt("passed", c.Passed), app.Text("/"), fieldInt("trials", c.Trials), app.Text(" · "),

@@ -152,7 +152,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	c.SetRegistry(c.ctx, "quarantine.json", []byte(broken))
 	update()
 	html := app.HTMLString(c)
-	if !strings.Contains(html, `data-error="registry"`) || !strings.Contains(html, "quarantine.json:31:") || !strings.Contains(html, `unknown field &#34;ower&#34;`) || strings.Contains(html, `data-scope="check"`) {
+	if !strings.Contains(html, `data-error="registry"`) || !strings.Contains(html, "quarantine.json:32:") || !strings.Contains(html, `unknown field &#34;ower&#34;`) || strings.Contains(html, `data-scope="check"`) {
 		t.Errorf("a registry's unknown field is not reported with its place:\n%s", html)
 	}
 }

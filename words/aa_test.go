@@ -94,8 +94,8 @@ func TestNumbersOneFormat(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{Nouns(1, "failure"), "1 failure"},
 		{Nouns(0, "failure"), "0 failures"},
-		{Nouns(1200, "run"), "1\u202f200 runs"},
-		{Fraction(1200, 2000), "1\u202f200/2\u202f000"},
+		{Nouns(1200, "run"), "1,200 runs"},
+		{Fraction(1200, 2000), "1,200/2,000"},
 		{CountRate(17, 20), "17/20 (85.0%)"},
 	} {
 		if tc.got != tc.want {
@@ -103,7 +103,7 @@ func TestNumbersOneFormat(t *testing.T) {
 		}
 	}
 	md := AAMarkdown(exampleAA(t, true), Link{})
-	if !strings.Contains(md, "4\u202f000 rows") {
+	if !strings.Contains(md, "4,000 rows") {
 		t.Errorf("the 4,000 rows are not written as Count writes them:\n%s", md)
 	}
 	// A run of four or more digits outside a word (ids such as bfcl_004

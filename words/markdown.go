@@ -234,8 +234,12 @@ func BudgetAnswer(r *gate.BudgetResult) string {
 	case len(r.Rows) == 1:
 		return "The gate blocks: this flake needs more reruns than your cap of " + cap + ", so a green run does not rule it out."
 	}
-	return fmt.Sprintf("The gate blocks: %s of %s failure rates need more reruns than your cap of %s, so a green run does not rule them out.",
-		Count(int64(over)), Count(int64(len(r.Rows))), cap)
+	need, them := "need", "them"
+	if over == 1 {
+		need, them = "needs", "it"
+	}
+	return fmt.Sprintf("The gate blocks: %s of %s %s more reruns than your cap of %s, so a green run does not rule %s out.",
+		Count(int64(over)), Nouns(len(r.Rows), "failure rate"), need, cap, them)
 }
 
 // BudgetSentence says what a budget row means, in the words a reviewer
@@ -243,7 +247,7 @@ func BudgetAnswer(r *gate.BudgetResult) string {
 // catch it 95.0% of the time (19.9 min at 8 s): refuse the green and open a
 // task to make the test deterministic". It starts in lower case.
 func BudgetSentence(r *gate.BudgetResult, row gate.BudgetRow) string {
-	flake := "a " + Percent(row.Rate) + " flake"
+	flake := Article(Percent(row.Rate)) + " flake"
 	if row.Source == "observed_upper" && r.Observed != nil {
 		flake += " (the upper end of " + Count(r.Observed.Fails) + " in " + Count(r.Observed.Runs) + ")"
 	}
@@ -484,7 +488,8 @@ func VerdictClause(verdict string, baseline, patched gate.Arm, minTrials int64, 
 	case core.VerdictNoChange:
 		return "the " + Level(confidence) + " Wilson intervals of " + armRate(baseline) + " and " + armRate(patched) + " overlap, so no change is shown"
 	case core.VerdictUnderpowered:
-		return fmt.Sprintf("an arm has fewer than %s (baseline %s, patched %s), too few to tell", Nouns(minTrials, "trial"), Count(baseline.Trials), Count(patched.Trials))
+		return fmt.Sprintf("an arm has fewer than %s (baseline %s, patched %s), too few to tell: %s", Nouns(minTrials, "trial"), Count(baseline.Trials), Count(patched.Trials),
+			gate.TrialsShort(minTrials, baseline.Trials, patched.Trials))
 	}
 	return "the verdict is " + verdict
 }
@@ -635,7 +640,35 @@ func LedgerAnswer(r *ledger.Result) string {
 		}
 		return fmt.Sprintf("The gate passes: none of %s blocks, over %s.", Nouns(len(r.Tests), "test"), runs)
 	}
-	return fmt.Sprintf("The gate blocks: %s of %s block, over %s.", Count(int64(blocked)), Nouns(len(r.Tests), "test"), runs)
+	// The verb agrees with the count, as the gate line's does: "1 of 3
+	// tests blocks", "2 of 3 tests block".
+	verb := "block"
+	if blocked == 1 {
+		verb = "blocks"
+	}
+	return fmt.Sprintf("The gate blocks: %s of %s %s, over %s.", Count(int64(blocked)), Nouns(len(r.Tests), "test"), verb, runs)
+}
+
+// TrialsShortNotes say, for the tests that block because an arm has too
+// few trials (underpowered: the decision table quarantines them), how many
+// more trials each arm needs before a verdict is possible: "pkg.TestX: a
+// verdict needs 15 more baseline trials and 19 more patched trials"; at
+// most maxTestCaveats, then how many more tests are short.
+func TrialsShortNotes(r *ledger.Result) []string {
+	var out []string
+	short := 0
+	for _, t := range r.Tests {
+		if t.Verdict != core.VerdictUnderpowered {
+			continue
+		}
+		if short++; short <= maxTestCaveats {
+			out = append(out, t.NodeID+": "+gate.TrialsShort(r.MinTrials, t.Baseline.Trials, t.Patched.Trials))
+		}
+	}
+	if short > maxTestCaveats {
+		out = append(out, fmt.Sprintf("and %s more with too few trials for a verdict (the JSON has every count)", Nouns(short-maxTestCaveats, "test")))
+	}
+	return out
 }
 
 // LedgerMarkdown summarises a ledger's per-test verdicts, the tests that
@@ -673,6 +706,9 @@ func LedgerMarkdown(r *ledger.Result, link Link) string {
 			break
 		}
 		for _, w := range t.Warnings {
+			if t.Verdict == core.VerdictUnderpowered && strings.HasPrefix(w, "an arm has fewer than") {
+				w += "; " + gate.TrialsShort(r.MinTrials, t.Baseline.Trials, t.Patched.Trials)
+			}
 			if own++; own <= maxTestCaveats {
 				warns = append(warns, t.NodeID+": "+w)
 			}
@@ -755,6 +791,8 @@ func LinkNote(left string, bytes int) string {
 		return AATooLong(bytes)
 	case share.LeftRegistry:
 		return RegistryTooLong(bytes)
+	case share.LeftComparison:
+		return CompareTooLong(bytes)
 	case share.LeftRates:
 		return "these pass rates have no exact passed/trials form the two-arm calculator could open."
 	}

@@ -158,7 +158,7 @@ func TestLedgerMarkdownBlockingFirst(t *testing.T) {
 	if len(rows) != MaxMarkdownRows || rows[0] != "| late |" {
 		t.Errorf("%d rows, first %q; want %d, the blocking test first", len(rows), rows[0], MaxMarkdownRows)
 	}
-	for _, want := range []string{"**The gate blocks: 1 of 105 tests block, over 0 baseline runs and 0 patched runs.**",
+	for _, want := range []string{"**The gate blocks: 1 of 105 tests blocks, over 0 baseline runs and 0 patched runs.**",
 		"The other 5 tests, none of which blocks", "> **Caveat:** late: regressed in one arm"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("no %q in:\n%s", want, md)
@@ -172,10 +172,10 @@ func TestLinkLine(t *testing.T) {
 		link Link
 		want string
 	}{
-		{Link{}, "not within 10\u202f000\u202f000 |\n"},
+		{Link{}, "not within 10,000,000 |\n"},
 		{Link{URL: "https://x.example/decide"}, "\n\n[Open in flakegate](https://x.example/decide)\n"},
 		{Link{URL: "https://x.example/decide", Note: LinkNote("ledger", 9000)}, "[Open in flakegate](https://x.example/decide) — This ledger is too long for a link (9 KB of summary): the link holds the settings, not the ledger. Share the ledger file with it.\n"},
-		{Link{Note: LinkNote("statistics", 9000)}, "\n\nNo link: These statistics take 9\u202f000 bytes as a link, over the 8\u202f192-byte limit. Share them as the JSON file the calculator offers instead.\n"},
+		{Link{Note: LinkNote("statistics", 9000)}, "\n\nNo link: These statistics take 9,000 bytes as a link, over the 8,192-byte limit. Share them as the JSON file the calculator offers instead.\n"},
 	} {
 		if md := SizeMarkdown(r, c.link); !strings.HasSuffix(md, c.want) {
 			t.Errorf("want the end %q in:\n%s", c.want, md)

@@ -16,6 +16,16 @@ func StateWords(state string) string {
 	return state
 }
 
+// TestStateWords is a test's state for a table cell: StateWords, and
+// "stale, improving" for a claim that went stale because the test got
+// better (it does not block).
+func TestStateWords(t quarantine.TestResult) string {
+	if t.Improving {
+		return "stale, improving"
+	}
+	return StateWords(t.State)
+}
+
 // CleanRunsSentence says what m clean runs prove, and why: "299 clean runs
 // in a row prove a failure rate below 1% at 95% confidence: a test that
 // fails 1% of the time or more passes 299 times in a row at most 5% of
@@ -32,16 +42,27 @@ func QuarantineAnswer(r *quarantine.Result) string {
 	if n == 0 {
 		return "The gate passes: no test is quarantined."
 	}
+	// A stale claim blocks only when the test got worse.
+	by := map[string]int{}
+	blocked := 0
+	for _, t := range r.Tests {
+		if t.Blocks {
+			by[t.State]++
+			blocked++
+		}
+	}
 	var why []string
 	for _, s := range []string{quarantine.StateStale, quarantine.StateExpired, quarantine.StateMissing} {
-		if k := r.States.Of(s); k > 0 {
+		if k := by[s]; k > 0 {
 			why = append(why, Count(int64(k))+" "+s)
 		}
 	}
-	if len(why) == 0 {
-		return fmt.Sprintf("The gate passes: none of %s is stale, expired or missing.", Nouns(n, "quarantined test"))
+	if blocked == 0 {
+		if n == 1 {
+			return "The gate passes: its one quarantined test does not block."
+		}
+		return fmt.Sprintf("The gate passes: none of its %s blocks.", Nouns(n, "quarantined test"))
 	}
-	blocked := r.States.Stale + r.States.Expired + r.States.Missing
 	need := "need their owners"
 	if blocked == 1 {
 		need = "needs its owner"
@@ -55,6 +76,15 @@ func QuarantineTally(r *quarantine.Result) string {
 	var parts []string
 	if k := r.States.Released; k > 0 {
 		parts = append(parts, Count(int64(k))+" released (proven below their target: they leave the registry)")
+	}
+	improving := 0
+	for _, t := range r.Tests {
+		if t.Improving {
+			improving++
+		}
+	}
+	if improving > 0 {
+		parts = append(parts, Count(int64(improving))+" improving (stale because the test got better: no block, the clean runs still decide the release)")
 	}
 	if k := r.States.StillFlaky; k > 0 {
 		parts = append(parts, Count(int64(k))+" still flaky")
@@ -74,7 +104,7 @@ func QuarantineSentence(t quarantine.TestResult) string {
 	rel := t.Release
 	c := t.Claim
 	claim := fmt.Sprintf("%s Wilson interval %s (%s on %s)", Level(c.Confidence), Interval(c.Lower, c.Upper), Fraction(c.Passed, c.Trials), c.Date)
-	still := fmt.Sprintf("%s more clean runs in a row would prove it below %s", Count(rel.Remaining), Level(rel.Below))
+	still := fmt.Sprintf("%s in a row would prove it below %s", Nouns(rel.Remaining, "more clean run"), Level(rel.Below))
 	switch t.State {
 	case quarantine.StateReleased:
 		return fmt.Sprintf("released: %s in a row prove its failure rate below %s at %s confidence (%s needed); it leaves the registry",
@@ -84,7 +114,11 @@ func QuarantineSentence(t quarantine.TestResult) string {
 		if more := c.Trials - t.Since.Trials; more > 0 {
 			again = fmt.Sprintf("measure it again: %s more (as many as the claim's) replace the claim, if the rate stays outside it", Nouns(more, "trial"))
 		}
-		return fmt.Sprintf("stale: since its claim it passed %s, outside the claimed %s; %s",
+		if t.Improving {
+			return fmt.Sprintf("improving: since its claim it passed %s, above the claimed %s, so it does not block; %s to release it (%s of %s so far); %s",
+				armRate(t.Since), claim, still, Count(rel.Clean), Count(rel.Needed), again)
+		}
+		return fmt.Sprintf("stale: since its claim it passed %s, below the claimed %s; %s",
 			armRate(t.Since), claim, again)
 	case quarantine.StateExpired:
 		return fmt.Sprintf("expired: its quarantine ended %s (%s ago) without release; it blocks until %s renews it or the test is deleted (%s)",
@@ -107,10 +141,19 @@ func QuarantineSentence(t quarantine.TestResult) string {
 // quarantineOrder is the tests in the order a summary lists them: those
 // that block, then the released, then the still flaky, each by id.
 func quarantineOrder(r *quarantine.Result) []quarantine.TestResult {
-	rank := map[string]int{quarantine.StateStale: 0, quarantine.StateExpired: 0, quarantine.StateMissing: 0,
-		quarantine.StateReleased: 1, quarantine.StateStillFlaky: 2}
+	rank := func(t quarantine.TestResult) int {
+		switch {
+		case t.Blocks:
+			return 0
+		case t.State == quarantine.StateReleased:
+			return 1
+		case t.Improving:
+			return 2
+		}
+		return 3
+	}
 	out := slices.Clone(r.Tests)
-	slices.SortStableFunc(out, func(a, b quarantine.TestResult) int { return rank[a.State] - rank[b.State] })
+	slices.SortStableFunc(out, func(a, b quarantine.TestResult) int { return rank(a) - rank(b) })
 	return out
 }
 
@@ -136,7 +179,7 @@ func QuarantineRow(t quarantine.TestResult) []string {
 	if t.RenamedFrom != "" {
 		id += " (was " + t.RenamedFrom + ")"
 	}
-	return []string{id, StateWords(t.State), t.Owner, CountRate(t.Claim.Passed, t.Claim.Trials), since,
+	return []string{id, TestStateWords(t), t.Owner, CountRate(t.Claim.Passed, t.Claim.Trials), since,
 		Count(t.Release.Clean) + " of " + Count(t.Release.Needed), reruns, expires}
 }
 
@@ -182,7 +225,8 @@ func QuarantineMarkdown(r *quarantine.Result, link Link) string {
 }
 
 // cleanRunsRule explains clean runs where a summary uses them.
-const cleanRunsRule = "A clean run is a run the test passed; a failure starts the count again. " +
+const cleanRunsRule = "A clean run is an independent run (a report file, or a run of a ledger; go test -count=20 in one file is one run) " +
+	"in which every execution of the test passed, counted once however often it is given; a failure starts the count again. " +
 	"m clean runs in a row prove a failure rate below p at confidence c when (1 − p)^m ≤ 1 − c:"
 
 // releaseRules lists the release rules of a check's tests, each once, in

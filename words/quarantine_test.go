@@ -7,12 +7,19 @@ import (
 	"github.com/flakegate/flakegate/core/quarantine"
 )
 
-// The answer agrees with its counts, and names only the states that block.
+// The answer agrees with its counts, and names only the states that block:
+// a stale claim of a test that got better does not.
 func TestQuarantineAnswer(t *testing.T) {
+	const improving = "stale, improving"
 	res := func(states ...string) *quarantine.Result {
 		r := &quarantine.Result{}
 		for _, s := range states {
-			r.Tests = append(r.Tests, quarantine.TestResult{State: s})
+			tr := quarantine.TestResult{State: s, Blocks: s == quarantine.StateStale || s == quarantine.StateExpired || s == quarantine.StateMissing}
+			if s == improving {
+				s = quarantine.StateStale
+				tr = quarantine.TestResult{State: s, Improving: true}
+			}
+			r.Tests = append(r.Tests, tr)
 			switch s {
 			case quarantine.StateStale:
 				r.States.Stale++
@@ -33,7 +40,9 @@ func TestQuarantineAnswer(t *testing.T) {
 		want string
 	}{
 		{res(), "The gate passes: no test is quarantined."},
-		{res(quarantine.StateStillFlaky), "The gate passes: none of 1 quarantined test is stale, expired or missing."},
+		{res(quarantine.StateStillFlaky), "The gate passes: its one quarantined test does not block."},
+		{res(quarantine.StateStillFlaky, improving), "The gate passes: none of its 2 quarantined tests blocks."},
+		{res(improving, quarantine.StateStale, quarantine.StateStillFlaky), "The gate blocks: 1 of 3 quarantined tests needs its owner (1 stale)."},
 		{res(quarantine.StateExpired, quarantine.StateReleased), "The gate blocks: 1 of 2 quarantined tests needs its owner (1 expired)."},
 		{res(quarantine.StateStale, quarantine.StateMissing, quarantine.StateMissing, quarantine.StateStillFlaky),
 			"The gate blocks: 3 of 4 quarantined tests need their owners (1 stale and 2 missing)."},
@@ -43,6 +52,9 @@ func TestQuarantineAnswer(t *testing.T) {
 		}
 	}
 	if got := QuarantineTally(res(quarantine.StateReleased, quarantine.StateStillFlaky, quarantine.StateStillFlaky)); !strings.HasPrefix(got, "1 released") || !strings.HasSuffix(got, "and 2 still flaky.") {
+		t.Errorf("tally %q", got)
+	}
+	if got := QuarantineTally(res(improving, quarantine.StateStillFlaky)); !strings.HasPrefix(got, "1 improving (stale because the test got better: no block") {
 		t.Errorf("tally %q", got)
 	}
 }

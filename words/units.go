@@ -83,8 +83,8 @@ func Points(v float64) string {
 	return s + " pts"
 }
 
-// Count formats an integer with narrow no-break spaces (U+202F) between
-// thousands: "1 234 567".
+// Count formats an integer with commas between thousands, as the README
+// and the docs write numbers: "1,234,567".
 func Count(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
@@ -95,7 +95,7 @@ func Count(n int64) string {
 	}
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteString("\u202f")
+			b.WriteByte(',')
 		}
 		b.WriteRune(c)
 	}
@@ -103,7 +103,7 @@ func Count(n int64) string {
 }
 
 // Nouns is a count and a regular English noun that agrees with it, the
-// count written as Count writes it: "1 test", "2 tests", "1 200 runs".
+// count written as Count writes it: "1 test", "2 tests", "1,200 runs".
 // Every count in a sentence goes through it or Count, so that one page never
 // shows "1200" beside "1 200".
 func Nouns[N ~int | ~int64](n N, noun string) string {
@@ -114,7 +114,7 @@ func Nouns[N ~int | ~int64](n N, noun string) string {
 }
 
 // Fraction writes a count of a whole, each number as Count writes it:
-// "17/20", "1 200/2 000".
+// "17/20", "1,200/2,000".
 func Fraction(part, whole int64) string { return Count(part) + "/" + Count(whole) }
 
 // durationUnits are the units Duration writes, each with its size in
@@ -159,4 +159,19 @@ func Duration(sec float64) string {
 		return text + " " + u.one
 	}
 	return text + " " + u.many
+}
+
+// Article is s after "a" or "an" as it is read aloud: "an 80.2%", "an
+// 8%", "an 11%", "an 18.5%" (eight, eleven, eighteen), "a 2.0%", "a 1.1%".
+func Article(s string) string {
+	an := strings.HasPrefix(s, "8")
+	for _, p := range []string{"11", "18"} {
+		if rest, ok := strings.CutPrefix(s, p); ok && (rest == "" || rest[0] < '0' || rest[0] > '9') {
+			an = true
+		}
+	}
+	if an {
+		return "an " + s
+	}
+	return "a " + s
 }

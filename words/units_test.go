@@ -23,7 +23,7 @@ func TestFormat(t *testing.T) {
 		{Duration(2995 * 8), "6.7 h"},
 		{Duration(3 * 86400), "3 days"},
 		{Duration(4e9), "127 years"},
-		{Count(1234567), "1\u202f234\u202f567"},
+		{Count(1234567), "1,234,567"},
 		{Count(-999), "-999"},
 		{Points(-0.0569), "−5.69 pts"}, // U+2212, the minus sign of the text
 		{Rate(0.045696291245049675), "0.0457"},
@@ -107,4 +107,18 @@ func TestFixedAndRatePercent(t *testing.T) {
 func ExampleDuration() {
 	fmt.Println(Duration(8), Duration(90), Duration(59*8), Duration(3*86400))
 	// Output: 8 s 1.5 min 7.9 min 3 days
+}
+
+// The article a percentage takes as it is read aloud: eight, eleven and
+// eighteen start with a vowel sound ("an 80.2% flake"); one, two, ... and
+// one hundred ten do not.
+func TestArticle(t *testing.T) {
+	for s, want := range map[string]string{
+		"80.2%": "an 80.2%", "8.0%": "an 8.0%", "11%": "an 11%", "11.5%": "an 11.5%", "18.0%": "an 18.0%", "800": "an 800",
+		"2.0%": "a 2.0%", "1.1%": "a 1.1%", "110%": "a 110%", "180": "a 180", "1,800": "a 1,800", "11,000": "an 11,000",
+	} {
+		if got := Article(s); got != want {
+			t.Errorf("Article(%q) = %q, want %q", s, got, want)
+		}
+	}
 }

@@ -65,6 +65,13 @@ func TestMain(m *testing.M) {
 // stopped with SIGINT when the test ends, and must exit cleanly.
 func startServer(t *testing.T, site string) string {
 	t.Helper()
+	base, _ := startServerPID(t, site)
+	return base
+}
+
+// startServerPID is startServer that also returns the server's process id.
+func startServerPID(t *testing.T, site string) (string, int) {
+	t.Helper()
 	cmd := exec.Command(binary(t), "-addr", "127.0.0.1:0", "-site", site)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -108,7 +115,7 @@ func startServer(t *testing.T, site string) string {
 			t.Error("server did not stop on SIGINT")
 		}
 	})
-	return base
+	return base, cmd.Process.Pid
 }
 
 // TestServesCorpus sends the API corpus to the running local server and

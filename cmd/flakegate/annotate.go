@@ -120,7 +120,7 @@ func budgetNotes(r *gate.BudgetResult) []annotation {
 		if row.OverCap {
 			level = "error"
 		}
-		out = append(out, annotation{level: level, title: "flakegate: a " + words.Percent(row.Rate) + " flake", msg: sentence(words.BudgetSentence(r, row))})
+		out = append(out, annotation{level: level, title: "flakegate: " + words.Article(words.Percent(row.Rate)) + " flake", msg: sentence(words.BudgetSentence(r, row))})
 	}
 	return append(out, caveatNotes(r.Warnings)...)
 }

@@ -24,7 +24,7 @@ func runBudget(e *env, args []string) (bool, error) {
 	observe := fs.String("observe", "", "observed history as `fails/runs`; planned against its upper Wilson bound")
 	rates := fs.String("rates", "", "comma-separated per-run failure rates (also accepted as arguments)")
 	fs.Var(core.FloatVar{P: &in.Confidence}, "confidence", "`confidence` of the observed rate's interval")
-	from := filesFlag(fs, "from", "a test report `file` whose retry history gives observed rates (repeatable)")
+	from := filesFlag(fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
 	runner := fs.String("runner", "", "write the answer as this test runner's retry setting, `name[=N]` with N today's setting as the runner counts it (it gives the cap): "+
 		strings.Join(gate.RunnerNames(), ", "))
 	format := fs.String("format", "", formatUsage)
@@ -180,8 +180,12 @@ func writeBudget(w io.Writer, res *gate.BudgetResult) {
 		}
 	}
 	if over > 0 {
-		fmt.Fprintf(w, "gate: BLOCK — %d of %d rates need more reruns than the cap of %d; a green run does not rule them out\n",
-			over, len(res.Rows), res.Cap)
+		need, them := "need", "them"
+		if over == 1 {
+			need, them = "needs", "it"
+		}
+		fmt.Fprintf(w, "gate: BLOCK — %d of %s %s more reruns than the cap of %d; a green run does not rule %s out\n",
+			over, core.Nouns(len(res.Rows), "rate"), need, res.Cap, them)
 	} else {
 		fmt.Fprintf(w, "gate: pass — every rate is caught within the cap of %d\n", res.Cap)
 	}

@@ -77,6 +77,9 @@ func writeLedger(w io.Writer, res *ledger.Result) {
 			verb = "blocks"
 		}
 		fmt.Fprintf(w, "\ngate: BLOCK — %d of %s %s\n", blocked, core.Nouns(len(res.Tests), "test"), verb)
+		for _, n := range words.TrialsShortNotes(res) {
+			fmt.Fprintln(w, n)
+		}
 	} else {
 		fmt.Fprintln(w, "\ngate: pass")
 	}

@@ -5,6 +5,7 @@
 //	flakegate size 0.50 0.85
 //	flakegate ledger flake.jsonl
 //	flakegate aa baseline.csv candidate.csv
+//	flakegate compare a.eval b.eval
 //	flakegate freeze -claim 57/60 -date 2026-11-30 -newer 41/60
 //	flakegate history -manifest runs.csv artifacts/*.zip
 //
@@ -62,18 +63,20 @@ var commands = []command{
 	{"size", "trials per arm at which two pass rates separate", runSize},
 	{"ledger", "per-test verdicts from a trial ledger", runLedger},
 	{"aa", "A/A noise of an eval suite, and a candidate's regression check", runAA},
+	{"compare", "is model B better than model A on the same eval questions? paired by question", runCompare},
 	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
 	{"history", "find the flaky tests in many CI runs' reports; outages kept out", runHistory},
-	{"quarantine", "a registry of quarantined tests: add, check against reports, renew, remove", runQuarantine},
+	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
 }
 
-// usageError is a mistake in the command line; it prints the usage.
-type usageError struct{ msg string }
+// usageError is a mistake in the command line; it points at the help of
+// the command, or of help ("quarantine check") when set.
+type usageError struct{ msg, help string }
 
 func (u *usageError) Error() string { return u.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
@@ -97,7 +100,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case errors.As(err, &se):
 			return se.code
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "flakegate %s: %v\nrun 'flakegate %s -h' for usage\n", c.name, err, c.name)
+			help := c.name
+			if ue.help != "" {
+				help = ue.help
+			}
+			fmt.Fprintf(stderr, "flakegate %s: %v\nrun 'flakegate %s -h' for usage\n", c.name, err, help)
 			return exitUsage
 		case err != nil:
 			fmt.Fprintf(stderr, "flakegate %s: %v\n", c.name, err)

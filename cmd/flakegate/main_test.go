@@ -158,6 +158,7 @@ func TestErrors(t *testing.T) {
 		{"runner setting not a number", []string{"budget", "-runner", "jest=two", "0.1"}, []string{"-runner jest", `"two"`}},
 		{"runner setting and cap", []string{"budget", "-runner", "jest=2", "-cap", "3", "0.1"}, []string{"-cap", "not both"}},
 		{"runner attempts zero", []string{"budget", "-runner", "bazel=0", "0.1"}, []string{"setting", "--flaky_test_attempts=N counts attempts, at least 1"}},
+		{"runner attempts over Bazel's 10", []string{"budget", "-runner", "bazel-flaky-attempts=11", "0.1"}, []string{"--flaky_test_attempts=11: Bazel takes 1 to 10 attempts"}},
 		{"runner setting from reports", []string{"budget", "-runner", "bazel=0", "-from", "testdata/ledger.jsonl"}, []string{"setting"}},
 		{"ledger min trials out of range", []string{"ledger", "-min-trials", "99999999999999999999", badLedger}, []string{"out of range"}},
 	}

@@ -5,14 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
+	iofs "io/fs"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -67,7 +66,12 @@ func runQuarantine(e *env, args []string) (bool, error) {
 	if verb == nil {
 		return false, usagef("unknown verb %q: want add, check, list, renew, remove, rename or runs", args[0])
 	}
-	return verb(e, args[1:])
+	blocks, err := verb(e, args[1:])
+	var ue *usageError
+	if errors.As(err, &ue) && ue.help == "" {
+		ue.help = "quarantine " + args[0] // the verb's own flags
+	}
+	return blocks, err
 }
 
 // registryFlags are the flags every verb that reads the registry has: the
@@ -103,7 +107,7 @@ func (r *registryFlags) check(e *env) error {
 // start an empty one (add) or fail.
 func (r *registryFlags) read(empty bool) (*quarantine.Registry, error) {
 	f, err := os.Open(r.path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, iofs.ErrNotExist) {
 		if empty {
 			return &quarantine.Registry{Version: quarantine.Version, Tests: []quarantine.Entry{}}, nil
 		}
@@ -149,14 +153,20 @@ func (r *registryFlags) print(e *env, res *quarantine.Result, st share.Quarantin
 		text:     func(w io.Writer) error { return quarantineText(w, res, changed, only) }})
 }
 
-// notes are a check's annotations: an error per test that blocks, on the
-// registry that holds it, and a warning per caveat.
+// notes are a check's annotations: an error per test that blocks and a
+// notice per test that is improving, on the registry that holds it, and a
+// warning per caveat.
 func (r *registryFlags) notes(res *quarantine.Result) []annotation {
 	var out []annotation
 	for _, t := range res.Tests {
-		if t.Blocks {
+		switch {
+		case t.Blocks:
 			out = append(out, annotation{level: "error", file: r.path,
 				title: "flakegate: quarantined " + t.Test + " is " + words.StateWords(t.State),
+				msg:   t.Test + ": " + words.QuarantineSentence(t) + "."})
+		case t.Improving: // news, not a block: how many clean runs remain
+			out = append(out, annotation{level: "notice", file: r.path,
+				title: "flakegate: quarantined " + t.Test + " is improving",
 				msg:   t.Test + ": " + words.QuarantineSentence(t) + "."})
 		}
 	}
@@ -212,7 +222,21 @@ func judge(reg *quarantine.Registry, today string) (*quarantine.Result, share.Qu
 	opt := quarantine.DefaultOptions
 	opt.Today = today
 	res, _, err := quarantine.Check(reg, nil, opt)
-	return res, share.NewQuarantineState(reg, nil, opt), err
+	return res, linkState(reg, nil, opt), err
+}
+
+// linkState is the state a check's link carries: the registry and the
+// reports without the identities of the runs counted, which no figure of
+// the check depends on and which would only lengthen the link.
+func linkState(reg *quarantine.Registry, rep *quarantine.Reports, opt quarantine.Options) share.QuarantineState {
+	r := *reg
+	r.Counted = nil
+	if rep != nil {
+		c := *rep
+		c.IDs = nil
+		rep = &c
+	}
+	return share.NewQuarantineState(&r, rep, opt)
 }
 
 // dateFlags are -expires and -days: the last day of a quarantine.
@@ -248,7 +272,7 @@ func (d *dateFlags) date(today string, set bool) (string, error) {
 func quarantineAdd(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine add", "(-from report... [test...] | -claim passed/trials test) -owner who -reason why [flags]")
 	rf := addRegistryFlags(fs)
-	from := filesFlag(fs, "from", "a report `file` (go test -json, JUnit or a JSONL ledger), each one run; repeat per run. Without tests named, every test that both failed and passed in them is quarantined")
+	from := filesFlag(fs, "from", reportFileUsage+", each one run; repeat per run. Without tests named, every test that both failed and passed in them is quarantined")
 	format := fs.String("format", "", formatUsage)
 	claim := fs.String("claim", "", "the test's measured pass count as `passed/trials`, instead of -from")
 	owner := fs.String("owner", "", "who answers for the tests: a person or a team (required)")
@@ -277,7 +301,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	counts := map[string]core.Count{}
-	var warns []string
+	var warns, measured []string
 	switch {
 	case *claim != "" && len(*from) > 0:
 		return false, usagef("give -from or -claim, not both")
@@ -291,10 +315,13 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 		}
 		counts[tests[0]] = c
 	case len(*from) > 0:
-		l := ledger.New()
-		if err := readReports(e, l, *from, *format, ledger.ArmBaseline); err != nil {
+		l, ids, err := readIdentified(e, *from, *format, rf.today)
+		if err != nil {
 			return false, err
 		}
+		// The claim is measured on these runs: a later check counts them
+		// no more.
+		measured = runIDs(l, ids)
 		rep := quarantine.FromLedger(l)
 		warns = rep.Warnings
 		if len(tests) == 0 {
@@ -335,6 +362,9 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if next, err = quarantine.Remember(next, rf.today, measured...); err != nil {
+		return false, err
+	}
 	if err := rf.write(next); err != nil {
 		return false, err
 	}
@@ -347,143 +377,6 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	msg := fmt.Sprintf("quarantined %s in %s until %s, owned by %s; each leaves after %s in a row prove it below %s.",
 		words.Nouns(len(entries), "test"), rf.path, expires, *owner, words.Nouns(needed, "clean run"), words.Level(rel.Below))
 	return false, rf.print(e, res, st, []string{msg}, tests)
-}
-
-func quarantineCheck(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "quarantine check", "[flags] [report...]")
-	rf := addRegistryFlags(fs)
-	from := filesFlag(fs, "from", "a report `file` (go test -json, JUnit or a JSONL ledger), each one run; the same as naming it as an argument")
-	format := fs.String("format", "", formatUsage)
-	write := fs.Bool("write", false, "record the new counts in the registry (atomically): released tests leave it, a stale claim is replaced by the newer count, renamed tests move")
-	renames := &renameList{}
-	fs.Var(renames, "rename", "map a renamed test's old id to its new one, as `old=new`, so its trials are kept; repeat per test")
-	opt := quarantine.DefaultOptions
-	fs.Float64Var(&opt.Comparable, "comparable", opt.Comparable, "least ratio of the trials since a claim to its trials that can make it stale")
-	fs.Float64Var(&opt.Budget.Target, "target", opt.Budget.Target, "detection power of the rerun budget shown for each claim")
-	int64Flag(fs, &opt.Budget.Cap, "cap", "reruns the gate allows today, for the rerun budget (default 3)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return false, err
-	}
-	if err := rf.check(e); err != nil {
-		return false, err
-	}
-	files := append(append([]string{}, *from...), pos...)
-	reg, err := rf.read(false)
-	if err != nil {
-		return false, err
-	}
-	opt.Today = rf.today
-	opt.Renames, err = renames.resolve(reg)
-	if err != nil {
-		return false, err
-	}
-	var rep *quarantine.Reports
-	if len(files) > 0 {
-		l := ledger.New()
-		if err := readReports(e, l, files, *format, ledger.ArmBaseline); err != nil {
-			return false, err
-		}
-		rep = quarantine.FromLedger(l)
-	}
-	res, next, err := quarantine.Check(reg, rep, opt)
-	if err != nil {
-		return false, err
-	}
-	if rep == nil {
-		res.Warnings = append(res.Warnings, "no reports given: nothing new is counted and no test can be missing; name the night's reports to check them")
-	}
-	var changed []string
-	if *write {
-		if err := rf.write(next); err != nil {
-			return false, err
-		}
-		if !rf.out.json && !rf.out.markdown {
-			changed = append(changed, writeSummary(rf.path, res))
-		}
-	}
-	if err := rf.print(e, res, share.NewQuarantineState(reg, rep, opt), nil, nil); err != nil {
-		return false, err
-	}
-	for _, c := range changed {
-		fmt.Fprintln(e.stdout, c)
-	}
-	return res.Blocks, nil
-}
-
-// writeSummary says what a writing check changed in the registry.
-func writeSummary(path string, res *quarantine.Result) string {
-	var released, replaced, counted, renamed int
-	for _, t := range res.Tests {
-		switch {
-		case t.State == quarantine.StateReleased:
-			released++
-		case t.State == quarantine.StateStale && t.Since.Trials >= t.Claim.Trials:
-			replaced++
-		case t.Reported != nil:
-			counted++
-		}
-		if t.RenamedFrom != "" {
-			renamed++
-		}
-	}
-	var parts []string
-	if released > 0 {
-		parts = append(parts, words.Nouns(released, "released test")+" removed")
-	}
-	if replaced > 0 {
-		parts = append(parts, words.Nouns(replaced, "stale claim")+" replaced by its measurement since")
-	}
-	if counted > 0 {
-		parts = append(parts, words.Nouns(counted, "test")+"' new trials counted")
-	}
-	if renamed > 0 {
-		parts = append(parts, words.Nouns(renamed, "test")+" moved to its new id")
-	}
-	if len(parts) == 0 {
-		return "wrote " + path + ": nothing changed."
-	}
-	return "wrote " + path + ": " + strings.Join(parts, "; ") + "."
-}
-
-// renameList is the repeatable -rename old=new.
-type renameList struct{ raw []string }
-
-func (r *renameList) String() string { return strings.Join(r.raw, ",") }
-
-func (r *renameList) Set(s string) error {
-	if !strings.Contains(s, "=") {
-		return fmt.Errorf("want old=new, got %q", s)
-	}
-	r.raw = append(r.raw, s)
-	return nil
-}
-
-// resolve splits each old=new at the '=' whose left side is a quarantined
-// test (ids such as TestX/n=3 hold '=' themselves), else at the first.
-func (r *renameList) resolve(reg *quarantine.Registry) (map[string]string, error) {
-	if len(r.raw) == 0 {
-		return nil, nil
-	}
-	ids := map[string]bool{}
-	for _, e := range reg.Tests {
-		ids[e.Test] = true
-	}
-	out := map[string]string{}
-	for _, s := range r.raw {
-		old, nw, _ := strings.Cut(s, "=")
-		for i := range len(s) {
-			if s[i] == '=' && ids[s[:i]] {
-				old, nw = s[:i], s[i+1:]
-				break
-			}
-		}
-		if prev, dup := out[old]; dup {
-			return nil, usagef("-rename: %s is renamed twice, to %s and to %s", old, prev, nw)
-		}
-		out[old] = nw
-	}
-	return out, nil
 }
 
 func quarantineList(e *env, args []string) (bool, error) {

@@ -45,7 +45,7 @@ func quarantineWeek() []weekStep {
 		add("@identity", "0.001", "2026-12-31", "TestAuth"),
 		add("@identity", "0.01", "2026-12-31", "TestLogin"),
 		add("@platform", "0.01", "2026-12-31", "TestCache"),
-		add("@platform", "0.1", "2026-12-31", "TestQueue"),
+		add("@platform", "0.4", "2026-12-31", "TestQueue"), // 6 clean runs: released within the week
 		add("@payments", "0.01", "2026-12-31", "TestCart"),
 		add("@payments", "0.1", "2026-12-31", "TestCheckout"),
 		add("@payments", "0.01", "2026-11-25", "TestPayment"),
@@ -55,7 +55,11 @@ func quarantineWeek() []weekStep {
 		add("@data", "0.01", "2026-11-24", "TestReport"),
 		add("@search", "0.01", "2026-12-31", "TestSearch"),
 		add("@storage", "0.02", "2026-12-31", "TestUpload"),
-		check("2026-11-23", "json"),
+		// The night's report given twice in one check: one run.
+		{"2026-11-23", []string{"check", "-write", weekNights + "2026-11-23.json", weekNights + "2026-11-23.json"}},
+		check("2026-11-24", "xml"),
+		// The same night's report delivered again (a retried job): counted
+		// already, so nothing changes.
 		check("2026-11-24", "xml"),
 		check("2026-11-25", "xml"),
 		{"2026-11-26", []string{"rename", "example.com/shop.TestInventory", "example.com/shop.TestStock"}},
@@ -72,14 +76,21 @@ func quarantineWeek() []weekStep {
 // transcript (every command, its output and exit status), the registry it
 // leaves, and the table of each test's state night by night to golden
 // files in testdata/quarantine/. The states are the core's, which
-// core/quarantine's TestWeek holds to the rules on the same reports.
+// core/quarantine's TestWeek holds to the rules on the same reports. Each
+// night's report is one run, however many times it ran each test; a report
+// given twice, or delivered again the next time, counts once, and the
+// answer says so; a test that got better than its claim (TestUpload:
+// 47/60, then 20/20 every night) is stale and improving, and does not
+// block.
 func TestQuarantineWeek(t *testing.T) {
 	dir := t.TempDir()
 	reg := filepath.Join(dir, "quarantine.json")
 	var transcript bytes.Buffer
 	var nights []string
 	states := map[string]map[string]string{} // test -> date -> state
+	var improved bool
 	for _, s := range quarantineWeek() {
+		before, _ := os.ReadFile(reg)
 		args := append([]string{"quarantine", s.args[0], "-registry", reg, "-today", s.date}, s.args[1:]...)
 		shown := strings.ReplaceAll(strings.ReplaceAll(strings.Join(args, " "), reg, "quarantine.json"), weekNights, "")
 		wantCode := exitOK
@@ -87,14 +98,22 @@ func TestQuarantineWeek(t *testing.T) {
 			// The night's states: the same check with -json and without
 			// -write, on a copy of the registry as it stands.
 			res := checkCopy(t, reg, s)
-			nights = append(nights, s.date)
+			if len(nights) == 0 || nights[len(nights)-1] != s.date {
+				nights = append(nights, s.date)
+			}
 			for _, r := range res.Tests {
 				if states[r.Test] == nil {
 					states[r.Test] = map[string]string{}
 				}
-				states[r.Test][s.date] = r.State
+				states[r.Test][s.date] = words.TestStateWords(r)
 				if r.Blocks {
 					wantCode = exitBlock
+				}
+				if r.Test == "example.com/shop.TestUpload" && r.Improving {
+					improved = true
+					if r.Blocks || r.State != quarantine.StateStale {
+						t.Errorf("%s: TestUpload improved and is %s, blocks %v", s.date, r.State, r.Blocks)
+					}
 				}
 			}
 		}
@@ -104,6 +123,19 @@ func TestQuarantineWeek(t *testing.T) {
 		if errs != "" || code != wantCode {
 			t.Fatalf("%s: exit %d, want %d; %s", shown, code, wantCode, errs)
 		}
+		switch after, _ := os.ReadFile(reg); {
+		case len(s.args) == 4 && s.args[2] == s.args[3]: // one report given twice
+			if !strings.Contains(out, "2026-11-23.json#2 is the same run as 2026-11-23.json: counted once") {
+				t.Errorf("%s: the answer does not say the report was counted once:\n%s", shown, out)
+			}
+		case s.args[0] == "check" && bytes.Contains(before, []byte(`"date": "`+s.date+`"`)): // the night delivered again
+			if !bytes.Equal(after, before) || !strings.Contains(out, "2026-11-24.xml is a run counted already, on 2026-11-24: not counted again") {
+				t.Errorf("%s: a report counted already changed the registry, or the answer does not say so:\n%s", shown, out)
+			}
+		}
+	}
+	if !improved {
+		t.Errorf("TestUpload never showed as improving")
 	}
 	checkGolden(t, "testdata/quarantine/week.txt", transcript.Bytes())
 	final, err := os.ReadFile(reg)
@@ -111,6 +143,14 @@ func TestQuarantineWeek(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "testdata/quarantine/week-registry.json", final)
+	// Eight reports, each counted once: the measurement the claims were
+	// made from (by add -from, so that no check counts it again) and the
+	// seven nights, the one given twice and the one delivered again
+	// included.
+	var kept quarantine.Registry
+	if err := json.Unmarshal(final, &kept); err != nil || len(kept.Counted) != 8 || kept.Counted[0].Date != "2026-11-20" {
+		t.Errorf("counted %+v (%v), want the 8 reports of the week", kept.Counted, err)
+	}
 	checkGolden(t, "testdata/quarantine/week-states.md", weekTable(nights, states))
 }
 
@@ -227,7 +267,7 @@ func TestQuarantineOutputs(t *testing.T) {
 
 // TestQuarantineRuns: the issue's and seed 003's figures.
 func TestQuarantineRuns(t *testing.T) {
-	for _, c := range []struct{ below, want string }{{"0.01", "299 clean runs"}, {"0.001", "2\u202f995 clean runs"}, {"0.05", "59 clean runs"}} {
+	for _, c := range []struct{ below, want string }{{"0.01", "299 clean runs"}, {"0.001", "2,995 clean runs"}, {"0.05", "59 clean runs"}} {
 		_, out, _ := cli(t, "", "quarantine", "runs", "-below", c.below)
 		if !strings.HasPrefix(out, c.want+" in a row prove a failure rate below") {
 			t.Errorf("-below %s: %q", c.below, out)
@@ -269,7 +309,7 @@ func TestQuarantineErrors(t *testing.T) {
 		{"renewing into the past", []string{"renew", "-registry", reg, "-today", "2026-11-24", "-expires", "2026-11-23", "example.com/shop.TestCart"}, "before today"},
 		{"removing what is not there", []string{"remove", "-registry", reg, "-today", "2026-11-24", "example.com/shop.TestNope"}, "example.com/shop.TestNope is not quarantined"},
 		{"no owner", []string{"add", "-registry", reg, "-today", "2026-11-24", "-claim", "1/2", "-reason", "y", "t"}, "give -owner and -reason"},
-		{"no registry", []string{"check", "-registry", filepath.Join(dir, "none.json"), "-today", "2026-11-24"}, "no registry there"},
+		{"no registry to list", []string{"list", "-registry", filepath.Join(dir, "none.json"), "-today", "2026-11-24"}, "no registry there"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errs := cli(t, "", append([]string{"quarantine"}, c.args...)...)
@@ -283,7 +323,7 @@ func TestQuarantineErrors(t *testing.T) {
 	}
 	// The claim's fault is named by its place in the file.
 	_, _, errs := cli(t, "", "quarantine", "check", "-registry", bad, "-today", "2026-11-24")
-	if !strings.Contains(errs, "bad.json:39:17: tests[1].claim.rate: 0.7833333333333333 does not match 48/60") {
+	if !strings.Contains(errs, "bad.json:40:17: tests[1].claim.rate: 0.7833333333333333 does not match 48/60") {
 		t.Errorf("stderr %q", errs)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
@@ -292,6 +332,24 @@ func TestQuarantineErrors(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("files left in the registry's directory: %v", names)
+	}
+}
+
+// TestQuarantineFirstUse: a check before any test is quarantined (no
+// registry file yet) is a new adopter's first CI run: it passes, says
+// there is no registry yet and how to add a test, and writes nothing.
+func TestQuarantineFirstUse(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "quarantine.json")
+	for _, args := range [][]string{{}, {"-write", weekNights + "2026-11-23.json"}, {"-markdown"}} {
+		code, out, errs := cli(t, "", append([]string{"quarantine", "check", "-registry", reg, "-today", "2026-11-24"}, args...)...)
+		if code != exitOK || errs != "" || !strings.Contains(out, "no test is quarantined") ||
+			!strings.Contains(out, "there is no registry at "+reg+" yet") || !strings.Contains(out, "flakegate quarantine add") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(reg); err == nil {
+		t.Errorf("a check with no registry wrote one")
 	}
 }
 

@@ -109,6 +109,10 @@ func evalFlags(fs *flag.FlagSet) *report.EvalOptions {
 	return &o
 }
 
+// reportFileUsage says what a flag naming report files takes: any format
+// Read reads, not the first few it read.
+const reportFileUsage = "a test report `file` in any format -format names (go test -json, JUnit, TAP, Jest, Playwright, an eval log, a JSONL ledger, ...; detected from its content)"
+
 var formatUsage = "report `format`: " + strings.Join(report.Formats, ", ") + " (default: detected from the content)"
 
 // decimalInt is an int64 flag read in decimal only, as the calculator's

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -47,20 +46,20 @@ Each run sees FLAKEGATE_ARM (baseline or patched), FLAKEGATE_RUN (b1, p1,
 ...), FLAKEGATE_TMPDIR and TMPDIR (its own directory), and the seed plugin's
 FLAKE_ARM, FLAKE_RUN and FLAKE_LEDGER.
 
-exit status: 0 the gate passes, 1 it blocks, 2 usage or input error (or every
-run of an arm failed), 3 a trial or time budget stopped the runs, 130
-interrupted`
+exit status: 0 the gate passes, 1 it blocks, 2 usage or input error (an arm's
+command cannot start, or every run of an arm failed), 3 a trial or time
+budget stopped the runs, 130 interrupted`
 
 func runRun(e *env, args []string) (bool, error) {
 	cfg := runner.DefaultConfig
 	fs := newFlags(e, "run", runSynopsis)
-	baseline := fs.String("baseline", "", "the baseline arm's command `line`, run with sh -c")
-	patched := fs.String("patched", "", "the patched arm's command `line`, run with sh -c")
-	candidate := fs.String("candidate", "", "an eval candidate's command `line`: as -patched, gated by the A/A check (-aa)")
-	baseDir := fs.String("baseline-dir", "", "the baseline arm's working `directory` (default: the current one)")
-	patchDir := fs.String("patched-dir", "", "the patched arm's working `directory` (default: the current one)")
-	baseRef := fs.String("baseline-ref", "", "run the baseline in a fresh git worktree of this `ref` (main, a tag, a commit)")
-	patchRef := fs.String("patched-ref", "", "run the patched arm in a fresh git worktree of this `ref` (default: the directory as it is)")
+	baseline := onceFlag(fs, "baseline", "the baseline arm's command `line`, run with sh -c")
+	patched := onceFlag(fs, "patched", "the patched arm's command `line`, run with sh -c")
+	candidate := onceFlag(fs, "candidate", "an eval candidate's command `line`: as -patched, gated by the A/A check (-aa)")
+	baseDir := onceFlag(fs, "baseline-dir", "the baseline arm's working `directory` (default: the current one)")
+	patchDir := onceFlag(fs, "patched-dir", "the patched arm's working `directory` (default: the current one)")
+	baseRef := onceFlag(fs, "baseline-ref", "run the baseline in a fresh git worktree of this `ref` (main, a tag, a commit)")
+	patchRef := onceFlag(fs, "patched-ref", "run the patched arm in a fresh git worktree of this `ref` (default: the directory as it is)")
 	fs.IntVar(&cfg.RunsPerArm, "n", cfg.RunsPerArm, "runs of each arm the ledger is to hold, each a fresh process")
 	fs.StringVar(&cfg.Order, "order", cfg.Order, "order of the runs: interleave (b1 p1 b2 p2 ...) or random (each pair in a seeded random order)")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of -order random")
@@ -69,9 +68,6 @@ func runRun(e *env, args []string) (bool, error) {
 	fs.StringVar(&cfg.Format, "format", "", formatUsage)
 	timeout := durationFlag(fs, "timeout", "kill a run that takes longer than this `duration` (90s, 10m) and record it as an error")
 	maxTrials := int64(0)
-	if v, err := strconv.ParseInt(os.Getenv("FLAKE_BUDGET"), 10, 64); err == nil && v > 0 {
-		maxTrials = v
-	}
 	int64Flag(fs, &maxTrials, "max-trials", "stop before the ledger holds more than this `number` of trials (default $FLAKE_BUDGET, else no cap)")
 	maxTime := durationFlag(fs, "max-time", "stop this start after this `duration` (2h, 45m) of wall time")
 	fs.StringVar(&cfg.Keep, "keep", "", "keep each run's output and reports in this `directory` (DIR/b1/, ...)")
@@ -87,18 +83,19 @@ func runRun(e *env, args []string) (bool, error) {
 	fs.Float64Var(&opt.Ledger.Confidence, "confidence", opt.Ledger.Confidence, "confidence of the Wilson intervals")
 	fs.StringVar(&opt.Ledger.Property, "property", opt.Ledger.Property, "property check result: passed, failed or unknown")
 	aaGate := fs.Bool("aa", false, "gate with the A/A check of an eval suite (each test a scenario, each run a run) instead of per-test verdicts")
-	asJSON := fs.Bool("json", false, "print the JSON result")
-	asMarkdown := fs.Bool("markdown", false, "print the summary a pull request shows (GitHub-flavoured Markdown)")
-	siteFlag := fs.String("site", "", "the calculator's `address`: the verdict links to the view of the ledger (default $FLAKEGATE_SITE; no link without one)")
+	out := outputFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return false, err
 	}
-	site, err := (&output{json: *asJSON, markdown: *asMarkdown, site: *siteFlag}).check(e)
+	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}
-	if *asMarkdown && *dryRun {
+	if maxTrials, err = trialBudget(e, maxTrials, flagSet(fs, "max-trials")); err != nil {
+		return false, err
+	}
+	if (out.markdown || out.markdownOut != "") && *dryRun {
 		return false, usagef("-markdown summarises the runs' verdict: a -dry-run has none (give -json or neither)")
 	}
 	if *candidate != "" {
@@ -148,18 +145,18 @@ func runRun(e *env, args []string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		return false, writePlan(e, plan, measured, *aaGate, *asJSON)
+		return false, writePlan(e, out, plan, measured, *aaGate)
 	}
 	ctx, stop := signal.NotifyContext(e.ctx, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress(e.stderr, mode)
 	cfg.Observer = prog
-	out, err := runner.Run(ctx, cfg)
+	ran, err := runner.Run(ctx, cfg)
 	prog.close()
 	if err != nil {
 		return false, err
 	}
-	res, ferr := runner.Finish(out, opt)
+	res, ferr := runner.Finish(ran, opt)
 	link, err := runLink(res, opt, site)
 	if err != nil {
 		return false, err
@@ -171,24 +168,24 @@ func runRun(e *env, args []string) (bool, error) {
 	case res.AA != nil:
 		res.AA.Link, res.AA.LinkNote = link.URL, link.Note
 	}
-	if *asMarkdown {
-		if _, err := io.WriteString(e.stdout, runMarkdown(res, link)); err != nil {
-			return false, err
-		}
-	} else if err := writeRunResult(e, res, *asJSON); err != nil {
+	if err := out.print(e, printed{res: res, link: link,
+		markdown: func() string { return runMarkdown(res, link) },
+		notes:    func() []annotation { return runNotes(res) },
+		text:     func(io.Writer) error { return writeRunResult(e, res) }}); err != nil {
 		return false, err
-	} else if !*asJSON {
-		writeLink(e.stdout, link)
 	}
 	switch {
 	case res.Stop == runner.StopInterrupt:
 		return false, &statusError{exitInterrupt}
+	case res.Stop == runner.StopCannotStart:
+		return false, &statusError{exitUsage} // input to fix, not a budget
+
 	case res.Stop != "":
 		return false, &statusError{exitBudget}
 	case ferr != nil:
 		return false, ferr
 	}
-	for _, a := range out.Plan.Arms {
+	for _, a := range ran.Plan.Arms {
 		if n := armRuns(res.Runs, a.Name); n == 0 {
 			return false, fmt.Errorf("no run of the %s arm has trials: every one failed before it produced a report the gate can use", a.Name)
 		}
@@ -238,6 +235,57 @@ func runArms(argv []string, baseline, patched, baseDir, patchDir, baseRef, patch
 		base.Shell, patch.Shell = baseline, patched
 	}
 	return []runner.Arm{base, patch}, nil
+}
+
+// trialBudget is the trial budget: -max-trials when given, else seed 000's
+// FLAKE_BUDGET when set, each a whole number of trials in decimal, >= 0 (0
+// for no cap); anything else is refused, never ignored.
+func trialBudget(e *env, flagValue int64, given bool) (int64, error) {
+	if given {
+		if flagValue < 0 {
+			return 0, usagef("-max-trials: want a whole number of trials >= 0 (0 for no cap), got %d", flagValue)
+		}
+		return flagValue, nil
+	}
+	s := e.getenv("FLAKE_BUDGET")
+	if s == "" {
+		return 0, nil
+	}
+	v, err := core.ParseInt(s)
+	if err != nil || v < 0 {
+		return 0, usagef("FLAKE_BUDGET: want a whole number of trials >= 0 in decimal (0 for no cap), got %q; unset it or give -max-trials", s)
+	}
+	return v, nil
+}
+
+// onceString is a flag that may be given once: a second -baseline would
+// silently replace the first.
+type onceString struct {
+	name, v string
+	set     bool
+}
+
+func (o *onceString) String() string {
+	if o == nil {
+		return ""
+	}
+	return o.v
+}
+
+func (o *onceString) Set(s string) error {
+	if o.set {
+		return fmt.Errorf("given twice (%q and %q): give -%s once", o.v, s, o.name)
+	}
+	o.v, o.set = s, true
+	return nil
+}
+
+// onceFlag defines a string flag that may be given once and returns its
+// value's address.
+func onceFlag(fs *flag.FlagSet, name, usage string) *string {
+	o := &onceString{name: name}
+	fs.Var(o, name, usage)
+	return &o.v
 }
 
 // durationValue is a flag holding a wall time: a Go duration (90s, 1h30m) or a

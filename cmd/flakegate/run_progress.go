@@ -53,8 +53,10 @@ type progress struct {
 	begin    time.Time
 	status   runner.Status
 	statusAt time.Time
-	running  string // the run in progress
-	drawn    bool   // the bar is on the screen
+	running  string          // the run in progress
+	drawn    bool            // the bar is on the screen
+	failed   []string        // tests that failed in this start's runs, in the order first seen
+	seen     map[string]bool // of failed
 	stop     chan struct{}
 	stopped  chan struct{}
 }
@@ -97,6 +99,15 @@ func (p *progress) Finished(rec *runner.Record, s runner.Status) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.status, p.statusAt, p.running = s, time.Now(), ""
+	for _, f := range rec.Failed {
+		if p.seen == nil {
+			p.seen = map[string]bool{}
+		}
+		if !p.seen[f] {
+			p.seen[f] = true
+			p.failed = append(p.failed, f)
+		}
+	}
 	switch p.mode {
 	case progressLines:
 		p.line(fmt.Sprintf("[%*d/%d] %s · %s", len(fmt.Sprint(s.Total)), s.Ran, s.Total, runLine(rec), p.summary(", ")))
@@ -166,25 +177,158 @@ func (p *progress) line(s string) {
 	}
 }
 
-// draw redraws the bar in place, cut to the terminal's width.
+// draw redraws the bar in place, within the terminal's width.
 func (p *progress) draw() {
-	const cells = 24
-	s := p.status
-	filled := 0
-	if s.Total > 0 {
-		filled = cells * s.Ran / s.Total
-	}
-	bar := strings.Repeat("█", filled) + strings.Repeat("░", cells-filled)
-	text := fmt.Sprintf("%s %d/%d · %s", bar, s.Ran, s.Total, p.summary(" "))
-	if p.running != "" {
-		text += " · running " + p.running
-	}
-	if utf8.RuneCountInString(text) >= p.width {
-		r := []rune(text)
-		text = string(r[:p.width-2]) + "…"
-	}
-	fmt.Fprint(p.w, "\r"+text+"\x1b[K")
+	fmt.Fprint(p.w, "\r"+p.barLine(p.width-1)+"\x1b[K")
 	p.drawn = true
+}
+
+// barLine is the bar's text in at most width characters. It always shows
+// the runs done and the time elapsed and left; as room allows, each arm's
+// runs and pass rate, the tests that failed, the run in progress and the
+// bar itself, each shortened before the next is dropped.
+func (p *progress) barLine(width int) string {
+	s := p.status
+	count := fmt.Sprintf("%d/%d", s.Ran, s.Total)
+	clock := p.clock()
+	type armForm int
+	const (
+		armLong armForm = iota
+		armShort
+		armNone
+	)
+	arms := func(f armForm) string {
+		var parts []string
+		for _, a := range s.Arms {
+			switch f {
+			case armLong:
+				t := fmt.Sprintf("%s %d/%d runs", a.Name, a.Runs, a.Planned)
+				if a.Trials > 0 {
+					t += " " + words.FixedPercent(float64(a.Passed)/float64(a.Trials), 1) + " passed"
+				}
+				if a.Errors > 0 {
+					t += fmt.Sprintf(" (%s)", core.Nouns(a.Errors, "error"))
+				}
+				parts = append(parts, t)
+			case armShort:
+				t := fmt.Sprintf("%.1s %d/%d", a.Name, a.Runs, a.Planned)
+				if a.Trials > 0 {
+					t += " " + words.FixedPercent(float64(a.Passed)/float64(a.Trials), 1)
+				}
+				if a.Errors > 0 {
+					t += fmt.Sprintf(" %d err", a.Errors)
+				}
+				parts = append(parts, t)
+			}
+		}
+		return strings.Join(parts, " · ")
+	}
+	// The failed tests: every name (up to 3), their short names (the
+	// test's own, without its package), the first and how many more, or
+	// how many.
+	failed := func(form int) string {
+		n := len(p.failed)
+		if n == 0 {
+			return ""
+		}
+		short := make([]string, n)
+		for i, f := range p.failed {
+			short[i] = shortTestName(f)
+		}
+		switch form {
+		case 0:
+			return "failed: " + shortList(p.failed, 3)
+		case 1:
+			return "failed: " + shortList(short, 3)
+		case 2:
+			if n == 1 {
+				return "failed: " + short[0]
+			}
+			return fmt.Sprintf("failed: %s +%d", short[0], n-1)
+		}
+		return core.Nouns(n, "test") + " failed"
+	}
+	join := func(parts ...string) string {
+		var keep []string
+		for _, x := range parts {
+			if x != "" {
+				keep = append(keep, x)
+			}
+		}
+		return strings.Join(keep, " · ")
+	}
+	bar := func(cells int) string {
+		if cells == 0 {
+			return count
+		}
+		filled := 0
+		if s.Total > 0 {
+			filled = cells * s.Ran / s.Total
+		}
+		return strings.Repeat("█", filled) + strings.Repeat("░", cells-filled) + " " + count
+	}
+	running := ""
+	if p.running != "" {
+		running = "running " + p.running
+	}
+	fits := func(t string) bool { return utf8.RuneCountInString(t) <= width }
+	// Given up first: the run in progress and the bar's cells (innermost),
+	// then, level by level, the failed tests' packages, the arms' words,
+	// the clock's words, the arms, and last the failed tests' names.
+	levels := []struct {
+		names int
+		short bool // the clock in fewer words
+		arm   armForm
+	}{
+		{0, false, armLong}, {1, false, armLong}, {1, false, armShort}, {2, false, armShort}, {2, true, armShort},
+		{1, false, armNone}, {2, false, armNone}, {2, true, armNone}, {3, true, armNone},
+	}
+	for _, l := range levels {
+		c := clock
+		if l.short {
+			c = p.clockShort()
+		}
+		for _, cells := range []int{24, 10, 0} {
+			for _, run := range []string{running, ""} {
+				if t := join(bar(cells), arms(l.arm), c, failed(l.names), run); fits(t) {
+					return t
+				}
+			}
+		}
+	}
+	t := join(count, clock)
+	if r := []rune(t); len(r) > width && width > 1 {
+		t = string(r[:width-1]) + "…"
+	}
+	return t
+}
+
+// clock is the time elapsed and the estimate of the time left.
+func (p *progress) clock() string {
+	t := words.Duration(time.Since(p.begin).Seconds()) + " elapsed"
+	if s := p.status; s.Left >= 0 && s.Ran < s.Total {
+		left := max(s.Left-time.Since(p.statusAt), 0)
+		t += ", about " + words.Duration(left.Seconds()) + " left"
+	}
+	return t
+}
+
+// clockShort is clock in fewer words: "1.6 min elapsed, 4 min left".
+func (p *progress) clockShort() string {
+	return strings.Replace(p.clock(), ", about ", ", ", 1)
+}
+
+// shortTestName is a test's own name without its package:
+// "example.com/shop/cart.TestTotals/empty" is "TestTotals/empty".
+func shortTestName(id string) string {
+	head, sub, _ := strings.Cut(id, "/Test")
+	if sub != "" || strings.Contains(id, "/Test") {
+		sub = "/Test" + sub
+	}
+	if i := strings.LastIndexAny(head, ".:"); i >= 0 && i+1 < len(head) {
+		head = head[i+1:]
+	}
+	return head + sub
 }
 
 // summary is each arm's runs and pass rate so far, the time elapsed and
@@ -201,12 +345,7 @@ func (p *progress) summary(sep string) string {
 		}
 		parts = append(parts, s)
 	}
-	t := words.Duration(time.Since(p.begin).Seconds()) + " elapsed"
-	if s := p.status; s.Left >= 0 && s.Ran < s.Total {
-		left := max(s.Left-time.Since(p.statusAt), 0)
-		t += ", about " + words.Duration(left.Seconds()) + " left"
-	}
-	return strings.Join(append(parts, t), " · ")
+	return strings.Join(append(parts, p.clock()), " · ")
 }
 
 // runLine says how one run ended.

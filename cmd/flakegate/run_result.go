@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,10 +20,7 @@ import (
 // writeRunResult prints the end of flakegate run: what the start ran, the
 // runs that failed on their own, and the verdict of the whole ledger. It
 // is the one place the command's result is printed.
-func writeRunResult(e *env, res *runner.Result, asJSON bool) error {
-	if asJSON {
-		return core.WriteJSON(e.stdout, res)
-	}
+func writeRunResult(e *env, res *runner.Result) error {
 	w := e.stdout
 	plan := res.Plan
 	fmt.Fprintf(w, "%s holds %s", plan.Ledger, core.Nouns(res.Runs.Baseline, "baseline run"))
@@ -38,7 +36,11 @@ func writeRunResult(e *env, res *runner.Result, asJSON bool) error {
 		fmt.Fprintf(w, "stopped early: %s. Every finished run is in the ledger; start again with it to go on.\n", res.StopReason)
 	}
 	if len(res.Errors) > 0 {
-		fmt.Fprintf(w, "\n%s failed on their own: no trials, not test failures; the next start runs them again:\n", core.Nouns(len(res.Errors), "run"))
+		own, them := "their own", "them"
+		if len(res.Errors) == 1 {
+			own, them = "its own", "it"
+		}
+		fmt.Fprintf(w, "\n%s failed on %s: no trials, not test failures; the next start runs %s again:\n", core.Nouns(len(res.Errors), "run"), own, them)
 		for _, r := range res.Errors {
 			fmt.Fprintf(w, "  %s %s: %s\n", r.Run, r.Arm, r.Error)
 		}
@@ -65,14 +67,17 @@ func armNoun(res *runner.Result) string {
 }
 
 // writePlan prints a dry run's plan and whether N answers the question.
-func writePlan(e *env, plan *runner.Plan, measured []runner.Record, aa bool, asJSON bool) error {
-	if asJSON {
-		return core.WriteJSON(e.stdout, struct {
-			*runner.Plan
-			Measured []runner.Record `json:"measured"`
-		}{plan, append([]runner.Record{}, measured...)})
-	}
-	w := e.stdout
+func writePlan(e *env, out *output, plan *runner.Plan, measured []runner.Record, aa bool) error {
+	res := struct {
+		*runner.Plan
+		Measured []runner.Record `json:"measured"`
+	}{plan, append([]runner.Record{}, measured...)}
+	return out.print(e, printed{res: res,
+		text: func(w io.Writer) error { writePlanText(w, plan, measured, aa); return nil }})
+}
+
+// writePlanText is a dry run's text report.
+func writePlanText(w io.Writer, plan *runner.Plan, measured []runner.Record, aa bool) {
 	n := plan.RunsPerArm
 	fmt.Fprintf(w, "plan: %d runs of each arm, %s (%s), into %s\n", n, orderWord(plan.Order), firstIDs(plan.SequenceIDs, 6), plan.Ledger)
 	t := newTable(w)
@@ -131,7 +136,6 @@ func writePlan(e *env, plan *runner.Plan, measured []runner.Record, aa bool, asJ
 	fmt.Fprintln(w)
 	writeSizing(w, plan.Sizing, aa)
 	writeWarnings(w, plan.Warnings)
-	return nil
 }
 
 func costWord(source string) string {
@@ -161,9 +165,9 @@ func writeSizing(w io.Writer, s *runner.Sizing, aa bool) {
 			case sep.Needed == nil:
 				fmt.Fprintf(w, "  no: %s and %s do not separate within %d trials per arm\n", a, b, gate.SizeLimit)
 			case sep.Separates:
-				fmt.Fprintf(w, "  yes: %d runs per arm tell a %s pass rate from %s (%d would do)\n", n, a, b, *sep.Needed)
+				fmt.Fprintf(w, "  yes: %d runs per arm tell %s pass rate from %s (%d would do)\n", n, words.Article(a), b, *sep.Needed)
 			default:
-				fmt.Fprintf(w, "  no: %d runs per arm cannot tell a %s pass rate from %s (that takes %d)\n", n, a, b, *sep.Needed)
+				fmt.Fprintf(w, "  no: %d runs per arm cannot tell %s pass rate from %s (that takes %d)\n", n, words.Article(a), b, *sep.Needed)
 			}
 		}
 	}
@@ -206,12 +210,52 @@ func runLink(res *runner.Result, g runner.GateOptions, site string) (words.Link,
 	return words.AALink(view, site, g.AA, len(l.Notes()) > 0), nil
 }
 
+// runNotes are a run's annotations: an error per test that blocks, on the
+// ledger that holds its trials (or the A/A answer), a warning when a budget
+// stopped the runs early, and one per run that failed on its own and per
+// caveat.
+func runNotes(res *runner.Result) []annotation {
+	var out []annotation
+	switch {
+	case res.Verdict != nil:
+		for _, t := range res.Verdict.Tests {
+			if t.Blocks {
+				msg := words.GateSentence(t.Gate) + ": " + words.VerdictClause(t.Verdict, t.Baseline, t.Patched, res.Verdict.MinTrials, res.Verdict.Confidence) + "."
+				out = append(out, annotation{level: "error", file: res.Plan.Ledger, title: "flakegate: " + t.NodeID, msg: msg})
+			}
+		}
+	case res.AA != nil:
+		out = append(out, resultNote(res.Blocks, words.AAAnswer(res.AA)))
+	}
+	if res.Stop != "" {
+		out = append(out, annotation{level: "warning", title: "flakegate run stopped early",
+			msg: sentence(res.StopReason) + " Every finished run is in " + res.Plan.Ledger + "; start again with it to go on."})
+	}
+	for _, r := range res.Errors {
+		out = append(out, annotation{level: "warning", file: res.Plan.Ledger, title: "flakegate: run " + r.Run + " failed on its own",
+			msg: fmt.Sprintf("Run %s (%s) failed on its own, not a test failure; the next start runs it again: %s", r.Run, r.Arm, r.Error)})
+	}
+	var warns []string
+	switch {
+	case res.Verdict != nil:
+		warns = res.Verdict.Warnings
+	case res.AA != nil:
+		warns = res.AA.Warnings
+	}
+	return append(out, caveatNotes(append(slices.Clone(warns), res.Warnings...))...)
+}
+
 // runMarkdown is the summary of flakegate run for a pull request: the
 // gate's summary of the whole ledger (as flakegate ledger -markdown, or aa
 // for an eval), then what this start ran and why it stopped early, then
 // the link.
 func runMarkdown(res *runner.Result, link words.Link) string {
 	var b strings.Builder
+	if res.Stop != "" {
+		// The answer first: the runs stopped short of the plan, so the
+		// verdict that follows is of what they collected.
+		fmt.Fprintf(&b, "**flakegate run stopped early: %s.** The verdict below is of the runs the ledger holds; the next start goes on from it.\n\n", res.StopReason)
+	}
 	switch {
 	case res.Verdict != nil:
 		b.WriteString(words.LedgerMarkdown(res.Verdict, words.Link{}))
@@ -227,9 +271,6 @@ func runMarkdown(res *runner.Result, link words.Link) string {
 	fmt.Fprintf(&b, "\nThe ledger holds %s, each a fresh process; this start ran %s in %s.\n",
 		runs, core.Nouns(res.Ran, "run"), words.Duration(res.Seconds))
 	var caveats []string
-	if res.Stop != "" {
-		caveats = append(caveats, "stopped early: "+res.StopReason+"; every finished run is in the ledger, and the next start goes on from it")
-	}
 	for _, r := range res.Errors {
 		caveats = append(caveats, fmt.Sprintf("run %s (%s) failed on its own, not a test failure; the next start runs it again: %s", r.Run, r.Arm, r.Error))
 	}

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/stat"
@@ -116,4 +117,24 @@ func Decide(in DecideInput) (*DecideResult, error) {
 	res.Action = Action(res.Gate)
 	res.Blocks = Blocks(res.Gate)
 	return res, nil
+}
+
+// TrialsShort says how many more trials each arm needs before a verdict is
+// possible, at least minTrials each: "a verdict needs 18 more baseline
+// trials and 18 more patched trials" (an arm that has enough is not
+// named). "" when both have enough.
+func TrialsShort(minTrials, baseline, patched int64) string {
+	var parts []string
+	for _, a := range []struct {
+		name string
+		n    int64
+	}{{"baseline", baseline}, {"patched", patched}} {
+		if more := minTrials - a.n; more > 0 {
+			parts = append(parts, core.Nouns(more, "more "+a.name+" trial"))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "a verdict needs " + strings.Join(parts, " and ")
 }

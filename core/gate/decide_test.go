@@ -131,3 +131,28 @@ func TestDecideGolden(t *testing.T) {
 		}
 	}
 }
+
+// An underpowered verdict keeps its action (quarantine, from the decision
+// table), and TrialsShort says how many more trials each arm needs before
+// a verdict is possible: the minimum less what the arm has, by hand.
+func TestTrialsShort(t *testing.T) {
+	for _, c := range []struct {
+		b, p core.Count
+		want string
+	}{
+		{core.Count{Passed: 10, Trials: 10}, core.Count{Passed: 9, Trials: 10}, "a verdict needs 10 more baseline trials and 10 more patched trials"},
+		{core.Count{Passed: 20, Trials: 20}, core.Count{Passed: 1, Trials: 1}, "a verdict needs 19 more patched trials"},
+		{core.Count{Passed: 0, Trials: 19}, core.Count{Passed: 30, Trials: 30}, "a verdict needs 1 more baseline trial"},
+	} {
+		res, err := Decide(DecideInput{Baseline: c.b, Patched: c.p, MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := TrialsShort(20, c.b.Trials, c.p.Trials); res.Verdict != core.VerdictUnderpowered || res.Gate != core.GateQuarantine || got != c.want {
+			t.Errorf("%v vs %v: %s, %s, %q; want quarantine and %q", c.b, c.p, res.Verdict, res.Gate, got, c.want)
+		}
+	}
+	if s := TrialsShort(20, 20, 25); s != "" {
+		t.Errorf("both arms enough: %q", s)
+	}
+}

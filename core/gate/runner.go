@@ -207,6 +207,12 @@ func (in BudgetInput) checkRunner() error {
 	if s := in.Setting; s != nil && *s < r.MinSetting() {
 		return core.FieldErrorf("setting", "%s counts %s, at least %d, got %d", r.Flag(), r.Counts, r.MinSetting(), *s)
 	}
+	if s := in.Setting; s != nil && r.Max > 0 && *s > r.Max {
+		// The runner itself refuses it: a setting it would not run is no
+		// setting to plan from.
+		return core.FieldErrorf("setting", "%s: %s takes %d to %d %s (the first run included), got %d",
+			r.Write(*s), r.Tool, r.MinSetting(), r.Max, r.Counts, *s)
+	}
 	if _, ok := r.SettingFor(in.Cap); in.Setting == nil && !ok {
 		return core.FieldErrorf("cap", "%d reruns are more %s than %s can count", in.Cap, r.Counts, r.Tool)
 	}

@@ -3,6 +3,7 @@ package gate
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
@@ -142,5 +143,36 @@ func TestLookupRunner(t *testing.T) {
 	}
 	if _, ok := LookupRunner("tox"); ok {
 		t.Error("tox is not a runner flakegate knows")
+	}
+}
+
+// A setting past the runner's documented range is refused as the runner
+// would refuse it: Bazel's --flaky_test_attempts takes 1 to 10 (its
+// TestAttemptsConverter, and the command-line reference linked in Source);
+// 10 is still taken.
+func TestRunnerSettingRange(t *testing.T) {
+	in := DefaultBudgetInput
+	in.Rates, in.Runner = []float64{0.02}, "bazel-flaky-attempts"
+	for _, c := range []struct {
+		setting int64
+		want    string
+	}{
+		{11, "--flaky_test_attempts=11: Bazel takes 1 to 10 attempts (the first run included), got 11"},
+		{1000, "--flaky_test_attempts=1000: Bazel takes 1 to 10 attempts"},
+		{10, ""},
+	} {
+		in.Setting = &c.setting
+		_, err := Budget(in)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%d: %v", c.setting, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%d: %v, want %q", c.setting, err, c.want)
+		}
+	}
+	// Runners without a documented maximum take any count.
+	in.Runner, in.Setting = "gotestsum", ptr(int64(500))
+	if _, err := Budget(in); err != nil {
+		t.Errorf("gotestsum=500: %v", err)
 	}
 }

@@ -18,7 +18,10 @@ const (
 	StateStillFlaky = "still-flaky"
 	// StateStale: the pass rate since the claim left the claimed interval
 	// at a comparable number of trials (seed 000's rule, gate.Freeze): the
-	// claim no longer describes the test; measure it again. Blocks.
+	// claim no longer describes the test; measure it again. Blocks when the
+	// rate fell below the interval (the test got worse); when it rose above
+	// it (TestResult.Improving: the test got better) it does not block, and
+	// the clean runs still needed say when it leaves.
 	StateStale = "stale"
 	// StateReleased: the clean runs in a row prove the failure rate below
 	// the release rate at its confidence. The test leaves quarantine. Does
@@ -70,7 +73,7 @@ type Result struct {
 	Runs     int          `json:"runs"`   // runs in the new reports
 	Tests    []TestResult `json:"tests"`  // one per entry, sorted by test id
 	States   StateCounts  `json:"states"` // how many tests are in each state
-	Blocks   bool         `json:"blocks"` // some test is stale, expired or missing
+	Blocks   bool         `json:"blocks"` // some test is stale and worse, expired or missing
 	Warnings []string     `json:"warnings"`
 	// Link is the address of the calculator view that reproduces this
 	// check, set by the surfaces that know where the calculator is (the
@@ -129,11 +132,16 @@ type TestResult struct {
 	// it; "" otherwise.
 	RenamedFrom string `json:"renamed_from"`
 	State       string `json:"state"`  // one of States
-	Blocks      bool   `json:"blocks"` // stale, expired or missing
-	Owner       string `json:"owner"`
-	Reason      string `json:"reason"`
-	Opened      string `json:"opened"`
-	Expires     string `json:"expires"`
+	Blocks      bool   `json:"blocks"` // stale and not improving, expired or missing
+	// Improving is whether a stale claim went stale because the test got
+	// better: the pass rate since the claim is above its interval. Such a
+	// test does not block; Release.Remaining says how many clean runs
+	// release it. False in every other state.
+	Improving bool   `json:"improving"`
+	Owner     string `json:"owner"`
+	Reason    string `json:"reason"`
+	Opened    string `json:"opened"`
+	Expires   string `json:"expires"`
 	// DaysLeft is the number of days from today to the expiry date: 0 on
 	// its last day, negative once expired.
 	DaysLeft int64      `json:"days_left"`
@@ -141,7 +149,7 @@ type TestResult struct {
 	// Reported is the test's passes and trials in the new reports, over
 	// all their runs; null when it is not in them or there are none.
 	Reported *gate.Arm `json:"reported"`
-	Runs     int       `json:"runs"` // runs of the new reports the test ran in
+	Runs     int       `json:"runs"` // runs of the new reports the test ran in, each one run however many executions it holds
 	// Since is every trial since the claim, the new ones included, with
 	// its Wilson interval at the claim's confidence.
 	Since gate.Arm `json:"since"`
@@ -202,9 +210,36 @@ func Check(reg *Registry, rep *Reports, opt Options) (*Result, *Registry, error)
 		return nil, nil, err
 	}
 	res.Warnings = append(res.Warnings, warns...)
-	next := &Registry{Version: Version, Tests: []Entry{}}
-	var again []string
+	next := &Registry{Version: Version, Tests: []Entry{}, Counted: slices.Clone(reg.Counted)}
+	if rep != nil && len(rep.IDs) > 0 {
+		if len(rep.IDs) != rep.Runs {
+			return nil, nil, core.FieldErrorf("reports.ids", "%d identities for %d runs: give one per run or none", len(rep.IDs), rep.Runs)
+		}
+		counted := map[string]string{}
+		for _, c := range reg.Counted {
+			counted[c.Run] = c.Date
+		}
+		for i, id := range rep.IDs {
+			if err := checkRunID(fmt.Sprintf("reports.ids[%d]", i), id); err != nil {
+				return nil, nil, err
+			}
+			if date, done := counted[id]; done {
+				return nil, nil, core.FieldErrorf(fmt.Sprintf("reports.ids[%d]", i), "run %s was counted on %s: a run is never counted twice", id, date)
+			}
+			counted[id] = opt.Today
+			next.Counted = append(next.Counted, CountedRun{Run: id, Date: opt.Today})
+		}
+	}
+	var legacy []string
 	for _, e := range reg.Tests {
+		if e.Since.Trials > 0 && e.Since.Runs == 0 && e.Since.Clean > 0 {
+			// Written before runs were counted: its clean count counted
+			// executions, which overstate the runs (go test -count=20 is
+			// one run). The runs it stands for are unknown, so they are
+			// not counted: the streak starts again.
+			legacy = append(legacy, e.Test)
+			e.Since.Clean = 0
+		}
 		t, kept, err := checkEntry(e, rep, opt)
 		if err != nil {
 			return nil, nil, err
@@ -215,16 +250,13 @@ func Check(reg *Registry, rep *Reports, opt Options) (*Result, *Registry, error)
 		if kept != nil {
 			next.Tests = append(next.Tests, *kept)
 		}
-		if t.Reported != nil && e.Since.Checked == opt.Today {
-			again = append(again, t.Test)
-		}
 	}
 	slices.SortFunc(res.Tests, func(a, b TestResult) int { return strings.Compare(a.Test, b.Test) })
-	if len(again) > 0 {
-		slices.Sort(again)
+	if len(legacy) > 0 {
+		slices.Sort(legacy)
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%s already counted trials today (%s): if these are the same reports, writing counts them twice",
-			core.ListNames(again), opt.Today))
+			"%s recorded clean executions before runs were counted (%s): executions in one run are not independent runs, so their clean runs start again at 0",
+			core.Nouns(len(legacy), "test"), core.ListNames(legacy)))
 	}
 	return res, Canonical(next), nil
 }
@@ -294,7 +326,7 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 	since := e.Since
 	var runs []core.Count
 	missing := false
-	if rep != nil {
+	if rep != nil && rep.Runs > 0 { // reports whose every run was counted already have nothing to say
 		runs, missing = rep.Tests[t.Test], len(rep.Tests[t.Test]) == 0
 	}
 	var reported core.Count
@@ -303,12 +335,13 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 			continue
 		}
 		t.Runs++
+		since.Runs++
 		reported.Passed += r.Passed
 		reported.Trials += r.Trials
 		if r.Passed == r.Trials {
-			since.Clean += r.Trials
+			since.Clean++ // one run, however many executions it holds
 		} else {
-			since.Clean = 0 // the order inside a failed run is not known: none of it counts
+			since.Clean = 0
 		}
 	}
 	since.Passed += reported.Passed
@@ -353,10 +386,11 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 		t.State = StateExpired
 	case fr.Status == gate.FreezeStale:
 		t.State = StateStale
+		t.Improving = t.Since.Rate != nil && *t.Since.Rate > z.Upper
 	default:
 		t.State = StateStillFlaky
 	}
-	t.Blocks = t.State == StateStale || t.State == StateExpired || t.State == StateMissing
+	t.Blocks = t.State == StateStale && !t.Improving || t.State == StateExpired || t.State == StateMissing
 
 	kept := e
 	kept.Test = t.Test
@@ -368,7 +402,10 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 		kept.Since = since
 		if since.Trials >= z.Trials { // a full measurement again: it is the claim now
 			kept.Claim = claimOf(since.Passed, since.Trials, z.Confidence, opt.Today)
-			kept.Since = Since{Clean: since.Clean, Checked: opt.Today}
+			// The carried clean runs are among the new claim's passes, and
+			// never more (Validate bounds Clean by Runs plus them): a
+			// streak longer than that is cut, which only delays a release.
+			kept.Since = Since{Clean: min(since.Clean, since.Passed), Checked: opt.Today}
 		}
 	default:
 		kept.Since = since

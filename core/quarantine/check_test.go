@@ -2,6 +2,7 @@ package quarantine
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,7 +65,9 @@ func seedWilson(k, n float64) (float64, float64) {
 // produces a rate outside [lo, hi] at a comparable n, here at least half
 // the claim's trials. The later run is every trial since the claim: those
 // the registry holds and those of the new report. Every since-count
-// k/m with m up to 80 is tried against the claim 57/60.
+// k/m with m up to 80 is tried against the claim 57/60. A claim that went
+// stale because the test got better (rate above hi) does not block and says
+// it is improving; one that got worse (rate below lo) blocks.
 func TestStaleRule(t *testing.T) {
 	const claimPassed, claimTrials = 57, 60
 	lo, hi := seedWilson(claimPassed, claimTrials)
@@ -85,9 +88,10 @@ func TestStaleRule(t *testing.T) {
 			if got.Since.Passed != k || got.Since.Trials != m {
 				t.Fatalf("%d/%d: since counted as %d/%d", k, m, got.Since.Passed, got.Since.Trials)
 			}
-			if (got.State == StateStale) != wantStale || got.Blocks != wantStale {
-				t.Errorf("since %d/%d (rate %.4f, claim [%.4f, %.4f]): state %s, blocks %v; want stale %v",
-					k, m, rate, lo, hi, got.State, got.Blocks, wantStale)
+			wantBlocks, wantImproving := wantStale && rate < lo, wantStale && rate > hi
+			if (got.State == StateStale) != wantStale || got.Blocks != wantBlocks || got.Improving != wantImproving {
+				t.Errorf("since %d/%d (rate %.4f, claim [%.4f, %.4f]): state %s, blocks %v, improving %v; want stale %v, blocks %v, improving %v",
+					k, m, rate, lo, hi, got.State, got.Blocks, got.Improving, wantStale, wantBlocks, wantImproving)
 			}
 			if !wantStale && got.State != StateStillFlaky {
 				t.Errorf("since %d/%d: state %s, want %s", k, m, got.State, StateStillFlaky)
@@ -97,28 +101,37 @@ func TestStaleRule(t *testing.T) {
 }
 
 // TestStates: one state per test, by precedence (released, missing,
-// expired, stale, still flaky), with the evidence each needs.
+// expired, stale, still flaky), with the evidence each needs. The unit of
+// evidence is the run: a run of 14 executions that all passed is one clean
+// run (go test -count=14 in one process), not 14.
 func TestStates(t *testing.T) {
 	// Below 10% at 95% takes 29 clean runs: (0.9)^29 = 0.047 <= 0.05 < 0.9^28.
+	clean := func(n int, run string) []string { return slices.Repeat([]string{run}, n) }
 	cases := []struct {
-		name    string
-		e       Entry
-		reports []string // runs of the test; nil: not in the reports
-		state   string
-		clean   int64
+		name      string
+		e         Entry
+		reports   []string // runs of the test; nil: not in the reports
+		state     string
+		clean     int64
+		improving bool
 	}{
-		{"clean runs prove the release", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"20/20", "9/9"}, StateReleased, 29},
-		{"one short", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"20/20", "8/8"}, StateStillFlaky, 28},
-		{"a failed run restarts the count", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"20/20", "9/10"}, StateStillFlaky, 0},
-		{"released even past expiry", entry("t", 57, 60, 0.1, "2026-11-30"), []string{"29/29"}, StateReleased, 29},
-		{"released though stale", entry("t", 17, 20, 0.1, "2027-01-31"), []string{"30/30"}, StateReleased, 30},
-		{"missing", entry("t", 57, 60, 0.1, "2027-01-31"), nil, StateMissing, 0},
-		{"missing beats expired", entry("t", 57, 60, 0.1, "2026-11-30"), nil, StateMissing, 0},
-		{"expired the day after its last day", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"5/6"}, StateExpired, 0},
-		{"not expired on its last day", entry("t", 57, 60, 0.1, today), []string{"5/6"}, StateStillFlaky, 0},
-		{"expired beats stale", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"10/30"}, StateExpired, 0},
-		{"stale", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"10/30"}, StateStale, 0},
-		{"too few trials to judge", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"10/29"}, StateStillFlaky, 0},
+		{"clean runs prove the release", entry("t", 57, 60, 0.1, "2027-01-31"), clean(29, "1/1"), StateReleased, 29, false},
+		{"one short", entry("t", 57, 60, 0.1, "2027-01-31"), clean(28, "1/1"), StateStillFlaky, 28, false},
+		{"a run of 14 executions is one run", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"14/14"}, StateStillFlaky, 1, false},
+		{"29 executions in one run are one run", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"29/29"}, StateStillFlaky, 1, false},
+		{"a failed run restarts the count", entry("t", 57, 60, 0.1, "2027-01-31"), append(clean(20, "1/1"), "9/10"), StateStillFlaky, 0, false},
+		{"released even past expiry", entry("t", 57, 60, 0.1, "2026-11-30"), clean(29, "1/1"), StateReleased, 29, false},
+		{"released though stale", entry("t", 17, 20, 0.1, "2027-01-31"), clean(29, "1/1"), StateReleased, 29, false},
+		{"missing", entry("t", 57, 60, 0.1, "2027-01-31"), nil, StateMissing, 0, false},
+		{"missing beats expired", entry("t", 57, 60, 0.1, "2026-11-30"), nil, StateMissing, 0, false},
+		{"expired the day after its last day", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"5/6"}, StateExpired, 0, false},
+		{"not expired on its last day", entry("t", 57, 60, 0.1, today), []string{"5/6"}, StateStillFlaky, 0, false},
+		{"expired beats stale", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"10/30"}, StateExpired, 0, false},
+		{"stale", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"10/30"}, StateStale, 0, false},
+		// 35/35 since 57/60: 1.0 is above the claim's interval [0.863,
+		// 0.983]: stale because the test got better; it does not block.
+		{"stale and improving", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"35/35"}, StateStale, 1, true},
+		{"too few trials to judge", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"10/29"}, StateStillFlaky, 0, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -131,7 +144,10 @@ func TestStates(t *testing.T) {
 			if got.State != c.state || got.Release.Clean != c.clean {
 				t.Errorf("state %s with %d clean runs, want %s with %d", got.State, got.Release.Clean, c.state, c.clean)
 			}
-			blocks := c.state == StateStale || c.state == StateExpired || c.state == StateMissing
+			blocks := c.state == StateStale && !c.improving || c.state == StateExpired || c.state == StateMissing
+			if got.Improving != c.improving {
+				t.Errorf("improving %v, want %v", got.Improving, c.improving)
+			}
 			if got.Blocks != blocks || res.Blocks != blocks {
 				t.Errorf("blocks %v (result %v), want %v", got.Blocks, res.Blocks, blocks)
 			}
@@ -145,19 +161,22 @@ func TestStates(t *testing.T) {
 	}
 }
 
+// clean29 is 29 clean runs of one trial each: below 10% at 95%.
+func clean29() []string { return slices.Repeat([]string{"1/1"}, 29) }
+
 // TestWrite: what a writing check keeps of each state.
 func TestWrite(t *testing.T) {
 	released := entry("a/released", 57, 60, 0.1, "2027-01-31")
 	stale := entry("b/stale", 57, 60, 0.1, "2027-01-31")
-	stale.Since = Since{Passed: 4, Trials: 10, Clean: 3, Checked: "2026-11-30"}
+	stale.Since = Since{Passed: 4, Trials: 10, Runs: 3, Clean: 3, Checked: "2026-11-30"}
 	flaky := entry("c/flaky", 57, 60, 0.1, "2027-01-31")
-	flaky.Since = Since{Passed: 9, Trials: 10, Clean: 6, Checked: "2026-11-30"}
+	flaky.Since = Since{Passed: 9, Trials: 10, Runs: 7, Clean: 6, Checked: "2026-11-30"}
 	missing := entry("d/missing", 57, 60, 0.1, "2027-01-31")
-	missing.Since = Since{Passed: 9, Trials: 10, Clean: 6, Checked: "2026-11-30"}
+	missing.Since = Since{Passed: 9, Trials: 10, Runs: 7, Clean: 6, Checked: "2026-11-30"}
 	renamed := entry("e/old", 57, 60, 0.1, "2027-01-31")
 	expired := entry("f/expired", 57, 60, 0.1, "2026-12-01")
 	rep := runs(t, map[string][]string{
-		"a/released": {"29/29"},
+		"a/released": clean29(),
 		"b/stale":    {"6/20"},
 		"c/flaky":    {"5/5", "4/4"},
 		"e/new":      {"3/4"},
@@ -185,19 +204,19 @@ func TestWrite(t *testing.T) {
 	}
 	// Stale at 10/30 since the claim (4/10 held, 6/20 new): fewer trials
 	// than the claim's 60, so the claim stays and they keep adding up.
-	if s := kept["b/stale"]; s.Claim != stale.Claim || s.Since != (Since{Passed: 10, Trials: 30, Clean: 0, Checked: today}) {
+	if s := kept["b/stale"]; s.Claim != stale.Claim || s.Since != (Since{Passed: 10, Trials: 30, Runs: 4, Clean: 0, Checked: today}) {
 		t.Errorf("stale kept as %+v", s)
 	}
-	if f := kept["c/flaky"]; f.Since != (Since{Passed: 18, Trials: 19, Clean: 15, Checked: today}) || f.Claim != flaky.Claim {
+	if f := kept["c/flaky"]; f.Since != (Since{Passed: 18, Trials: 19, Runs: 9, Clean: 8, Checked: today}) || f.Claim != flaky.Claim {
 		t.Errorf("still flaky kept as %+v", f)
 	}
 	if m := kept["d/missing"]; m.Since != missing.Since || m.Claim != missing.Claim {
 		t.Errorf("missing changed: %+v", m)
 	}
-	if r, ok := kept["e/new"]; !ok || r.Since != (Since{Passed: 3, Trials: 4, Clean: 0, Checked: today}) || r.Claim != renamed.Claim {
+	if r, ok := kept["e/new"]; !ok || r.Since != (Since{Passed: 3, Trials: 4, Runs: 1, Clean: 0, Checked: today}) || r.Claim != renamed.Claim {
 		t.Errorf("renamed kept as %+v (found %v)", r, ok)
 	}
-	if x := kept["f/expired"]; x.Since != (Since{Passed: 2, Trials: 2, Clean: 2, Checked: today}) || x.Expires != expired.Expires {
+	if x := kept["f/expired"]; x.Since != (Since{Passed: 2, Trials: 2, Runs: 1, Clean: 1, Checked: today}) || x.Expires != expired.Expires {
 		t.Errorf("expired kept as %+v", x)
 	}
 	if err := Validate(next, today); err != nil {
@@ -221,12 +240,13 @@ func TestWrite(t *testing.T) {
 // stays. A stale state at half the claim that was noise clears itself.
 func TestStaleReplaced(t *testing.T) {
 	e := entry("t", 57, 60, 0.01, "2027-01-31")
-	e.Since = Since{Passed: 10, Trials: 30, Clean: 5, Checked: "2026-11-30"}
+	e.Since = Since{Passed: 10, Trials: 30, Runs: 5, Clean: 5, Checked: "2026-11-30"}
 	res, next := check(t, registry(e), runs(t, map[string][]string{"t": {"20/20", "10/10"}}), nil)
 	if got := res.Tests[0]; got.State != StateStale || got.Since.Passed != 40 || got.Since.Trials != 60 {
 		t.Fatalf("%+v", got)
 	}
-	if k := next.Tests[0]; k.Claim != claimOf(40, 60, 0.95, today) || k.Since != (Since{Clean: 35, Checked: today}) {
+	// The clean runs in a row: the 5 held and the 2 new runs.
+	if k := next.Tests[0]; k.Claim != claimOf(40, 60, 0.95, today) || k.Since != (Since{Clean: 7, Checked: today}) {
 		t.Errorf("kept %+v", k)
 	}
 	// 20/30 since 57/60 is stale (0.667 < 0.863); 30 more passes bring
@@ -246,7 +266,7 @@ func TestStaleReplaced(t *testing.T) {
 // TestNoReports: without reports nothing is missing and nothing counted.
 func TestNoReports(t *testing.T) {
 	e := entry("t", 57, 60, 0.1, "2027-01-31")
-	e.Since = Since{Passed: 29, Trials: 29, Clean: 29, Checked: "2026-11-30"}
+	e.Since = Since{Passed: 29, Trials: 29, Runs: 29, Clean: 29, Checked: "2026-11-30"}
 	res, next := check(t, registry(e, entry("u", 57, 60, 0.1, "2027-01-31")), nil, nil)
 	if res.Reports || res.Tests[0].State != StateReleased || res.Tests[1].State != StateStillFlaky || res.Tests[1].Reported != nil {
 		t.Errorf("%+v", res)

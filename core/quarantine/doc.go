@@ -7,7 +7,17 @@
 // test, who owns it and why it is quarantined, from when and until when,
 // the frozen claim of its pass rate (passed of trials on a date, with its
 // Wilson interval: seed 000's freeze record), the failure rate it must be
-// proven below to leave, and the evidence gathered since the claim.
+// proven below to leave, and the evidence gathered since the claim; the
+// registry also remembers the runs it has counted.
+//
+// The unit of evidence is the independent run: a report file, or a run of
+// a ledger (Reports holds one count per run). A run is clean when every
+// execution of the test in it passed; go test -count=14 in one file is one
+// run. A run is counted once: RunID and RunHash give each run an identity
+// (its content when it carries its time, else its content and where it was
+// made), FromLedgerRuns leaves out a run the registry has counted or that
+// repeats another, and Check remembers the identities of the runs it
+// counts (Registry.Counted).
 //
 // Check gives every test one state:
 //
@@ -15,7 +25,9 @@
 //     lane of the claimed rate (seed 003) and the clean runs still needed;
 //   - stale: the pass rate since the claim left the claimed interval at a
 //     comparable number of trials (gate.Freeze): measure again; once the
-//     trials since the claim are as many as the claim's, they replace it;
+//     trials since the claim are as many as the claim's, they replace it.
+//     Above the interval the test got better (TestResult.Improving): it
+//     does not block, and the clean runs still needed say when it leaves;
 //   - released: the clean runs in a row prove the failure rate below the
 //     target at the confidence asked, (1 − below)^m ≤ 1 − confidence
 //     (CleanRuns);
@@ -23,7 +35,8 @@
 //   - missing: not in the new reports (renamed or deleted; Options.Renames
 //     maps an old id to a new one so the measurement survives a rename).
 //
-// Stale, expired and missing block a gate; still-flaky and released do not.
+// Stale (unless improving), expired and missing block a gate; still-flaky
+// and released do not.
 // Check also returns the registry a writing check stores. Add, Renew,
 // Remove and Rename edit a registry; Read and Parse read one strictly,
 // Write writes one canonically (sorted, deterministic bytes).

@@ -29,7 +29,7 @@ func Add(reg *Registry, today string, entries ...Entry) (*Registry, error) {
 	for _, e := range reg.Tests {
 		have[e.Test] = e
 	}
-	out := &Registry{Version: Version, Tests: slices.Clone(reg.Tests)}
+	out := &Registry{Version: Version, Tests: slices.Clone(reg.Tests), Counted: slices.Clone(reg.Counted)}
 	for _, e := range entries {
 		if old, ok := have[e.Test]; ok {
 			return nil, core.FieldErrorf("test", "%s is already quarantined (owner %s, until %s): renew it, or remove it first", e.Test, old.Owner, old.Expires)
@@ -89,7 +89,7 @@ func Renew(reg *Registry, today, test, expires, owner, reason string) (*Registry
 	if now, _ := parseDate(today); until.Before(now) {
 		return nil, core.FieldErrorf("expires", "%s is before today (%s): a renewal runs into the future", expires, today)
 	}
-	out := &Registry{Version: Version, Tests: slices.Clone(reg.Tests)}
+	out := &Registry{Version: Version, Tests: slices.Clone(reg.Tests), Counted: slices.Clone(reg.Counted)}
 	e := &out.Tests[i]
 	e.Expires = expires
 	if owner != "" {
@@ -117,7 +117,7 @@ func Remove(reg *Registry, today string, tests ...string) (*Registry, error) {
 		}
 		gone[t] = true
 	}
-	out := &Registry{Version: Version, Tests: []Entry{}}
+	out := &Registry{Version: Version, Tests: []Entry{}, Counted: slices.Clone(reg.Counted)}
 	for _, e := range reg.Tests {
 		if !gone[e.Test] {
 			out.Tests = append(out.Tests, e)
@@ -140,7 +140,34 @@ func Rename(reg *Registry, today, old, nw string) (*Registry, error) {
 	if _, err := checkRenames(reg, map[string]string{old: nw}); err != nil {
 		return nil, err
 	}
-	out := &Registry{Version: Version, Tests: slices.Clone(reg.Tests)}
+	out := &Registry{Version: Version, Tests: slices.Clone(reg.Tests), Counted: slices.Clone(reg.Counted)}
 	out.Tests[i].Test = nw
+	return Canonical(out), nil
+}
+
+// Remember returns reg with the runs of ids recorded as counted today (a
+// run it has counted already keeps its date): the runs a claim was
+// measured on, so that a later check does not count them again as evidence
+// since the claim. An identity that is not one (checkRunID) is a
+// *core.Error.
+func Remember(reg *Registry, today string, ids ...string) (*Registry, error) {
+	if err := Validate(reg, today); err != nil {
+		return nil, err
+	}
+	out := &Registry{Version: Version, Tests: slices.Clone(reg.Tests), Counted: slices.Clone(reg.Counted)}
+	have := map[string]bool{}
+	for _, c := range reg.Counted {
+		have[c.Run] = true
+	}
+	for i, id := range ids {
+		if err := checkRunID(fmt.Sprintf("runs[%d]", i), id); err != nil {
+			pe := err.(*pathError)
+			return nil, &core.Error{Kind: pe.kind, Field: pe.path, Msg: pe.msg}
+		}
+		if !have[id] {
+			have[id] = true
+			out.Counted = append(out.Counted, CountedRun{Run: id, Date: today})
+		}
+	}
 	return Canonical(out), nil
 }

@@ -21,7 +21,8 @@ func ExampleCleanRuns() {
 }
 
 // Quarantine a test that passed 57 of 60 runs, then check it against a
-// night's report in which it passed all 20 of its runs.
+// night's report in which it passed all 20 of its executions (go test
+// -count=20): one process, so one clean run of the 299 a release needs.
 func ExampleCheck() {
 	today := "2026-11-20"
 	reg, err := quarantine.Add(&quarantine.Registry{Version: quarantine.Version}, today,
@@ -43,7 +44,7 @@ func ExampleCheck() {
 	fmt.Printf("%s: %s, %d of %d clean runs, rerun lane %s\n", t.Test, t.State, t.Release.Clean, t.Release.Needed, t.Budget.Lane)
 	quarantine.Write(os.Stdout, next)
 	// Output:
-	// shop/cart.TestCheckout: still-flaky, 20 of 299 clean runs, rerun lane nightly
+	// shop/cart.TestCheckout: still-flaky, 1 of 299 clean runs, rerun lane nightly
 	// {
 	//   "version": 1,
 	//   "tests": [
@@ -69,7 +70,8 @@ func ExampleCheck() {
 	//       "since": {
 	//         "passed": 20,
 	//         "trials": 20,
-	//         "clean": 20,
+	//         "runs": 1,
+	//         "clean": 1,
 	//         "checked": "2026-11-21"
 	//       }
 	//     }

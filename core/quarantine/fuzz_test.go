@@ -25,6 +25,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`[1, 2.5e3, -0, "\u00e9\ud83d\ude00", true, false, null]`))
 	f.Add([]byte("\xef\xbb\xbf{\"version\": 1,\r\n\"tests\": []}"))
 	f.Add(bytes.Replace(valid, []byte(`"lower": 0.6395811352592431`), []byte(`"lower": 0.6`), 1))
+	f.Add(bytes.Replace(valid, []byte(`"tests": [`), []byte(`"counted": [{"run": "b0", "date": "2026-11-24"}, {"run": "a1", "date": "2026-11-23"}], "tests": [`), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		reg, err := Parse(data, today)
 		if err != nil {

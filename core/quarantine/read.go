@@ -132,7 +132,7 @@ func join(path, field string) string {
 }
 
 func (d *decoder) registry(root *node) (*Registry, error) {
-	f, err := d.fields(root, "", "the registry", "version", "tests")
+	f, err := d.fields(root, "", "the registry", "version", "tests", "counted?")
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +159,27 @@ func (d *decoder) registry(root *node) (*Registry, error) {
 			return nil, err
 		}
 		reg.Tests = append(reg.Tests, e)
+	}
+	if cn, ok := f["counted"]; ok {
+		if cn.kind != '[' {
+			return nil, d.errAt(cn.off, "counted", "want a list of runs (a JSON array), got %s", cn.kindName())
+		}
+		for i, item := range cn.items {
+			path := fmt.Sprintf("counted[%d]", i)
+			d.at[path] = item.off
+			c, err := d.fields(item, path, "a counted run", "run", "date")
+			if err != nil {
+				return nil, err
+			}
+			var r CountedRun
+			if r.Run, err = d.str(c["run"], path+".run"); err != nil {
+				return nil, err
+			}
+			if r.Date, err = d.str(c["date"], path+".date"); err != nil {
+				return nil, err
+			}
+			reg.Counted = append(reg.Counted, r)
+		}
 	}
 	return reg, nil
 }
@@ -214,9 +235,14 @@ func (d *decoder) entry(n *node, path string) (Entry, error) {
 	}
 	if sn, ok := f["since"]; ok {
 		spath := join(path, "since")
-		s, err := d.fields(sn, spath, "the evidence since the claim", "passed", "trials", "clean", "checked?")
+		s, err := d.fields(sn, spath, "the evidence since the claim", "passed", "trials", "runs?", "clean", "checked?")
 		if err != nil {
 			return e, err
+		}
+		if rn, ok := s["runs"]; ok {
+			if e.Since.Runs, err = d.integer(rn, join(spath, "runs")); err != nil {
+				return e, err
+			}
 		}
 		for _, x := range []struct {
 			name string

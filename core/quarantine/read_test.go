@@ -15,7 +15,7 @@ import (
 // today is the date the tests read the registries on.
 const today = "2026-12-02"
 
-func readFile(t *testing.T, path string) []byte {
+func readFile(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -77,6 +77,19 @@ func TestReadErrors(t *testing.T) {
 		{"blank at the end of an id", `"test": "example.com/shop/auth.TestLogin"`, `"test": "example.com/shop/auth.TestLogin "`, `"example.com/shop/auth.TestLogin "`, "has blanks at its start or end"},
 		{"raw tab in a string", `"reason": "races the session cache"`, "\"reason\": \"races the\tsession cache\"", "\t", "a control character (0x09) inside a string"},
 		{"passes over trials since", `"passed": 9`, `"passed": 11`, `11`, "tests[1].since.passed: 11 passes is more than the 10 trials since the claim"},
+		// Every count is bounded by the others: a hand-edited clean count
+		// with no evidence since the claim would buy a release.
+		{"clean runs without evidence", `"runs": 0,
+        "clean": 0`, `"runs": 0,
+        "clean": 299`, `299`, "tests[0].since.clean: 299 clean runs in a row is more than the evidence holds: 0 runs since the claim and the claim's 17 passing trials"},
+		{"runs over trials", `"runs": 5,`, `"runs": 11,`, `11`, "tests[1].since.runs: 11 runs is more than the 10 trials since the claim: every run holds at least one trial"},
+		{"checked before the claim", `"checked": "2026-11-25"`, `"checked": "2026-11-19"`, `"2026-11-19"`, "tests[1].since.checked: 2026-11-19 is before the claim's date, 2026-11-20"},
+		{"a run counted twice", `"tests": [`, `"counted": [{"run": "0123456789abcdef", "date": "2026-11-23"}, {"run": "0123456789abcdef", "date": "2026-11-24"}],
+  "tests": [`, `"0123456789abcdef", "date": "2026-11-24"`, "counted[1].run: 0123456789abcdef is already counted[0]: a run is counted once"},
+		{"a run counted in the future", `"tests": [`, `"counted": [{"run": "0123456789abcdef", "date": "2026-12-24"}],
+  "tests": [`, `"2026-12-24"`, "counted[0].date: 2026-12-24 is in the future"},
+		{"a run identity with a slash", `"tests": [`, `"counted": [{"run": "a/b", "date": "2026-11-24"}],
+  "tests": [`, `"a/b"`, `counted[0].run: "a/b": a run's identity has letters and digits only`},
 		{"release rate zero", `"below": 0.01,`, `"below": 0,`, `0`, "tests[1].release.below: the failure rate to prove the test below must be in (0,1), got 0"},
 		{"release unprovable", `"below": 0.01`, `"below": 1e-17`, `1e-17`, "tests[1].release.below: 1e-17 at 0.95 confidence needs more than 2^53 clean runs"},
 		{"claim confidence one", `"confidence": 0.95,

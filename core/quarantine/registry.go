@@ -14,6 +14,12 @@ const (
 	MaxTests     = 10_000  // entries of a registry
 	MaxIDBytes   = 4096    // bytes of a test id
 	MaxTextBytes = 1000    // bytes of an owner or a reason
+	// MaxCounted is the most run identities a registry remembers as
+	// counted; past it the oldest are forgotten (a report older than
+	// MaxCounted runs could then be counted again).
+	MaxCounted = 5000
+	// MaxRunIDBytes is the longest run identity: RunID writes 32.
+	MaxRunIDBytes = 64
 )
 
 // Registry is the list of quarantined tests a team keeps in its repository:
@@ -22,6 +28,16 @@ const (
 type Registry struct {
 	Version int     `json:"version"` // the format, Version
 	Tests   []Entry `json:"tests"`   // at most MaxTests, ids unique
+	// Counted are the runs a writing check has counted, by identity
+	// (RunID): a run given again is never counted again. At most
+	// MaxCounted, the newest kept; omitted when empty.
+	Counted []CountedRun `json:"counted,omitempty"`
+}
+
+// CountedRun is a run a writing check counted: its identity and the day.
+type CountedRun struct {
+	Run  string `json:"run"`  // the run's identity, RunID: 1 to MaxRunIDBytes letters and digits, unique
+	Date string `json:"date"` // the day of the check that counted it, YYYY-MM-DD, not after today
 }
 
 // Entry is one quarantined test: who owns it and why, until when, the
@@ -51,13 +67,24 @@ type Release struct {
 }
 
 // Since is the evidence gathered after the claim: the trials of the test in
-// every report checked since its date, and its run of clean trials.
+// every run checked since its date, those runs, and its clean runs in a
+// row. The unit of evidence for a release is the independent run (a report
+// file, or a run of a ledger): the executions of a test inside one run
+// (go test -count=14) share its process and machine, so they are one run,
+// clean only when every one of them passed.
 type Since struct {
 	Passed int64 `json:"passed"` // passing trials since the claim, in [0, Trials]
-	Trials int64 `json:"trials"` // trials since the claim, >= 0
-	// Clean is the number of passing trials in a row at the end of the
-	// record: it restarts at 0 with every failure seen since the test was
-	// quarantined. A replaced claim does not restart it.
+	Trials int64 `json:"trials"` // trials since the claim, >= Runs
+	// Runs is the number of runs since the claim the test ran in, each of
+	// at least one trial: in [0, Trials]. Omitted by registries written
+	// before runs were counted, which read as 0.
+	Runs int64 `json:"runs"`
+	// Clean is the number of clean runs in a row at the end of the record
+	// (runs in which every execution of the test passed): it restarts at 0
+	// with every run that saw a failure since the test was quarantined. A
+	// replaced claim does not restart it, so it is at most Runs plus the
+	// claim's passes (the clean runs a replaced claim carries are among
+	// them).
 	Clean int64 `json:"clean"`
 	// Checked is the day of the last check that counted trials,
 	// YYYY-MM-DD, not after today; omitted before the first.

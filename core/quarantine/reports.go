@@ -13,9 +13,13 @@ import (
 // A run with a failure ends a test's clean run of trials; a run of passes
 // extends it.
 type Reports struct {
-	Runs     int                     `json:"runs"`  // runs read, >= 0
-	Tests    map[string][]core.Count `json:"tests"` // per test id, one count per run it ran in, in run order
-	Warnings []string                `json:"warnings"`
+	Runs  int                     `json:"runs"`  // runs read, >= 0
+	Tests map[string][]core.Count `json:"tests"` // per test id, one count per run it ran in, in run order
+	// IDs are the identities (RunID) of the Runs, in order, when the
+	// caller knows them (FromLedgerRuns): a writing check remembers them
+	// as counted. Empty otherwise.
+	IDs      []string `json:"ids,omitempty"`
+	Warnings []string `json:"warnings"`
 }
 
 // FromLedger collects the baseline arm of l, where the report readers put
@@ -23,10 +27,53 @@ type Reports struct {
 // A seed JSONL ledger's patched arm is a different version of the code: its
 // trials are left out, with a warning.
 func FromLedger(l *ledger.Ledger) *Reports {
+	return fromLedger(l, nil)
+}
+
+// FromLedgerRuns is FromLedger with the identity of each baseline run of l
+// (ids, keyed by run name; RunID, LedgerRunIDs): a run that reg has
+// counted already, or that is the same run as an earlier one of l, is left
+// out, and a warning says so, naming it. The identities of the runs kept
+// are the result's IDs. A run without an identity in ids is counted and
+// not remembered.
+func FromLedgerRuns(l *ledger.Ledger, ids map[string]string, reg *Registry) *Reports {
+	counted := map[string]string{}
+	for _, c := range reg.Counted {
+		counted[c.Run] = c.Date
+	}
+	seen := map[string]string{}
+	skip := map[int]bool{}
+	var warns, kept []string
+	for i, run := range l.Runs(ledger.ArmBaseline) {
+		id := ids[run]
+		switch date, done := counted[id]; {
+		case id == "":
+		case done:
+			skip[i] = true
+			warns = append(warns, fmt.Sprintf("%s is a run counted already, on %s: not counted again", run, date))
+		case seen[id] != "":
+			skip[i] = true
+			warns = append(warns, fmt.Sprintf("%s is the same run as %s: counted once", run, seen[id]))
+		default:
+			seen[id] = run
+			kept = append(kept, id)
+		}
+	}
+	rep := fromLedger(l, skip)
+	rep.IDs = kept
+	rep.Warnings = append(rep.Warnings, warns...)
+	return rep
+}
+
+// fromLedger collects l's baseline runs but those in skip.
+func fromLedger(l *ledger.Ledger, skip map[int]bool) *Reports {
 	rep := &Reports{Tests: map[string][]core.Count{}, Warnings: append([]string{}, l.Notes()...)}
 	runs, tests := l.Runs(ledger.ArmBaseline), l.Tests(ledger.ArmBaseline)
-	rep.Runs = len(runs)
+	rep.Runs = len(runs) - len(skip)
 	for _, c := range l.Cells(ledger.ArmBaseline) { // ordered by run, then test
+		if skip[c.Run] {
+			continue
+		}
 		id := tests[c.Test]
 		rep.Tests[id] = append(rep.Tests[id], core.Count{Passed: c.Passed, Trials: c.Trials})
 	}

@@ -73,7 +73,7 @@ func validate(reg *Registry, today string) error {
 		}
 		first[e.Test] = i
 	}
-	return nil
+	return validateCounted(reg.Counted, now)
 }
 
 func validateEntry(e *Entry, path string, today time.Time) error {
@@ -105,13 +105,60 @@ func validateEntry(e *Entry, path string, today time.Time) error {
 	}
 	s := e.Since
 	switch {
-	case s.Trials < 0 || s.Passed < 0 || s.Clean < 0:
+	case s.Trials < 0 || s.Passed < 0 || s.Clean < 0 || s.Runs < 0:
 		return faultf(path+".since", "counts must not be negative")
 	case s.Passed > s.Trials:
 		return faultf(path+".since.passed", "%d passes is more than the %d trials since the claim", s.Passed, s.Trials)
+	case s.Runs > s.Trials:
+		return faultf(path+".since.runs", "%s is more than the %s since the claim: every run holds at least one trial",
+			core.Nouns(s.Runs, "run"), core.Nouns(s.Trials, "trial"))
+	case s.Clean > s.Runs+e.Claim.Passed:
+		return faultf(path+".since.clean", "%s in a row is more than the evidence holds: %s since the claim and the claim's %s",
+			core.Nouns(s.Clean, "clean run"), core.Nouns(s.Runs, "run"), core.Nouns(e.Claim.Passed, "passing trial"))
 	}
 	if s.Checked != "" {
-		if _, err := checkDate(path+".since.checked", s.Checked, today); err != nil {
+		checked, err := checkDate(path+".since.checked", s.Checked, today)
+		if err != nil {
+			return err
+		}
+		if claimed, err := parseDate(e.Claim.Date); err == nil && checked.Before(claimed) {
+			return faultf(path+".since.checked", "%s is before the claim's date, %s: evidence since the claim is checked after it", s.Checked, e.Claim.Date)
+		}
+	}
+	return nil
+}
+
+// checkRunID checks a run's identity: 1 to MaxRunIDBytes ASCII letters and
+// digits.
+func checkRunID(path, id string) error {
+	if id == "" || len(id) > MaxRunIDBytes {
+		return faultf(path, "a run's identity has 1 to %d letters and digits, got %d bytes", MaxRunIDBytes, len(id))
+	}
+	for _, r := range id {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return faultf(path, "%q: a run's identity has letters and digits only", clip(id))
+		}
+	}
+	return nil
+}
+
+// validateCounted checks the runs counted: at most MaxCounted, each a
+// valid identity, once, on a real day not after today.
+func validateCounted(cs []CountedRun, today time.Time) error {
+	if len(cs) > MaxCounted {
+		return &pathError{kind: core.TooLarge, path: "counted", msg: fmt.Sprintf("%d runs: a registry remembers at most %d", len(cs), MaxCounted)}
+	}
+	first := make(map[string]int, len(cs))
+	for i, c := range cs {
+		path := fmt.Sprintf("counted[%d]", i)
+		if err := checkRunID(path+".run", c.Run); err != nil {
+			return err
+		}
+		if j, dup := first[c.Run]; dup {
+			return faultf(path+".run", "%s is already counted[%d]: a run is counted once", c.Run, j)
+		}
+		first[c.Run] = i
+		if _, err := checkDate(path+".date", c.Date, today); err != nil {
 			return err
 		}
 	}

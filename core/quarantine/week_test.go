@@ -63,7 +63,7 @@ var weekEntries = []struct {
 	{"TestInventory", "@warehouse", 0.01, "2026-12-31"},
 	{"TestLogin", "@identity", 0.01, "2026-12-31"},
 	{"TestPayment", "@payments", 0.01, "2026-11-25"},
-	{"TestQueue", "@platform", 0.1, "2026-12-31"},
+	{"TestQueue", "@platform", 0.4, "2026-12-31"}, // 6 clean runs: released within the week
 	{"TestReport", "@data", 0.01, "2026-11-24"},
 	{"TestSearch", "@search", 0.01, "2026-12-31"},
 	{"TestShipping", "@warehouse", 0.05, "2026-12-31"},
@@ -144,8 +144,8 @@ func (m *modelTest) state(today string, count core.Count, ran bool) string {
 	if ran {
 		m.sincePassed += count.Passed
 		m.sinceTrials += count.Trials
-		if count.Passed == count.Trials {
-			m.clean += count.Trials
+		if count.Passed == count.Trials { // a night's report is one run, whatever its -count
+			m.clean++
 		} else {
 			m.clean = 0
 		}
@@ -166,6 +166,7 @@ func (m *modelTest) state(today string, count core.Count, ran bool) string {
 	case 2*m.sinceTrials >= m.claimTrials && (rate < lo || rate > hi):
 		if m.sinceTrials >= m.claimTrials { // measured again in full: a write makes it the claim
 			m.claimPassed, m.claimTrials = m.sincePassed, m.sinceTrials
+			m.clean = min(m.clean, m.sincePassed)
 			m.sincePassed, m.sinceTrials = 0, 0
 		}
 		return StateStale
@@ -175,10 +176,12 @@ func (m *modelTest) state(today string, count core.Count, ran bool) string {
 
 // TestWeek runs the week's nightly checks, each writing the registry the
 // next night reads, and holds every test's state to the model fed with the
-// .expect counts. Every state appears in it: released (TestCheckout,
-// TestShipping, TestQueue), stale (TestSearch, TestUpload), expired
-// (TestReport, TestPayment), missing (TestInventory, TestCart) and still
-// flaky.
+// .expect counts. Each night's report is one run (its 20 executions of a
+// test share one go test process), so a release takes as many clean nights
+// as its rule needs runs. Every state appears in it: released (TestQueue,
+// below 40%: six clean nights in a row), stale (TestSearch, worse;
+// TestUpload and TestQueue, better), expired (TestReport, TestPayment),
+// missing (TestInventory, TestCart) and still flaky.
 func TestWeek(t *testing.T) {
 	reg := weekRegistry(t)
 	model := map[string]*modelTest{}

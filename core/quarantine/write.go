@@ -9,7 +9,8 @@ import (
 )
 
 // Canonical returns a copy of reg in the form Write writes: entries sorted
-// by test id, each claim's rate and interval computed from its counts, an
+// by test id, the counted runs by date and identity (at most MaxCounted,
+// the newest), each claim's rate and interval computed from its counts, an
 // empty list rather than none. The same tests in any order give the same
 // registry, so that a change to one test changes only its lines.
 func Canonical(reg *Registry) *Registry {
@@ -20,6 +21,19 @@ func Canonical(reg *Registry) *Registry {
 		*c = claimOf(c.Passed, c.Trials, c.Confidence, c.Date)
 	}
 	slices.SortStableFunc(out.Tests, func(a, b Entry) int { return strings.Compare(a.Test, b.Test) })
+	if len(reg.Counted) > 0 {
+		// Oldest first; past MaxCounted the oldest are forgotten.
+		out.Counted = slices.Clone(reg.Counted)
+		slices.SortStableFunc(out.Counted, func(a, b CountedRun) int {
+			if c := strings.Compare(a.Date, b.Date); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Run, b.Run)
+		})
+		if n := len(out.Counted); n > MaxCounted {
+			out.Counted = out.Counted[n-MaxCounted:]
+		}
+	}
 	return out
 }
 

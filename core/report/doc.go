@@ -9,11 +9,14 @@
 // a pass.
 //
 // The readers stream: memory is bounded by the longest line they accept
-// (MaxLineBytes, MaxGoTestLineBytes) and by the ledger, never by the size
-// of the file; LimitReader refuses a report over a size with a TooLarge
-// error instead of reading part of it. Malformed input is a *core.Error of
-// Kind Invalid with the line and column of the fault (the caller adds the
-// file name with core.WithFile); a report that has no trials to count (a
-// build that failed) is Unusable. What a reader noticed but could still
+// (MaxLineBytes, MaxGoTestLineBytes), by the nesting they accept (JSON 512
+// deep, XML MaxXMLDepth: a deeper element is refused when its start tag is
+// read, before anything is built for it) and by the ledger, never by the
+// size of the file; within twice the input plus 32 MB for any input,
+// accepted or refused (memory_test.go measures it). LimitReader refuses a
+// report over a size with a TooLarge error instead of reading part of it.
+// Malformed input is a *core.Error of Kind Invalid with the line and column
+// of the fault (the caller adds the file name with core.WithFile); a report
+// that has no trials to count (a build that failed) is Unusable. What a reader noticed but could still
 // count is a warning on the ledger (Ledger.Warn).
 package report

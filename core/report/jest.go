@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"strings"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
@@ -13,25 +14,32 @@ import (
 // attempt: Jest counts attempts in invocations (jest.retryTimes); Vitest
 // writes no invocations but keeps one failureMessages entry per failed
 // attempt. A passed test's earlier attempts failed. pending, skipped, todo
-// and disabled tests are no trial. A test file that failed to run (a
-// syntax error, a failing import) has no trials and is a warning.
+// and disabled tests are no trial.
+//
+// Jest groups results by test file, and the file is part of a test's
+// identity: a test is named "file › full name", the file's path taken
+// relative to the folder all of the report's files share (so the name is
+// the same in every checkout, and two files' tests of one name stay apart).
+// A test file that failed to run (a syntax error, a failing import: status
+// failed and no test results) has no trials; it is a setup failure of the
+// file, as jest-junit's <error> case and a failed NUnit OneTimeSetUp are,
+// and a warning.
 func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	j := newJSONReader(r, "Jest JSON report")
-	var brokenFiles []string
-	files := 0
+	var files []jestFile
 	err := j.object(func(key string) error {
 		if key != "testResults" {
 			return j.skip()
 		}
 		return j.array(func(int) error {
-			files++
-			var file, status, message string
+			var f jestFile
+			var status, message string
 			tests := 0
 			err := j.object(func(key string) error {
 				var err error
 				switch key {
 				case "name", "testFilePath":
-					file, err = j.text("the test file's path")
+					f.path, err = j.text("the test file's path")
 				case "status":
 					status, err = j.text("a status")
 				case "message", "failureMessage":
@@ -39,7 +47,11 @@ func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 				case "assertionResults", "testResults":
 					err = j.array(func(int) error {
 						tests++
-						return readJestTest(j, arm, run, l)
+						t, err := readJestTest(j)
+						if err == nil && t.attempts > 0 {
+							f.tests = append(f.tests, t)
+						}
+						return err
 					})
 				default:
 					err = j.skip()
@@ -47,8 +59,12 @@ func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 				return err
 			})
 			if err == nil && tests == 0 && status == "failed" {
-				brokenFiles = append(brokenFiles, cmpOr(file, "a test file")+": "+firstLine(message))
+				f.broken = strings.TrimSpace(strings.TrimPrefix(firstLine(message), "●"))
+				if f.broken == "" {
+					f.broken = "no message"
+				}
 			}
+			files = append(files, f)
 			return err
 		})
 	})
@@ -58,17 +74,55 @@ func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	if err := j.end(); err != nil {
 		return err
 	}
-	if len(brokenFiles) > 0 {
-		warnf(l, "run %s: %s failed to run and have no trials: %s", run, core.Nouns(len(brokenFiles), "test file"), core.ListNames(brokenFiles))
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.path
 	}
-	if files == 0 {
+	root := commonDir(paths)
+	var broken []string
+	for _, f := range files {
+		file := relPath(f.path, root)
+		if f.broken != "" {
+			l.AddSideFailure(arm, run, cmpOr(file, "(a test file)"), "setup")
+			broken = append(broken, cmpOr(file, "a test file")+": "+f.broken)
+		}
+		for _, t := range f.tests {
+			name := t.name
+			if file != "" {
+				name = file + " › " + name
+			}
+			// The attempts before the last failed.
+			l.AddCounts(arm, run, name, 0, t.attempts-1)
+			l.AddTrial(arm, run, name, t.passed)
+		}
+	}
+	if len(broken) > 0 {
+		warnf(l, "run %s: %s failed to run, so none of its tests has a trial (each counts as a setup failure): %s", run, core.Nouns(len(broken), "test file"), core.ListNames(broken))
+	}
+	if len(files) == 0 {
 		warnf(l, "run %s: the Jest report has no test files", run)
 	}
 	return nil
 }
 
-// readJestTest reads one entry of assertionResults.
-func readJestTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
+// jestFile is one entry of a Jest report's testResults: a test file.
+type jestFile struct {
+	path   string     // as written: absolute, with / or \
+	tests  []jestTest // passed and failed tests
+	broken string     // why the file failed to run, or ""
+}
+
+// jestTest is one passed or failed test: its attempts, the last of which
+// passed when passed is set.
+type jestTest struct {
+	name     string
+	attempts int64
+	passed   bool
+}
+
+// readJestTest reads one entry of assertionResults; a test that did not
+// run has no attempts.
+func readJestTest(j *jsonReader) (jestTest, error) {
 	line, col := j.at()
 	var full, title, status string
 	var ancestors []string
@@ -101,33 +155,29 @@ func readJestTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 		return err
 	})
 	if err != nil {
-		return err
+		return jestTest{}, err
 	}
-	name := full
-	if name == "" {
-		name = joinNonEmpty(append(ancestors, title), " ")
+	t := jestTest{name: full, passed: status == "passed"}
+	if t.name == "" {
+		t.name = joinNonEmpty(append(ancestors, title), " ")
 	}
-	if name == "" {
-		return j.errAt(line, col, "a test without a fullName or title")
+	if t.name == "" {
+		return t, j.errAt(line, col, "a test without a fullName or title")
 	}
-	var attempts int64
 	switch status {
 	case "passed", "failed":
 	case "":
-		return j.errAt(line, col, "the test %q has no status", name)
+		return t, j.errAt(line, col, "the test %q has no status", t.name)
 	default:
-		return nil // pending, skipped, todo, disabled, focused: no trial
+		return t, nil // pending, skipped, todo, disabled, focused: no trial
 	}
 	switch {
 	case invocations >= 1:
-		attempts = invocations
+		t.attempts = invocations
 	case status == "passed":
-		attempts = failures + 1 // Vitest: one message per failed attempt
+		t.attempts = failures + 1 // Vitest: one message per failed attempt
 	default:
-		attempts = max(failures, 1)
+		t.attempts = max(failures, 1)
 	}
-	for i := int64(1); i <= attempts; i++ {
-		l.AddTrial(arm, run, name, status == "passed" && i == attempts)
-	}
-	return nil
+	return t, nil
 }

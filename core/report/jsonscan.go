@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -44,7 +45,13 @@ const (
 func newJSONReader(r io.Reader, what string) *jsonReader {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
-		br = bufio.NewReaderSize(r, 64<<10)
+		size := 64 << 10
+		if b, ok := r.(*bytes.Reader); ok {
+			// One line or a detection head: a buffer of its size, not
+			// 64 KB for every row of a samples file.
+			size = min(size, b.Len())
+		}
+		br = bufio.NewReaderSize(r, size)
 	}
 	return &jsonReader{br: br, line: 1, col: 1, what: what}
 }
@@ -433,44 +440,6 @@ func (j *jsonReader) number() (float64, error) {
 	return v, nil
 }
 
-// jsonNumber reports whether s is a number in RFC 8259's grammar.
-func jsonNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
 // literal reads true, false or null.
 func (j *jsonReader) literal(word string) error {
 	line, col := j.at()
@@ -608,62 +577,4 @@ func (j *jsonReader) end() error {
 		return j.errf("malformed JSON: %s after the end of the document", describeByte(c))
 	}
 	return nil
-}
-
-// compact reads any value and returns it as compact JSON text (strings
-// re-quoted), at most maxJSONString bytes: a promptfoo test's vars, as its
-// name.
-func (j *jsonReader) compact() (string, error) {
-	var b strings.Builder
-	var value func() error
-	value = func() error {
-		if b.Len() > maxJSONString {
-			return j.errf("a value longer than %d bytes", maxJSONString)
-		}
-		k, err := j.kind()
-		if err != nil {
-			return err
-		}
-		switch k {
-		case "object":
-			b.WriteByte('{')
-			n := 0
-			err = j.object(func(key string) error {
-				if n > 0 {
-					b.WriteByte(',')
-				}
-				n++
-				b.WriteString(strconv.Quote(key))
-				b.WriteByte(':')
-				return value()
-			})
-			b.WriteByte('}')
-			return err
-		case "array":
-			b.WriteByte('[')
-			err = j.array(func(i int) error {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				return value()
-			})
-			b.WriteByte(']')
-			return err
-		}
-		v, err := j.scalar("a value")
-		if err != nil {
-			return err
-		}
-		switch v.kind {
-		case "string":
-			b.WriteString(strconv.Quote(v.s))
-		case "number":
-			b.WriteString(strconv.FormatFloat(v.n, 'g', -1, 64))
-		default:
-			b.WriteString(v.kind)
-		}
-		return nil
-	}
-	err := value()
-	return b.String(), err
 }

@@ -1,6 +1,9 @@
 package report
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 func cmpOr(s, alt string) string {
 	if s == "" {
@@ -28,4 +31,100 @@ func joinNonEmpty(parts []string, sep string) string {
 		}
 	}
 	return strings.Join(keep, sep)
+}
+
+// jsonNumber reports whether s is a number in RFC 8259's grammar.
+func jsonNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// compact reads any value and returns it as compact JSON text (strings
+// re-quoted), at most maxJSONString bytes: a promptfoo test's vars, as its
+// name.
+func (j *jsonReader) compact() (string, error) {
+	var b strings.Builder
+	var value func() error
+	value = func() error {
+		if b.Len() > maxJSONString {
+			return j.errf("a value longer than %d bytes", maxJSONString)
+		}
+		k, err := j.kind()
+		if err != nil {
+			return err
+		}
+		switch k {
+		case "object":
+			b.WriteByte('{')
+			n := 0
+			err = j.object(func(key string) error {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				n++
+				b.WriteString(strconv.Quote(key))
+				b.WriteByte(':')
+				return value()
+			})
+			b.WriteByte('}')
+			return err
+		case "array":
+			b.WriteByte('[')
+			err = j.array(func(i int) error {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				return value()
+			})
+			b.WriteByte(']')
+			return err
+		}
+		v, err := j.scalar("a value")
+		if err != nil {
+			return err
+		}
+		switch v.kind {
+		case "string":
+			b.WriteString(strconv.Quote(v.s))
+		case "number":
+			b.WriteString(strconv.FormatFloat(v.n, 'g', -1, 64))
+		default:
+			b.WriteString(v.kind)
+		}
+		return nil
+	}
+	err := value()
+	return b.String(), err
 }

@@ -40,7 +40,7 @@ type junitCase struct {
 // readJUnit reads one JUnit XML file as one run of arm.
 func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 	x := newXMLStream(r)
-	d, pos, xmlErr := x.d, x.pos, x.err
+	pos := x.pos
 	var suites []string // names of the enclosing testsuite elements
 	root := true
 	cases := 0
@@ -49,12 +49,12 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 	var unnamedAt []string
 	prevID, prevFailed := "", false
 	for {
-		tok, err := d.Token()
+		tok, err := x.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return xmlErr(err)
+			return err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -75,11 +75,8 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 				c := junitCase{name: attr(t, "name"), classname: attr(t, "classname")}
 				c.line, c.col = pos()
 				c.notRun = notRunStatus[attr(t, "status")] || notRunStatus[attr(t, "result")]
-				if err := readJUnitCase(d, &c); err != nil {
-					if _, ok := err.(*core.Error); ok {
-						return err
-					}
-					return xmlErr(err)
+				if err := readJUnitCase(x, &c); err != nil {
+					return err
 				}
 				suite := ""
 				if len(suites) > 0 {
@@ -103,18 +100,14 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 				prevID, prevFailed = id, addJUnitCase(l, arm, run, id, c, split)
 				cases++
 			default:
-				if err := d.Skip(); err != nil {
-					return xmlErr(err)
+				if err := x.skip(); err != nil {
+					return err
 				}
 			}
 		case xml.EndElement:
 			if len(suites) > 0 {
 				suites = suites[:len(suites)-1]
 			}
-		case xml.Directive:
-			// A DOCTYPE could declare entities; no test tool writes one.
-			line, col := pos()
-			return core.PosErrorf(core.Invalid, line, col, "a test report has no <!DOCTYPE> or other directive")
 		}
 	}
 	if root {
@@ -142,9 +135,12 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 }
 
 // readJUnitCase reads the children of a <testcase> up to its end tag.
-func readJUnitCase(d *xml.Decoder, c *junitCase) error {
+func readJUnitCase(x *xmlStream, c *junitCase) error {
 	for {
-		tok, err := d.Token()
+		tok, err := x.next()
+		if errors.Is(err, io.EOF) {
+			return x.err(io.ErrUnexpectedEOF)
+		}
 		if err != nil {
 			return err
 		}
@@ -170,7 +166,7 @@ func readJUnitCase(d *xml.Decoder, c *junitCase) error {
 			case "flakyError", "rerunError":
 				c.retries = append(c.retries, true)
 			}
-			if err := d.Skip(); err != nil {
+			if err := x.skip(); err != nil {
 				return err
 			}
 		case xml.EndElement:

@@ -10,13 +10,16 @@ import (
 
 // readPlaywright reads Playwright's JSON reporter output (reporter "json")
 // as one run. Every entry of a test's results[] is one attempt (retry 0,
-// 1, ...), and each that was not skipped is a trial, passed when its status
-// is "passed". A test is named "[project] file › describe › title", as
+// 1, ...), and each that ran to its end is a trial: not skipped, and not
+// interrupted (the run was stopped under it: Ctrl-C, maxFailures). An
+// attempt passes when its status is the test's expectedStatus ("passed"
+// unless the test is marked test.fail(), which expects "failed": such a
+// test passes by failing, as Playwright counts it). A test is named "[project] file › describe › title", as
 // Playwright's list reporter names it (without the project when it has
 // none). Errors outside any test (errors[]) are a warning.
 func readPlaywright(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	j := newJSONReader(r, "Playwright JSON report")
-	globalErrors := 0
+	globalErrors, interrupted := 0, 0
 	var suite func(path []string) error
 	suite = func(path []string) error {
 		var title string
@@ -29,7 +32,7 @@ func readPlaywright(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			case "suites":
 				return j.array(func(int) error { return suite(appendTitle(path, title)) })
 			case "specs":
-				return j.array(func(int) error { return playwrightSpec(j, appendTitle(path, title), arm, run, l) })
+				return j.array(func(int) error { return playwrightSpec(j, appendTitle(path, title), arm, run, l, &interrupted) })
 			}
 			return j.skip()
 		})
@@ -49,6 +52,9 @@ func readPlaywright(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	if err := j.end(); err != nil {
 		return err
 	}
+	if interrupted > 0 {
+		warnf(l, "run %s: attempts interrupted when the run was stopped (no trials): %d", run, interrupted)
+	}
 	if globalErrors > 0 {
 		warnf(l, "run %s: %s outside any test (global setup, a file that failed to load)", run, core.Nouns(globalErrors, "error"))
 	}
@@ -66,7 +72,7 @@ func appendTitle(path []string, title string) []string {
 
 // playwrightSpec reads one spec: its title and its tests, one per project.
 // The keys come in any order, so tests are kept until the title is known.
-func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Ledger) error {
+func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Ledger, interrupted *int) error {
 	type attempt struct {
 		project string
 		passed  bool
@@ -81,13 +87,17 @@ func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Led
 			return err
 		case "tests":
 			return j.array(func(int) error {
-				var project string
+				var project, expected string
 				var statuses []string
 				err := j.object(func(key string) error {
 					switch key {
 					case "projectName":
 						var err error
 						project, err = j.text("a project name")
+						return err
+					case "expectedStatus":
+						var err error
+						expected, err = j.text("the expected status")
 						return err
 					case "results":
 						return j.array(func(int) error {
@@ -106,9 +116,14 @@ func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Led
 					}
 					return j.skip()
 				})
+				expected = cmpOr(expected, "passed")
 				for _, s := range statuses {
-					if s != "skipped" && s != "" {
-						attempts = append(attempts, attempt{project, s == "passed"})
+					switch s {
+					case "", "skipped":
+					case "interrupted":
+						*interrupted++
+					default:
+						attempts = append(attempts, attempt{project, s == expected})
 					}
 				}
 				return err

@@ -10,15 +10,21 @@ import (
 // pfResult is one entry of a promptfoo output's results.results[].
 type pfResult struct {
 	desc, vars, provider string
+	strategy             string // testCase.metadata.strategyId, else the test's own provider
 	prompt               int64
 	success, errored     bool
 }
 
 // readPromptfoo reads `promptfoo eval --output results.json` as one run.
 // Each result (a test, with one provider and one prompt) is a trial that
-// passes when promptfoo marked it a success. A scenario is the test's
-// description (or, without one, its vars), the provider, and the prompt
-// when the eval has several; --repeat N gives each scenario N trials.
+// passes when promptfoo marked it a success. A result that failed with an
+// error (failureReason 2, which promptfoo's stats count as errors apart
+// from failures) is a failed trial counted apart as an error, as a JUnit
+// <error> is. A scenario is the test's description (or, without one, its
+// vars), its red-team strategy (testCase.metadata.strategyId, or else the
+// test's own provider: one plugin's test in several strategies is several
+// scenarios), the provider, and the prompt when the eval has several;
+// --repeat N gives each scenario N trials.
 func readPromptfoo(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) error {
 	j := newJSONReader(r, "promptfoo output")
 	var results []pfResult
@@ -59,14 +65,29 @@ func readPromptfoo(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) e
 							return err
 						})
 					case "testCase":
+						var own string
 						err = j.object(func(key string) error {
-							if key != "description" {
-								return j.skip()
-							}
 							var err error
-							res.desc, err = j.text("the test's description")
+							switch key {
+							case "description":
+								res.desc, err = j.text("the test's description")
+							case "metadata":
+								err = j.object(func(key string) error {
+									if key != "strategyId" {
+										return j.skip()
+									}
+									var err error
+									res.strategy, err = j.text("the red-team strategy")
+									return err
+								})
+							case "provider":
+								own, err = pfProvider(j)
+							default:
+								err = j.skip()
+							}
 							return err
 						})
+						res.strategy = cmpOr(res.strategy, own)
 					default:
 						err = j.skip()
 					}
@@ -90,6 +111,9 @@ func readPromptfoo(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) e
 	var t evalTally
 	for _, res := range results {
 		name := cmpOr(res.desc, res.vars)
+		if res.strategy != "" {
+			name += " · " + res.strategy
+		}
 		if res.provider != "" {
 			name += " · " + res.provider
 		}
@@ -98,6 +122,7 @@ func readPromptfoo(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) e
 		}
 		if res.errored {
 			t.errored++
+			l.AddSideFailure(opt.Arm, run, name, "error")
 		}
 		l.AddTrial(opt.Arm, run, name, res.success)
 	}
@@ -106,4 +131,28 @@ func readPromptfoo(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) e
 	}
 	t.warn(l, run, "promptfoo output", 1)
 	return nil
+}
+
+// pfProvider reads a test's own provider, a string or an object with an
+// id, and returns its id ("" for null).
+func pfProvider(j *jsonReader) (string, error) {
+	k, err := j.kind()
+	switch {
+	case err != nil:
+		return "", err
+	case k == "string" || k == "null":
+		return j.text("the test's provider")
+	case k != "object":
+		return "", j.skip()
+	}
+	var id string
+	err = j.object(func(key string) error {
+		if key != "id" {
+			return j.skip()
+		}
+		var err error
+		id, err = j.text("the test's provider id")
+		return err
+	})
+	return id, err
 }

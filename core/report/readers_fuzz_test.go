@@ -137,3 +137,38 @@ func FuzzReadEvalArchive(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { fuzzFormat(t, []string{FormatInspect}, 0, s) })
 }
+
+// FuzzAttrNormalizer: attribute-value normalization gives the same bytes
+// however the input is split into reads, never more bytes than it got,
+// and leaves everything outside quoted values as it was when there are no
+// quotes at all.
+func FuzzAttrNormalizer(f *testing.F) {
+	for _, s := range samples(f, "testdata/reports/junit/attr_*.xml", 4000) {
+		f.Add(uint8(3), s)
+	}
+	f.Add(uint8(1), "<a b='x\r\ny'><!-- 'c\n' --><![CDATA[ \"d\t ]]><?p \"e\n\"?></a>")
+	f.Fuzz(func(t *testing.T, size uint8, s string) {
+		read := func(n int) string {
+			a := &attrNormalizer{r: strings.NewReader(s)}
+			var out []byte
+			buf := make([]byte, n)
+			for {
+				k, err := a.Read(buf)
+				out = append(out, buf[:k]...)
+				if err != nil {
+					return string(out)
+				}
+			}
+		}
+		whole, split := read(len(s)+1), read(int(size)%16+1)
+		if whole != split {
+			t.Fatalf("reads of %d bytes give %q, one read %q", int(size)%16+1, split, whole)
+		}
+		if len(whole) > len(s) {
+			t.Fatalf("%d bytes out of %d", len(whole), len(s))
+		}
+		if !strings.ContainsAny(s, `"'`) && whole != s {
+			t.Fatalf("no quoted value, yet %q became %q", s, whole)
+		}
+	})
+}

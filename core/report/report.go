@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
@@ -99,14 +100,18 @@ const detectBytes = 64 << 10
 //     rows are its trials): Passed passes; Failed, Error, Timeout and
 //     Aborted fail; NotExecuted, Inconclusive and the like are no trial.
 //   - xUnit.net: each test with result Pass or Fail.
-//   - TAP: each test point that has no subtests, except # SKIP and # TODO.
+//   - TAP: each test point that has no subtests, except # SKIP and # TODO;
+//     a point without a number has the harness's counter's.
 //   - Jest and Vitest JSON: each attempt of a passed or failed test (Jest's
-//     invocations, Vitest's one failure message per failed attempt).
+//     invocations, Vitest's one failure message per failed attempt), named
+//     "file › full name" with the file relative to the report's common
+//     folder; a file that failed to run is a setup failure.
 //   - Mocha JSON: each attempt (currentRetry failed ones before the last);
 //     a failed hook is a setup failure. mochawesome: each passed or failed
 //     test (it keeps no retries).
 //   - Playwright JSON: every entry of a test's results[] (each retry) that
-//     was not skipped.
+//     was neither skipped nor interrupted, passed when its status is the
+//     test's expectedStatus (a test.fail() test passes by failing).
 //   - CTRF: each attempt of a passed or failed test (retryAttempts, or
 //     retries failed attempts before the last).
 //   - RSpec JSON: each passed or failed example.
@@ -114,7 +119,8 @@ const detectBytes = 64 << 10
 //     promptfoo output, samples files): one log is one run, each sample a
 //     scenario and each of its epochs or repeats a trial, passed when the
 //     harness scored it correct (opt.Eval says which score and where a
-//     number passes).
+//     number passes). A promptfoo result that failed with an error is also
+//     counted apart as an error; its red-team strategies are scenarios apart.
 //
 // Text in UTF-16 (with a byte order mark, or starting with an ASCII
 // character) is read as such; XML may also declare ISO-8859-1, US-ASCII or
@@ -127,7 +133,12 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	default:
 		return core.FieldErrorf("arm", "must be baseline or patched, got %q", opt.Arm)
 	}
-	br := bufio.NewReaderSize(utf8Text(r), detectBytes)
+	br := detectPool.Get().(*bufio.Reader)
+	br.Reset(utf8Text(r))
+	defer func() {
+		br.Reset(nil)
+		detectPool.Put(br)
+	}()
 	format := opt.Format
 	switch format {
 	case FormatAuto, "auto":
@@ -162,6 +173,11 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	}
 	return readers[format](br, opt.Arm, run, l)
 }
+
+// detectPool holds the readers of detectBytes that Read reads through: a
+// multipart request of many small reports reuses them instead of taking
+// 64 KB more for each part.
+var detectPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, detectBytes) }}
 
 // evalReaders read one eval harness log as one run.
 var evalReaders = map[string]func(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) error{

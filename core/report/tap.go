@@ -70,7 +70,10 @@ func tapDirective(rest string) (desc, directive string) {
 //
 // A subtest's points are named after it ("group › inner"), from the
 // "# Subtest: name" comment TAP 14, node and Perl write before the block;
-// a point without a description is named by its number. YAML diagnostic
+// a point without a description is named by its number. A point without a
+// number has the number of the harness's own counter, as the TAP
+// specification says (one more than the point before it in its block,
+// until the numbers resume). YAML diagnostic
 // blocks are skipped. "Bail out!" ends the run: the points before it count
 // and a warning says so; so does a plan that promised more points than ran.
 func readTAP(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
@@ -83,6 +86,7 @@ func readTAP(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 		top      int // points at indent 0
 		points   int
 		seen     = map[string]int{}
+		counter  = map[int]int{} // the last point's number, per indent
 		bailLine int
 		bailWhy  string
 		anyLine  bool
@@ -114,6 +118,7 @@ func readTAP(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			yamlInd = ind
 			continue
 		case strings.HasPrefix(body, "# Subtest:"):
+			tapNewBlock(counter, ind)
 			for len(subtests) > 0 && subtests[len(subtests)-1].ind >= ind {
 				subtests = subtests[:len(subtests)-1]
 			}
@@ -128,6 +133,7 @@ func readTAP(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			bailLine, bailWhy = lr.line, strings.TrimSpace(strings.TrimPrefix(body, "Bail out!"))
 		case strings.HasPrefix(body, "1.."):
 			anyLine = true
+			tapEnterBlock(counter, prevInd, ind)
 			if ind == 0 {
 				if f := strings.Fields(body[3:]); len(f) > 0 {
 					if n, err := strconv.Atoi(f[0]); err == nil {
@@ -146,6 +152,13 @@ func readTAP(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			continue // output that is not TAP
 		}
 		anyLine = true
+		tapEnterBlock(counter, prevInd, ind)
+		if n, err := strconv.Atoi(num); err == nil && n >= 0 {
+			counter[ind] = n
+		} else {
+			counter[ind]++
+			num = strconv.Itoa(counter[ind])
+		}
 		desc, directive := tapDirective(rest)
 		desc = strings.TrimSpace(strings.ReplaceAll(desc, `\#`, "#"))
 		if desc == "" {
@@ -196,4 +209,23 @@ func readTAP(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 type tapSubtest struct {
 	ind  int
 	name string
+}
+
+// tapEnterBlock keeps the counters of test points per indent: a line
+// indented deeper than the one before it starts a subtest block, counted
+// from 1, and a line less indented closes the blocks deeper than it.
+func tapEnterBlock(counter map[int]int, prevInd, ind int) {
+	if prevInd < ind {
+		delete(counter, ind)
+	}
+	tapNewBlock(counter, ind)
+}
+
+// tapNewBlock forgets the counters of the blocks deeper than ind.
+func tapNewBlock(counter map[int]int, ind int) {
+	for k := range counter {
+		if k > ind {
+			delete(counter, k)
+		}
+	}
 }

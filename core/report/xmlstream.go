@@ -10,13 +10,23 @@ import (
 )
 
 // xmlStream is an XML token stream whose errors say where, in the user's
-// words: every XML reader goes through it.
+// words: every XML reader goes through it, and through next and skip only,
+// so that nesting is bounded: an element deeper than MaxXMLDepth is
+// refused when its start tag is read, before encoding/xml (which keeps a
+// record of every open element) or a reader builds anything for it.
 type xmlStream struct {
-	d *xml.Decoder
+	d     *xml.Decoder
+	depth int // elements open
 }
 
+// MaxXMLDepth is how deeply the elements of an XML report may nest. Test
+// reports nest a few levels (testsuites, testsuite, testcase, failure; a
+// suite in a suite); 256 leaves room for any tool while keeping what the
+// decoder holds for open elements under a few tens of kilobytes.
+const MaxXMLDepth = 256
+
 func newXMLStream(r io.Reader) *xmlStream {
-	d := xml.NewDecoder(r)
+	d := xml.NewDecoder(&attrNormalizer{r: r})
 	d.Strict = true
 	d.CharsetReader = charsetReader
 	return &xmlStream{d: d}
@@ -57,7 +67,8 @@ func (x *xmlStream) err(err error) error {
 }
 
 // next returns the next token; io.EOF at the end. A DOCTYPE (which could
-// declare entities) is refused: no test tool writes one.
+// declare entities) is refused: no test tool writes one. So is an element
+// nested deeper than MaxXMLDepth.
 func (x *xmlStream) next() (xml.Token, error) {
 	tok, err := x.d.Token()
 	if errors.Is(err, io.EOF) {
@@ -66,17 +77,31 @@ func (x *xmlStream) next() (xml.Token, error) {
 	if err != nil {
 		return nil, x.err(err)
 	}
-	if _, ok := tok.(xml.Directive); ok {
+	switch tok.(type) {
+	case xml.StartElement:
+		if x.depth++; x.depth > MaxXMLDepth {
+			line, col := x.pos()
+			return nil, core.PosErrorf(core.Invalid, line, col, "XML elements nested deeper than %d: not a test report", MaxXMLDepth)
+		}
+	case xml.EndElement:
+		x.depth--
+	case xml.Directive:
 		line, col := x.pos()
 		return nil, core.PosErrorf(core.Invalid, line, col, "a test report has no <!DOCTYPE> or other directive")
 	}
 	return tok, nil
 }
 
-// skip passes over the rest of the element just started.
+// skip passes over the rest of the element just started, keeping no more
+// than next does.
 func (x *xmlStream) skip() error {
-	if err := x.d.Skip(); err != nil {
-		return x.err(err)
+	for depth := x.depth; x.depth >= depth; {
+		if _, err := x.next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return x.err(io.ErrUnexpectedEOF)
+			}
+			return err
+		}
 	}
 	return nil
 }

@@ -146,12 +146,7 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err := aaDepthArgs(a, &opt); err != nil {
 		return err
 	}
-	var eval report.EvalOptions
-	a.str("score", &eval.Score)
-	a.number("threshold", &eval.Threshold)
-	a.str("filter", &eval.Filter)
-	a.str("id_field", &eval.ID)
-	a.str("run_field", &eval.Run)
+	eval := evalArgs(a)
 	if a.err != nil {
 		return a.err
 	}

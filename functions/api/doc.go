@@ -16,6 +16,9 @@
 //     reports (the body, or multipart parts ledger, baseline and patched);
 //   - flakes (POST): rerun budgets of every flaky test in test reports (the
 //     body, or multipart parts named report, one run each);
+//   - compare (POST): is model B better than model A on the same eval
+//     questions: multipart parts a and b, each an eval log of that side
+//     (repeated for epochs), paired by question;
 //   - quarantine/check (POST): every quarantined test of a registry checked
 //     against new reports: still flaky, stale, released, expired or missing;
 //   - quarantine/write (POST): the registry such a check stores (new counts

@@ -94,6 +94,15 @@ var legacySchemas = map[string]string{
 
 	"quarantine.Result": "QuarantineResult",
 
+	"compare.Result":  "CompareResult",
+	"compare.Side":    "CompareSide",
+	"compare.Flip":    "CompareFlip",
+	"compare.McNemar": "CompareMcNemar",
+	"compare.Noise":   "CompareNoise",
+	"compare.Cluster": "CompareCluster",
+	"compare.Plan":    "ComparePlan",
+	"compare.PlanRow": "ComparePlanRow",
+
 	"history.Result": "HistoryResult",
 	"history.Trend":  "HistoryTrend",
 	"history.RunRef": "HistoryRun",
@@ -437,7 +446,7 @@ func responses(result string, cache string, post bool) obj {
 }
 
 func generateOpenAPI(t *testing.T) []byte {
-	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", "../../core/history", ".")
+	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", "../../core/compare", "../../core/history", ".")
 	g := &schemaGen{t: t, types: types, docs: docs, out: map[string]any{}}
 	g.queue("api.problem")
 	paths := obj{}
@@ -530,6 +539,8 @@ func generateOpenAPI(t *testing.T) []byte {
 								{"baseline", files.with("description", "test reports of baseline runs, one part per run")},
 								{"patched", files.with("description", "test reports of patched runs, one part per run")}}},
 							{"additionalProperties", false}}}})
+					case bodyMultipartCompare:
+						content = compareContent(content)
 					default:
 						content = historyContent(b, quarantineContent(b, content))
 					}

@@ -101,7 +101,7 @@ func routes() []*route {
 		{
 			path:    "aa",
 			summary: "A/A noise of an eval suite, and a candidate's regression check",
-			params: []param{
+			params: append([]param{
 				{name: "format", kind: kString, def: formatCSV, enum: aaFormats(),
 					doc: "the uploads' format: the A/A CSV (rows, or scenario,run,passed,trials counts), or test reports and eval logs (each file a run, each test or sample a scenario)"},
 				{name: "k", kind: kIntegers, def: "1,2,4,8", doc: "runs per side to list alarm thresholds for"},
@@ -114,12 +114,7 @@ func routes() []*route {
 				{name: "sim_k", kind: kInteger, def: "4", doc: "runs per side in the simulation"},
 				{name: "sim_drop", kind: kNumber, def: "0.02", doc: "size of the planted regression in the simulation, a fraction"},
 				{name: "broken", kind: kInteger, def: "0", doc: "stable scenarios the broken shape breaks; 0 means the drop times the scenarios"},
-				{name: "score", kind: kString, def: "", doc: "eval logs: the scorer (inspect_ai), metric (lm-evaluation-harness) or score field (samples) that decides a pass"},
-				{name: "threshold", kind: kNumber, def: "1", doc: "eval logs: a numeric score passes at this value or more"},
-				{name: "filter", kind: kString, def: "", doc: "lm-evaluation-harness logs: the filter whose rows count (default: the first in the file)"},
-				{name: "id_field", kind: kString, def: "", doc: "samples files: the field that names the sample (default id)"},
-				{name: "run_field", kind: kString, def: "", doc: "samples files: the field that names the run (default: each file is one run)"},
-			},
+			}, evalParams...),
 			post:    postAA,
 			body:    []bodyKind{bodyCSV, bodyMultipartAA},
 			results: "AAResult",
@@ -171,7 +166,7 @@ func routes() []*route {
 			get:     health,
 			results: "Health",
 		},
-	}, append(quarantineRoutes(), historyRoutes()...)...)
+	}, append(append(quarantineRoutes(), compareRoutes()...), historyRoutes()...)...)
 }
 
 // paramsRoute adapts a computation over args to GET (query) and POST (JSON

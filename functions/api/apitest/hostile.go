@@ -314,6 +314,14 @@ func HostileCases() []Hostile {
 		hostile("report-undetectable", invalid, "", Case{Method: "POST", URL: "/v1/ledger", Header: jsonl, Body: "hello\n"}),
 		hostile("report-xml-entities", []int{400, 422}, "entities are not expanded", Case{Method: "POST", URL: "/v1/ledger", Header: xmlType, Body: laughs}),
 		hostile("report-xml-deep", invalid, "", Case{Method: "POST", URL: "/v1/ledger", Header: xmlType, Body: strings.Repeat("<a>", 200_000)}),
+		hostile("report-xml-nested-30mb", []int{400, 413}, "30 MB of nested suites: refused at the reader's depth limit, before the decoder keeps a record of each",
+			Case{Method: "POST", URL: "/v1/ledger", Header: xmlType, Gen: nestedXML(`<testsuites>`, 30_000_000)}),
+		hostile("report-xml-nested-skipped-30mb", []int{400, 413}, "the same nesting inside an element the reader skips",
+			Case{Method: "POST", URL: "/v1/ledger", Header: xmlType, Gen: nestedXML(`<testsuites><testsuite name="s"><properties>`, 30_000_000)}),
+		hostile("report-playwright-30mb", []int{200, 400, 413}, "read to its end in a bounded heap (cut short, 400, where the platform lets less through)",
+			Case{Method: "POST", URL: "/v1/flakes", Header: jsonType, Gen: gen(bigPlaywright())}),
+		hostile("report-gotest-30mb", []int{200, 400, 413}, "",
+			Case{Method: "POST", URL: "/v1/flakes", Header: jsonl, Gen: gen(bigGoTest())}),
 		hostile("report-gotest-long-line", invalid, "", Case{Method: "POST", URL: "/v1/flakes", Header: jsonl, Body: "{\"Action\":\"output\",\"Output\":\"" + strings.Repeat("o", 5_000_000) + "\"}\n"}),
 		hostile("report-ledger-duplicate-key", invalid, "", Case{Method: "POST", URL: "/v1/ledger", Header: jsonl,
 			Body: `{"run":"r","arm":"baseline","arm":"patched","nodeid":"t","when":"call","outcome":"passed"}` + "\n"}),
@@ -330,6 +338,17 @@ func HostileCases() []Hostile {
 			Body: "--b\r\nContent-Disposition: form-data; name=\"registry\"\r\n\r\n{\"version\":1,\"tests\":[]}\r\n" +
 				"--b\r\nContent-Disposition: form-data; name=\"renames\"\r\n\r\n{" + manyRenames(5000) + "}\r\n--b--\r\n"}),
 	}
+}
+
+// nestedXML writes head, then <testsuite name="s"> until size bytes: a
+// JUnit report whose suites nest without end.
+func nestedXML(head string, size int) func(io.Writer) {
+	return gen(func(w *bufio.Writer) {
+		w.WriteString(head)
+		for n := len(head); n < size; n += len(`<testsuite name="s">`) {
+			w.WriteString(`<testsuite name="s">`)
+		}
+	})
 }
 
 // manyRenames is n members of a renames object.

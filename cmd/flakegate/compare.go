@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/compare"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/words"
+)
+
+// compareTextFlips is how many flipped questions of each way the text
+// report lists (-json and -markdown list up to the result's MaxListed).
+const compareTextFlips = 20
+
+func runCompare(e *env, args []string) (bool, error) {
+	opt := compare.DefaultOptions
+	fs := newFlags(e, "compare", "[flags] A B | -a log... -b log...")
+	aFiles := filesFlag(fs, "a", "an eval log `file` of side A, the model compared against (repeatable: epochs, repeats)")
+	bFiles := filesFlag(fs, "b", "an eval log `file` of side B, the model compared (repeatable)")
+	format := fs.String("format", "", formatUsage)
+	evalOpt := evalFlags(fs)
+	cluster := fs.String("cluster", "", "samples files: the `field` of each row that names the question's group (passage, file, task), for clustered standard errors")
+	fs.Var(core.FloatVar{P: &opt.Level}, "level", "confidence `level` of the intervals, in (0,1)")
+	fs.Var(core.FloatVar{P: &opt.Power}, "power", "the `power` the plan wants, in (0,1)")
+	fs.Var(core.FloatVar{P: &opt.Effect}, "effect", "the change in accuracy to plan for, a `fraction` (0.02 is 2 points)")
+	fs.Var(core.IntVar[int]{P: &opt.MaxListed}, "max-listed", "`questions` listed of each kind (flipped each way, only on one side) in -json and -markdown")
+	out := outputFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	site, err := out.check(e)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case len(pos) > 0 && len(*aFiles)+len(*bFiles) > 0:
+		return false, usagef("give the two logs as arguments (A B) or with -a and -b, not both")
+	case len(pos) == 2:
+		*aFiles, *bFiles = pos[:1], pos[1:]
+	case len(pos) > 0:
+		return false, usagef("give two eval logs, A then B (several a side with -a and -b), got %d", len(pos))
+	case len(*aFiles) == 0 || len(*bFiles) == 0:
+		return false, usagef("give eval logs of both sides: A B, or -a log... -b log...")
+	}
+	if n := stdinCount(*aFiles) + stdinCount(*bFiles); n > 1 {
+		return false, usagef("only one input can be standard input")
+	}
+	l := ledger.New()
+	ro := report.Options{Format: *format, Eval: *evalOpt}
+	for _, side := range []struct {
+		arm   string
+		files []string
+	}{{ledger.ArmBaseline, *aFiles}, {ledger.ArmPatched, *bFiles}} {
+		ro.Arm = side.arm
+		if err := readRuns(e, l, side.files, ro); err != nil {
+			return false, err
+		}
+	}
+	if *cluster != "" {
+		opt.ClusterField = *cluster
+		if opt.Clusters, err = readClusters(e, append(append([]string{}, *aFiles...), *bFiles...), *cluster, *evalOpt); err != nil {
+			return false, err
+		}
+	}
+	a, b, err := compare.SidesOf(l)
+	if err != nil {
+		return false, err
+	}
+	res, err := compare.Compare(a, b, opt)
+	if err != nil {
+		return false, sideOf(err, *aFiles, *bFiles)
+	}
+	res.Warnings = append(res.Warnings, l.Notes()...)
+	view, err := share.Compare(a, b, opt)
+	if err != nil {
+		return false, err
+	}
+	link := words.CompareLink(view, site, len(l.Notes()) > 0)
+	res.Link, res.LinkNote = link.URL, link.Note
+	return false, out.print(e, printed{res: res, link: link, notes: func() []annotation {
+		return append([]annotation{resultNote(false, words.CompareAnswer(res))}, caveatNotes(res.Warnings)...)
+	}, markdown: func() string { return words.CompareMarkdown(res, link) },
+		text: func(w io.Writer) error { return writeCompare(w, res) }})
+}
+
+func stdinCount(files []string) int {
+	n := 0
+	for _, f := range files {
+		if f == "-" {
+			n++
+		}
+	}
+	return n
+}
+
+// sideOf names the side's file in an error of compare.Compare about side
+// "a" or "b" when that side is one file.
+func sideOf(err error, a, b []string) error {
+	switch e := err.(type) {
+	case *core.Error:
+		if e.Field == "a" && len(a) == 1 {
+			return core.WithFile(err, displayName(a[0]))
+		}
+		if e.Field == "b" && len(b) == 1 {
+			return core.WithFile(err, displayName(b[0]))
+		}
+	}
+	return err
+}
+
+// readClusters reads the group of every question from field of each row
+// of samples files (compare.ClustersFromSamples).
+func readClusters(e *env, files []string, field string, eo report.EvalOptions) (map[string]string, error) {
+	out := map[string]string{}
+	for _, name := range files {
+		if name == "-" {
+			return nil, usagef("-cluster reads every file twice: give standard input's log as a file")
+		}
+		f, err := e.open(name)
+		if err != nil {
+			return nil, err
+		}
+		err = compare.ClustersFromSamples(f, field, eo, out)
+		f.Close()
+		if err != nil {
+			return nil, core.WithFile(err, displayName(name))
+		}
+	}
+	return out, nil
+}
+
+func writeCompare(w io.Writer, r *compare.Result) error {
+	fmt.Fprintf(w, "%s\n\n", words.CompareAnswer(r))
+	if r.Improved+r.Worsened > 0 {
+		up, down := "wrong -> right", "right -> wrong"
+		if r.McNemar == nil {
+			up, down = "scored higher", "scored lower"
+		}
+		fmt.Fprintf(w, "questions that changed (%d %s, %d %s):\n", r.Improved, up, r.Worsened, down)
+		t := newTable(w)
+		shown := [2]int{}
+		for _, f := range r.Flips {
+			way := 0
+			if f.B < f.A {
+				way = 1
+			}
+			if shown[way] == compareTextFlips {
+				continue
+			}
+			shown[way]++
+			t.row(f.ID, strings.ReplaceAll(words.FlipWords(r, f), "→", "->"))
+		}
+		t.flush()
+		if more := r.Improved + r.Worsened - shown[0] - shown[1]; more > 0 {
+			fmt.Fprintf(w, "  and %d more (-json and -markdown list more)\n", more)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, s := range words.CompareStory(r) {
+		fmt.Fprintf(w, "%s\n\n", strings.ReplaceAll(s, words.Minus, "-"))
+	}
+	t := newTable(w)
+	for _, row := range words.CompareFigures(r) {
+		t.row(row[0], strings.ReplaceAll(row[1], words.Minus, "-"))
+	}
+	t.flush()
+	if len(r.Plan.Epochs) > 0 {
+		fmt.Fprintf(w, "\nepochs  detects %s of the time at %d questions  questions to detect %s\n",
+			words.Level(r.Plan.Power), r.Questions, points(r.Plan.Effect))
+		t := newTable(w)
+		for _, e := range r.Plan.Epochs {
+			t.row(fmt.Sprint(e.Epochs), points(e.MDE), fmt.Sprint(e.QuestionsNeeded))
+		}
+		t.flush()
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintln(w)
+	}
+	writeWarnings(w, r.Warnings)
+	return nil
+}

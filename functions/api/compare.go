@@ -1,0 +1,155 @@
+package api
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+
+	"github.com/flakegate/flakegate/core/compare"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/words"
+)
+
+// bodyMultipartCompare is /v1/compare's upload: parts a and b, each one
+// or more eval logs of that side.
+const bodyMultipartCompare bodyKind = 200
+
+// maxCompareListed caps max_listed: each list (flipped each way, only on
+// one side) of one answer.
+const maxCompareListed = 1000
+
+// evalParams say how to read eval logs, for every route that reads them,
+// named as the CLI's flags are.
+var evalParams = []param{
+	{name: "score", kind: kString, def: "", doc: "eval logs: the scorer (inspect_ai), metric (lm-evaluation-harness) or score field (samples) that decides a pass"},
+	{name: "threshold", kind: kNumber, def: "1", doc: "eval logs: a numeric score passes at this value or more"},
+	{name: "filter", kind: kString, def: "", doc: "lm-evaluation-harness logs: the filter whose rows count (default: the first in the file)"},
+	{name: "id_field", kind: kString, def: "", doc: "samples files: the field that names the sample (default id)"},
+	{name: "run_field", kind: kString, def: "", doc: "samples files: the field that names the run (default: each file is one run)"},
+}
+
+// evalArgs reads evalParams.
+func evalArgs(a *args) report.EvalOptions {
+	var eval report.EvalOptions
+	a.str("score", &eval.Score)
+	a.number("threshold", &eval.Threshold)
+	a.str("filter", &eval.Filter)
+	a.str("id_field", &eval.ID)
+	a.str("run_field", &eval.Run)
+	return eval
+}
+
+// compareRoutes is POST /v1/compare, flakegate compare over HTTP.
+func compareRoutes() []*route {
+	return []*route{{
+		path:    "compare",
+		summary: "Is model B better than model A on the same eval questions? Paired by question, with McNemar, clustered errors and power",
+		params: append([]param{
+			{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
+				doc: "the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)"},
+		}, append(evalParams, []param{
+			{name: "cluster", kind: kString, def: "", doc: "samples files: the field of each row that names the question's group (passage, file, task), for clustered standard errors"},
+			{name: "level", kind: kNumber, def: "0.95", doc: "confidence level of the intervals, in (0,1)"},
+			{name: "power", kind: kNumber, def: "0.8", doc: "the power the plan wants, in (0,1)"},
+			{name: "effect", kind: kNumber, def: "0.02", doc: "the change in accuracy to plan for, a fraction in [0.0001, 1]"},
+			{name: "max_listed", kind: kInteger, def: "100", doc: "questions listed of each kind (flipped each way, only on one side), in [1, 1000]"},
+		}...)...),
+		post:    postCompare,
+		body:    []bodyKind{bodyMultipartCompare},
+		results: "CompareResult",
+	}}
+}
+
+var compareUpload = &upload{
+	media:   "multipart/form-data with parts a and b, each an eval log of that side (repeat a part for several runs: epochs, repeats)",
+	body:    func(string) bool { return false },
+	parts:   map[string]bool{"a": true, "b": true},
+	hint:    "send parts a and b, one eval log each (repeat a part for more runs of that side)",
+	need:    "a",
+	missing: invalid("a", "the multipart body has no part a"),
+}
+
+func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
+	rt := h.routes["compare"]
+	a := queryArgs(rt.params, r.URL.RawQuery)
+	opt := compare.DefaultOptions
+	format := formatAuto
+	a.str("format", &format)
+	eval := evalArgs(a)
+	a.str("cluster", &opt.ClusterField)
+	a.number("level", &opt.Level)
+	a.number("power", &opt.Power)
+	a.number("effect", &opt.Effect)
+	listed := int64(opt.MaxListed)
+	a.integer("max_listed", &listed)
+	if a.err != nil {
+		return a.err
+	}
+	if err := checkFormat(format, reportFormats()); err != nil {
+		return err
+	}
+	if listed < 1 || listed > maxCompareListed {
+		return invalid("max_listed", "must be from 1 to %d, got %d", maxCompareListed, listed)
+	}
+	opt.MaxListed = int(listed)
+	if format == formatAuto {
+		format = report.FormatAuto
+	}
+	if opt.ClusterField != "" {
+		opt.Clusters = map[string]string{}
+	}
+	l := ledger.New()
+	l.SetCellLimit(MaxCells)
+	sides := map[string]int{}
+	read := func(part string, body io.Reader) error {
+		sides[part]++
+		arm := ledger.ArmBaseline
+		if part == "b" {
+			arm = ledger.ArmPatched
+		}
+		var kept []byte
+		if opt.Clusters != nil { // the log is read twice: its scores, then its rows' groups
+			var err error
+			if kept, err = io.ReadAll(body); err != nil {
+				return err
+			}
+			body = bytes.NewReader(kept)
+		}
+		if err := report.Read(body, report.Options{Format: format, Arm: arm, Eval: eval}, l); err != nil {
+			return err
+		}
+		if kept != nil {
+			return compare.ClustersFromSamples(bytes.NewReader(kept), opt.ClusterField, eval, opt.Clusters)
+		}
+		return nil
+	}
+	if err := h.readUpload(w, r, compareUpload, nil, read); err != nil {
+		return err
+	}
+	if sides["b"] == 0 {
+		return invalid("b", "the multipart body has no part b")
+	}
+	if err := checkLedger(l, true, "flakegate compare A B"); err != nil {
+		return err
+	}
+	sa, sb, err := compare.SidesOf(l)
+	if err != nil {
+		return err
+	}
+	res, err := compare.Compare(sa, sb, opt)
+	if err != nil {
+		return err
+	}
+	res.Warnings = append(res.Warnings, l.Notes()...)
+	if site := h.site(r); site != "" {
+		view, err := share.Compare(sa, sb, opt)
+		if err != nil {
+			return err
+		}
+		link := words.CompareLink(view, site, len(l.Notes()) > 0)
+		res.Link, res.LinkNote = link.URL, link.Note
+	}
+	return h.writeResult(w, r, res, cacheNone)
+}
