@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -47,7 +48,10 @@ func historyInputs(args []string) ([]historyInput, func(), error) {
 		if strings.EqualFold(filepath.Ext(path), ".zip") {
 			z, err := zip.OpenReader(path)
 			if err != nil {
-				return fmt.Errorf("%s: not a zip archive flakegate can read: %v", path, unwrapPathError(err))
+				if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+					return fmt.Errorf("%s: %w", path, unwrapPathError(err))
+				}
+				return &core.Error{Kind: core.Invalid, File: path, Msg: history.ZipProblem(err)}
 			}
 			closers = append(closers, z)
 			files := slices.Clone(z.File)
@@ -204,7 +208,11 @@ func runHistory(e *env, args []string) (bool, error) {
 			return nil, err
 		}
 		defer rc.Close()
-		return history.ParseRun(metas[i], report.LimitReader(rc, maxHistoryFileBytes), report.Options{Format: *format}, 0)
+		p, err := history.ParseRun(metas[i], report.LimitReader(rc, maxHistoryFileBytes), report.Options{Format: *format}, 0)
+		if err != nil && history.IsZipError(err) {
+			return nil, &core.Error{Kind: core.Invalid, File: inputs[i].name, Msg: history.ZipProblem(err)}
+		}
+		return p, err
 	}, h.AddParsed)
 	if err != nil {
 		return false, err

@@ -184,6 +184,8 @@ func TestHistoryInputs(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, n), b, 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a report"), 0o644)
+	bad := filepath.Join(t.TempDir(), "artifact.zip")
+	os.WriteFile(bad, []byte("PK\x03\x04 cut short"), 0o644)
 	_, want, _ := cli(t, "", "history", "-json", reportsDir+"gotest/seed2.json", reportsDir+"gotest/count5.json")
 	for _, args := range [][]string{{dir}, {filepath.Join(dir, "*.json")}} {
 		_, got, errs := cli(t, "", append([]string{"history", "-json"}, args...)...)
@@ -203,6 +205,7 @@ func TestHistoryInputs(t *testing.T) {
 		{[]string{"history", filepath.Join(dir, "none*.xml")}, "no file matches"},
 		{[]string{"history", "-manifest", filepath.Join(dir, "notes.txt"), dir}, "no file column"},
 		{[]string{"history", "-write", dir}, "-write adds to the registry"},
+		{[]string{"history", bad}, "artifact.zip: not a zip archive flakegate can read"},
 	} {
 		code, _, errs := cli(t, "", tc.args...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) {

@@ -157,7 +157,7 @@ func (hr *historyReader) zip(name string, r io.Reader) error {
 	}
 	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return &core.Error{Kind: core.Invalid, File: name, Msg: "not a zip archive flakegate can read: " + strings.TrimPrefix(err.Error(), "zip: ")}
+		return &core.Error{Kind: core.Invalid, File: name, Msg: history.ZipProblem(err)}
 	}
 	files := slices.Clone(z.File)
 	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
@@ -171,11 +171,14 @@ func (hr *historyReader) zip(name string, r io.Reader) error {
 		}
 		rc, err := f.Open()
 		if err != nil {
-			return &core.Error{Kind: core.Invalid, File: name + ":" + f.Name, Msg: "cannot unpack it: " + strings.TrimPrefix(err.Error(), "zip: ")}
+			return &core.Error{Kind: core.Invalid, File: name + ":" + f.Name, Msg: history.ZipProblem(err)}
 		}
 		cr := &countReader{r: report.LimitReader(rc, left)}
 		err = hr.run(name+":"+f.Name, f.Name, cr)
 		rc.Close()
+		if err != nil && history.IsZipError(err) {
+			err = &core.Error{Kind: core.Invalid, File: name + ":" + f.Name, Msg: history.ZipProblem(err)}
+		}
 		hr.unzipped += cr.n
 		if err != nil {
 			return err
