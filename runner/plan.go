@@ -38,9 +38,14 @@ type Plan struct {
 	TrialsPerRun *float64 `json:"trials_per_run"`
 	// Trials is the trials the runs to go add at TrialsPerRun; null when
 	// not known.
-	Trials   *float64 `json:"trials"`
-	Sizing   *Sizing  `json:"sizing"`
-	Warnings []string `json:"warnings"`
+	Trials *float64 `json:"trials"`
+	Sizing *Sizing  `json:"sizing"`
+	// Sequential is the cost of stopping once every answer is known, for
+	// the first pair of rates the sizing tells apart: the expected runs per
+	// arm at those rates and at equal arms, and the worst case, N; null
+	// with -fixed (every planned run is made).
+	Sequential *gate.SeqPlan `json:"sequential"`
+	Warnings   []string      `json:"warnings"`
 }
 
 // PlanArm is one arm of a plan.
@@ -232,6 +237,11 @@ func (r *runner) plan(st *State) (*Plan, error) {
 	p.fill()
 	if p.Sizing, err = size(cfg.RunsPerArm, cfg.Sizing); err != nil {
 		return nil, err
+	}
+	if cfg.Sequential && len(cfg.Arms) == 2 {
+		if p.Sequential, err = seqPlan(cfg.RunsPerArm, cfg.Sizing); err != nil {
+			return nil, err
+		}
 	}
 	if int64(cfg.RunsPerArm) < cfg.Sizing.MinTrials {
 		give := "give"

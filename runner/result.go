@@ -51,8 +51,17 @@ type Result struct {
 	// null when the ledger has no trials to judge.
 	Verdict *ledger.Result `json:"verdict"`
 	AA      *aa.Result     `json:"aa"`
+	// Sequential is the sequential test's answer per test when the start
+	// stopped as soon as the answers were known (the default of
+	// flakegate run; null with -fixed): its answers are the verdicts of
+	// the tests they answer, each at its error rate however many pairs were
+	// looked at.
+	Sequential *SeqResult `json:"sequential"`
 	// Blocks is the gate's answer: a test blocks (ledger), or the candidate
-	// dropped beyond the noise (aa).
+	// dropped beyond the noise (aa). With Sequential, an answered test's
+	// verdict is its answer (ledger.Options.Answers): a regression blocks,
+	// an improvement or no change as large as planned is not underpowered;
+	// a test with no answer yet keeps the fixed verdict of its trials.
 	Blocks bool `json:"blocks"`
 	// Warnings are the start's caveats; those of the ledger's runs (a test
 	// that never reported, output mixed into a go test -json stream, runs
@@ -66,6 +75,9 @@ type Result struct {
 func Finish(out *Outcome, g GateOptions) (*Result, error) {
 	res := &Result{Plan: out.Plan, Ran: len(out.Records), Seconds: out.Elapsed.Seconds(), Stop: out.Stop,
 		StopReason: out.StopReason, Gate: g.Gate, Errors: []Record{}, Warnings: append([]string{}, out.Warnings...)}
+	if g.Gate == GateLedger {
+		res.Sequential = out.Sequential
+	}
 	l, st, err := ReadLedger(out.Plan.Ledger)
 	if err != nil {
 		return res, err
@@ -93,7 +105,11 @@ func Finish(out *Outcome, g GateOptions) (*Result, error) {
 			res.Blocks = res.AA.Candidate != nil && res.AA.Candidate.Blocks
 		}
 	case GateLedger:
-		res.Verdict, err = l.Result(g.Ledger)
+		opt := g.Ledger
+		if res.Sequential != nil {
+			opt.Answers = res.Sequential.Answers()
+		}
+		res.Verdict, err = l.Result(opt)
 		if err == nil {
 			res.Blocks = res.Verdict.Blocks
 		}

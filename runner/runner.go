@@ -54,7 +54,11 @@ type Config struct {
 	// with the mean of the ledger's runs, when it has any.
 	CostSeconds *float64
 	Sizing      SizingOptions // what the plan sizes N against
-	Observer    Observer      // progress; nil reports nothing
+	// Sequential stops the start once every test's answer is known, by the
+	// sequential test planned from Sizing (SizingOptions.SeqPlan), looked
+	// at after every pair; false makes every planned run (fixed N).
+	Sequential bool
+	Observer   Observer // progress; nil reports nothing
 }
 
 // DefaultConfig is 20 runs per arm, interleaved, into flakegate.jsonl.
@@ -109,6 +113,9 @@ type Outcome struct {
 	Stop    string   // "" when the plan was done, else StopTrials, StopTime or StopInterrupt
 	// StopReason says in a sentence why the start stopped early.
 	StopReason string
+	// Sequential is the sequential test's answer when Config.Sequential:
+	// Done when the start stopped because every test's answer was known.
+	Sequential *SeqResult
 	Elapsed    time.Duration
 	Warnings   []string
 }
@@ -322,7 +329,22 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	stopAt := func(stop, reason string) {
 		out.Stop, out.StopReason = stop, reason
 	}
+	var track *seqTracker
+	if cfg.Sequential && len(cfg.Arms) == 2 {
+		tw, err := cfg.Sizing.SeqPlan()
+		if err != nil {
+			return nil, err
+		}
+		track = newSeqTracker(tw)
+		if err := track.addFile(cfg.Ledger); err != nil {
+			return nil, err
+		}
+		out.Sequential = track.result()
+	}
 	for _, slot := range plan.Sequence {
+		if out.Sequential != nil && out.Sequential.Done {
+			break
+		}
 		update()
 		if ctx.Err() != nil {
 			stopAt(StopInterrupt, "interrupted")
@@ -382,6 +404,12 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 			a.Errors++
 		}
 		out.Records = append(out.Records, *rec)
+		if track != nil && rec.Outcome == OutcomeDone {
+			if err := track.addRows(rows); err != nil {
+				return nil, err
+			}
+			out.Sequential = track.result()
+		}
 		update()
 		r.obs.Finished(rec, status)
 		if rec.CannotStart {

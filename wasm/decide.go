@@ -395,6 +395,7 @@ func (c *Decide) renderResult() app.UI {
 			app.Raw(IntervalPlot(r)),
 			app.FigCaption().Text("Both Wilson intervals on one 0–100% axis; the dot is the observed pass rate. Bars that do not overlap are a verdict; overlapping bars are not."),
 		),
+		renderAnytime(r),
 		app.If(c.size != nil, func() app.UI { return renderSize(c.size) }),
 		app.H2().Text("Details"),
 		app.P().Body(app.Text("What to do: "), fieldStr("action", r.Action), app.Text(".")),
@@ -596,5 +597,21 @@ func ledgerArm(col int, name string, a gate.Arm) app.UI {
 		fieldInt("passed", a.Passed), app.Text("/"), fieldInt("trials", a.Trials), app.Text(" · "),
 		fieldOptNum("rate", a.Rate, words.Percent), app.Text(" ["), fieldNum("lower", a.Lower, words.Percent(a.Lower)), app.Text(", "),
 		fieldNum("upper", a.Upper, words.Percent(a.Upper)), app.Text("]"),
+	)
+}
+
+// renderAnytime is the verdict of the same counts checked after every
+// trial, beside the fixed one: each arm's anytime interval and the
+// verdict they give.
+func renderAnytime(r *gate.DecideResult) app.UI {
+	a := r.Anytime
+	bounds := func(scope string, b gate.Bounds) app.UI {
+		return app.Span().DataSet("scope", scope).Body(app.Text("["), fieldNum("lower", b.Lower, words.Percent(b.Lower)),
+			app.Text(", "), fieldNum("upper", b.Upper, words.Percent(b.Upper)), app.Text("]"))
+	}
+	return app.P().Class("anytime").DataSet("scope", "anytime").Body(
+		app.Text("Checked after every trial: "), fieldStrText("verdict", a.Verdict, words.VerdictWords(a.Verdict)),
+		app.Text(" — baseline "), bounds("baseline", a.Baseline), app.Text(", patched "), bounds("patched", a.Patched),
+		app.Text(" ("+words.Level(r.Confidence)+" anytime intervals: they hold however often the counts were looked at, so they are wider than Wilson's)."),
 	)
 }

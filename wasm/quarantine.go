@@ -256,7 +256,7 @@ func (c *Quarantine) Render() app.UI {
 		})
 	}
 	return c.shell("/quarantine", "Quarantine on evidence",
-		"When has a quarantined flaky test proven it may leave? Not after a timer or a fixed streak: after enough clean runs in a row to prove its failure rate below a target.",
+		"When has a quarantined flaky test proven it may leave? Not after a timer or a fixed streak: once its runs since the quarantine started, failures included, prove its failure rate below a target, however often it is checked.",
 		app.Form().Class("calc").ID("quarantine-form").OnSubmit(preventSubmit).Body(form(quarantineFields[:2])),
 		app.If(c.rule != nil, func() app.UI { return c.renderRule() }),
 		app.Section().Class("registry").Aria("label", "Registry").Body(
@@ -306,12 +306,13 @@ func (c *Quarantine) renderRule() app.UI {
 	r := c.rule
 	return app.Section().Class("result").ID("result").Aria("label", "Clean runs").DataSet("scope", "rule").Body(
 		app.P().Class("summary").Body(
-			fieldInt("clean_runs", r.CleanRuns), app.Text(" clean runs in a row prove a failure rate below "),
+			fieldInt("clean_runs_checked", r.CleanRunsChecked), app.Text(" clean runs from the start of a quarantine release a test below "),
 			fieldNum("below", r.Below, words.Level(r.Below)), app.Text(" at "),
-			fieldNum("confidence", r.Confidence, words.Level(r.Confidence)), app.Text(" confidence."),
+			fieldNum("confidence", r.Confidence, words.Level(r.Confidence)), app.Text(" confidence, checked after every run ("),
+			fieldInt("clean_runs", r.CleanRuns), app.Text(" in a row at one look)."),
 		),
-		app.P().Text(words.CleanRunsSentence(r.Below, r.Confidence, r.CleanRuns)),
-		app.P().Class("hint").Text("A clean run is a run the test passed; a failure starts the count again. m clean runs in a row prove a failure rate below p at confidence c when (1 − p)^m ≤ 1 − c: a test that fails at rate p or more shows m passes in a row at most 1 − c of the time."),
+		app.P().Text(words.CleanRunsSentence(r)),
+		app.P().Class("hint").Text("A clean run is a run the test passed. Every run since the quarantine started counts, failures included, and the count never restarts: a test that still fails at rate p or more is released at most 1 − c of the time, however often the registry is checked. At one look from one fixed start, m clean runs in a row prove a failure rate below p at confidence c when (1 − p)^m ≤ 1 − c."),
 		warnings(r.Warnings),
 	)
 }
@@ -382,10 +383,11 @@ func checkRow(i int, t quarantine.TestResult) app.UI {
 			}).Else(func() app.UI { return hiddenFields(fieldNull("reported")) }),
 			hiddenFields(fieldInt("runs", int64(t.Runs)), fieldBool("comparable", t.Comparable, "comparable", "too few to judge"))),
 		app.Td().DataSet("scope", "release").Body(
-			fieldInt("clean_runs", rel.Clean), app.Text(" of "), fieldInt("clean_runs_needed", rel.Needed),
+			fieldInt("clean_runs_remaining", rel.Remaining), app.Text(" of "), fieldInt("clean_runs_needed", rel.Needed), app.Text(" to go"),
 			app.Br(), app.Small().Body(app.Text("below "), fieldNum("below", rel.Below, words.Level(rel.Below)), app.Text(" at "),
-				fieldNum("confidence", rel.Confidence, words.Level(rel.Confidence))),
-			hiddenFields(fieldInt("clean_runs_remaining", rel.Remaining), fieldBool("proven", rel.Proven, "proven", "not yet"))),
+				fieldNum("confidence", rel.Confidence, words.Level(rel.Confidence)), app.Text("; "),
+				fieldInt("runs", rel.Runs), app.Text(" runs counted, "), fieldInt("failed", rel.Failed), app.Text(" with a failure")),
+			hiddenFields(fieldInt("clean_runs", rel.Clean), fieldBool("proven", rel.Proven, "proven", "not yet"))),
 		app.Td().DataSet("scope", "budget").Body(
 			fieldOptInt("reruns", b.Reruns), app.Text(" ("), fieldStrText("lane", b.Lane, words.LaneWords(b.Lane)), app.Text(")"),
 			hiddenFields(fieldNum("rate", b.Rate, words.Rate(b.Rate)), fieldStr("source", b.Source),

@@ -543,6 +543,7 @@ func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link Link) stri
 		rows = append(rows, []string{a.n, Fraction(a.a.Passed, a.a.Trials), rt, Interval(a.a.Lower, a.a.Upper)})
 	}
 	m.table("lrrr", []string{"arm", "passed / trials", "pass rate", Level(r.Confidence) + " Wilson interval"}, rows)
+	m.para(AnytimeSentence(r))
 	if size != nil {
 		m.para(SizeSentence(size))
 	}

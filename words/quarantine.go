@@ -26,13 +26,17 @@ func TestStateWords(t quarantine.TestResult) string {
 	return StateWords(t.State)
 }
 
-// CleanRunsSentence says what m clean runs prove, and why: "299 clean runs
-// in a row prove a failure rate below 1% at 95% confidence: a test that
-// fails 1% of the time or more passes 299 times in a row at most 5% of
-// the time."
-func CleanRunsSentence(below, confidence float64, m int64) string {
-	return fmt.Sprintf("%s in a row prove a failure rate below %s at %s confidence: a test that fails %s of the time or more passes %s times in a row at most %s of the time.",
-		Nouns(m, "clean run"), Level(below), Level(confidence), Level(below), Count(m), Level(1-confidence))
+// CleanRunsSentence says what clean runs release a quarantined test, and
+// why: "361 clean runs from the start of a quarantine release a test below
+// 1% at 95% confidence, checked after every run: a test that still fails
+// 1% of the time or more is released at most 5% of the time, however often
+// it is checked (299 in a row would do for one look from one fixed
+// start)."
+func CleanRunsSentence(r *quarantine.CleanRunsResult) string {
+	return fmt.Sprintf("%s from the start of a quarantine release a test below %s at %s confidence, checked after every run: "+
+		"a test that still fails %s of the time or more is released at most %s of the time, however often it is checked "+
+		"(%s in a row would do for one look from one fixed start).",
+		Nouns(r.CleanRunsChecked, "clean run"), Level(r.Below), Level(r.Confidence), Level(r.Below), Level(1-r.Confidence), Count(r.CleanRuns))
 }
 
 // QuarantineAnswer is a registry check's answer in one sentence: does any
@@ -104,21 +108,21 @@ func QuarantineSentence(t quarantine.TestResult) string {
 	rel := t.Release
 	c := t.Claim
 	claim := fmt.Sprintf("%s Wilson interval %s (%s on %s)", Level(c.Confidence), Interval(c.Lower, c.Upper), Fraction(c.Passed, c.Trials), c.Date)
-	still := fmt.Sprintf("%s in a row would prove it below %s", Nouns(rel.Remaining, "more clean run"), Level(rel.Below))
+	still := fmt.Sprintf("%s would prove it below %s if none fails", Nouns(rel.Remaining, "more clean run"), Level(rel.Below))
 	switch t.State {
 	case quarantine.StateReleased:
-		return fmt.Sprintf("released: %s in a row prove its failure rate below %s at %s confidence (%s needed); it leaves the registry",
-			Nouns(rel.Clean, "clean run"), Level(rel.Below), Level(rel.Confidence), Count(rel.Needed))
+		return fmt.Sprintf("released: its %s since the count started, %s with a failure, prove its failure rate below %s at %s confidence, however often it was checked; it leaves the registry",
+			Nouns(rel.Runs, "run"), Count(rel.Failed), Level(rel.Below), Level(rel.Confidence))
 	case quarantine.StateStale:
 		again := "measured again in full, so a writing check makes this count its claim"
 		if more := c.Trials - t.Since.Trials; more > 0 {
 			again = fmt.Sprintf("measure it again: %s more (as many as the claim's) replace the claim, if the rate stays outside it", Nouns(more, "trial"))
 		}
 		if t.Improving {
-			return fmt.Sprintf("improving: since its claim it passed %s, above the claimed %s, so it does not block; %s to release it (%s of %s so far); %s",
-				armRate(t.Since), claim, still, Count(rel.Clean), Count(rel.Needed), again)
+			return fmt.Sprintf("improving: since its claim it passed %s, which rules out the claimed %s from above at any look, so it does not block; %s (%s counted, %s with a failure); %s",
+				armRate(t.Since), claim, still, Nouns(rel.Runs, "run"), Count(rel.Failed), again)
 		}
-		return fmt.Sprintf("stale: since its claim it passed %s, below the claimed %s; %s",
+		return fmt.Sprintf("stale: since its claim it passed %s, which rules out the claimed %s from below at any look; %s",
 			armRate(t.Since), claim, again)
 	case quarantine.StateExpired:
 		return fmt.Sprintf("expired: its quarantine ended %s (%s ago) without release; it blocks until %s renews it or the test is deleted (%s)",
@@ -131,7 +135,7 @@ func QuarantineSentence(t quarantine.TestResult) string {
 	if t.Comparable {
 		holds = "since it the test passed " + armRate(t.Since) + ", inside it"
 	}
-	s := fmt.Sprintf("still flaky: %s (%s of %s so far); its claim holds, %s: %s", still, Count(rel.Clean), Count(rel.Needed), claim, holds)
+	s := fmt.Sprintf("still flaky: %s (%s counted, %s with a failure); its claim holds, %s: %s", still, Nouns(rel.Runs, "run"), Count(rel.Failed), claim, holds)
 	if b := t.Budget; b.Reruns != nil && b.Power != nil {
 		s += fmt.Sprintf("; %s catch its flake %s of the time (%s)", Nouns(*b.Reruns, "rerun"), Percent(*b.Power), LaneWords(b.Lane))
 	}
@@ -180,11 +184,11 @@ func QuarantineRow(t quarantine.TestResult) []string {
 		id += " (was " + t.RenamedFrom + ")"
 	}
 	return []string{id, TestStateWords(t), t.Owner, CountRate(t.Claim.Passed, t.Claim.Trials), since,
-		Count(t.Release.Clean) + " of " + Count(t.Release.Needed), reruns, expires}
+		Count(t.Release.Remaining) + " of " + Count(t.Release.Needed), reruns, expires}
 }
 
 // QuarantineHead is the header of the summary's table.
-var QuarantineHead = []string{"test", "state", "owner", "claim", "since the claim", "clean runs", "reruns (lane)", "expires"}
+var QuarantineHead = []string{"test", "state", "owner", "claim", "since the claim", "clean runs to release", "reruns (lane)", "expires"}
 
 // QuarantineMarkdown summarises a check of the quarantine registry: the
 // answer, the table of every test (those that block first), what each test
@@ -224,10 +228,11 @@ func QuarantineMarkdown(r *quarantine.Result, link Link) string {
 	return m.String()
 }
 
-// cleanRunsRule explains clean runs where a summary uses them.
+// cleanRunsRule explains clean runs where a summary uses them; the
+// release rules of the tests follow it.
 const cleanRunsRule = "A clean run is an independent run (a report file, or a run of a ledger; go test -count=20 in one file is one run) " +
-	"in which every execution of the test passed, counted once however often it is given; a failure starts the count again. " +
-	"m clean runs in a row prove a failure rate below p at confidence c when (1 − p)^m ≤ 1 − c:"
+	"in which every execution of the test passed, counted once however often it is given. Every run since the quarantine started counts, " +
+	"failures included, and the count never restarts, so the proof holds however often the registry is checked (docs/STATISTICS.md). With no failure,"
 
 // releaseRules lists the release rules of a check's tests, each once, in
 // the order first met: "below 1% at 95% takes 299 and below 10% at 95%
@@ -241,7 +246,7 @@ func releaseRules(r *quarantine.Result) string {
 			continue
 		}
 		seen[k] = true
-		rules = append(rules, fmt.Sprintf("below %s at %s takes %s", Level(k.Below), Level(k.Confidence), Count(t.Release.Needed)))
+		rules = append(rules, fmt.Sprintf("below %s at %s takes %s clean runs from the start", Level(k.Below), Level(k.Confidence), Count(t.Release.Needed)))
 	}
 	return join(rules)
 }
@@ -249,9 +254,10 @@ func releaseRules(r *quarantine.Result) string {
 // CleanRunsMarkdown is the clean runs a release rule needs, as a summary.
 func CleanRunsMarkdown(r *quarantine.CleanRunsResult, link Link) string {
 	var m md
-	m.answer(CleanRunsSentence(r.Below, r.Confidence, r.CleanRuns))
-	m.para(fmt.Sprintf("%s here (1 − %s)^%d ≤ 1 − %s, and one fewer would not do.",
-		cleanRunsRule, Exact(r.Below), r.CleanRuns, Exact(r.Confidence)))
+	m.answer(CleanRunsSentence(r))
+	m.para(fmt.Sprintf("%s %s clean runs from the start prove it, and one fewer would not do. "+
+		"At one look from one fixed start, m clean runs in a row would do when (1 − p)^m ≤ 1 − c: here (1 − %s)^%d ≤ 1 − %s.",
+		cleanRunsRule, Count(r.CleanRunsChecked), Exact(r.Below), r.CleanRuns, Exact(r.Confidence)))
 	m.caveats(r.Warnings)
 	m.link(link)
 	return m.String()

@@ -66,6 +66,7 @@ func runDecide(e *env, args []string) (bool, error) {
 			}
 			t.flush()
 			fmt.Fprintf(w, "\nchange: %s (%s)\ngate: %s (%s) — %s\n", words.VerdictWords(res.Verdict), res.Verdict, words.GateWords(res.Gate), res.Gate, res.Action)
+			fmt.Fprintf(w, "%s\n", words.AnytimeSentence(res))
 			writeWarnings(w, res.Warnings)
 			return nil
 		}})

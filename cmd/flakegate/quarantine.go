@@ -20,8 +20,8 @@ import (
 const quarantineUsage = `usage: flakegate quarantine <verb> [flags] [args]
 
 Keeps a registry of quarantined tests (a JSON file in your repository) and
-checks it against new test reports. A test leaves quarantine on evidence:
-clean runs in a row that prove its failure rate below a target.
+checks it against new test reports. A test leaves quarantine on evidence: its
+runs since the quarantine, failures included, prove it fails below a target.
 
 verbs:
   add     quarantine tests, from reports (-from) or from counts (-claim)
@@ -30,7 +30,7 @@ verbs:
   renew   move a test's expiry date (-expires or -days)
   remove  take tests out of the registry
   rename  move a test's entry to its new id, keeping its trials
-  runs    clean runs in a row that prove a failure rate below a target
+  runs    clean runs from a quarantine's start that release a test below a target
 
   flakegate quarantine add -from nightly.json -owner @team -reason "times out under load"
   flakegate quarantine add -claim 57/60 -owner @team -reason "races the cache" pkg.TestCheckout
@@ -373,8 +373,8 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	res.Warnings = append(warns, res.Warnings...)
-	needed := int64(quarantine.CleanRuns(rel.Below, rel.Confidence))
-	msg := fmt.Sprintf("quarantined %s in %s until %s, owned by %s; each leaves after %s in a row prove it below %s.",
+	needed := quarantine.CleanRunsChecked(rel.Below, rel.Confidence)
+	msg := fmt.Sprintf("quarantined %s in %s until %s, owned by %s; each leaves after %s prove it below %s (if none fails).",
 		words.Nouns(len(entries), "test"), rf.path, expires, *owner, words.Nouns(needed, "clean run"), words.Level(rel.Below))
 	return false, rf.print(e, res, st, []string{msg}, tests)
 }
@@ -510,7 +510,7 @@ func quarantineRuns(e *env, args []string) (bool, error) {
 	return false, out.print(e, printed{res: res, link: link,
 		markdown: func() string { return words.CleanRunsMarkdown(res, link) },
 		text: func(w io.Writer) error {
-			_, err := fmt.Fprintln(w, words.CleanRunsSentence(res.Below, res.Confidence, res.CleanRuns))
+			_, err := fmt.Fprintln(w, words.CleanRunsSentence(res))
 			return err
 		}})
 }

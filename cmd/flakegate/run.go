@@ -73,6 +73,7 @@ func runRun(e *env, args []string) (bool, error) {
 	fs.StringVar(&cfg.Keep, "keep", "", "keep each run's output and reports in this `directory` (DIR/b1/, ...)")
 	progressMode := fs.String("progress", "auto", "progress on standard error: auto (a bar on a terminal, else lines), bar, lines or off")
 	dryRun := fs.Bool("dry-run", false, "print the plan and its sizing, run nothing")
+	fixed := fs.Bool("fixed", false, "make every planned run (-n per arm) instead of stopping once every test's answer is known")
 	measure := fs.Bool("measure", false, "with -dry-run: time one run of each arm (not recorded) for the plan")
 	cost := durationFlag(fs, "cost", "the wall time of one run, for the plan and the time estimate")
 	separate := &pairList{}
@@ -133,6 +134,9 @@ func runRun(e *env, args []string) (bool, error) {
 	if *aaGate {
 		cfg.Sizing.MinTrials = 0 // the A/A check has no minimum of trials per arm
 	}
+	// The sequential stop answers the per-test two-arm question; the A/A
+	// check of an eval sizes its own runs.
+	cfg.Sequential = !*fixed && !*aaGate && len(cfg.Arms) == 2
 	if _, err := gate.Decide(gate.DecideInput{MinTrials: opt.Ledger.MinTrials, Confidence: opt.Ledger.Confidence, Property: opt.Ledger.Property}); err != nil {
 		return false, err
 	}

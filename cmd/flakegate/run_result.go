@@ -35,6 +35,7 @@ func writeRunResult(e *env, res *runner.Result) error {
 	if res.Stop != "" {
 		fmt.Fprintf(w, "stopped early: %s. Every finished run is in the ledger; start again with it to go on.\n", res.StopReason)
 	}
+	writeSeqResult(w, res.Sequential)
 	if len(res.Errors) > 0 {
 		own, them := "their own", "them"
 		if len(res.Errors) == 1 {
@@ -135,6 +136,7 @@ func writePlanText(w io.Writer, plan *runner.Plan, measured []runner.Record, aa 
 	}
 	fmt.Fprintln(w)
 	writeSizing(w, plan.Sizing, aa)
+	writeSeqPlan(w, plan.Sequential)
 	writeWarnings(w, plan.Warnings)
 }
 
@@ -274,6 +276,7 @@ func runMarkdown(res *runner.Result, link words.Link) string {
 	for _, r := range res.Errors {
 		caveats = append(caveats, fmt.Sprintf("run %s (%s) failed on its own, not a test failure; the next start runs it again: %s", r.Run, r.Arm, r.Error))
 	}
+	b.WriteString(seqMarkdown(res.Sequential))
 	b.WriteString(words.CaveatsMarkdown(caveats))
 	b.WriteString(words.LinkMarkdown(link))
 	return strings.TrimRight(b.String(), "\n") + "\n"

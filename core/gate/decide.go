@@ -36,6 +36,9 @@ type DecideInput struct {
 	MinTrials  int64   // fewest trials an arm needs for a verdict, >= 1
 	Confidence float64 // of both Wilson intervals, in (0,1)
 	Property   string  // core.PropertyPassed, core.PropertyFailed or core.PropertyUnknown
+	// SkipAnytime leaves the result's Anytime empty: for a caller judging
+	// many tests that shows only the fixed verdicts (a ledger).
+	SkipAnytime bool
 }
 
 // DefaultDecideInput asks for 20 trials an arm at 95% with the property check unknown.
@@ -43,16 +46,19 @@ var DefaultDecideInput = DecideInput{MinTrials: 20, Confidence: core.DefaultConf
 
 // DecideResult is the verdict of a two-arm experiment and what the gate does.
 type DecideResult struct {
-	Verdict    string   `json:"verdict"`
-	Gate       string   `json:"gate"`
-	Action     string   `json:"action"`
-	Blocks     bool     `json:"blocks"` // the gate stops the merge
-	Property   string   `json:"property"`
-	MinTrials  int64    `json:"min_trials"`
-	Confidence float64  `json:"confidence"`
-	Baseline   Arm      `json:"baseline"`
-	Patched    Arm      `json:"patched"`
-	Warnings   []string `json:"warnings"`
+	Verdict    string  `json:"verdict"`
+	Gate       string  `json:"gate"`
+	Action     string  `json:"action"`
+	Blocks     bool    `json:"blocks"` // the gate stops the merge
+	Property   string  `json:"property"`
+	MinTrials  int64   `json:"min_trials"`
+	Confidence float64 `json:"confidence"`
+	Baseline   Arm     `json:"baseline"`
+	Patched    Arm     `json:"patched"`
+	// Anytime is the verdict the same counts give had they been looked at
+	// after every trial: the sequential figures beside the fixed ones.
+	Anytime  Anytime  `json:"anytime"`
+	Warnings []string `json:"warnings"`
 	// Link is the address of the calculator view that reproduces this
 	// result, set by the surfaces that know where the calculator is (the
 	// API, on its own origin; the CLI, given -site); absent otherwise.
@@ -91,6 +97,9 @@ func Decide(in DecideInput) (*DecideResult, error) {
 	z := stat.Z(in.Confidence)
 	res := &DecideResult{Property: in.Property, MinTrials: in.MinTrials, Confidence: in.Confidence,
 		Baseline: NewArm(in.Baseline, z), Patched: NewArm(in.Patched, z), Warnings: []string{}}
+	if !in.SkipAnytime {
+		res.Anytime = AnytimeOf(in.Baseline, in.Patched, in.Confidence)
+	}
 	b, p := res.Baseline, res.Patched
 	switch {
 	case in.Baseline.Trials < in.MinTrials || in.Patched.Trials < in.MinTrials:
@@ -99,24 +108,39 @@ func Decide(in DecideInput) (*DecideResult, error) {
 			"an arm has fewer than %d trials (baseline %d, patched %d)", in.MinTrials, in.Baseline.Trials, in.Patched.Trials))
 	case b.Upper < p.Lower:
 		res.Verdict = core.VerdictImproved
-		switch in.Property {
-		case core.PropertyPassed:
-			res.Gate = core.GateAccept
-		case core.PropertyFailed:
-			res.Gate = core.GateBlock
-			res.Warnings = append(res.Warnings, "the pass rate rose but the property check failed: the patch may have loosened the test")
-		default:
-			res.Gate = core.GateOwed
-			res.Warnings = append(res.Warnings, "the property check is still owed: a higher pass rate does not say why it rose")
-		}
 	case p.Upper < b.Lower:
-		res.Verdict, res.Gate = core.VerdictRegressed, core.GateBlock
+		res.Verdict = core.VerdictRegressed
 	default:
-		res.Verdict, res.Gate = core.VerdictNoChange, core.GateNoClaim
+		res.Verdict = core.VerdictNoChange
+	}
+	if res.Gate == "" {
+		var warns []string
+		res.Gate, warns = GateOf(res.Verdict, in.Property)
+		res.Warnings = append(res.Warnings, warns...)
 	}
 	res.Action = Action(res.Gate)
 	res.Blocks = Blocks(res.Gate)
 	return res, nil
+}
+
+// GateOf is what the gate does with a verdict of improved, regressed or
+// no-detectable-change, given the property check: an improvement is
+// accepted only when the check passed. The warnings say what is owed.
+func GateOf(verdict, property string) (string, []string) {
+	switch verdict {
+	case core.VerdictImproved:
+		switch property {
+		case core.PropertyPassed:
+			return core.GateAccept, nil
+		case core.PropertyFailed:
+			return core.GateBlock, []string{"the pass rate rose but the property check failed: the patch may have loosened the test"}
+		default:
+			return core.GateOwed, []string{"the property check is still owed: a higher pass rate does not say why it rose"}
+		}
+	case core.VerdictRegressed:
+		return core.GateBlock, nil
+	}
+	return core.GateNoClaim, nil
 }
 
 // TrialsShort says how many more trials each arm needs before a verdict is

@@ -12,6 +12,10 @@
 //     the baseline's and the patched pass rates, and what the gate does with
 //     it (Action, Blocks).
 //   - Size: the trials per arm at which two pass rates separate.
+//   - SequentialPlan: the cost of an experiment that looks after every
+//     pair of runs and stops once the answer is known (stat.TwoArm),
+//     beside the fixed plan's runs per arm at the target power
+//     (FixedPower, FixedPairsFor, by exact enumeration).
 //   - Freeze: a frozen rate claim, and whether a newer count leaves it.
 //
 // Each question is an input struct with a Default value and a result

@@ -13,6 +13,12 @@ type Options struct {
 	MinTrials  int64   // fewest trials an arm needs for a verdict, >= 1
 	Confidence float64 // of the Wilson intervals, in (0,1)
 	Property   string  // core.PropertyPassed, core.PropertyFailed or core.PropertyUnknown, for every test
+	// Answers are verdicts a sequential test already gave, by test id:
+	// core.VerdictImproved, core.VerdictRegressed or
+	// core.VerdictNoChange (no change as large as planned). Such a test's
+	// verdict is the answer, with the gate GateOf gives it, whatever its
+	// trials per arm; nil for none.
+	Answers map[string]string
 }
 
 // DefaultOptions match gate.DefaultDecideInput.
@@ -219,10 +225,16 @@ func (s *Summary) Result(opt Options) (*Result, error) {
 	for _, tc := range s.Tests {
 		name := tc.NodeID
 		in := gate.DecideInput{MinTrials: opt.MinTrials, Confidence: opt.Confidence, Property: opt.Property,
-			Baseline: tc.Baseline, Patched: tc.Patched}
+			Baseline: tc.Baseline, Patched: tc.Patched, SkipAnytime: true}
 		d, err := gate.Decide(in)
 		if err != nil {
 			return nil, err
+		}
+		if v, ok := opt.Answers[name]; ok {
+			d.Verdict = v
+			d.Gate, d.Warnings = gate.GateOf(v, opt.Property)
+			d.Action, d.Blocks = gate.Action(d.Gate), gate.Blocks(d.Gate)
+			d.Warnings = append([]string{"answered by the sequential test, looked at after every pair of runs"}, d.Warnings...)
 		}
 		t := Test{NodeID: name, Verdict: d.Verdict, Gate: d.Gate, Action: d.Action, Blocks: d.Blocks,
 			Baseline: d.Baseline, Patched: d.Patched, Warnings: d.Warnings, SideFailures: tc.Sides}

@@ -16,16 +16,19 @@ const (
 	// interval, or are too few to judge it), and the clean runs do not yet
 	// prove the release. Does not block.
 	StateStillFlaky = "still-flaky"
-	// StateStale: the pass rate since the claim left the claimed interval
-	// at a comparable number of trials (seed 000's rule, gate.Freeze): the
+	// StateStale: the confidence sequence of the pass rate since the claim
+	// no longer meets the claimed interval (ClaimDrift: at most 1 − the
+	// claim's confidence of claims whose rate did not leave the interval
+	// are ever called stale, however many nights they are checked): the
 	// claim no longer describes the test; measure it again. Blocks when the
 	// rate fell below the interval (the test got worse); when it rose above
 	// it (TestResult.Improving: the test got better) it does not block, and
-	// the clean runs still needed say when it leaves.
+	// the clean runs to release say when it leaves.
 	StateStale = "stale"
-	// StateReleased: the clean runs in a row prove the failure rate below
-	// the release rate at its confidence. The test leaves quarantine. Does
-	// not block.
+	// StateReleased: the runs counted since the quarantine started,
+	// failures included, prove the failure rate below the release rate at
+	// its confidence, by the rule that holds however often it is checked
+	// (ReleaseProven). The test leaves quarantine. Does not block.
 	StateReleased = "released"
 	// StateExpired: past the expiry date without release. Blocks until an
 	// owner renews the entry or deletes the test.
@@ -165,12 +168,17 @@ type TestResult struct {
 type ReleaseProgress struct {
 	Below      float64 `json:"below"`      // failure rate to prove the test below, in (0,1)
 	Confidence float64 `json:"confidence"` // in (0,1)
-	// Needed is the clean runs in a row that prove it: CleanRuns(Below,
-	// Confidence), at most MaxCleanRuns.
-	Needed    int64 `json:"clean_runs_needed"`
-	Clean     int64 `json:"clean_runs"`           // clean runs in a row so far, >= 0
-	Remaining int64 `json:"clean_runs_remaining"` // Needed - Clean, or 0 once proven
-	Proven    bool  `json:"proven"`               // Clean >= Needed
+	// Needed is the clean runs a quarantine with no failure needs from its
+	// start: CleanRunsChecked(Below, Confidence), at most MaxCleanRuns+1.
+	Needed int64 `json:"clean_runs_needed"`
+	Clean  int64 `json:"clean_runs"` // clean runs in a row so far, >= 0
+	Runs   int64 `json:"runs"`       // runs counted toward the release, >= 0
+	Failed int64 `json:"failed"`     // of them with a failure, in [0, Runs]
+	// Remaining is the further clean runs after which the release is
+	// proven if none fails (CleanRunsToRelease), 0 once proven; a failure
+	// raises it.
+	Remaining int64 `json:"clean_runs_remaining"`
+	Proven    bool  `json:"proven"` // Remaining == 0
 }
 
 // Check judges every entry of reg against new reports (nil when there are
@@ -323,7 +331,7 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 	expires, _ := parseDate(e.Expires)
 	t.DaysLeft = int64(expires.Sub(today).Hours() / 24)
 
-	since := e.Since
+	since, rel := e.Since, e.Release
 	var runs []core.Count
 	missing := false
 	if rep != nil && rep.Runs > 0 { // reports whose every run was counted already have nothing to say
@@ -336,6 +344,10 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 		}
 		t.Runs++
 		since.Runs++
+		rel.Runs++
+		if r.Passed < r.Trials {
+			rel.Failed++
+		}
 		reported.Passed += r.Passed
 		reported.Trials += r.Trials
 		if r.Passed == r.Trials {
@@ -365,9 +377,10 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 	t.Since = gate.NewArm(core.Count{Passed: since.Passed, Trials: since.Trials}, stat.Z(z.Confidence))
 	t.Comparable = fr.Comparable
 
-	needed := int64(CleanRuns(e.Release.Below, e.Release.Confidence))
-	t.Release = ReleaseProgress{Below: e.Release.Below, Confidence: e.Release.Confidence,
-		Needed: needed, Clean: since.Clean, Remaining: max(0, needed-since.Clean), Proven: since.Clean >= needed}
+	remaining := CleanRunsToRelease(rel.Below, rel.Confidence, rel.Runs, rel.Failed)
+	t.Release = ReleaseProgress{Below: rel.Below, Confidence: rel.Confidence,
+		Needed: CleanRunsChecked(rel.Below, rel.Confidence), Clean: since.Clean, Runs: rel.Runs, Failed: rel.Failed,
+		Remaining: remaining, Proven: remaining == 0}
 
 	bin := opt.Budget
 	bin.Rates, bin.Observed = nil, &core.Count{Passed: z.Trials - z.Passed, Trials: z.Trials}
@@ -384,16 +397,16 @@ func checkEntry(e Entry, rep *Reports, opt Options) (TestResult, *Entry, error) 
 		t.State = StateMissing
 	case t.DaysLeft < 0:
 		t.State = StateExpired
-	case fr.Status == gate.FreezeStale:
+	case ClaimDrift(z, since.Passed, since.Trials) != DriftNone:
 		t.State = StateStale
-		t.Improving = t.Since.Rate != nil && *t.Since.Rate > z.Upper
+		t.Improving = ClaimDrift(z, since.Passed, since.Trials) == DriftUp
 	default:
 		t.State = StateStillFlaky
 	}
 	t.Blocks = t.State == StateStale && !t.Improving || t.State == StateExpired || t.State == StateMissing
 
 	kept := e
-	kept.Test = t.Test
+	kept.Test, kept.Release = t.Test, rel
 	switch t.State {
 	case StateReleased:
 		return t, nil, nil

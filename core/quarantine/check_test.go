@@ -2,7 +2,7 @@ package quarantine
 
 import (
 	"math"
-	"slices"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -60,24 +60,54 @@ func seedWilson(k, n float64) (float64, float64) {
 	return math.Max(0, centre-half), math.Min(1, centre+half)
 }
 
-// TestStaleRule holds the stale state to seed 000's definition: a claim
-// (rate p over n trials, interval [lo, hi]) is stale when a later run
-// produces a rate outside [lo, hi] at a comparable n, here at least half
-// the claim's trials. The later run is every trial since the claim: those
-// the registry holds and those of the new report. Every since-count
-// k/m with m up to 80 is tried against the claim 57/60. A claim that went
-// stale because the test got better (rate above hi) does not block and says
-// it is improving; one that got worse (rate below lo) blocks.
+// exactDriftEvidence is the staleness rule's evidence against the rate
+// theta after k passes in m trials, exactly: the Jeffreys mixture
+// (½)_k (½)_(m−k) / m! over θ^k (1−θ)^(m−k), for theta a float64 taken
+// exactly as a rational. (½)_k is 1·3·5⋯(2k−1)/2^k; the whole ratio is
+// built in integers and normalised once.
+func exactDriftEvidence(k, m int64, theta float64) *big.Rat {
+	odd := func(n int64) *big.Int { // 1·3·5⋯(2n−1)
+		r := big.NewInt(1)
+		for i := int64(1); i <= n; i++ {
+			r.Mul(r, big.NewInt(2*i-1))
+		}
+		return r
+	}
+	th := new(big.Rat).SetFloat64(theta)
+	one := new(big.Rat).Sub(big.NewRat(1, 1), th)
+	pow := func(x *big.Int, e int64) *big.Int { return new(big.Int).Exp(x, big.NewInt(e), nil) }
+	num := new(big.Int).Mul(odd(k), odd(m-k))
+	num.Mul(num, pow(th.Denom(), k))
+	num.Mul(num, pow(one.Denom(), m-k))
+	den := new(big.Int).Lsh(new(big.Int).MulRange(1, m), uint(m))
+	den.Mul(den, pow(th.Num(), k))
+	den.Mul(den, pow(one.Num(), m-k))
+	return new(big.Rat).SetFrac(num, den)
+}
+
+// TestStaleRule holds the stale state to its definition: a claim (57/60,
+// interval [lo, hi] at 95%) is stale when the Jeffreys mixture's evidence
+// against every rate of [lo, hi] reaches 1/(1 − 0.95) — decided at the
+// point of [lo, hi] nearest the rate since the claim, where the evidence
+// is least (its log is convex with its minimum at that rate). The evidence
+// is computed here in exact rational arithmetic, apart from the code under
+// test. The trials since the claim are those the registry holds and those
+// of the new report. Every since-count k/m with m up to 80 is tried. A
+// claim that went stale because the test got better (above hi) does not
+// block and says it is improving; one that got worse (below lo) blocks.
 func TestStaleRule(t *testing.T) {
 	const claimPassed, claimTrials = 57, 60
 	lo, hi := seedWilson(claimPassed, claimTrials)
+	threshold := new(big.Rat).Inv(new(big.Rat).SetFloat64(1 - 0.95))
 	for m := int64(1); m <= 80; m++ {
 		for k := int64(0); k <= m; k++ {
 			rate := float64(k) / float64(m)
-			if math.Abs(rate-lo) < 1e-9 || math.Abs(rate-hi) < 1e-9 {
-				t.Fatalf("%d/%d lies on the interval's edge; the definition cannot tell it", k, m)
+			theta := min(max(rate, lo), hi)
+			ev := exactDriftEvidence(k, m, theta)
+			if f, _ := new(big.Rat).Quo(ev, threshold).Float64(); math.Abs(f-1) < 1e-9 {
+				t.Fatalf("%d/%d lies on the boundary; the definition cannot tell it", k, m)
 			}
-			wantStale := 2*m >= claimTrials && (rate < lo || rate > hi)
+			wantStale := ev.Cmp(threshold) >= 0
 			// Half the since-count is in the registry, the rest in the new
 			// report: k/2 <= m/2 and k-k/2 <= m-m/2 when k <= m.
 			e := entry("t", claimPassed, claimTrials, 0.001, "2027-06-30")
@@ -98,15 +128,35 @@ func TestStaleRule(t *testing.T) {
 			}
 		}
 	}
+	// Where the rule draws the line, for the record: 0 of 3 is stale
+	// already; 20 of 30 (67%) is not yet, 20 of 40 is.
+	for _, c := range []struct {
+		k, m  int64
+		stale bool
+	}{{0, 3, true}, {20, 30, false}, {20, 40, true}, {60, 60, false}} {
+		if got := ClaimDrift(claimOf(claimPassed, claimTrials, 0.95, "2026-11-01"), c.k, c.m) != DriftNone; got != c.stale {
+			t.Errorf("%d/%d: stale %v, want %v", c.k, c.m, got, c.stale)
+		}
+	}
+}
+
+// clean is n runs of one passing trial each.
+func clean(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "1/1"
+	}
+	return out
 }
 
 // TestStates: one state per test, by precedence (released, missing,
-// expired, stale, still flaky), with the evidence each needs. The unit of
-// evidence is the run: a run of 14 executions that all passed is one clean
-// run (go test -count=14 in one process), not 14.
+// expired, stale, still flaky), with the evidence each needs. Below 10% at
+// 95% takes 35 clean runs from the start (TestCleanRunsChecked checks it in
+// exact arithmetic). The unit of evidence is the run: a run of 14
+// executions that all passed is one clean run (go test -count=14 in one
+// process), not 14.
 func TestStates(t *testing.T) {
-	// Below 10% at 95% takes 29 clean runs: (0.9)^29 = 0.047 <= 0.05 < 0.9^28.
-	clean := func(n int, run string) []string { return slices.Repeat([]string{run}, n) }
+	failedOnce := append(append(clean(20), "0/1"), clean(14)...)
 	cases := []struct {
 		name      string
 		e         Entry
@@ -115,23 +165,24 @@ func TestStates(t *testing.T) {
 		clean     int64
 		improving bool
 	}{
-		{"clean runs prove the release", entry("t", 57, 60, 0.1, "2027-01-31"), clean(29, "1/1"), StateReleased, 29, false},
-		{"one short", entry("t", 57, 60, 0.1, "2027-01-31"), clean(28, "1/1"), StateStillFlaky, 28, false},
+		{"clean runs prove the release", entry("t", 57, 60, 0.1, "2027-01-31"), clean(35), StateReleased, 35, false},
+		{"one short", entry("t", 57, 60, 0.1, "2027-01-31"), clean(34), StateStillFlaky, 34, false},
 		{"a run of 14 executions is one run", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"14/14"}, StateStillFlaky, 1, false},
-		{"29 executions in one run are one run", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"29/29"}, StateStillFlaky, 1, false},
-		{"a failed run restarts the count", entry("t", 57, 60, 0.1, "2027-01-31"), append(clean(20, "1/1"), "9/10"), StateStillFlaky, 0, false},
-		{"released even past expiry", entry("t", 57, 60, 0.1, "2026-11-30"), clean(29, "1/1"), StateReleased, 29, false},
-		{"released though stale", entry("t", 17, 20, 0.1, "2027-01-31"), clean(29, "1/1"), StateReleased, 29, false},
+		{"35 executions in one run are one run", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"35/35"}, StateStillFlaky, 1, false},
+		{"a failed run stays in the evidence", entry("t", 57, 60, 0.1, "2027-01-31"), failedOnce, StateStillFlaky, 14, false},
+		{"released even past expiry", entry("t", 57, 60, 0.1, "2026-11-30"), clean(35), StateReleased, 35, false},
+		{"released though stale", entry("t", 17, 20, 0.1, "2027-01-31"), clean(120), StateReleased, 120, false},
 		{"missing", entry("t", 57, 60, 0.1, "2027-01-31"), nil, StateMissing, 0, false},
 		{"missing beats expired", entry("t", 57, 60, 0.1, "2026-11-30"), nil, StateMissing, 0, false},
 		{"expired the day after its last day", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"5/6"}, StateExpired, 0, false},
 		{"not expired on its last day", entry("t", 57, 60, 0.1, today), []string{"5/6"}, StateStillFlaky, 0, false},
 		{"expired beats stale", entry("t", 57, 60, 0.1, "2026-12-01"), []string{"10/30"}, StateExpired, 0, false},
 		{"stale", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"10/30"}, StateStale, 0, false},
-		// 35/35 since 57/60: 1.0 is above the claim's interval [0.863,
-		// 0.983]: stale because the test got better; it does not block.
-		{"stale and improving", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"35/35"}, StateStale, 1, true},
-		{"too few trials to judge", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"10/29"}, StateStillFlaky, 0, false},
+		// 400/400 since 57/60 rules out the claim's interval [0.863,
+		// 0.983] from above: stale because the test got better; it does
+		// not block. (35/35 does not yet: the anytime evidence is 0.17.)
+		{"stale and improving", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"400/400"}, StateStale, 1, true},
+		{"too little evidence to judge", entry("t", 57, 60, 0.1, "2027-01-31"), []string{"5/6"}, StateStillFlaky, 0, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -154,15 +205,24 @@ func TestStates(t *testing.T) {
 			if res.States.Of(c.state) != 1 {
 				t.Errorf("state counts %+v", res.States)
 			}
-			if got.Release.Needed != 29 || got.Release.Remaining != max(0, 29-c.clean) {
+			if got.Release.Needed != 35 || got.Release.Runs != int64(len(c.reports)) || got.Release.Proven != (got.Release.Remaining == 0) {
 				t.Errorf("release %+v", got.Release)
+			}
+			switch c.name {
+			case "one short":
+				if got.Release.Remaining != 1 {
+					t.Errorf("one short: %d clean runs remaining", got.Release.Remaining)
+				}
+			case "a failed run stays in the evidence":
+				// 35 runs with a failure need more than the 21 clean runs
+				// that would complete a fresh count of 35.
+				if got.Release.Failed != 1 || got.Release.Remaining <= 21 {
+					t.Errorf("after a failure: %+v", got.Release)
+				}
 			}
 		})
 	}
 }
-
-// clean29 is 29 clean runs of one trial each: below 10% at 95%.
-func clean29() []string { return slices.Repeat([]string{"1/1"}, 29) }
 
 // TestWrite: what a writing check keeps of each state.
 func TestWrite(t *testing.T) {
@@ -176,7 +236,7 @@ func TestWrite(t *testing.T) {
 	renamed := entry("e/old", 57, 60, 0.1, "2027-01-31")
 	expired := entry("f/expired", 57, 60, 0.1, "2026-12-01")
 	rep := runs(t, map[string][]string{
-		"a/released": clean29(),
+		"a/released": clean(35),
 		"b/stale":    {"6/20"},
 		"c/flaky":    {"5/5", "4/4"},
 		"e/new":      {"3/4"},
@@ -237,36 +297,40 @@ func TestWrite(t *testing.T) {
 
 // TestStaleReplaced: once the trials since a stale claim are as many as
 // the claim's, a write makes them the claim, dated today; the clean count
-// stays. A stale state at half the claim that was noise clears itself.
+// and the release evidence stay. A stale state on little evidence that was
+// noise clears itself.
 func TestStaleReplaced(t *testing.T) {
 	e := entry("t", 57, 60, 0.01, "2027-01-31")
-	e.Since = Since{Passed: 10, Trials: 30, Runs: 5, Clean: 5, Checked: "2026-11-30"}
+	e.Since = Since{Passed: 5, Trials: 30, Runs: 5, Clean: 5, Checked: "2026-11-30"}
+	e.Release.Runs, e.Release.Failed = 30, 25
 	res, next := check(t, registry(e), runs(t, map[string][]string{"t": {"20/20", "10/10"}}), nil)
-	if got := res.Tests[0]; got.State != StateStale || got.Since.Passed != 40 || got.Since.Trials != 60 {
+	if got := res.Tests[0]; got.State != StateStale || got.Since.Passed != 35 || got.Since.Trials != 60 {
 		t.Fatalf("%+v", got)
 	}
-	// The clean runs in a row: the 5 held and the 2 new runs.
-	if k := next.Tests[0]; k.Claim != claimOf(40, 60, 0.95, today) || k.Since != (Since{Clean: 7, Checked: today}) {
+	// The clean runs in a row: the 5 held and the 2 new runs; the release
+	// count goes on, never restarted by the new claim.
+	if k := next.Tests[0]; k.Claim != claimOf(35, 60, 0.95, today) || k.Since != (Since{Clean: 7, Checked: today}) ||
+		k.Release.Runs != 32 || k.Release.Failed != 25 {
 		t.Errorf("kept %+v", k)
 	}
-	// 20/30 since 57/60 is stale (0.667 < 0.863); 30 more passes bring
-	// it to 50/60 (0.833), still outside; 55/60 (0.917) is inside again.
-	e.Since = Since{Passed: 20, Trials: 30, Checked: "2026-11-30"}
-	res, _ = check(t, registry(e), runs(t, map[string][]string{"t": {"30/30"}}), nil)
+	// 3/10 since 57/60 is stale; 50 more passes bring it to 53/60
+	// (0.883), inside the claim's interval again: not stale.
+	e.Since = Since{Passed: 3, Trials: 10, Checked: "2026-11-30"}
+	res, _ = check(t, registry(e), nil, nil)
 	if got := res.Tests[0]; got.State != StateStale {
-		t.Errorf("50/60 since 57/60: %s", got.State)
+		t.Errorf("3/10 since 57/60: %s", got.State)
 	}
-	e.Since = Since{Passed: 25, Trials: 30, Checked: "2026-11-30"}
-	res, _ = check(t, registry(e), runs(t, map[string][]string{"t": {"30/30"}}), nil)
+	res, _ = check(t, registry(e), runs(t, map[string][]string{"t": {"50/50"}}), nil)
 	if got := res.Tests[0]; got.State != StateStillFlaky {
-		t.Errorf("55/60 since 57/60: %s", got.State)
+		t.Errorf("53/60 since 57/60: %s", got.State)
 	}
 }
 
 // TestNoReports: without reports nothing is missing and nothing counted.
 func TestNoReports(t *testing.T) {
 	e := entry("t", 57, 60, 0.1, "2027-01-31")
-	e.Since = Since{Passed: 29, Trials: 29, Runs: 29, Clean: 29, Checked: "2026-11-30"}
+	e.Since = Since{Passed: 35, Trials: 35, Runs: 35, Clean: 35, Checked: "2026-11-30"}
+	e.Release.Runs = 35
 	res, next := check(t, registry(e, entry("u", 57, 60, 0.1, "2027-01-31")), nil, nil)
 	if res.Reports || res.Tests[0].State != StateReleased || res.Tests[1].State != StateStillFlaky || res.Tests[1].Reported != nil {
 		t.Errorf("%+v", res)

@@ -21,8 +21,8 @@ func ExampleCleanRuns() {
 }
 
 // Quarantine a test that passed 57 of 60 runs, then check it against a
-// night's report in which it passed all 20 of its executions (go test
-// -count=20): one process, so one clean run of the 299 a release needs.
+// night's report in which it passed all 20 of its executions: one clean
+// run. A fresh quarantine at 1% needs 361 clean runs; one is counted.
 func ExampleCheck() {
 	today := "2026-11-20"
 	reg, err := quarantine.Add(&quarantine.Registry{Version: quarantine.Version}, today,
@@ -41,10 +41,10 @@ func ExampleCheck() {
 		panic(err)
 	}
 	t := res.Tests[0]
-	fmt.Printf("%s: %s, %d of %d clean runs, rerun lane %s\n", t.Test, t.State, t.Release.Clean, t.Release.Needed, t.Budget.Lane)
+	fmt.Printf("%s: %s, %d clean runs to release (of %d), rerun lane %s\n", t.Test, t.State, t.Release.Remaining, t.Release.Needed, t.Budget.Lane)
 	quarantine.Write(os.Stdout, next)
 	// Output:
-	// shop/cart.TestCheckout: still-flaky, 1 of 299 clean runs, rerun lane nightly
+	// shop/cart.TestCheckout: still-flaky, 360 clean runs to release (of 361), rerun lane nightly
 	// {
 	//   "version": 1,
 	//   "tests": [
@@ -65,7 +65,8 @@ func ExampleCheck() {
 	//       },
 	//       "release": {
 	//         "below": 0.01,
-	//         "confidence": 0.95
+	//         "confidence": 0.95,
+	//         "runs": 1
 	//       },
 	//       "since": {
 	//         "passed": 20,

@@ -223,7 +223,7 @@ func (d *decoder) entry(n *node, path string) (Entry, error) {
 		return e, err
 	}
 	rpath := join(path, "release")
-	r, err := d.fields(f["release"], rpath, "a release rule", "below", "confidence")
+	r, err := d.fields(f["release"], rpath, "a release rule", "below", "confidence", "runs?", "failed?")
 	if err != nil {
 		return e, err
 	}
@@ -232,6 +232,16 @@ func (d *decoder) entry(n *node, path string) (Entry, error) {
 	}
 	if e.Release.Confidence, err = d.number(r["confidence"], join(rpath, "confidence")); err != nil {
 		return e, err
+	}
+	for _, x := range []struct {
+		name string
+		dst  *int64
+	}{{"runs", &e.Release.Runs}, {"failed", &e.Release.Failed}} {
+		if n, ok := r[x.name]; ok {
+			if *x.dst, err = d.integer(n, join(rpath, x.name)); err != nil {
+				return e, err
+			}
+		}
 	}
 	if sn, ok := f["since"]; ok {
 		spath := join(path, "since")

@@ -91,6 +91,7 @@ func TestReadErrors(t *testing.T) {
 		{"a run identity with a slash", `"tests": [`, `"counted": [{"run": "a/b", "date": "2026-11-24"}],
   "tests": [`, `"a/b"`, `counted[0].run: "a/b": a run's identity has letters and digits only`},
 		{"release rate zero", `"below": 0.01,`, `"below": 0,`, `0`, "tests[1].release.below: the failure rate to prove the test below must be in (0,1), got 0"},
+		{"failed over runs", `"failed": 1`, `"failed": 11`, `11`, "tests[1].release.failed: 11 failed runs is more than the 10 runs counted"},
 		{"release unprovable", `"below": 0.01`, `"below": 1e-17`, `1e-17`, "tests[1].release.below: 1e-17 at 0.95 confidence needs more than 2^53 clean runs"},
 		{"claim confidence one", `"confidence": 0.95,
         "date": "2026-11-20"`, `"confidence": 1,
@@ -237,5 +238,27 @@ func TestReadColumnsAreCharacters(t *testing.T) {
 	}
 	if got := fmt.Sprint(e); !strings.Contains(got, `unknown field "öwner"`) {
 		t.Errorf("message %q", got)
+	}
+}
+
+// A registry written before runs were counted (a release rule without runs
+// and failed, as a fresh entry is written too) reads, and its release
+// count starts at the first check that counts runs: the clean runs in a
+// row it shows were counted by a rule that restarted after each failure,
+// and taking them up would choose the start after seeing the runs.
+func TestReadBeforeRunsCounted(t *testing.T) {
+	valid := string(readFile(t, "testdata/registry.json"))
+	old := strings.Replace(valid, `,
+        "runs": 10,
+        "failed": 1`, "", 1)
+	if old == valid {
+		t.Fatal("the edit did not apply")
+	}
+	reg, err := Parse([]byte(old), today)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := reg.Tests[1].Release; r.Runs != 0 || r.Failed != 0 || reg.Tests[1].Since.Clean != 4 {
+		t.Errorf("read as %+v, since %+v", r, reg.Tests[1].Since)
 	}
 }

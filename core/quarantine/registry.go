@@ -58,12 +58,22 @@ type Entry struct {
 	Since   Since      `json:"since"`
 }
 
-// Release is what a test must prove to leave quarantine: that its failure
-// rate is below Below at Confidence, by CleanRuns(Below, Confidence) clean
-// runs in a row.
+// Release is what a test must prove to leave quarantine, that its failure
+// rate is below Below at Confidence, and the runs counted toward it. The
+// proof holds however often the registry is checked (ReleaseProven): every
+// run since the count started counts, failures included, and the count is
+// never restarted, by a failure or by a replaced claim.
 type Release struct {
 	Below      float64 `json:"below"`      // failure rate to prove the test below, in (0,1)
 	Confidence float64 `json:"confidence"` // confidence of the proof, in (0,1)
+	// Runs is the runs of the test counted toward the release since the
+	// count started (the quarantine, or for an entry written before runs
+	// were counted, the first check that counted them), >= 0; omitted
+	// while 0.
+	Runs int64 `json:"runs,omitempty"`
+	// Failed is the runs of Runs with a failure, in [0, Runs]; omitted
+	// while 0.
+	Failed int64 `json:"failed,omitempty"`
 }
 
 // Since is the evidence gathered after the claim: the trials of the test in

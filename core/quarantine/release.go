@@ -32,16 +32,22 @@ type CleanRunsResult struct {
 	Below      float64 `json:"below"`      // the failure rate to prove a test below, in (0,1)
 	Confidence float64 `json:"confidence"` // in (0,1)
 	// CleanRuns is the smallest m with (1-Below)^m <= 1-Confidence, at most
-	// MaxCleanRuns.
-	CleanRuns int64    `json:"clean_runs"`
-	Warnings  []string `json:"warnings"`
+	// MaxCleanRuns: what m clean runs prove at one look from one fixed
+	// start.
+	CleanRuns int64 `json:"clean_runs"`
+	// CleanRunsChecked is the clean runs from the start of a quarantine
+	// that release a test by the registry's rule, which holds however
+	// often it is checked (CleanRunsChecked), at most MaxCleanRuns.
+	CleanRunsChecked int64    `json:"clean_runs_checked"`
+	Warnings         []string `json:"warnings"`
 	// Link is the calculator view that reproduces this answer, as
 	// Result.Link; absent when the calculator's address is unknown.
 	Link string `json:"link,omitempty"`
 }
 
-// CleanRunsFor checks a release rule and answers it: how many clean runs in
-// a row prove a failure rate below `below` at `confidence`. A rate or a
+// CleanRunsFor checks a release rule and answers it: how many clean runs
+// release a test below `below` at `confidence` by the registry's rule,
+// checked after every run, and how many in a row prove it at one look. A rate or a
 // confidence outside (0,1), or a rule that needs more than MaxCleanRuns,
 // is a *core.Error of Kind Invalid naming the field.
 func CleanRunsFor(below, confidence float64) (*CleanRunsResult, error) {
@@ -49,5 +55,6 @@ func CleanRunsFor(below, confidence float64) (*CleanRunsResult, error) {
 		pe := err.(*pathError)
 		return nil, core.FieldErrorf(strings.TrimPrefix(pe.path, "release."), "%s", pe.msg)
 	}
-	return &CleanRunsResult{Below: below, Confidence: confidence, CleanRuns: int64(CleanRuns(below, confidence)), Warnings: []string{}}, nil
+	return &CleanRunsResult{Below: below, Confidence: confidence, CleanRuns: int64(CleanRuns(below, confidence)),
+		CleanRunsChecked: CleanRunsChecked(below, confidence), Warnings: []string{}}, nil
 }

@@ -103,6 +103,12 @@ func validateEntry(e *Entry, path string, today time.Time) error {
 	if err := checkRelease(path+".release", e.Release); err != nil {
 		return err
 	}
+	switch r := e.Release; {
+	case r.Runs < 0 || r.Failed < 0:
+		return faultf(path+".release", "counts must not be negative")
+	case r.Failed > r.Runs:
+		return faultf(path+".release.failed", "%d failed runs is more than the %d runs counted", r.Failed, r.Runs)
+	}
 	s := e.Since
 	switch {
 	case s.Trials < 0 || s.Passed < 0 || s.Clean < 0 || s.Runs < 0:
@@ -239,7 +245,9 @@ func checkRelease(path string, r Release) error {
 		return faultf(path+".below", "the failure rate to prove the test below must be in (0,1), got %v", r.Below)
 	case !(r.Confidence > 0 && r.Confidence < 1):
 		return faultf(path+".confidence", "must be in (0,1), got %v", r.Confidence)
-	case CleanRuns(r.Below, r.Confidence) > MaxCleanRuns:
+	case CleanRuns(r.Below, r.Confidence) > MaxCleanRuns/4 && CleanRunsChecked(r.Below, r.Confidence) > MaxCleanRuns:
+		// The check after every run needs at most a few times the one-look
+		// count: only rules near the limit are worth the search.
 		return faultf(path+".below", "%v at %v confidence needs more than 2^53 clean runs: no suite can prove that; choose a larger rate", r.Below, r.Confidence)
 	}
 	return nil

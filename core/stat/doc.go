@@ -16,6 +16,13 @@
 //     SampleVariance, LineFit and Detrend on those sums.
 //   - Z, the two-sided normal critical value, and Wilson, the score
 //     interval of a binomial proportion.
+//   - Anytime-valid inference, whose error rates hold however often the
+//     answer is looked at: BetaMixture, Robbins' beta-binomial mixture
+//     martingale of a Bernoulli rate, with its confidence sequence
+//     (Interval, MeetsInterval) and its one-sided e-process (LogEBelow);
+//     TwoArm, the sequential test of two pass rates from paired runs
+//     (a safe test for 2×2 tables, and betting e-processes for futility).
+//     docs/STATISTICS.md gives the formulas and their sources.
 //   - The permutation test of a least-squares slope (SlopeTest), exact or
 //     from a seeded PCG; the Poisson binomial distribution; SnapCeil.
 //
