@@ -35,6 +35,8 @@ var layers = map[string][]string{
 	"static": {"github.com/andybalholm/brotli"},
 
 	"core/quarantine": {"core", "core/stat", "core/gate", "core/ledger"},
+
+	"core/history/...": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/..."},
 }
 
 // covers reports whether pattern (a path below the module, or one ending

@@ -139,6 +139,12 @@ quarantine)
 	args+=("${reports[@]}")
 	[ ${#patched[@]} -eq 0 ] || fail "flakegate quarantine reads one set of reports: give them as reports, not patched"
 	;;
+history)
+	# history reads every report as one run of the CI history (zip
+	# archives too, each file inside one run).
+	args+=("${reports[@]}")
+	[ ${#patched[@]} -eq 0 ] || fail "flakegate history reads one set of reports: give them as reports, not patched"
+	;;
 *)
 	[ ${#reports[@]} -eq 0 ] && [ ${#patched[@]} -eq 0 ] ||
 		fail "flakegate ${command[0]} reads no reports: leave reports and patched empty"

@@ -7,6 +7,7 @@
 //	flakegate aa baseline.csv candidate.csv
 //	flakegate compare a.eval b.eval
 //	flakegate freeze -claim 57/60 -date 2026-11-30 -newer 41/60
+//	flakegate history -manifest runs.csv artifacts/*.zip
 //
 // Output is an aligned text report, or with -json the JSON contract that the
 // API serves. The exit status is 0 when the gate passes or the command only
@@ -65,6 +66,7 @@ var commands = []command{
 	{"compare", "is model B better than model A on the same eval questions? paired by question", runCompare},
 	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
+	{"history", "find the flaky tests in many CI runs' reports; outages kept out", runHistory},
 	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
 }
 

@@ -198,6 +198,12 @@ func TestActionStep(t *testing.T) {
 			code:   0, verdict: "pass", answer: "**The gate passes",
 		},
 		{
+			name:   "history of go test -json runs: the broken patch's failures are a stretch, not a flake",
+			inputs: map[string]string{"COMMAND": "history -cost 2", "REPORTS": "reports/fixed/*.json\nreports/broken/*.json"},
+			args:   append(append([]string{"history", "-cost", "2"}, rel(fixed)...), rel(broken)...),
+			code:   0, verdict: "pass", answer: "**None of 6 tests is flaky in 10 runs; no outage.**",
+		},
+		{
 			name:   "a block that does not fail the job",
 			inputs: map[string]string{"COMMAND": "budget -cap 1", "REPORTS": junit, "FAIL_ON_BLOCK": "false"},
 			args:   []string{"budget", "-cap", "1", "-from", junit},

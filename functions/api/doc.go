@@ -30,6 +30,10 @@
 //     its entry moved to its new id;
 //   - quarantine/release (GET, POST): the clean runs in a row that prove a
 //     failure rate below a target;
+//   - history (POST): the flaky tests in many CI runs' reports, outages and
+//     tests failing together kept out as incidents (a zip archive as the
+//     body, or parts named report, each a report or a zip, and an optional
+//     manifest first);
 //   - openapi.json: the OpenAPI 3.1 description of all of them;
 //   - health: a liveness probe and this deployment's limits.
 //

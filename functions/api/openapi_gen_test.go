@@ -102,6 +102,10 @@ var legacySchemas = map[string]string{
 	"compare.Cluster": "CompareCluster",
 	"compare.Plan":    "ComparePlan",
 	"compare.PlanRow": "ComparePlanRow",
+
+	"history.Result": "HistoryResult",
+	"history.Trend":  "HistoryTrend",
+	"history.RunRef": "HistoryRun",
 }
 
 // legacyNames writes, in a doc comment of package pkg, the Go names of
@@ -442,7 +446,7 @@ func responses(result string, cache string, post bool) obj {
 }
 
 func generateOpenAPI(t *testing.T) []byte {
-	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", "../../core/compare", ".")
+	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", "../../core/compare", "../../core/history", ".")
 	g := &schemaGen{t: t, types: types, docs: docs, out: map[string]any{}}
 	g.queue("api.problem")
 	paths := obj{}
@@ -538,7 +542,7 @@ func generateOpenAPI(t *testing.T) []byte {
 					case bodyMultipartCompare:
 						content = compareContent(content)
 					default:
-						content = quarantineContent(b, content)
+						content = historyContent(b, quarantineContent(b, content))
 					}
 				}
 			}

@@ -131,7 +131,7 @@ func routes() []*route {
 			get:     health,
 			results: "Health",
 		},
-	}, append(quarantineRoutes(), compareRoutes()...)...)
+	}, append(append(quarantineRoutes(), compareRoutes()...), historyRoutes()...)...)
 }
 
 // paramsRoute adapts a computation over args to GET (query) and POST (JSON

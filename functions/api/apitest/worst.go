@@ -48,7 +48,8 @@ func gen(rows func(w *bufio.Writer)) func(io.Writer) {
 // aa-wide (every scenario listed), aa-long (every run permuted) and
 // aa-sim (the largest simulation), quarantine-write (the largest registry)
 // and quarantine-check (a registry of the most tests, checked against as
-// many runs of them as fit).
+// many runs of them as fit), history (a zip archive of as many runs of the
+// most tests as unpack within its limit).
 func Worst(limit int64, steps float64) []Case {
 	return []Case{
 		WorstBudget(worstRates),
@@ -60,6 +61,7 @@ func Worst(limit int64, steps float64) []Case {
 		worstAASim(steps),
 		worstQuarantineWrite(),
 		worstQuarantineCheck(limit),
+		worstHistory(limit),
 	}
 }
 

@@ -1,0 +1,256 @@
+package api
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/report"
+)
+
+// /v1/history reads many runs' reports (parts named report, each one run
+// or a zip archive of runs, or a zip archive as the body) and answers
+// which tests are flaky and which runs were outages (history.Result).
+
+// Limits of one history request, beside the body limit: the results read
+// (a test in a run), the runs, the files in zip archives and what they
+// unpack to. A History keeps two bits per result and a few dozen bytes
+// per run and test, so the memory of the worst request is a few MB.
+const (
+	MaxHistoryResults       = 2_000_000
+	MaxHistoryRuns          = 10_000
+	MaxHistoryTests         = 20_000   // distinct test names
+	MaxHistoryUnzippedBytes = 64 << 20 // what zip archives unpack to, over the request
+)
+
+// Uploads of the history route.
+const (
+	bodyHistoryZip       bodyKind = 200 + iota // a zip archive of reports as the body
+	bodyMultipartHistory                       // parts manifest and report (repeated, each a report or a zip)
+)
+
+var historyUpload = &upload{
+	media:  "multipart/form-data with parts report (a report or a zip archive of reports, repeated) and optional manifest first, or application/zip",
+	body:   func(mt string) bool { return mt == "application/zip" || mt == "application/x-zip-compressed" },
+	bodyAs: "archive",
+	parts:  map[string]bool{"report": true, "manifest": false},
+	hint:   "send parts report (repeated) and optional manifest first",
+	need:   "report",
+	missing: &core.Error{Kind: core.Invalid, Field: "report",
+		Msg: "no report part: send the runs' reports, one part named report each, or a zip archive of them"},
+}
+
+func historyRoutes() []*route {
+	return []*route{{
+		path:    "history",
+		summary: "The flaky tests in many CI runs' reports, with outages and tests failing together kept out as incidents",
+		params: []param{
+			{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
+				doc: "the reports' format, one of the names listed; auto detects it from each file's content"},
+			{name: "keep_incidents", kind: kString, def: "false", enum: []string{"false", "true"},
+				doc: "count the outages' and groups' failures in the per-test rates"},
+			{name: "alpha", kind: kNumber, def: "0.01", doc: "chance over the whole history of calling one healthy run an outage, in (0,1)"},
+			{name: "target", kind: kNumber, def: "0.95", doc: "detection power the rerun budgets plan for, in (0,1)"},
+			{name: "cost_seconds", alias: "cost", kind: kNumber, doc: "runner seconds per run, >= 0: a flake costs its rate times this; omit when unknown"},
+			{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
+			{name: "today", kind: kString, doc: "the date the quarantine claims are dated, YYYY-MM-DD; default: the last run's day"},
+			confidenceParam,
+		},
+		post:    postHistory,
+		body:    []bodyKind{bodyHistoryZip, bodyMultipartHistory},
+		results: "HistoryResult",
+	}}
+}
+
+func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
+	a := queryArgs(h.routes["history"].params, r.URL.RawQuery)
+	o := history.DefaultOptions
+	format, keep := formatAuto, "false"
+	a.str("format", &format)
+	a.str("keep_incidents", &keep)
+	a.number("alpha", &o.Alpha)
+	a.number("target", &o.Budget.Target)
+	a.optNumber("cost_seconds", &o.Budget.CostSeconds)
+	a.integer("cap", &o.Budget.Cap)
+	a.str("today", &o.Today)
+	a.number("confidence", &o.Confidence)
+	if a.err != nil {
+		return a.err
+	}
+	if err := checkFormat(format, reportFormats()); err != nil {
+		return err
+	}
+	o.KeepIncidents = keep == "true"
+	if format == formatAuto {
+		format = report.FormatAuto
+	}
+	hr := &historyReader{h: history.New(), format: format}
+	hr.h.SetLimits(MaxHistoryTests, MaxCells)
+	// The settings are checked before the upload is read.
+	if err := o.Check(); err != nil {
+		return err
+	}
+	if err := h.readUpload(w, r, historyUpload, nil, hr.read); err != nil {
+		return err
+	}
+	res, err := hr.h.Result(o)
+	if err != nil {
+		return err
+	}
+	if len(res.Flakes)+len(res.Broken) > MaxTests {
+		return tooMany("", len(res.Flakes)+len(res.Broken), MaxTests, "flaky and broken tests", "run the CLI (flakegate history), which has no such limit")
+	}
+	return h.writeResult(w, r, res, cacheNone)
+}
+
+// historyReader reads each uploaded file into a History, within the
+// request's limits.
+type historyReader struct {
+	h        *history.History
+	format   string
+	manifest *history.Manifest
+	reports  int
+	results  int64
+	unzipped int64
+}
+
+func (hr *historyReader) read(part string, r io.Reader) error {
+	name := part
+	if p, ok := r.(*multipart.Part); ok {
+		name = partFile(part, p)
+	}
+	if part == "manifest" {
+		if hr.reports > 0 {
+			return &core.Error{Kind: core.Invalid, Msg: "the manifest part comes before the reports it describes"}
+		}
+		m, err := history.ReadManifest(r)
+		if err != nil {
+			return core.WithFile(err, name)
+		}
+		hr.manifest = m
+		return nil
+	}
+	hr.reports++
+	br := &peekReader{r: r}
+	if head := br.peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
+		return hr.zip(name, br)
+	}
+	if part == historyUpload.bodyAs {
+		return &core.Error{Kind: core.Invalid, File: name, Msg: "the body is not a zip archive: send one, or the reports as multipart parts named report"}
+	}
+	return hr.run(name, "", br)
+}
+
+// zip reads an archive (held in memory: the body limit bounds it), each
+// file one run, in the order of their names.
+func (hr *historyReader) zip(name string, r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return &core.Error{Kind: core.Invalid, File: name, Msg: history.ZipProblem(err)}
+	}
+	files := slices.Clone(z.File)
+	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	for _, f := range files {
+		if f.FileInfo().IsDir() || strings.HasPrefix(path.Base(f.Name), ".") {
+			continue
+		}
+		left := MaxHistoryUnzippedBytes - hr.unzipped
+		if f.UncompressedSize64 > uint64(left) {
+			return tooMany("", int(min(f.UncompressedSize64, 1<<40)>>20)+int(hr.unzipped>>20), MaxHistoryUnzippedBytes>>20, "MiB unpacked from zip archives", "run the CLI (flakegate history archive.zip), which has no such limit")
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return &core.Error{Kind: core.Invalid, File: name + ":" + f.Name, Msg: history.ZipProblem(err)}
+		}
+		cr := &countReader{r: report.LimitReader(rc, left)}
+		err = hr.run(name+":"+f.Name, f.Name, cr)
+		rc.Close()
+		if err != nil && history.IsZipError(err) {
+			err = &core.Error{Kind: core.Invalid, File: name + ":" + f.Name, Msg: history.ZipProblem(err)}
+		}
+		hr.unzipped += cr.n
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run reads one report as one run, named by the manifest when it lists
+// the file.
+func (hr *historyReader) run(name, entry string, r io.Reader) error {
+	if hr.h.Runs() >= MaxHistoryRuns {
+		return tooMany("", hr.h.Runs()+1, MaxHistoryRuns, "runs", "run the CLI (flakegate history), which has no such limit")
+	}
+	meta := history.RunMeta{Name: name, File: name}
+	if hr.manifest != nil {
+		m, ok := hr.manifest.Lookup(entry)
+		if !ok || entry == "" {
+			m, ok = hr.manifest.Lookup(name)
+		}
+		if ok {
+			m.File = name
+			if m.Name == "" {
+				m.Name = name
+			}
+			meta = m
+		}
+	}
+	if err := hr.h.ReadRun(meta, r, report.Options{Format: hr.format}); err != nil {
+		return err
+	}
+	hr.results = hr.h.Results()
+	if hr.results > MaxHistoryResults {
+		return tooMany("", int(hr.results), MaxHistoryResults, "test results (a test in a run)", "run the CLI (flakegate history), which has no such limit")
+	}
+	return nil
+}
+
+// peekReader lets the first bytes be seen before they are read.
+type peekReader struct {
+	r    io.Reader
+	head []byte
+}
+
+func (p *peekReader) peek(n int) []byte {
+	for len(p.head) < n {
+		buf := make([]byte, n-len(p.head))
+		k, err := p.r.Read(buf)
+		p.head = append(p.head, buf[:k]...)
+		if err != nil {
+			break
+		}
+	}
+	return p.head
+}
+
+func (p *peekReader) Read(b []byte) (int, error) {
+	if len(p.head) > 0 {
+		n := copy(b, p.head)
+		p.head = p.head[n:]
+		return n, nil
+	}
+	return p.r.Read(b)
+}
+
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	return n, err
+}
