@@ -202,10 +202,19 @@ func Decide(in gate.DecideInput, l *ledger.Summary) (View, error) {
 		v.Left, v.LeftBytes = LeftLedger, n
 		return v, nil
 	}
-	q, _ := url.ParseQuery(v.Fragment)
-	q.Set("ledger", enc)
-	v.Fragment = q.Encode()
+	v.Fragment = WithLedger(v.Fragment, enc)
 	return v, nil
+}
+
+// WithLedger is a decide fragment with a ledger's summary, enc (an
+// EncodeLedger text): the ledger's tests are judged, not the form's two
+// counts, so the fragment leaves the counts out.
+func WithLedger(frag, enc string) string {
+	q, _ := url.ParseQuery(frag)
+	q.Del("baseline")
+	q.Del("patched")
+	q.Set("ledger", enc)
+	return q.Encode()
 }
 
 // Ledger is the decide view that tabulates a ledger's summary with opt:

@@ -11,6 +11,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -128,9 +129,7 @@ func (c *Decide) withLedger(frag string) string {
 	if c.bookShare == "" {
 		return frag
 	}
-	v, _ := url.ParseQuery(frag)
-	v.Set("ledger", c.bookShare)
-	return v.Encode()
+	return share.WithLedger(frag, c.bookShare)
 }
 
 // openLedger reads the ledger a fragment carries, if any; without one the

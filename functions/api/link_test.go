@@ -99,7 +99,7 @@ func TestUploadLinks(t *testing.T) {
 		return string(b)
 	}
 	res := post("/v1/ledger?min_trials=5", "application/x-ndjson", read("ledger.jsonl"))
-	if l, _ := res["link"].(string); !strings.HasPrefix(l, "http://127.0.0.1:8080/decide#baseline=10%2F20&confidence=0.95&ledger=") || !strings.Contains(l, "&min_trials=5") {
+	if l, _ := res["link"].(string); !strings.HasPrefix(l, "http://127.0.0.1:8080/decide#confidence=0.95&ledger=") || !strings.Contains(l, "&min_trials=5") {
 		t.Errorf("ledger link %q", l)
 	}
 	res = post("/v1/aa", "text/csv", read("aa_baseline.csv"))
