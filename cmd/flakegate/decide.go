@@ -104,6 +104,9 @@ func runSize(e *env, args []string) (bool, error) {
 			if res.TrialsPerArm == nil {
 				fmt.Fprintf(w, "%s and %s do not separate within %d trials per arm at %s\n",
 					words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), gate.SizeLimit, words.FixedPercent(res.Confidence, 0))
+			} else if *res.TrialsPerArm == in.MinTrials && len(res.Warnings) > 0 {
+				fmt.Fprintf(w, "%s against %s: plan %d trials per arm, the fewest a decision judges; fewer already separate the %s Wilson intervals\n",
+					words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), *res.TrialsPerArm, words.FixedPercent(res.Confidence, 0))
 			} else {
 				fmt.Fprintf(w, "%s against %s: %d trials per arm separate the %s Wilson intervals\n",
 					words.FixedPercent(res.Baseline, 1), words.FixedPercent(res.Patched, 1), *res.TrialsPerArm, words.FixedPercent(res.Confidence, 0))

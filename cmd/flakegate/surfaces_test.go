@@ -273,3 +273,17 @@ func FuzzSurfacesAgree(f *testing.F) {
 		}
 	})
 }
+
+// TestSizeFloorInWords: an input added through the schema reaches the CLI
+// with its flag, and the answer says when the floor set the plan. 7 trials
+// separate 10% from 90% at 95%, by hand: the Wilson interval of 0.7/7
+// reaches up to 0.4697, under the 0.5303 where its mirror image, 6.3/7's,
+// starts; at 6 trials it reaches 0.5001, past the middle.
+func TestSizeFloorInWords(t *testing.T) {
+	code, out, errs := cli(t, "", "size", "-min-trials", "20", "0.1", "0.9")
+	want := "10.0% against 90.0%: plan 20 trials per arm, the fewest a decision judges; fewer already separate the 95% Wilson intervals\n" +
+		"warning: 7 trials per arm separate the intervals; the plan asks for the 20 a decision needs (min_trials)\n"
+	if code != exitOK || out != want {
+		t.Errorf("exit %d, stdout\n%s\nstderr %s\nwant\n%s", code, out, errs, want)
+	}
+}
