@@ -6,16 +6,14 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
 func runLedger(e *env, args []string) (bool, error) {
-	opt := ledger.DefaultOptions
 	fs := newFlags(e, "ledger", "[flags] [report ...]")
-	int64Flag(fs, &opt.MinTrials, "min-trials", "fewest trials an arm needs for a verdict, a whole `number`")
-	fs.Var(core.FloatVar{P: &opt.Confidence}, "confidence", "`confidence` of the Wilson intervals")
-	fs.StringVar(&opt.Property, "property", opt.Property, "property check result: passed, failed or unknown")
+	inputs := schemaFlags(fs, param.Ledger.Fields, param.Ledger.Defaults())
 	format := fs.String("format", "", formatUsage)
 	baseline := filesFlag(fs, "baseline", "a report `file` of one baseline run (go test -json or JUnit); repeat per run")
 	patched := filesFlag(fs, "patched", "a report `file` of one patched run (go test -json or JUnit); repeat per run")
@@ -26,6 +24,10 @@ func runLedger(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	site, err := out.check(e)
+	if err != nil {
+		return false, err
+	}
+	opt, err := parsed(inputs, param.Ledger)
 	if err != nil {
 		return false, err
 	}

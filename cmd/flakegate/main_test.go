@@ -160,7 +160,7 @@ func TestErrors(t *testing.T) {
 		{"runner attempts zero", []string{"budget", "-runner", "bazel=0", "0.1"}, []string{"setting", "--flaky_test_attempts=N counts attempts, at least 1"}},
 		{"runner attempts over Bazel's 10", []string{"budget", "-runner", "bazel-flaky-attempts=11", "0.1"}, []string{"--flaky_test_attempts=11: Bazel takes 1 to 10 attempts"}},
 		{"runner setting from reports", []string{"budget", "-runner", "bazel=0", "-from", "testdata/ledger.jsonl"}, []string{"setting"}},
-		{"ledger min trials out of range", []string{"ledger", "-min-trials", "99999999999999999999", badLedger}, []string{"out of range"}},
+		{"ledger min trials out of range", []string{"ledger", "-min-trials", "99999999999999999999", badLedger}, []string{"-min-trials", "is too large a number"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 // The calculators' shared inputs.
@@ -210,4 +211,28 @@ func optCount(v Value) *core.Count {
 	}
 	c := v.(core.Count)
 	return &c
+}
+
+// Ledger is the schema of a ledger's options (ledger.Options): the
+// decision's settings, for every test of the ledger.
+var Ledger = &Schema[ledger.Options]{
+	Name: "ledger",
+	Fields: []Field{
+		Decide.Fields[2], Decide.Fields[3],
+		withDoc(Decide.Fields[4], "result of the deterministic property check, applied to every test"),
+	},
+	def: func() ledger.Options { return ledger.DefaultOptions },
+	text: func(o ledger.Options) map[string]string {
+		return map[string]string{"min_trials": strconv.FormatInt(o.MinTrials, 10), "confidence": Exact(o.Confidence), "property": o.Property}
+	},
+	set: func(o *ledger.Options, key string, v Value) {
+		switch key {
+		case "min_trials":
+			o.MinTrials = v.(int64)
+		case "confidence":
+			o.Confidence = v.(float64)
+		case "property":
+			o.Property, _ = v.(string)
+		}
+	},
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/ledger"
+	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 )
 
@@ -248,16 +249,16 @@ var (
 func postLedger(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["ledger"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
-	opt := ledger.DefaultOptions
 	format, arm, run := formatAuto, ledger.ArmBaseline, ""
 	a.str("format", &format)
 	a.str("arm", &arm)
 	a.str("run", &run)
-	a.integer("min_trials", &opt.MinTrials)
-	a.number("confidence", &opt.Confidence)
-	a.str("property", &opt.Property)
 	if a.err != nil {
 		return a.err
+	}
+	opt, err := schemaArgs(a, schema.Ledger)
+	if err != nil {
+		return err
 	}
 	if err := checkFormat(format, reportFormats()); err != nil {
 		return err

@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 
-	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	schema "github.com/flakegate/flakegate/core/param"
@@ -92,18 +91,13 @@ func routes() []*route {
 		{
 			path:    "ledger",
 			summary: "Per-test two-arm verdicts from a trial ledger or test reports",
-			params: []param{
+			params: append([]param{
 				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
 					doc: "the reports' format, one of the names listed; auto detects it from the content"},
 				{name: "arm", kind: kString, def: ledger.ArmBaseline, enum: []string{ledger.ArmBaseline, ledger.ArmPatched},
 					doc: "the arm of a report sent as the body or as parts named ledger (a seed JSONL ledger names its own arms)"},
 				{name: "run", kind: kString, doc: "the run name of a report sent as the body; numbered per arm when omitted (a seed JSONL ledger names its own runs)"},
-				{name: "min_trials", kind: kInteger, def: "20", doc: "fewest trials an arm needs for a verdict, >= 1"},
-				confidenceParam,
-				{name: "property", kind: kString, def: core.PropertyUnknown,
-					enum: []string{core.PropertyPassed, core.PropertyFailed, core.PropertyUnknown},
-					doc:  "result of the deterministic property check, applied to every test"},
-			},
+			}, inputs(schema.Ledger)...),
 			post:    postLedger,
 			body:    []bodyKind{bodyJSONL, bodyMultipartLedger},
 			results: "LedgerResult",
