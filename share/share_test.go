@@ -229,3 +229,31 @@ func TestFirstFormatLinksKeepTheirMeaning(t *testing.T) {
 		t.Errorf("versioned link: %v", got)
 	}
 }
+
+// The links share writes, it reads back: an A/A state and a ledger's
+// summary decode to what was encoded (the page's tests hold the figures
+// they give), and a damaged link is refused in words.
+func TestDecodeWhatIsEncoded(t *testing.T) {
+	side := &aa.Side{Scenarios: []aa.Tally{{ID: "s", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r", Passed: 1, Total: 2}}, Rows: 2}
+	enc, err := EncodeAA(AAState{Baseline: side})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeAA(enc)
+	if err != nil || back.Version != 1 || !reflect.DeepEqual(back.Baseline, side) || back.Candidate != nil {
+		t.Errorf("A/A state: %+v, %v", back, err)
+	}
+	sum := &ledger.Summary{Runs: ledger.RunCounts{Baseline: 1, Patched: 1}, Tests: []ledger.TestCounts{
+		{NodeID: "t", Baseline: core.Count{Passed: 1, Trials: 2}, Patched: core.Count{Passed: 2, Trials: 2}}}}
+	enc, err = EncodeLedger(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeLedger(enc)
+	if err != nil || !reflect.DeepEqual(got.Tests, sum.Tests) || got.Runs != sum.Runs {
+		t.Errorf("ledger summary: %+v, %v", got, err)
+	}
+	if _, err := DecodeAA("not base64!"); err == nil || !strings.Contains(err.Error(), "holds a character no link writes") {
+		t.Errorf("damaged link: %v", err)
+	}
+}

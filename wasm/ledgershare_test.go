@@ -3,6 +3,7 @@ package wasm
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/flakegate/flakegate/share"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -82,7 +83,7 @@ func TestLedgerShareJSONMatchesEncodingJSON(t *testing.T) {
 		"empty":   []byte(` {"ledger":null} `),
 		"sides":   []byte(`{"v":1,"ledger":{"tests":[{"nodeid":"a","sides":{"baseline":{"setup":1,"teardown":2,"errors":3},"patched":null}}]}}`),
 	} {
-		got, err := decodeLedgerShareJSON(raw)
+		got, err := share.ReadLedgerJSON(raw)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -133,7 +134,7 @@ func FuzzLedgerShareJSON(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, err := decodeLedgerShareJSON(raw)
+		got, err := share.ReadLedgerJSON(raw)
 		if err != nil {
 			return
 		}
@@ -148,7 +149,7 @@ func FuzzLedgerShareJSON(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := decodeLedgerShareJSON(again)
+		back, err := share.ReadLedgerJSON(again)
 		if err != nil || !reflect.DeepEqual(back, got) {
 			t.Fatalf("re-encoded share reads back as %+v, %v", back, err)
 		}

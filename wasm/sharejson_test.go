@@ -3,6 +3,7 @@ package wasm
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/flakegate/flakegate/share"
 	"reflect"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestShareJSONMatchesEncodingJSON(t *testing.T) {
 		"nulls":                 []byte(`{"v":1,"baseline":{"scenarios":[{"id":null,"passed":null,"total":null}],"runs":[],"rows":null,"duplicates":null},"candidate":null}`),
 		"empty":                 []byte(` { } `),
 	} {
-		got, err := decodeShareJSON(raw)
+		got, err := share.ReadAAJSON(raw)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -70,7 +71,7 @@ func TestShareJSONRejects(t *testing.T) {
 		{`{"v":"1"}`, `1:6: v: want a whole number, got "1"`},
 		{``, "1:1: malformed JSON: the share ends where an object should be (is it cut short?)"},
 	} {
-		_, err := decodeShareJSON([]byte(c.in))
+		_, err := share.ReadAAJSON([]byte(c.in))
 		if err == nil || err.Error() != c.msg {
 			t.Errorf("%q: got %v, want the error %q", c.in, err, c.msg)
 		}
@@ -87,7 +88,7 @@ func FuzzShareJSON(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, err := decodeShareJSON(raw)
+		got, err := share.ReadAAJSON(raw)
 		if err != nil {
 			return
 		}
@@ -102,7 +103,7 @@ func FuzzShareJSON(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := decodeShareJSON(again)
+		back, err := share.ReadAAJSON(again)
 		if err != nil || !reflect.DeepEqual(back, got) {
 			t.Fatalf("re-encoded share reads back as %+v, %v", back, err)
 		}
