@@ -222,17 +222,21 @@ var Ledger = &Schema[ledger.Options]{
 		withDoc(Decide.Fields[4], "result of the deterministic property check, applied to every test"),
 	},
 	def: func() ledger.Options { return ledger.DefaultOptions },
+	// The options are the decision's settings: Decide reads and writes them.
 	text: func(o ledger.Options) map[string]string {
-		return map[string]string{"min_trials": strconv.FormatInt(o.MinTrials, 10), "confidence": Exact(o.Confidence), "property": o.Property}
+		t := Decide.text(decideOf(o))
+		delete(t, "baseline")
+		delete(t, "patched")
+		return t
 	},
 	set: func(o *ledger.Options, key string, v Value) {
-		switch key {
-		case "min_trials":
-			o.MinTrials = v.(int64)
-		case "confidence":
-			o.Confidence = v.(float64)
-		case "property":
-			o.Property, _ = v.(string)
-		}
+		d := decideOf(*o)
+		Decide.set(&d, key, v)
+		o.MinTrials, o.Confidence, o.Property = d.MinTrials, d.Confidence, d.Property
 	},
+}
+
+// decideOf is a decision with a ledger's settings.
+func decideOf(o ledger.Options) gate.DecideInput {
+	return gate.DecideInput{MinTrials: o.MinTrials, Confidence: o.Confidence, Property: o.Property}
 }

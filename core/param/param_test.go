@@ -10,6 +10,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 // TestGrammar holds every kind to the grammar the package comment states.
@@ -102,6 +103,7 @@ func TestDefaultsAreTheCore(t *testing.T) {
 		"decide": {Decide.Defaults(), map[string]string{"baseline": "", "patched": "", "min_trials": "20", "confidence": "0.95", "property": "unknown"}},
 		"size":   {Size.Defaults(), map[string]string{"baseline": "", "patched": "", "confidence": "0.95", "min_trials": "0"}},
 		"freeze": {Freeze.Defaults(), map[string]string{"claim": "", "date": "", "newer": "", "confidence": "0.95", "comparable": "0.5"}},
+		"ledger": {Ledger.Defaults(), map[string]string{"min_trials": "20", "confidence": "0.95", "property": "unknown"}},
 	} {
 		if !reflect.DeepEqual(tc.got, tc.want) {
 			t.Errorf("%s defaults %v, want %v", name, tc.got, tc.want)
@@ -126,6 +128,7 @@ func TestParseText(t *testing.T) {
 	roundTrip(t, Decide, gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 5, Confidence: 0.9, Property: core.PropertyFailed})
 	roundTrip(t, Size, gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.8, MinTrials: 20})
+	roundTrip(t, Ledger, ledger.Options{MinTrials: 5, Confidence: 0.9, Property: core.PropertyPassed})
 	roundTrip(t, Freeze, gate.FreezeInput{Claim: core.Count{Passed: 95, Trials: 100}, Date: "2026-01-02",
 		Newer: &core.Count{Passed: 40, Trials: 50}, Confidence: 0.9, Comparable: 0.25})
 }
