@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/share"
 )
 
 // HistoryAnswer is a history's answer in one sentence: "12 of 4 800 tests
@@ -68,7 +69,8 @@ func HistoryAnswer(r *history.Result) string {
 // HistoryMarkdown is the summary a team reads: the answer, the rule, the
 // flaky tests costliest first, the incidents with their evidence, the
 // broken tests, and the caveats.
-func HistoryMarkdown(r *history.Result) string {
+// The link line (or the note of why there is none) closes it.
+func HistoryMarkdown(r *history.Result, link Link) string {
 	var m md
 	m.answer(HistoryAnswer(r))
 	order := "in time order"
@@ -148,7 +150,15 @@ func HistoryMarkdown(r *history.Result) string {
 		m.list(items)
 	}
 	m.caveats(r.Warnings)
+	m.link(link)
 	return m.String()
+}
+
+// HistoryTooLong says that a history's figures (bytes of link) are too
+// many for a link.
+func HistoryTooLong(bytes int) string {
+	return fmt.Sprintf("These figures take %s bytes as a link, over the %s-byte limit: drop the reports on the calculator's history view instead.",
+		Count(int64(bytes)), Count(share.MaxFragment))
 }
 
 // incidentRow is an incident as a table row.
