@@ -97,7 +97,7 @@ func HistoryMarkdown(r *history.Result, link Link) string {
 				k = Count(*f.Reruns)
 			}
 			cells := []string{f.Test, Fraction(f.Failures, f.Runs), Percent(f.Rate) + " " + Interval(f.Lower, f.Upper),
-				Count(f.SameCommitFlips), trendWords(f.Trend), "#" + Count(int64(f.FirstFailure.Index)) + " – #" + Count(int64(f.LastFailure.Index)),
+				Count(f.SameCommitFlips), TrendWords(f.Trend), "#" + Count(int64(f.FirstFailure.Index)) + " – #" + Count(int64(f.LastFailure.Index)),
 				LaneWords(f.Lane), k}
 			if cost {
 				c := "—"
@@ -124,7 +124,7 @@ func HistoryMarkdown(r *history.Result, link Link) string {
 		m.b.WriteString("#### " + title + "\n\n")
 		var rows [][]string
 		for _, inc := range r.Incidents {
-			rows = append(rows, incidentRow(inc))
+			rows = append(rows, IncidentRow(inc))
 		}
 		m.table("llll", []string{"incident", "runs", "what failed", "evidence"}, rows)
 		m.para(fmt.Sprintf("An outage is a run in which more tests failed than chance allows: healthy runs, whose tests fail %s of the time, "+
@@ -161,8 +161,9 @@ func HistoryTooLong(bytes int) string {
 		Count(int64(bytes)), Count(share.MaxFragment))
 }
 
-// incidentRow is an incident as a table row.
-func incidentRow(inc history.Incident) []string {
+// IncidentRow is an incident as a table row: what it is, its runs, what
+// failed and the evidence.
+func IncidentRow(inc history.Incident) []string {
 	var runs []string
 	for i, rr := range inc.Runs {
 		if i == 6 {
@@ -202,8 +203,8 @@ func pWords(p float64) string {
 	return "= " + s
 }
 
-// trendWords says a trend in a table cell: "steady", "worse (p = 0.002)".
-func trendWords(t history.Trend) string {
+// TrendWords says a trend in a table cell: "steady", "worse (p = 0.002)".
+func TrendWords(t history.Trend) string {
 	if t.Direction == history.TrendSteady {
 		return "steady"
 	}
