@@ -194,7 +194,7 @@ func (h *History) renderFlakes(r *history.Result) app.UI {
 		head = append(head, th("costs per run"))
 	}
 	return app.Div().Class("table-wrap").DataSet("scope", "flakes").Body(app.Table().Class("cards").ID("flakes").Body(
-		app.Caption().Text("Flaky tests, most often failing first: rate is the share of its runs in which the test failed"),
+		app.Caption().Text("Flaky tests, most often failing first"),
 		app.THead().Body(app.Tr().Body(head...)),
 		app.TBody().Body(app.Range(r.Flakes).Slice(func(k int) app.UI {
 			f := r.Flakes[k]
@@ -221,7 +221,16 @@ func (h *History) renderFlakes(r *history.Result) app.UI {
 			}
 			return app.Tr().Body(cells...)
 		})),
-	))
+	), app.P().Class("hint").Text("Rate: the share of its runs in which the test failed, with its 95% Wilson interval; the rerun budget is planned against the upper end. "+
+		"Trend: Fisher's exact test of the recent half of its runs against the earlier half. Runs are numbered #1, #2, … "+runOrder(r)+"."))
+}
+
+// runOrder says how the runs are numbered, as the Markdown does.
+func runOrder(r *history.Result) string {
+	if r.Order == "time" {
+		return "in time order"
+	}
+	return "in the order given (not every run has a time)"
 }
 
 func (h *History) renderIncidents(r *history.Result) app.UI {
@@ -230,11 +239,11 @@ func (h *History) renderIncidents(r *history.Result) app.UI {
 		title = "Incidents, counted in the rates"
 	}
 	return app.Div().Class("table-wrap").DataSet("scope", "incidents").Body(app.Table().Class("cards").ID("incidents").Body(
-		app.Caption().Text(title+": an outage is a run in which more tests failed than chance allows; a group is tests that failed in exactly the same runs and never apart"),
+		app.Caption().Text(title),
 		app.THead().Body(app.Tr().Body(th("incident"), th("runs"), th("what failed"), th("evidence"))),
 		app.TBody().Body(app.Range(r.Incidents).Slice(func(k int) app.UI {
 			row := words.IncidentRow(r.Incidents[k])
 			return app.Tr().Body(td("incident", row[0]), td("runs", row[1]), td("what failed", row[2]), td("evidence", row[3]))
 		})),
-	))
+	), app.P().Class("hint").Text("An outage is a run in which more tests failed than chance allows; a group is tests that failed in exactly the same runs, at least twice, and never apart: one shared cause, not each its own flake."))
 }
