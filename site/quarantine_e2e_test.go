@@ -19,9 +19,9 @@ import (
 //
 //   - the clean runs of a release rule typed in, to flakegate quarantine
 //     runs -json;
-//   - a registry file dropped on the page, to flakegate quarantine list
-//     -json on that file and date (the check of the registry's own
-//     evidence);
+//   - a registry file dropped on the page, to flakegate quarantine check
+//     -json on that file and date without reports (the check of the
+//     registry's own evidence, with its caveat);
 //   - the link that flakegate quarantine check -site gives after a night
 //     of real reports (the week's nightly go test -json report), to that
 //     check's -json, and Copy as Markdown there to its -markdown -site.
@@ -75,7 +75,9 @@ func TestQuarantinePage(t *testing.T) {
 		if err := webtest.Poll(ctx, 10*time.Second, `!!document.querySelector('[data-scope=check]')`); err != nil {
 			t.Fatal(err)
 		}
-		want := cli(t, "quarantine", "list", "-json", "-registry", reg, "-today", "2026-11-23")
+		// A registry without reports is what quarantine check without
+		// report files checks, caveat included.
+		want := cli(t, "quarantine", "check", "-json", "-registry", reg, "-today", "2026-11-23")
 		page := expectFields(t, ctx, "dropped registry", "check", want)
 		if page["check.states.expired"] != "1" || len(page) < 300 {
 			t.Errorf("%d figures, %s expired; want TestCart expired", len(page), page["check.states.expired"])

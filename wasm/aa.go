@@ -43,6 +43,7 @@ type AA struct {
 	tooBig    bool
 	shareLen  int
 	linkErr   error
+	candErr   error  // why the candidate read cannot be compared (it shares no scenario, say); nil when it can
 	opened    bool   // the URL fragment has been read
 	frag      string // the fragment last read or written
 	derived   aaDerived
@@ -185,7 +186,7 @@ func (c *AA) SetSide(ctx app.Context, i int, stats *aa.Side, err error) {
 
 func (c *AA) compute() {
 	c.calc++
-	c.res, c.resCand, c.err, c.headline = nil, nil, nil, false
+	c.res, c.resCand, c.err, c.headline, c.candErr = nil, nil, nil, false, nil
 	base, cand := c.sides[0].stats, c.sides[1].stats
 	// No figure while the baseline cannot be read. A candidate that cannot
 	// be read leaves the baseline's analysis standing, without a verdict:
@@ -196,11 +197,25 @@ func (c *AA) compute() {
 	if c.sides[1].err != nil || c.sides[1].busy {
 		cand = nil
 	}
+	c.check(base, cand)
+	if c.err != nil && cand != nil && c.errSide() == 1 {
+		// A candidate the baseline cannot be compared with (one that
+		// shares no scenario, say) is as a candidate that cannot be read:
+		// the baseline's analysis stands, and the error is at the
+		// candidate's input, under its file's name.
+		c.candErr = candidateError(c.err, c.sides[1].name)
+		c.check(base, nil)
+	}
+}
+
+// check computes the result of base and cand (nil for none).
+func (c *AA) check(base, cand *aa.Side) {
 	c.resCand = cand
 	opt := aa.DefaultOptions
 	// In the browser the in-depth analyses (a permutation test, long for
 	// a large suite) are left to deepen, off the UI goroutine, when they
 	// are sure to succeed; an input they reject shows its error at once.
+	c.headline = false
 	if app.IsClient && aa.CheckDepth(base, cand, opt.Depth) == nil {
 		c.headline = true
 		opt.Depth = aa.DepthOptions{}
@@ -209,6 +224,23 @@ func (c *AA) compute() {
 	if c.err != nil {
 		c.headline = false
 	}
+}
+
+// candidateError is err, an error the core pins on the candidate ("the
+// candidate shares no scenario with the baseline"), said of the file it
+// came from: "cand.csv: the candidate shares no scenario…" rather than
+// "candidate: the candidate…".
+func candidateError(err error, name string) error {
+	var ce *core.Error
+	if !errors.As(err, &ce) {
+		return err
+	}
+	e := *ce
+	e.Field = ""
+	if e.File == "" {
+		e.File = name
+	}
+	return &e
 }
 
 // deepen computes the whole result of a headline one off the UI goroutine,
@@ -244,7 +276,7 @@ func (c *AA) shareState() (AAShare, bool) {
 		return AAShare{}, false
 	}
 	s := AAShare{Baseline: c.sides[0].stats}
-	if c.sides[1].err == nil && !c.sides[1].busy {
+	if c.sides[1].err == nil && c.candErr == nil && !c.sides[1].busy {
 		s.Candidate = c.sides[1].stats
 	}
 	return s, true

@@ -120,3 +120,41 @@ func TestCopyLinkWhenTooLong(t *testing.T) {
 		t.Errorf("a short link still noted as too long (noLink %q)", c.noLink)
 	}
 }
+
+// A candidate that shares no scenario with the baseline cannot be
+// compared: like a candidate that cannot be read, it leaves the baseline's
+// analysis standing, says so above the figures, and names its file at its
+// input, the word "candidate" once; the link holds the baseline alone.
+func TestAACandidateSharingNoScenarioKeepsTheBaseline(t *testing.T) {
+	c := &aaT{}
+	e := load(t, c)
+	c.PasteSide(c.ctx, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
+	e.ConsumeAll()
+	alone := c.Result()
+	if alone == nil {
+		t.Fatal("no result for the baseline")
+	}
+	link := c.ctx.Page().URL().Fragment
+	other := strings.ReplaceAll(aaCSV(10, 3, func(s, r int) bool { return r == 1 }), "\ns", "\nother_")
+	c.ParseSide(c.ctx, 1, "cand.csv", newTextReader(other, nil), int64(len(other)))
+	e.ConsumeAll()
+	c.ctx.Update()
+	e.ConsumeAll()
+	html := app.HTMLString(c)
+	if c.Result() == nil || !strings.Contains(html, `data-field="scenarios"`) {
+		t.Fatalf("the baseline's analysis is gone:\n%s", html)
+	}
+	if c.Result().Candidate != nil {
+		t.Error("a verdict for a candidate that shares no scenario")
+	}
+	const want = "cand.csv: the candidate shares no scenario with the baseline"
+	if got := errorOf(t, html, "candidate"); got != want {
+		t.Errorf("error at the candidate %q, want %q", got, want)
+	}
+	if !strings.Contains(html, `id="baseline-only"`) {
+		t.Error("no note that the figures are the baseline's alone")
+	}
+	if got := c.ctx.Page().URL().Fragment; got != link {
+		t.Errorf("the link holds more than the baseline: %q, want %q", got, link)
+	}
+}

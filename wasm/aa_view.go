@@ -60,9 +60,9 @@ func (c *AA) renderAnswer() app.UI {
 			class = "verdict bad"
 		}
 		body = append(body, app.P().Class(class).ID("answer-text").Text(words.AAAnswer(r)))
-		if c.sides[1].err != nil {
+		if c.sides[1].err != nil || c.candErr != nil {
 			body = append(body, app.P().Class("notice").ID("baseline-only").Text(
-				"The candidate's runs could not be read (the error is at its input above): these figures are the baseline's alone, with no verdict."))
+				"The candidate's runs could not be used (the error is at its input above): these figures are the baseline's alone, with no verdict."))
 		}
 		story := words.AAStory(r)
 		body = append(body, app.Ul().Class("story").ID("story").Body(app.Range(story).Slice(func(i int) app.UI {
@@ -86,6 +86,9 @@ func (c *AA) renderSide(i int) app.UI {
 	sideErr := s.err
 	if sideErr == nil && !s.busy && c.errSide() == i {
 		sideErr = c.err
+	}
+	if sideErr == nil && !s.busy && i == 1 {
+		sideErr = c.candErr
 	}
 	label := "Baseline: the unchanged suite's runs"
 	if i == 1 {
@@ -242,10 +245,10 @@ func (c *AA) renderCandidate() app.UI {
 	if cand == nil {
 		var pt app.UI
 		if r.Depth != nil {
-			pt = app.Span().Class("hidden-field").Body(fieldNull("paired_t"))
+			pt = hidden().Body(fieldNull("paired_t"))
 		}
-		return app.P().Class("hint").Body(fieldNull("candidate"), pt,
-			app.Text(" No candidate yet: add its runs to see whether it regressed."))
+		return app.P().Class("hint").Body(hidden().Body(fieldNull("candidate"), pt),
+			app.Text("No candidate yet: add its runs to see whether it regressed."))
 	}
 	class := "verdict"
 	if cand.Blocks {
@@ -360,7 +363,7 @@ func (c *AA) renderVariance() app.UI {
 				fieldNum("range_lower", dt.RangeLower, ratio(dt.RangeLower)), app.Text(" to "), fieldNum("range_upper", dt.RangeUpper, ratio(dt.RangeUpper)),
 				app.Text(" (a trend that explains the extra spread brings the ratio back near 1)"),
 			)
-		}).Else(func() app.UI { return app.Span().Class("hidden-field").Body(fieldNull("detrended")) }),
+		}).Else(func() app.UI { return hidden().Body(fieldNull("detrended")) }),
 		app.Text("."),
 	)
 }
@@ -534,16 +537,16 @@ func (c *AA) extraFields(r *aa.Result) app.UI {
 		return nil
 	}
 	var shown []string
-	var hidden []app.UI
+	var nulls []app.UI
 	for _, k := range keys {
 		if strings.TrimSpace(string(m[k])) == "null" {
-			hidden = append(hidden, app.Span().Class("hidden-field").Body(fieldNull(k)))
+			nulls = append(nulls, hidden().Body(fieldNull(k)))
 			continue
 		}
 		shown = append(shown, k)
 	}
 	return app.Div().Body(
-		app.Div().Body(hidden...),
+		app.Div().Body(nulls...),
 		app.If(len(shown) > 0, func() app.UI {
 			return app.Section().Class("extra").Aria("label", "Further figures").Body(
 				app.H2().Text("Further figures"),

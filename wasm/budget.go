@@ -202,8 +202,11 @@ func (c *Budget) renderResult() app.UI {
 		says[i] = capitalize(words.BudgetSentence(r, row)) + "."
 	}
 	verdict := "good"
-	if r.Blocks() {
+	switch {
+	case r.Blocks():
 		verdict = "bad"
+	case words.BudgetBeyondGate(r) > 0:
+		verdict = "note" // passes, but a row's lane says not to trust a green run
 	}
 	cols := budgetColumns
 	if r.Runner != nil {
@@ -234,9 +237,9 @@ func (c *Budget) renderResult() app.UI {
 					cell(1, "lane", app.Strong().Body(fieldStrText("lane", row.Lane, words.LaneWords(row.Lane)))),
 					cell(2, "", fieldOptInt("reruns", row.Reruns),
 						app.If(row.OverCap, func() app.UI { return app.Small().Class("bad").Text(" over your cap") }),
-						app.Span().Class("hidden-field").Body(fieldBool("over_cap", row.OverCap, "over the cap", "within the cap")),
+						hidden().Body(fieldBool("over_cap", row.OverCap, "over the cap", "within the cap")),
 						app.If(row.RerunsOverflow, func() app.UI { return app.Small().Text(" beyond int64") }),
-						app.Span().Class("hidden-field").Body(fieldBool("reruns_overflow", row.RerunsOverflow, "beyond int64", "fits"))),
+						hidden().Body(fieldBool("reruns_overflow", row.RerunsOverflow, "beyond int64", "fits"))),
 					cell(3, "", fieldOptNum("power", row.Power, words.Percent)),
 					cell(4, "", fieldOptNum("power_one_short", row.PowerOneShort, words.Percent)),
 					cell(5, "", fieldOptNum("gain", row.Gain, words.Percent)),
@@ -247,7 +250,7 @@ func (c *Budget) renderResult() app.UI {
 						rs := row.Runner
 						return cell(9, "", app.Span().DataSet("scope", "runner").Body(
 							fieldStrText("written", rs.Written, words.RowSettingCell(r, row)),
-							app.Span().Class("hidden-field").Body(fieldInt("setting", rs.Setting), fieldBool("over_max", rs.OverMax, "over the most it takes", "within what it takes")),
+							hidden().Body(fieldInt("setting", rs.Setting), fieldBool("over_max", rs.OverMax, "over the most it takes", "within what it takes")),
 						))
 					}),
 				)
@@ -277,7 +280,7 @@ func (c *Budget) renderResult() app.UI {
 				app.If(rs.Max != nil, func() app.UI {
 					return app.Span().Body(app.Text("; it takes at most "), fieldOptInt("max", rs.Max))
 				}).Else(func() app.UI {
-					return app.Span().Class("hidden-field").Body(fieldNull("max"))
+					return hidden().Body(fieldNull("max"))
 				}),
 				app.Text(")."),
 			)
@@ -291,7 +294,7 @@ func (c *Budget) renderResult() app.UI {
 				fieldNum("upper", o.Upper, words.Percent(o.Upper)), app.Text(". The plan uses the upper end."),
 			)
 		}).Else(func() app.UI {
-			return app.P().Class("hidden-field").Body(fieldNull("observed"), app.Text(" no observed history"))
+			return app.P().Class("hidden-field").Aria("hidden", "true").Body(fieldNull("observed"), app.Text(" no observed history"))
 		}),
 		warnings(r.Warnings),
 		app.H2().Text("Share"),

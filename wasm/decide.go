@@ -175,6 +175,13 @@ func (c *Decide) open(frag string) {
 
 func (c *Decide) compute() {
 	c.size = nil
+	if c.book != nil {
+		// The files are judged, not the counts: the counts keep their
+		// defaults, which the link leaves out, as the CLI's ledger links
+		// do.
+		c.st["baseline"], c.st["patched"] = decideFields[0].Default, decideFields[1].Default
+		c.frag = c.withLedger(c.st.fragment(decideFields))
+	}
 	in, res, err := decideFrom(c.st)
 	c.res, c.err = res, err
 	if err == nil {
@@ -207,11 +214,7 @@ func (c *Decide) SetLedger(ctx app.Context, name string, data []byte) {
 // into the link (unless it is too long for one). A file that cannot be
 // read is named in the error and leaves the ledger as it was.
 func (c *Decide) AddFiles(ctx app.Context, arm string, files []droppedFile) {
-	all := append(append([]droppedFile(nil), c.files...), files...)
-	for i := len(c.files); i < len(all); i++ {
-		all[i].arm = arm
-		all[i].format = report.DetectFormat(all[i].data[:min(len(all[i].data), 64<<10)])
-	}
+	all := withFiles(c.files, arm, files)
 	l, err := readDropped(all)
 	if err != nil {
 		c.bookErr = err // the files read before stay
@@ -219,14 +222,14 @@ func (c *Decide) AddFiles(ctx app.Context, arm string, files []droppedFile) {
 		c.files, c.bookErr = all, nil
 		c.setBook(l.Summary())
 	}
-	c.computeLedger()
+	c.compute()
 	c.writeURL(ctx)
 }
 
 // ClearLedger forgets every dropped file and the link's ledger.
 func (c *Decide) ClearLedger(ctx app.Context) {
 	c.files, c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, nil, "", 0
-	c.computeLedger()
+	c.compute()
 	c.writeURL(ctx)
 }
 
@@ -305,6 +308,9 @@ func (c *Decide) Render() app.UI {
 		app.Form().Class("calc").ID("decide-form").OnSubmit(preventSubmit).Body(
 			app.Range(decideFields[:4]).Slice(func(i int) app.UI {
 				f := decideFields[i]
+				if i < 2 && c.book != nil {
+					return countNotJudged(f)
+				}
 				return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), func(ctx app.Context, e app.Event) {
 					c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String())
 				})
@@ -312,9 +318,10 @@ func (c *Decide) Render() app.UI {
 			c.propertySelect(),
 		),
 		formError(c.err, decideFields),
-		app.If(c.res != nil, func() app.UI { return c.renderResult() }),
+		app.If(c.ledger != nil, func() app.UI { return c.renderLedgerAnswer() }).
+			ElseIf(c.res != nil && c.book == nil, func() app.UI { return c.renderResult() }),
 		c.renderLedger(),
-		app.If(c.res != nil, func() app.UI { return c.renderShare() }),
+		app.If(c.ledger != nil || (c.res != nil && c.book == nil), func() app.UI { return c.renderShare() }),
 	)
 }
 
@@ -408,14 +415,22 @@ func (c *Decide) renderResult() app.UI {
 	)
 }
 
-// renderShare is the copy buttons and the Markdown: the verdict, the
-// sizing and, when a ledger or reports were read, every test's verdict.
+// renderShare is the copy buttons and the Markdown: when a ledger or
+// reports were read, every test's verdict (what `flakegate ledger
+// -markdown` writes), else the counts' verdict and the sizing (what
+// `flakegate decide -markdown` writes).
 func (c *Decide) renderShare() app.UI {
 	r, size, l := c.res, c.size, c.ledger
+	md := func(link words.Link) string {
+		if l != nil {
+			return words.LedgerMarkdown(l, link)
+		}
+		return words.DecideMarkdown(r, size, link)
+	}
 	return app.Section().Class("share-section").Aria("label", "Share").Body(
 		app.H2().Text("Share"),
-		c.copyButtons(func(link string) string { return words.DecideLedgerMarkdown(r, size, l, words.Link{URL: link}) }),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(words.DecideLedgerMarkdown(r, size, l, words.Link{}))),
+		c.copyButtons(func(link string) string { return md(words.Link{URL: link}) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(md(words.Link{}))),
 	)
 }
 
@@ -429,174 +444,6 @@ func renderSize(s *gate.SizeResult) app.UI {
 			fieldNum("confidence", s.Confidence, words.Level(s.Confidence)), app.Text(" intervals)."),
 		),
 		warnings(s.Warnings),
-	)
-}
-
-func (c *Decide) renderLedger() app.UI {
-	read := func(arm string) func(ctx app.Context, files []app.Value) {
-		return func(ctx app.Context, files []app.Value) {
-			ctx.Async(func() {
-				var got []droppedFile
-				for _, f := range files {
-					name := f.Get("name").String()
-					data, err := readAll(f)
-					if err != nil {
-						ctx.Dispatch(func(ctx app.Context) {
-							c.bookErr, c.ledgerErr = fmt.Errorf("%s: %w", name, err), fmt.Errorf("%s: %w", name, err)
-						})
-						return
-					}
-					got = append(got, droppedFile{name: name, data: data})
-				}
-				ctx.Dispatch(func(ctx app.Context) { c.AddFiles(ctx, arm, got) })
-			})
-		}
-	}
-	return app.Section().Class("ledger").Aria("label", "Every test").Body(
-		app.H2().Text("Every test of a ledger or of test reports"),
-		app.P().Text("Drop the test reports of the runs before the patch and of the runs after it, several files each if you like: "+
-			"JUnit XML, go test -json, TRX, NUnit, xUnit.net, TAP, Jest, Mocha, Playwright, CTRF, RSpec or eval logs, each file one run. "+
-			"A flakegate ledger (JSONL with arm, run, nodeid, when, outcome) holds both arms. "+
-			"Every test gets its verdict with the settings above. Nothing leaves this page."),
-		app.Div().Class("inputs").Body(
-			filesZone("ledger", "Baseline: reports or a ledger", ".xml,.json,.jsonl,.txt,.trx,.tap,.eval,.csv", read(ledger.ArmBaseline)),
-			filesZone("patched-reports", "Patched: reports", ".xml,.json,.jsonl,.txt,.trx,.tap,.eval,.csv", read(ledger.ArmPatched)),
-		),
-		app.If(len(c.files) > 0, func() app.UI {
-			return app.Ul().Class("loaded").ID("ledger-files").Body(app.Range(c.files).Slice(func(i int) app.UI {
-				f := c.files[i]
-				what := f.format
-				if what == "" {
-					what = "report"
-				}
-				return app.Li().Body(app.Code().Text(f.name), app.Text(" ("+f.arm+", "+what+")"))
-			}))
-		}).ElseIf(c.book != nil, func() app.UI {
-			return app.P().Class("loaded").ID("ledger-files").Text("The ledger from the link.")
-		}),
-		app.If(c.book != nil || len(c.files) > 0, func() app.UI {
-			return app.Button().Type("button").ID("clear-ledger").Class("secondary").Text("Clear the files").OnClick(func(ctx app.Context, e app.Event) { c.ClearLedger(ctx) })
-		}),
-		app.If(c.ledgerErr != nil, func() app.UI {
-			return app.P().Class("error").Role("alert").DataSet("error", "ledger").Text(errString(c.ledgerErr))
-		}),
-		app.If(c.bookLong > 0, func() app.UI {
-			return app.P().Class("notice").Role("status").ID("ledger-no-link").Text(words.LedgerTooLong(c.bookLong))
-		}),
-		app.If(c.ledgerWaits(), func() app.UI {
-			return app.P().Class("hint").Role("status").ID("ledger-waits").Text("The tests are tabulated again once the settings above are valid.")
-		}),
-		app.If(c.ledger != nil, func() app.UI { return renderLedgerTable(c.ledger) }),
-	)
-}
-
-// filesZone is a file picker that takes several files, inside an area that
-// also takes dropped files; onFiles gets each file's JS File.
-func filesZone(id, label, accept string, onFiles func(ctx app.Context, files []app.Value)) app.UI {
-	pick := func(ctx app.Context, list app.Value) {
-		if !list.Truthy() {
-			return
-		}
-		n := list.Get("length").Int()
-		files := make([]app.Value, n)
-		for i := range n {
-			files[i] = list.Index(i)
-		}
-		if n > 0 {
-			onFiles(ctx, files)
-		}
-	}
-	return app.Div().Class("drop").ID("drop-"+id).
-		On("dragover", func(ctx app.Context, e app.Event) {
-			e.PreventDefault()
-			e.Get("dataTransfer").Set("dropEffect", "copy")
-		}).
-		On("drop", func(ctx app.Context, e app.Event) {
-			e.PreventDefault()
-			pick(ctx, e.Get("dataTransfer").Get("files"))
-		}).
-		Body(
-			app.Label().For("file-"+id).Text(label+": drop files here or choose them"),
-			app.Input().Type("file").ID("file-"+id).Accept(accept).Multiple(true).
-				OnChange(func(ctx app.Context, e app.Event) {
-					pick(ctx, ctx.JSSrc().Get("files"))
-					// Forget the choice, so that choosing the same files
-					// again is a change too; the list of files read shows
-					// what was read.
-					ctx.JSSrc().Set("value", "")
-				}),
-		)
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// ledgerColumns head the per-test table; on a phone each cell is a line
-// of a card.
-var ledgerColumns = []string{"Test", "Verdict", "Gate", "Baseline", "Patched", "Setup / teardown failures", "Notes"}
-
-func renderLedgerTable(l *ledger.Result) app.UI {
-	cell := func(col int, class string, body ...app.UI) app.UI {
-		td := app.Td().DataSet("label", ledgerColumns[col])
-		if class != "" {
-			td = td.Class(class)
-		}
-		return td.Body(body...)
-	}
-	return app.Div().DataSet("scope", "ledger").Body(
-		answerBox("ledger-answer", map[bool]string{true: "bad", false: "good"}[l.Blocks], words.LedgerAnswer(l), nil),
-		app.Span().Class("hidden-field").Body(fieldBool("blocks", l.Blocks, "some test blocks", "no test blocks")),
-		app.P().Body(
-			app.Span().DataSet("scope", "runs").Body(
-				fieldInt("baseline", int64(l.Runs.Baseline)), app.Text(" baseline "+plural(int64(l.Runs.Baseline), "run")+", "),
-				fieldInt("patched", int64(l.Runs.Patched)), app.Text(" patched "+plural(int64(l.Runs.Patched), "run")+"; "),
-			),
-			app.Text("at least "), fieldInt("min_trials", l.MinTrials), app.Text(" "+plural(l.MinTrials, "trial")+" per arm, "),
-			fieldNum("confidence", l.Confidence, words.Level(l.Confidence)), app.Text(" intervals, property check "),
-			fieldStrText("property", l.Property, propertyWords(l.Property)), app.Text("."),
-		),
-		app.Div().Class("table-wrap").Body(app.Table().Class("cards").Body(
-			app.Caption().Text("Every test"),
-			app.THead().Body(app.Tr().Body(app.Range(ledgerColumns).Slice(func(i int) app.UI { return th(ledgerColumns[i]) }))),
-			app.TBody().Body(app.Range(l.Tests).Slice(func(i int) app.UI {
-				t := l.Tests[i]
-				sf := t.SideFailures
-				return app.Tr().DataSet("scope", "tests."+strconv.Itoa(i)).Body(
-					cell(0, "id", fieldStr("nodeid", t.NodeID)),
-					cell(1, "", fieldStrText("verdict", t.Verdict, words.VerdictWords(t.Verdict))),
-					cell(2, "", fieldStrText("gate", t.Gate, words.GateWords(t.Gate)), app.Span().Class("hidden-field").Body(
-						fieldBool("blocks", t.Blocks, "blocks", "passes"), fieldStr("action", t.Action))),
-					ledgerArm(3, "baseline", t.Baseline),
-					ledgerArm(4, "patched", t.Patched),
-					cell(5, "",
-						fieldInt("setup_failures", t.SetupFailures), app.Text(" / "), fieldInt("teardown_failures", t.TeardownFailures),
-						app.Span().Class("hidden-field").DataSet("scope", "side_failures").Body(
-							sides("baseline", sf.Baseline), sides("patched", sf.Patched)),
-					),
-					cell(6, "notes", warnings(t.Warnings)),
-				)
-			})),
-		)),
-		warnings(l.Warnings),
-	)
-}
-
-func sides(arm string, s ledger.SideFailures) app.UI {
-	return app.Span().DataSet("scope", arm).Body(
-		app.Text(arm+": setup "), fieldInt("setup", s.Setup), app.Text(", teardown "), fieldInt("teardown", s.Teardown),
-		app.Text(", errors "), fieldInt("errors", s.Errors), app.Text(". "),
-	)
-}
-
-func ledgerArm(col int, name string, a gate.Arm) app.UI {
-	return app.Td().DataSet("scope", name).DataSet("label", ledgerColumns[col]).Body(
-		fieldInt("passed", a.Passed), app.Text("/"), fieldInt("trials", a.Trials), app.Text(" · "),
-		fieldOptNum("rate", a.Rate, words.Percent), app.Text(" ["), fieldNum("lower", a.Lower, words.Percent(a.Lower)), app.Text(", "),
-		fieldNum("upper", a.Upper, words.Percent(a.Upper)), app.Text("]"),
 	)
 }
 

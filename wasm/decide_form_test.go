@@ -235,14 +235,14 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 		t.Error("no note that the ledger waits for valid settings")
 	}
 
-	// Another invalid field hides the ledger too; fixing min trials alone
-	// does not bring it back.
-	html = typeInto(t, e, c, c.ctx, "baseline", "?", "min_trials", "10")
-	expectMarked(t, html, "baseline", "passed/trials")
+	// Another invalid setting hides the ledger too; fixing min trials
+	// alone does not bring it back.
+	html = typeInto(t, e, c, c.ctx, "confidence", "2", "min_trials", "10")
+	expectMarked(t, html, "confidence", "(0,1)")
 	expectNoFigures(t, html)
 
 	// Valid again: the ledger is tabulated with the new settings.
-	html = typeInto(t, e, c, c.ctx, "baseline", "10/20")
+	html = typeInto(t, e, c, c.ctx, "confidence", "0.8")
 	if strings.Contains(html, `id="ledger-waits"`) {
 		t.Error("the waiting note stays with valid settings")
 	}

@@ -65,3 +65,9 @@ func warnings(ws []string) app.UI {
 		}),
 	)
 }
+
+// hidden is a span of figures kept for readers of the page's data (the
+// tests, fieldcheck) and shown to no one: off the screen, and hidden from
+// screen readers, which would read its raw words ("observed_upper",
+// "fits") in the middle of a sentence.
+func hidden() app.HTMLSpan { return app.Span().Class("hidden-field").Aria("hidden", "true") }

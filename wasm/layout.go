@@ -43,6 +43,14 @@ var navItems = []struct{ path, label string }{
 // banner, the page's content and a footer with the build version.
 func (p *pageBase) shell(active, title, intro string, content ...app.UI) app.UI {
 	return app.Div().Class("page").Body(
+		// A button, not a link to "#main": the fragment holds the view's
+		// state, and a link would replace it.
+		app.Button().Type("button").Class("skip", "secondary").ID("skip").Text("Skip to the calculator").
+			OnClick(func(ctx app.Context, e app.Event) {
+				if m := app.Window().GetElementByID("main"); m.Truthy() {
+					m.Call("focus")
+				}
+			}),
 		app.Header().Class("top").Body(
 			app.A().Class("brand").Href("/").Text("flakegate"),
 			app.Nav().Aria("label", "Calculators").Body(
@@ -62,7 +70,7 @@ func (p *pageBase) shell(active, title, intro string, content ...app.UI) app.UI 
 				app.Button().ID("reload").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
 			)
 		}),
-		app.Main().ID("main").Body(
+		app.Main().ID("main").TabIndex(-1).Body(
 			app.H1().Text(title),
 			app.P().Class("intro").Text(intro),
 			app.Div().Body(content...),

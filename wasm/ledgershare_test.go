@@ -109,8 +109,8 @@ func TestDecodeLedgerShareRejects(t *testing.T) {
 	}
 	forged := ledger.Summary{Tests: []ledger.TestCounts{{NodeID: "a", Baseline: core.Count{Passed: 5, Trials: 2}}}}
 	for _, c := range []struct{ text, msg string }{
-		{"***", "not base64url"},
-		{"AAAA", "damaged data"},
+		{"***", "holds a character no link writes (character 1)"},
+		{"AAAA", "its data is damaged, cut short or changed when copied"},
 		{pack(LedgerShare{Version: 2}), "unknown version 2"},
 		{pack(map[string]any{"v": 1, "ledger": map[string]any{"tests": []any{nil}}}), "ledger.tests[0]: malformed JSON: want an object, found 'n'"},
 		{pack(map[string]any{"v": 1, "extra": 1}), `unknown field "extra"`},

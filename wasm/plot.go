@@ -20,9 +20,11 @@ import (
 // font (the plot is scaled to about half its width there): "100.0%" on the
 // left, half of "100%" past the last tick on the right.
 const (
-	plotW, plotH           = 640.0, 300.0
-	padL, padR, padT, padB = 76.0, 24.0, 14.0, 40.0
-	legendRow              = 20.0 // legend line height, above the 17-unit font
+	plotW, plotH = 640.0, 300.0
+	// padB leaves a line between the ticks and the axis's label at the
+	// phone's 22-unit font (12.4 px in a plot shown about 360 px wide).
+	padL, padR, padT, padB = 76.0, 24.0, 14.0, 50.0
+	legendRow              = 26.0 // legend line height, above the phone's 22-unit font
 )
 
 type svg struct {
@@ -196,8 +198,9 @@ func PowerPlot(r *gate.BudgetResult) string {
 			}
 			// Alternate labels below and above the target line so that
 			// neighbouring k do not overwrite each other; keep them inside.
-			// 18 units apart: the labels' font is 17 units on a phone.
-			ty := py + 16 + float64(i%3)*18
+			// 24 units apart: on a phone the labels' font is 22 units
+			// (12.4 px), and 18 apart let k=149 and k=299 overlap.
+			ty := py + 16 + float64(i%3)*24
 			anchor, tx := "start", px+6
 			if px > plotW-padR-60 {
 				anchor, tx = "end", px-6
@@ -217,10 +220,12 @@ func legendLabel(row gate.BudgetRow) string {
 }
 
 // legendColumns is 2 when every legend label fits half the plot's width
-// at the phone font (about 9.5 units a character), else 1.
+// at the phone font (about 12 units a character), else 1.
 func legendColumns(r *gate.BudgetResult) int {
 	for _, row := range r.Rows {
-		if len(legendLabel(row)) > 24 {
+		// Half the plot is 270 units, the swatch 30: 20 characters of
+		// about 12 units at the phone's 22-unit font.
+		if len(legendLabel(row)) > 20 {
 			return 1
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -105,7 +105,8 @@ func ParseQuarantineShareJSON(raw []byte) (*QuarantineShare, error) {
 
 // Quarantine is the page at "/quarantine": the clean runs that prove a
 // failure rate below a target, and the check of a registry of quarantined
-// tests dropped on it (or carried by its link).
+// tests dropped on it (or carried by its link), against the night's test
+// reports dropped beside it, as `flakegate quarantine check` checks it.
 type Quarantine struct {
 	pageBase
 	urlForm
@@ -116,23 +117,31 @@ type Quarantine struct {
 	stateErr  error            // why the dropped registry (or the link's) could not be read
 	stateEnc  string           // the state as a fragment value; "" when none or too long
 	stateLong int              // bytes of the state's fragment value when too long for a link
+	reports   []droppedFile    // the report files read, in the order dropped
+	reportErr error            // why a dropped report could not be read; the reports before it stay
 	res       *quarantine.Result
 	resErr    error
 }
 
-// withState adds the registry's state to a form fragment. Keys stay sorted.
-func (c *Quarantine) withState(frag string) string {
-	if c.stateEnc == "" {
-		return frag
+// fragment is the view's link: the form, the registry's state, and always
+// the date of the check, so that the link reopens the same check on
+// another day (a blank date is today's). Keys stay sorted.
+func (c *Quarantine) fragment() string {
+	v, _ := url.ParseQuery(c.st.fragment(quarantineFields))
+	if v.Get("today") == "" {
+		if today, err := c.today(); err == nil {
+			v.Set("today", today)
+		}
 	}
-	v, _ := url.ParseQuery(frag)
-	v.Set("registry", c.stateEnc)
+	if c.stateEnc != "" {
+		v.Set("registry", c.stateEnc)
+	}
 	return v.Encode()
 }
 
 // openState reads the state a fragment carries, if any.
 func (c *Quarantine) openState(frag string) {
-	c.state, c.stateErr, c.stateEnc, c.stateLong = nil, nil, "", 0
+	c.state, c.stateErr, c.stateEnc, c.stateLong, c.reports, c.reportErr = nil, nil, "", 0, nil, nil
 	v, _ := url.ParseQuery(frag)
 	enc := v.Get("registry")
 	if enc == "" {
@@ -157,8 +166,16 @@ func (c *Quarantine) OnNav(ctx app.Context) {
 
 // SetField sets one input as if typed, recomputes and rewrites the URL.
 func (c *Quarantine) SetField(ctx app.Context, key, value string) {
-	c.frag = c.withState(c.set(quarantineFields, key, value))
+	c.set(quarantineFields, key, value)
 	c.compute()
+	c.writeURL(ctx)
+}
+
+func (c *Quarantine) writeURL(ctx app.Context) {
+	if c.st == nil {
+		c.st = newFormState(quarantineFields)
+	}
+	c.frag = c.fragment()
 	keepInURL(ctx, c.frag)
 }
 
@@ -167,6 +184,13 @@ func (c *Quarantine) open(frag string) {
 	c.load(quarantineFields, frag)
 	c.openState(frag)
 	c.compute()
+}
+
+// Open shows the view of a fragment (an example's) and writes it into the
+// address bar, as following its link does.
+func (c *Quarantine) Open(ctx app.Context, frag string) {
+	c.open(frag)
+	keepInURL(ctx, frag)
 }
 
 // today is the date of the check: the form's, or the day it is here.
@@ -200,12 +224,17 @@ func (c *Quarantine) compute() {
 		return
 	}
 	c.res, _, c.resErr = quarantine.Check(c.state.Registry, c.state.Reports, c.state.Options(today))
+	if c.res != nil && c.state.Reports == nil {
+		// The caveat `flakegate quarantine check` gives a check without
+		// reports.
+		c.res.Warnings = append(c.res.Warnings, words.NoReportsCaveat)
+	}
 }
 
-// SetRegistry reads a registry file, checks it against its own evidence
-// on the form's date with the default settings, and puts it into the link
-// (unless it is too long for one). A blank date becomes today's, so that
-// the link reproduces the check on another day.
+// SetRegistry reads a registry file, checks it on the form's date with the
+// default settings against the reports dropped (none: its own evidence),
+// and puts it into the link (unless it is too long for one). A blank date
+// becomes today's, so that the link reproduces the check on another day.
 func (c *Quarantine) SetRegistry(ctx app.Context, name string, data []byte) {
 	c.state, c.stateErr, c.stateEnc, c.stateLong = nil, nil, "", 0
 	if c.st == nil {
@@ -218,22 +247,75 @@ func (c *Quarantine) SetRegistry(ctx app.Context, name string, data []byte) {
 		if reg, err = quarantine.Parse(data, today); err != nil {
 			err = core.WithFile(err, name)
 		} else {
-			opt := quarantine.DefaultOptions
-			s := share.NewQuarantineState(reg, nil, opt)
-			c.state = &s
-			if enc, err := share.EncodeQuarantine(s); err == nil {
-				if len(enc)+len("registry=") > MaxShareFragment {
-					c.stateLong = len(enc)
-				} else {
-					c.stateEnc = enc
-				}
-			}
+			rep, _ := c.readReports(c.reports) // read before, so readable
+			s := share.NewQuarantineState(reg, rep, quarantine.DefaultOptions)
+			c.setState(&s)
 		}
 	}
 	c.stateErr = err
-	c.frag = c.withState(c.st.fragment(quarantineFields))
 	c.compute()
-	keepInURL(ctx, c.frag)
+	c.writeURL(ctx)
+}
+
+// AddReports reads test reports (any format core/report detects, each file
+// one run, named after the file as the CLI names it) beside those read
+// before, and checks the registry against them all, as `flakegate
+// quarantine check` checks it against the reports it is given. A file that
+// cannot be read is named in the error and leaves the reports as they were.
+func (c *Quarantine) AddReports(ctx app.Context, files []droppedFile) {
+	all := withFiles(c.reports, ledger.ArmBaseline, files)
+	rep, err := c.readReports(all)
+	if err != nil {
+		c.reportErr = err
+	} else {
+		c.reports, c.reportErr = all, nil
+		c.checkAgainst(rep)
+	}
+	c.compute()
+	c.writeURL(ctx)
+}
+
+// ClearReports forgets the report files and the reports of the link: the
+// registry is checked against its own evidence again.
+func (c *Quarantine) ClearReports(ctx app.Context) {
+	c.reports, c.reportErr = nil, nil
+	c.checkAgainst(nil)
+	c.compute()
+	c.writeURL(ctx)
+}
+
+// checkAgainst puts rep (nil for none) into the registry's state, if
+// there is one.
+func (c *Quarantine) checkAgainst(rep *quarantine.Reports) {
+	if c.state != nil {
+		s := *c.state
+		s.Reports = rep
+		c.setState(&s)
+	}
+}
+
+// readReports is the reports of files; nil for none.
+func (c *Quarantine) readReports(files []droppedFile) (*quarantine.Reports, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	l, err := readDropped(files)
+	if err != nil {
+		return nil, err
+	}
+	return quarantine.FromLedger(l), nil
+}
+
+// setState installs a registry's state and its link.
+func (c *Quarantine) setState(s *QuarantineShare) {
+	c.state, c.stateEnc, c.stateLong = s, "", 0
+	if enc, err := share.EncodeQuarantine(*s); err == nil {
+		if len(enc)+len("registry=") > MaxShareFragment {
+			c.stateLong = len(enc)
+		} else {
+			c.stateEnc = enc
+		}
+	}
 }
 
 // Result is the registry's current check (nil when there is none).
@@ -242,184 +324,12 @@ func (c *Quarantine) Result() *quarantine.Result { return c.res }
 // Rule is the current answer of the clean-runs calculator.
 func (c *Quarantine) Rule() *quarantine.CleanRunsResult { return c.rule }
 
-func (c *Quarantine) Render() app.UI {
-	perfMark("render")
-	if c.st == nil {
-		c.open(openingFragment())
-	}
-	form := func(fields []field) app.UI {
-		return app.Range(fields).Slice(func(i int) app.UI {
-			f := fields[i]
-			return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), func(ctx app.Context, e app.Event) {
-				c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String())
-			})
-		})
-	}
-	return c.shell("/quarantine", "Quarantine on evidence",
-		"When has a quarantined flaky test proven it may leave? Not after a timer or a fixed streak: once its runs since the quarantine started, failures included, prove its failure rate below a target, however often it is checked.",
-		app.Form().Class("calc").ID("quarantine-form").OnSubmit(preventSubmit).Body(form(quarantineFields[:2])),
-		app.If(c.rule != nil, func() app.UI { return c.renderRule() }),
-		app.Section().Class("registry").Aria("label", "Registry").Body(
-			app.H2().Text("A registry of quarantined tests"),
-			app.P().Text("Drop the registry file (quarantine.json, as flakegate quarantine add writes it) to see every test's state on the date below: still flaky, stale, released, expired or missing."),
-			app.Form().Class("calc").ID("registry-form").OnSubmit(preventSubmit).Body(form(quarantineFields[2:])),
-			dropZone("registry", "Registry file (JSON)", ".json,application/json", func(ctx app.Context, name string, blob app.Value) {
-				ctx.Async(func() {
-					data, err := readAll(blob)
-					ctx.Dispatch(func(ctx app.Context) {
-						if err != nil {
-							c.stateErr, c.resErr = err, err
-							return
-						}
-						c.SetRegistry(ctx, name, data)
-					})
-				})
-			}),
-			app.If(c.resErr != nil, func() app.UI {
-				return app.P().Class("error").Role("alert").DataSet("error", "registry").Text(errString(c.resErr))
-			}),
-			app.If(c.stateLong > 0, func() app.UI {
-				return app.P().Class("notice").Role("status").ID("registry-no-link").Text(words.RegistryTooLong(c.stateLong))
-			}),
-			app.If(c.res != nil, func() app.UI { return renderCheck(c.res) }),
-		),
-		formError(c.err, quarantineFields),
-		app.If(c.rule != nil, func() app.UI {
-			return app.Div().Body(
-				c.copyButtons(func(link string) string { return c.markdown(words.Link{URL: link}) }),
-				app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.markdown(words.Link{}))),
-			)
-		}),
-	)
-}
-
 // markdown is the summary the page copies: the registry's check when
-// there is one, else the release rule.
+// there is one (what `flakegate quarantine check -markdown` writes), else
+// the release rule (`flakegate quarantine runs -markdown`).
 func (c *Quarantine) markdown(l words.Link) string {
 	if c.res != nil {
 		return words.QuarantineMarkdown(c.res, l)
 	}
 	return words.CleanRunsMarkdown(c.rule, l)
-}
-
-func (c *Quarantine) renderRule() app.UI {
-	r := c.rule
-	return app.Section().Class("result").ID("result").Aria("label", "Clean runs").DataSet("scope", "rule").Body(
-		app.P().Class("summary").Body(
-			fieldInt("clean_runs_checked", r.CleanRunsChecked), app.Text(" clean runs from the start of a quarantine release a test below "),
-			fieldNum("below", r.Below, words.Level(r.Below)), app.Text(" at "),
-			fieldNum("confidence", r.Confidence, words.Level(r.Confidence)), app.Text(" confidence, checked after every run ("),
-			fieldInt("clean_runs", r.CleanRuns), app.Text(" in a row at one look)."),
-		),
-		app.P().Text(words.CleanRunsSentence(r)),
-		app.P().Class("hint").Text("A clean run is a run the test passed. Every run since the quarantine started counts, failures included, and the count never restarts: a test that still fails at rate p or more is released at most 1 − c of the time, however often the registry is checked. At one look from one fixed start, m clean runs in a row prove a failure rate below p at confidence c when (1 − p)^m ≤ 1 − c."),
-		warnings(r.Warnings),
-	)
-}
-
-func hiddenFields(ui ...app.UI) app.UI { return app.Span().Class("hidden-field").Body(ui...) }
-
-func renderCheck(r *quarantine.Result) app.UI {
-	class := "verdict good"
-	if r.Blocks {
-		class = "verdict bad"
-	}
-	st := r.States
-	checked := " against the registry's own evidence (no new reports)"
-	if r.Reports {
-		checked = " against " + words.Nouns(r.Runs, "run") + " of new reports"
-	}
-	return app.Div().DataSet("scope", "check").ID("check").Body(
-		app.P().Class(class).Body(app.Text(words.QuarantineAnswer(r)+" "),
-			hiddenFields(fieldBool("blocks", r.Blocks, "blocks", "passes"))),
-		app.P().Body(
-			app.Text("Checked "), fieldStr("today", r.Today), app.Text(checked+". "),
-			hiddenFields(fieldBool("reports", r.Reports, "with reports", "without reports"), fieldInt("runs", int64(r.Runs))),
-		),
-		app.P().DataSet("scope", "states").Body(
-			fieldInt("still_flaky", int64(st.StillFlaky)), app.Text(" still flaky, "),
-			fieldInt("stale", int64(st.Stale)), app.Text(" stale, "),
-			fieldInt("released", int64(st.Released)), app.Text(" released, "),
-			fieldInt("expired", int64(st.Expired)), app.Text(" expired, "),
-			fieldInt("missing", int64(st.Missing)), app.Text(" missing. Expired and missing tests block, and stale ones unless the test got better."),
-		),
-		app.Div().Class("table-wrap").Body(app.Table().Body(
-			app.Caption().Text("Every quarantined test"),
-			app.THead().Body(app.Tr().Body(th("Test"), th("State"), th("Owner"), th("Claim"), th("Since the claim"),
-				th("Clean runs"), th("Reruns (lane)"), th("Expires"))),
-			app.TBody().Body(app.Range(r.Tests).Slice(func(i int) app.UI {
-				return checkRow(i, r.Tests[i])
-			})),
-		)),
-		app.Ul().Class("states").Body(app.Range(r.Tests).Slice(func(i int) app.UI {
-			t := r.Tests[i]
-			if t.State == quarantine.StateStillFlaky {
-				return nil
-			}
-			return app.Li().Text(t.Test + ": " + words.QuarantineSentence(t) + ".")
-		})),
-		warnings(r.Warnings),
-	)
-}
-
-func checkRow(i int, t quarantine.TestResult) app.UI {
-	c, rel, b := t.Claim, t.Release, t.Budget
-	return app.Tr().DataSet("scope", "tests."+strconv.Itoa(i)).Body(
-		app.Td().Class("id").Body(fieldStr("test", t.Test),
-			app.If(t.RenamedFrom != "", func() app.UI { return app.Small().Text(" (was " + t.RenamedFrom + ")") }),
-			hiddenFields(fieldStr("renamed_from", t.RenamedFrom))),
-		app.Td().Body(fieldStrText("state", t.State, words.TestStateWords(t)),
-			hiddenFields(fieldBool("blocks", t.Blocks, "blocks", "does not block"), fieldBool("improving", t.Improving, "improving", "not improving"))),
-		app.Td().Body(fieldStr("owner", t.Owner), app.Br(), app.Small().Body(fieldStr("reason", t.Reason))),
-		app.Td().DataSet("scope", "claim").Body(
-			fieldInt("passed", c.Passed), app.Text("/"), fieldInt("trials", c.Trials), app.Text(" · "),
-			fieldNum("rate", c.Rate, words.Percent(c.Rate)), app.Text(" ["), fieldNum("lower", c.Lower, words.Percent(c.Lower)),
-			app.Text(", "), fieldNum("upper", c.Upper, words.Percent(c.Upper)), app.Text("] on "), fieldStr("date", c.Date),
-			hiddenFields(fieldNum("confidence", c.Confidence, words.Level(c.Confidence)))),
-		app.Td().Body(
-			checkArm("since", t.Since),
-			app.If(t.Reported != nil, func() app.UI {
-				return app.Small().Body(app.Br(), app.Text("new: "), checkArm("reported", *t.Reported))
-			}).Else(func() app.UI { return hiddenFields(fieldNull("reported")) }),
-			hiddenFields(fieldInt("runs", int64(t.Runs)), fieldBool("comparable", t.Comparable, "comparable", "too few to judge"))),
-		app.Td().DataSet("scope", "release").Body(
-			fieldInt("clean_runs_remaining", rel.Remaining), app.Text(" of "), fieldInt("clean_runs_needed", rel.Needed), app.Text(" to go"),
-			app.Br(), app.Small().Body(app.Text("below "), fieldNum("below", rel.Below, words.Level(rel.Below)), app.Text(" at "),
-				fieldNum("confidence", rel.Confidence, words.Level(rel.Confidence)), app.Text("; "),
-				fieldInt("runs", rel.Runs), app.Text(" runs counted, "), fieldInt("failed", rel.Failed), app.Text(" with a failure")),
-			hiddenFields(fieldInt("clean_runs", rel.Clean), fieldBool("proven", rel.Proven, "proven", "not yet"))),
-		app.Td().DataSet("scope", "budget").Body(
-			fieldOptInt("reruns", b.Reruns), app.Text(" ("), fieldStrText("lane", b.Lane, words.LaneWords(b.Lane)), app.Text(")"),
-			hiddenFields(fieldNum("rate", b.Rate, words.Rate(b.Rate)), fieldStr("source", b.Source),
-				fieldBool("reruns_overflow", b.RerunsOverflow, "beyond int64", "fits"),
-				fieldOptNum("power", b.Power, words.Percent), fieldOptNum("power_one_short", b.PowerOneShort, words.Percent),
-				fieldOptNum("gain", b.Gain, words.Percent), fieldNum("power_at_cap", b.PowerAtCap, words.Percent(b.PowerAtCap)),
-				fieldOptNum("seconds", b.Seconds, words.Duration), fieldStr("action", b.Action),
-				fieldBool("over_cap", b.OverCap, "over the cap", "within the cap"))),
-		app.Td().Body(fieldStr("expires", t.Expires), app.Br(), app.Small().Body(daysLeft(t.DaysLeft)),
-			hiddenFields(fieldStr("opened", t.Opened))),
-	)
-}
-
-// checkArm renders passes of trials, the rate and its interval, under
-// scope name.
-func checkArm(name string, a gate.Arm) app.UI {
-	return app.Span().DataSet("scope", name).Body(
-		fieldInt("passed", a.Passed), app.Text("/"), fieldInt("trials", a.Trials), app.Text(" · "),
-		fieldOptNum("rate", a.Rate, words.Percent), app.Text(" ["), fieldNum("lower", a.Lower, words.Percent(a.Lower)),
-		app.Text(", "), fieldNum("upper", a.Upper, words.Percent(a.Upper)), app.Text("]"),
-	)
-}
-
-// daysLeft renders the days to an expiry date in words: "12 days left",
-// "last day", "expired 3 days ago".
-func daysLeft(n int64) app.UI {
-	v := strconv.FormatInt(n, 10)
-	switch {
-	case n < 0:
-		return app.Data().DataSet("field", "days_left").Attr("value", v).Text("expired " + words.Nouns(-n, "day") + " ago")
-	case n == 0:
-		return app.Data().DataSet("field", "days_left").Attr("value", v).Text("last day")
-	}
-	return app.Data().DataSet("field", "days_left").Attr("value", v).Text(words.Nouns(n, "day") + " left")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/wasm/fieldcheck"
+	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -117,6 +118,9 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Without reports the page gives the CLI's caveat, as `flakegate
+	// quarantine check` without report files does.
+	res.Warnings = append(res.Warnings, words.NoReportsCaveat)
 	checkCheck(t, c, res)
 	link := c.ctx.Page().URL()
 	if !strings.Contains(link.Fragment, "registry=") || !strings.Contains(link.Fragment, "today=2026-12-02") {
@@ -135,6 +139,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	follow(e2, d.ctx, d, &later)
 	opt.Today = "2026-12-20"
 	res20, _, _ := quarantine.Check(reg, nil, opt)
+	res20.Warnings = append(res20.Warnings, words.NoReportsCaveat)
 	if res20.States.Expired != 1 {
 		t.Fatalf("on 2026-12-20 %d tests expired, want 1", res20.States.Expired)
 	}

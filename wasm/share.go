@@ -47,12 +47,18 @@ func DecodeAAShare(text string) (AAShare, error) {
 func unpackShare(text string) ([]byte, error) {
 	z, err := base64.RawURLEncoding.DecodeString(text)
 	if err != nil {
-		return nil, fmt.Errorf("share link: not base64url: %w", err)
+		at := ""
+		if c, ok := err.(base64.CorruptInputError); ok {
+			at = fmt.Sprintf(" (character %d)", int64(c)+1)
+		}
+		return nil, fmt.Errorf("share link: its data holds a character no link writes%s; was it changed when copied?", at)
 	}
 	r := io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxShareJSON+1)
 	raw, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("share link: damaged data: %w", err)
+		// flate's own words ("corrupt input before offset 5") say
+		// nothing to a reader.
+		return nil, errors.New("share link: its data is damaged, cut short or changed when copied")
 	}
 	if len(raw) > maxShareJSON {
 		return nil, errors.New("share link: data larger than 64 MiB")

@@ -229,6 +229,15 @@ func BudgetAnswer(r *gate.BudgetResult) string {
 	}
 	cap, _ := CapPhrase(r)
 	switch {
+	case over == 0 && BudgetBeyondGate(r) > 0:
+		// Within the cap, yet more reruns than a merge gate should spend:
+		// the answer says what the row's lane says.
+		heavy := BudgetBeyondGate(r)
+		if len(r.Rows) == 1 {
+			return "The gate passes within your cap of " + cap + ", but this flake needs more reruns than a merge gate should spend: do not trust a green run (see its lane)."
+		}
+		return fmt.Sprintf("The gate passes within your cap of %s, but %s of %s failure rates need more reruns than a merge gate should spend: do not trust a green run for them (see their lanes).",
+			cap, Count(int64(heavy)), Count(int64(len(r.Rows))))
 	case over == 0:
 		return "The gate passes: every failure rate is caught " + Level(r.Target) + " of the time within your cap of " + cap + "."
 	case len(r.Rows) == 1:
@@ -480,13 +489,14 @@ func GateSentence(g string) string {
 // 85.0% (51/60) to 50.0% (30/60), and their 95% Wilson intervals do not
 // overlap".
 func VerdictClause(verdict string, baseline, patched gate.Arm, minTrials int64, confidence float64) string {
+	b, p := armRates(baseline, patched)
 	switch verdict {
 	case core.VerdictImproved:
-		return "the pass rate rose from " + armRate(baseline) + " to " + armRate(patched) + ", and their " + Level(confidence) + " Wilson intervals do not overlap"
+		return "the pass rate rose from " + b + " to " + p + ", and their " + Level(confidence) + " Wilson intervals do not overlap"
 	case core.VerdictRegressed:
-		return "the pass rate fell from " + armRate(baseline) + " to " + armRate(patched) + ", and their " + Level(confidence) + " Wilson intervals do not overlap"
+		return "the pass rate fell from " + b + " to " + p + ", and their " + Level(confidence) + " Wilson intervals do not overlap"
 	case core.VerdictNoChange:
-		return "the " + Level(confidence) + " Wilson intervals of " + armRate(baseline) + " and " + armRate(patched) + " overlap, so no change is shown"
+		return "the " + Level(confidence) + " Wilson intervals of " + b + " and " + p + " overlap, so no change is shown"
 	case core.VerdictUnderpowered:
 		return fmt.Sprintf("an arm has fewer than %s (baseline %s, patched %s), too few to tell: %s", Nouns(minTrials, "trial"), Count(baseline.Trials), Count(patched.Trials),
 			gate.TrialsShort(minTrials, baseline.Trials, patched.Trials))

@@ -3,7 +3,6 @@ package words
 import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
-	"github.com/flakegate/flakegate/core/ledger"
 )
 
 // A Term is a word a reader may not know and what it means here, in a
@@ -87,14 +86,4 @@ func GateTerm(g string) Term {
 // gate does, and why, from the two arms.
 func DecideAnswer(r *gate.DecideResult) string {
 	return GateSentence(r.Gate) + ": " + VerdictClause(r.Verdict, r.Baseline, r.Patched, r.MinTrials, r.Confidence) + "."
-}
-
-// DecideLedgerMarkdown is DecideMarkdown followed, when a ledger was read
-// with the same settings, by its per-test summary (LedgerMarkdown) under a
-// heading of its own, and then the link, which reopens both.
-func DecideLedgerMarkdown(r *gate.DecideResult, size *gate.SizeResult, l *ledger.Result, link Link) string {
-	if l == nil {
-		return DecideMarkdown(r, size, link)
-	}
-	return DecideMarkdown(r, size, Link{}) + "\n### Every test in the ledger\n\n" + LedgerMarkdown(l, link)
 }

@@ -134,7 +134,8 @@ var durationUnits = []struct {
 // number readable: seconds below a minute, minutes below an hour, hours
 // below a day, days below a year of 365.25 days, then years. The number has
 // one decimal, dropped when it is 0 ("8 s", "7.9 min", "6.7 h", "3 days"),
-// and years have three significant digits ("127 years"). The unit is chosen
+// and years, and durations under 0.05 s (which one decimal would write as
+// "0"), have three significant digits ("127 years", "0.001 s"). The unit is chosen
 // after rounding, so 59.97 s is "1 min", not "60 s"; one of a unit is
 // singular ("1 day"). An infinite or NaN duration is "—".
 func Duration(sec float64) string {
@@ -150,7 +151,9 @@ func Duration(sec float64) string {
 		}
 		u = next
 	}
-	if u == durationUnits[len(durationUnits)-1] {
+	if u == durationUnits[len(durationUnits)-1] || (sec > 0 && sec < 0.05) {
+		// Years, and durations under 0.05 s that one decimal writes as
+		// "0", keep three significant digits: "0.001 s".
 		text = fmt.Sprintf("%.3g", sec/u.size)
 	} else if strings.HasSuffix(text, ".0") {
 		text = strings.TrimSuffix(text, ".0")

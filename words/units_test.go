@@ -60,7 +60,9 @@ func TestDuration(t *testing.T) {
 		want string
 	}{
 		{0, "0 s"},
-		{0.04, "0 s"},
+		{0.04, "0.04 s"}, // not "0 s": a cost of 0.001 s read "0.3 s at 0 s"
+		{0.001, "0.001 s"},
+		{0.0012345, "0.00123 s"},
 		{0.25, "0.2 s"}, // 0.25 is a binary fraction: rounded half to even
 		{8, "8 s"},
 		{59.94, "59.9 s"},

@@ -165,11 +165,17 @@ func sideFile(err error, files []string) error {
 	if !errors.As(err, &e) {
 		return err
 	}
+	// A message that names its side does not say the side twice
+	// ("c.csv: the candidate shares no scenario…", not "c.csv: candidate: the candidate…").
+	named := *e
+	if strings.Contains(e.Msg, e.Field) {
+		named.Field = ""
+	}
 	switch {
 	case e.Field == "baseline":
-		return core.WithFile(err, displayName(files[0]))
+		return core.WithFile(&named, displayName(files[0]))
 	case e.Field == "candidate" && len(files) > 1:
-		return core.WithFile(err, displayName(files[1]))
+		return core.WithFile(&named, displayName(files[1]))
 	}
 	return err
 }

@@ -310,7 +310,7 @@ func TestAASideErrorNamesItsFile(t *testing.T) {
 		args        []string
 		want, wrong string
 	}{
-		{"candidate shares nothing", []string{"aa", base, other}, "other.csv: candidate: the candidate shares no scenario", "base.csv"},
+		{"candidate shares nothing", []string{"aa", base, other}, "other.csv: the candidate shares no scenario", "base.csv"},
 		{"baseline of one run", []string{"aa", oneRun, base}, "onerun.csv: baseline: scenario", "base.csv"},
 		{"a setting", []string{"aa", "-drops", "1e-9", base, other}, "drops: a drop of", ".csv"},
 	} {

@@ -56,7 +56,7 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	if rep == nil {
-		res.Warnings = append(res.Warnings, "no reports given: nothing new is counted and no test can be missing; name the night's reports to check them")
+		res.Warnings = append(res.Warnings, words.NoReportsCaveat)
 	}
 	var changed []string
 	if *write {

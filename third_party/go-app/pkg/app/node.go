@@ -688,6 +688,13 @@ func (m nodeManager) encode(ctx Context, w *bytes.Buffer, depth int, v UI) {
 		m.encodeText(w, depth, v)
 
 	case HTML:
+		if depth >= 0 && hasTextChild(v) {
+			// Text beside elements is written as it is, with no line
+			// break or indent between them: the browser shows white
+			// space between inline content ("shown ." for "shown.").
+			m.encodeIndent(w, depth)
+			depth = inlineDepth
+		}
 		m.encodeHTML(ctx, w, depth, v)
 
 	case Composer:
@@ -703,6 +710,39 @@ func (m nodeManager) encodeText(w *bytes.Buffer, depth int, v *text) {
 		m.encodeIndent(w, depth)
 		w.WriteString(html.EscapeString(v.value))
 	}
+}
+
+// inlineDepth is the depth of an element whose content is written
+// inline: with no line breaks and no indent, itself and what it holds.
+const inlineDepth = -1
+
+// hasTextChild reports whether an element holds text beside elements.
+func hasTextChild(v HTML) bool {
+	children := v.body()
+	if len(children) < 2 {
+		return false
+	}
+	for _, c := range children {
+		if t, ok := c.(*text); ok && t.value != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// lineBreak writes the line break between children, none inline.
+func (m nodeManager) lineBreak(w *bytes.Buffer, depth int) {
+	if depth != inlineDepth {
+		w.WriteByte('\n')
+	}
+}
+
+// childDepth is the depth of the children of an element at depth.
+func childDepth(depth int) int {
+	if depth == inlineDepth {
+		return inlineDepth
+	}
+	return depth + 1
 }
 
 func (m nodeManager) encodeIndent(w *bytes.Buffer, depth int) {
@@ -727,10 +767,10 @@ func (m nodeManager) encodeHTML(ctx Context, w *bytes.Buffer, depth int, v HTML)
 	children := v.body()
 	switch {
 	case len(children) > 1:
-		w.WriteByte('\n')
+		m.lineBreak(w, depth)
 		for _, child := range children {
-			m.encode(ctx, w, depth+1, child)
-			w.WriteByte('\n')
+			m.encode(ctx, w, childDepth(depth), child)
+			m.lineBreak(w, depth)
 		}
 		m.encodeIndent(w, depth)
 
@@ -739,9 +779,9 @@ func (m nodeManager) encodeHTML(ctx Context, w *bytes.Buffer, depth int, v HTML)
 		if text, ok := child.(*text); ok {
 			m.encodeText(w, 0, text)
 		} else {
-			w.WriteByte('\n')
-			m.encode(ctx, w, depth+1, child)
-			w.WriteByte('\n')
+			m.lineBreak(w, depth)
+			m.encode(ctx, w, childDepth(depth), child)
+			m.lineBreak(w, depth)
 			m.encodeIndent(w, depth)
 		}
 	}

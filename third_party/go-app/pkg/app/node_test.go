@@ -1106,6 +1106,17 @@ func TestNodeManagerEncode(t *testing.T) {
 		t.Log(b.String())
 	})
 
+	t.Run("encode elements without text with line breaks", func(t *testing.T) {
+		var m nodeManager
+		var b bytes.Buffer
+
+		m.Encode(makeTestContext(), &b, Div().Body(
+			P().Body(Text("shown"), Strong().Body(Data().Text("x")), Text(".")),
+			Span().Body(Img()),
+		))
+		require.Equal(t, "<div>\n  <p>shown<strong><data>x</data></strong>.</p>\n  <span>\n    <img>\n  </span>\n</div>", b.String())
+	})
+
 	t.Run("encode html with multiple children", func(t *testing.T) {
 		var m nodeManager
 		var b bytes.Buffer
@@ -1116,7 +1127,7 @@ func TestNodeManagerEncode(t *testing.T) {
 				Img(),
 			),
 		))
-		require.Equal(t, "<div>\n  hello\n  <span>\n    <img>\n  </span>\n</div>", b.String())
+		require.Equal(t, "<div>hello<span><img></span></div>", b.String())
 		t.Log(b.String())
 	})
 

@@ -1,0 +1,19 @@
+package wasm
+
+// quarantineExamples are the release rule's cases and two nights of the
+// planted shop suite (core/quarantine/testdata/week), one click each.
+//
+// The nights are the links `flakegate quarantine check -site … -markdown`
+// writes: the registry that `flakegate quarantine add -from
+// nights/2026-11-20.xml -owner @shop-team -reason "flaky in the nightly
+// runs" -today 2026-11-20 -days 30` made, checked on 2026-11-23 against
+// that night's go test -json; and the same registry after `quarantine
+// check -write` of the nights 2026-11-23 to 2026-11-26, checked on
+// 2026-11-27 against that night's JUnit XML, where TestInventory was
+// renamed and TestCart deleted.
+var quarantineExamples = []example{
+	{"Below 1% at 95%", "below=0.01&confidence=0.95"},
+	{"Below 0.1% at 99%", "below=0.001&confidence=0.99"},
+	{"11 quarantined tests and a night's reports", "registry=7JhLb-I6FMe_CjrrlOv3I6t7dTWLkWYxz1XVhRtcYjU4kW1KEeK7jxzKEDSlg5CmCIms8vr7HP9_5HDsFTxBiQsIdupiCksoV_BkQ3St7-8nG1OE8nbVn0EJ9tnMusaOq3b2T6zbbvzdxvS_qWoLBbQLbwOU8G9-cpOsmUEe2sQ8Gjw05nE5cn6UajvyblqnZjkKcx-zsrPeTqAEgoi4wfiGICjAPncu2PjrNtncrhrjZjnTzsSYVUwWkIIzTYRSoAKCSRZKNJaK7h0FNO0iZ4jGQlCptSSMCIU4wQXMu27zSAklheZcc6yQlgVUrX9wE-urflDNC5j0AYbJrvNEG2uizYnd26Zd5JcR_l2-LiC6_mo3A7SbQM4_m5JPqsYaDyVar4s_EQjpjAC4eB2ApgcBKIYkE9l-oRBRdABASyolpggTyZmm6jII1LZ6bOdXCmel8NE_WZ_asDwnBnUAg9g75BCDElQQwiXhQmM2pKCRwkgoJBlViOCLoPCpnTp_JXBGAp_Ncmb9WYsRO8BgYLrUiiNOOZECEUz2qg-nlEssOCcCY34Z1efL3M7P2Qdx8rrn6vDvXnJFmWKIEsoRonqIgCLFlUYca4YpoheB4Kvt2vO2Qgd60ezWrtoIojVTlBMqOM7t6851RRRHTEtFuUDsMlz_Zk2o6qvr7-x67brO-em1yr-r7T-6pjWT63L3byK46wPkUh6zbvPGbj9i9TqZ_-ap7jcrtnHIIBBB67virf2LoRCLI4Uh7ev0cbrtYvGEZD_MjGtOCbpbG-2J1VHiTUt_gnDbie5J2VHSTTt1QsyXJuAE5csf2Z6SHqfcFuMTkL5UlLeU6wIWJnjnpxHK23xZtbPOBHPf9N8ZLyCZMLVp-81WpoOSrn8GAAD__w&today=2026-11-23"},
+	{"Four nights later: a renamed and a deleted test", "registry=7JjPb9s2FMf_FYKnFlBi_v6hXTYMO3QYhmxdT0UPrMxYWmRSo6g4RuD_faDixDIguZnQ1EMRnwxKj-89fvS-fOQ9vIU5zmCwq6qNYQvze3hrQ1t5149H28YW5h_v-38wh_bOrJvaXhZ-vWhL31z-Zdv4sylKCzPoN84GmMMf05OLaM0apqlNm2aD17W52YLKgVha4KpVGestCJ1rk2VjnV3CHBJExAXGFwTBDNq7pgq2fRomD8NFbap1irQxbZusmMxgDJWpW5gLlMFgooU5upSKHv0yWPtNihBdCkGl1pIwIhTiBGewa5qHR0ooKTTnmmOFtMxg4d11tbSu6CfVPIPL3sEw2F1KtLamtSmwz7b2m_QywmPmfdI5y-C1qeo-gV0G26p_45CVoIesFBpYFbU1DuYog0Vpi5vjdRNwt8u-hCvEM9LiYpyWppO0FEOSicRKKEQUHdDSkkqJKcJEcqap-ha46BguyV4KV7Ly3Suy_45sjFNic4oTm8vpnbu1LvqwPScoNQFKHP3kEJQSVBDCJeFCYzbkpJHCSCgkGVWI4BfjRA6lhceQ0UFWDA2s9sjwKDL2ZWS_-VXlXnF9bSXkpysMz62wK7NdW3dWIWQTwAaEpFYcccqJFIhgcqR8nFIuseCcCIy5Ol9voV9os_qjs905W0FOxgGp6YqSXFGmGKKEcoSoHvKiSHGlEceaYYrot-A1qoBSneZF5_L60zb-vN3gRO-e1uYgeoJozRTlhAqOU7t_QKSI4ohpqSgXiNHvr_97b00oynMer_A4IjF9vOJcCkEo0ZIqQo80UCqRiokwJgWl7FnnK_4SGogHaZEnYPgrACurpqnc6nWf-p916B-a2pvlGbEINIYFD6BomgQNM6m41IdbCfxyVTJGgKDTpTFN4FMfQtpT2jThk-H-Iul-HMxPXSz7W6bxAHafslMXT0NDrJ5n-HimnuH0l7Wp6jlOH04bMzw-9r0zfD70YzN87huDI5fyWZb7_erI8nk-n4RzRrzvoy9u5qzQXhROudxlcGOCq9yqhfnH9FGDxcaHm8UmLhqzsovCB7v4pzPBuFg5u0hf-9JEs9hYe7PoJaRdPNWJvLxb1znoSwLE0kRgmsaaANY-2DTggHeFTQrknQW_fnBVBNdVbXOACXgzWUEZmC6SqWf7Oph43H_qwLglUH1wb38A1hTlPl7TB9kCA_rFAm9Wvk8KXBS-czEDBgQbOpcBH8BVbbabkFYCNMH_bYvYgk0VS99FULmi7pb26mH8nUuufzdr-xampS_8ujHBfK575UpnSxNWNj7KWGGa1JH9GwAA__8&today=2026-11-27"},
+}
