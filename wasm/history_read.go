@@ -34,13 +34,8 @@ func DecodeHistoryShare(text string) (*history.Result, error) {
 		return nil, err
 	}
 	var s HistoryShare
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&s); err != nil {
-		return nil, fmt.Errorf("share data: %v", err)
-	}
-	if d.More() {
-		return nil, errors.New("share data: more after the state")
+	if err := decodeState(raw, &s); err != nil {
+		return nil, err
 	}
 	if s.Version != 1 {
 		return nil, fmt.Errorf("share data: unknown version %d", s.Version)
@@ -50,6 +45,20 @@ func DecodeHistoryShare(text string) (*history.Result, error) {
 		return nil, fmt.Errorf("share data: %v", err)
 	}
 	return r, nil
+}
+
+// decodeState reads a link's JSON state into v: one JSON value, no field
+// v does not have.
+func decodeState(raw []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("share data: %v", err)
+	}
+	if d.More() {
+		return errors.New("share data: more after the state")
+	}
+	return nil
 }
 
 func checkHistoryShare(r *history.Result) error {
