@@ -73,7 +73,8 @@ func firstLine(md []byte) string {
 // same runs' reports picked as files, give flakegate history -markdown's
 // answer for the same inputs, word for word; the link flakegate history
 // -site prints opens on the CLI's own figures (its Markdown, without the
-// link line, is the page's); and the page never scrolls sideways.
+// link line, is the page's); the example opens on its planted month; and
+// the page never scrolls sideways.
 func TestHistoryPage(t *testing.T) {
 	files, archive := historyRuns(t)
 	zipAnswer := firstLine(cli(t, append([]string{"history", "-markdown"}, archive)...))
@@ -86,7 +87,8 @@ func TestHistoryPage(t *testing.T) {
 	}
 	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
 		open(t, ctx, srv.URL+"/history")
-		waitFor(t, ctx, `!!document.getElementById('drop-history')`)
+		clickID(t, ctx, "example-history")
+		waitFor(t, ctx, `(document.getElementById('answer-text')||{}).textContent.startsWith('3 of 63 tests are flaky in 200 runs')`)
 		dropOn(t, ctx, "drop-history", archive)
 		waitFor(t, ctx, `!!document.getElementById('answer-text')`)
 		if got := evalString(t, ctx, `document.getElementById('answer-text').textContent`); got != zipAnswer {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/history/histsim"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -123,9 +124,33 @@ func (h *History) ReadFiles(ctx app.Context, files []dropped) {
 	})
 }
 
+// exampleHistory is the example: a planted month (histsim, seed 1) of 200
+// runs of 60 stable tests and three flaky ones failing 2%, 5% and 15% of
+// the time, with one outage failing half the suite and a group of three
+// tests failing together in three runs.
+func exampleHistory() (*history.Result, error) {
+	h := history.New()
+	c := histsim.Config{Seed: 1, Runs: 200, Stable: 60, Flaky: []float64{0.02, 0.05, 0.15}, Outages: 1, OutageShare: [2]float64{0.5, 0.5},
+		Groups: 1, GroupSize: 3, GroupRuns: 3}
+	if _, err := histsim.Generate(c, h.AddRun); err != nil {
+		return nil, err
+	}
+	return h.Result(history.DefaultOptions)
+}
+
 func (h *History) Render() app.UI {
 	return h.shell("/history", "Flaky tests in CI history",
 		"Which tests are flaky, and which failures were outages? Drop many runs' test reports (JUnit XML, go test -json, TRX, CTRF, TAP…), one file per run, or the zip archives CI artifacts download as: the answer is flakegate history's.",
+		app.P().Class("examples").Body(
+			app.Button().ID("example-history").Class("secondary example").Text("Try an example").OnClick(func(ctx app.Context, e app.Event) {
+				res, err := exampleHistory()
+				h.gen++
+				h.linkErr, h.err, h.busy, h.name = nil, err, false, "example"
+				h.show(res)
+				h.writeURL(ctx)
+			}),
+			app.Span().Class("hint").Text(" 200 planted runs of 63 tests: three flaky, one outage, three tests failing together."),
+		),
 		app.FieldSet().Class("side").Body(
 			app.Legend().Text("The runs' reports"),
 			dropFiles("history", "Reports or zip archives", "", true, h.ReadFiles),

@@ -266,3 +266,19 @@ func FuzzDecodeHistoryShare(f *testing.F) {
 		}
 	})
 }
+
+// The example is the planted month its button describes: three flaky
+// tests of 63 (60 stable, 3 flaky; the group's tests are among the
+// stable), one outage and one group kept out, and it has a link.
+func TestHistoryExample(t *testing.T) {
+	r, err := exampleHistory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Runs != 200 || r.Tests != 63 || r.Flaky != 3 || len(r.Incidents) != 2 {
+		t.Errorf("%d runs of %d tests, %d flaky, %d incidents: %s", r.Runs, r.Tests, r.Flaky, len(r.Incidents), words.HistoryAnswer(r))
+	}
+	if v, err := share.History(r); err != nil || !v.Linked() {
+		t.Errorf("no link: %+v %v", v, err)
+	}
+}
