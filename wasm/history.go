@@ -268,7 +268,7 @@ func (h *History) renderIncidents(r *history.Result) app.UI {
 		app.THead().Body(app.Tr().Body(th("incident"), th("runs"), th("what failed"), th("evidence"))),
 		app.TBody().Body(app.Range(r.Incidents).Slice(func(k int) app.UI {
 			row := words.IncidentRow(r.Incidents[k])
-			return app.Tr().Body(td("incident", row[0]), td("runs", row[1]), td("what failed", row[2]), td("evidence", row[3]))
+			return app.Tr().Body(td("incident", row[0]), app.Td().Class("id").DataSet("label", "runs").Text(row[1]), td("what failed", row[2]), td("evidence", row[3]))
 		})),
 	), app.P().Class("hint").Text("An outage is a run in which more tests failed than chance allows; a group is tests that failed in exactly the same runs, at least twice, and never apart: one shared cause, not each its own flake."))
 }
