@@ -79,7 +79,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 		c.ctx.Update()
 		e.ConsumeAll()
 	}
-	// The defaults: the issue's figure, 299 clean runs prove a rate below
+	// The defaults: docs/STATISTICS.md's figure, 299 clean runs prove a rate below
 	// 1% at 95% at one look (1 − 0.99^299 ≥ 0.95 > 1 − 0.99^298), and 361
 	// by the registry's rule checked after every run; core/quarantine's
 	// TestCleanRunsExact and TestCleanRunsChecked hold both to exact
@@ -153,8 +153,8 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 		t.Errorf("a damaged registry in a link is not reported at the registry:\n%s", html)
 	}
 
-	// A registry with a fault: its file, line and column, and the issue's
-	// words for it; nothing of the earlier check stays on the page.
+	// A registry with a fault: its file, line and column, and the
+	// registry's words for it; nothing of the earlier check stays on the page.
 	broken := strings.Replace(string(data), `"owner": "@payments",`, `"owner": "@payments", "ower": "x",`, 1)
 	c.SetRegistry(c.ctx, "quarantine.json", []byte(broken))
 	update()

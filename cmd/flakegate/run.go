@@ -241,9 +241,9 @@ func runArms(argv []string, baseline, patched, baseDir, patchDir, baseRef, patch
 	return []runner.Arm{base, patch}, nil
 }
 
-// trialBudget is the trial budget: -max-trials when given, else seed 000's
-// FLAKE_BUDGET when set, each a whole number of trials in decimal, >= 0 (0
-// for no cap); anything else is refused, never ignored.
+// trialBudget is the trial budget: -max-trials when given, else the
+// FLAKE_BUDGET environment variable when set, each a whole number of
+// trials in decimal, >= 0 (0 for no cap); anything else is refused, never ignored.
 func trialBudget(e *env, flagValue int64, given bool) (int64, error) {
 	if given {
 		if flagValue < 0 {

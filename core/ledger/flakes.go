@@ -84,7 +84,7 @@ type FlakeBudget struct {
 	FlakeHistory
 	// CostPerRun is what the flake costs a run of the suite on average,
 	// in runner seconds: its observed rate Fails/Executions (the point
-	// estimate, which seed 003 keeps for forecasting cost) times the runner
+	// estimate, which forecasts cost) times the runner
 	// seconds of a run. Null without a cost per run.
 	CostPerRun *float64           `json:"cost_per_run"`
 	Budget     *gate.BudgetResult `json:"budget"`

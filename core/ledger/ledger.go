@@ -14,7 +14,7 @@ const (
 
 // Ledger accumulates trials of tests in runs of two arms. Within one run of
 // one arm, the last outcome recorded for a test with Add stands. Readers of
-// every report format (the seed's JSONL ledger, go test -json, JUnit XML)
+// every report format (the JSONL trial ledger, go test -json, JUnit XML)
 // feed it.
 //
 // A ledger keeps, per arm, the runs in order of first appearance and, per
@@ -145,7 +145,7 @@ func (c *cell) exec(passed bool) {
 }
 
 // Add records a trial of test in run of arm; a later Add for the same
-// (arm, run, test) replaces it. This is the seed ledger's rule: a test
+// (arm, run, test) replaces it. This is the JSONL trial ledger's rule: a test
 // retried within one run counts once, with its last outcome. Every call is
 // still kept in the retry history that Flakes reports.
 func (l *Ledger) Add(arm, run, test string, passed bool) {

@@ -179,7 +179,7 @@ func HostileCases() []Hostile {
 	nestedObj := `{"observe":` + strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000) + "}"
 	laughs := `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">` +
 		`<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><testsuite><testcase name="&lol3;"/></testsuite>`
-	var runs100k bytes.Buffer // the issue's 100,000 one-row runs
+	var runs100k bytes.Buffer // 100,000 one-row runs
 	runs100k.WriteString("scenario,run,passed\n")
 	for i := range 100_000 {
 		fmt.Fprintf(&runs100k, "s,r%d,1\n", i)
