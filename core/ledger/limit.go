@@ -21,7 +21,7 @@ func (c *cellCap) spill() { c.dropped = true }
 // SetCellLimit caps what the ledger keeps at n cells, n > 0: each (arm,
 // run, test) with a trial is one, and so is each (arm, test) with a setup,
 // teardown or error count. Memory then stays within about a hundred bytes per
-// cell whatever the reports hold. Trials of cells past the cap are not
+// cell besides the names of runs and tests, whatever the reports hold. Trials of cells past the cap are not
 // kept, and Overflow reports them; the ledger must then not be used. 0
 // removes the cap.
 func (l *Ledger) SetCellLimit(n int) { l.cap.max = n }
