@@ -3,7 +3,6 @@ package wasm
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -29,13 +28,8 @@ func DecodeCompareShare(text string) (CompareShare, error) {
 		return CompareShare{}, err
 	}
 	var s CompareShare
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&s); err != nil {
-		return CompareShare{}, fmt.Errorf("share data: %v", err)
-	}
-	if d.More() {
-		return CompareShare{}, errors.New("share data: more after the state")
+	if err := decodeState(raw, &s); err != nil {
+		return CompareShare{}, err
 	}
 	if s.Version != 1 {
 		return CompareShare{}, fmt.Errorf("share data: unknown version %d", s.Version)

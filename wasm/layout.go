@@ -36,6 +36,7 @@ var navItems = []struct{ path, label string }{
 	{"/aa", "A/A noise check"},
 	{"/quarantine", "Quarantine"},
 	{"/compare", "Compare models"},
+	{"/history", "CI history"},
 }
 
 // shell lays out a page: header with navigation, the update

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/share"
 )
 
 // HistoryAnswer is a history's answer in one sentence: "12 of 4 800 tests
@@ -68,7 +69,8 @@ func HistoryAnswer(r *history.Result) string {
 // HistoryMarkdown is the summary a team reads: the answer, the rule, the
 // flaky tests costliest first, the incidents with their evidence, the
 // broken tests, and the caveats.
-func HistoryMarkdown(r *history.Result) string {
+// The link line (or the note of why there is none) closes it.
+func HistoryMarkdown(r *history.Result, link Link) string {
 	var m md
 	m.answer(HistoryAnswer(r))
 	order := "in time order"
@@ -95,7 +97,7 @@ func HistoryMarkdown(r *history.Result) string {
 				k = Count(*f.Reruns)
 			}
 			cells := []string{f.Test, Fraction(f.Failures, f.Runs), Percent(f.Rate) + " " + Interval(f.Lower, f.Upper),
-				Count(f.SameCommitFlips), trendWords(f.Trend), "#" + Count(int64(f.FirstFailure.Index)) + " – #" + Count(int64(f.LastFailure.Index)),
+				Count(f.SameCommitFlips), TrendWords(f.Trend), "#" + Count(int64(f.FirstFailure.Index)) + " – #" + Count(int64(f.LastFailure.Index)),
 				LaneWords(f.Lane), k}
 			if cost {
 				c := "—"
@@ -122,7 +124,7 @@ func HistoryMarkdown(r *history.Result) string {
 		m.b.WriteString("#### " + title + "\n\n")
 		var rows [][]string
 		for _, inc := range r.Incidents {
-			rows = append(rows, incidentRow(inc))
+			rows = append(rows, IncidentRow(inc))
 		}
 		m.table("llll", []string{"incident", "runs", "what failed", "evidence"}, rows)
 		m.para(fmt.Sprintf("An outage is a run in which more tests failed than chance allows: healthy runs, whose tests fail %s of the time, "+
@@ -148,11 +150,20 @@ func HistoryMarkdown(r *history.Result) string {
 		m.list(items)
 	}
 	m.caveats(r.Warnings)
+	m.link(link)
 	return m.String()
 }
 
-// incidentRow is an incident as a table row.
-func incidentRow(inc history.Incident) []string {
+// HistoryTooLong says that a history's figures (bytes of link) are too
+// many for a link.
+func HistoryTooLong(bytes int) string {
+	return fmt.Sprintf("These figures take %s bytes as a link, over the %s-byte limit: drop the reports on the calculator's history view instead.",
+		Count(int64(bytes)), Count(share.MaxFragment))
+}
+
+// IncidentRow is an incident as a table row: what it is, its runs, what
+// failed and the evidence.
+func IncidentRow(inc history.Incident) []string {
 	var runs []string
 	for i, rr := range inc.Runs {
 		if i == 6 {
@@ -192,8 +203,8 @@ func pWords(p float64) string {
 	return "= " + s
 }
 
-// trendWords says a trend in a table cell: "steady", "worse (p = 0.002)".
-func trendWords(t history.Trend) string {
+// TrendWords says a trend in a table cell: "steady", "worse (p = 0.002)".
+func TrendWords(t history.Trend) string {
 	if t.Direction == history.TrendSteady {
 		return "steady"
 	}

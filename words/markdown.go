@@ -804,6 +804,8 @@ func LinkNote(left string, bytes int) string {
 		return RegistryTooLong(bytes)
 	case share.LeftComparison:
 		return CompareTooLong(bytes)
+	case share.LeftHistory:
+		return HistoryTooLong(bytes)
 	case share.LeftRates:
 		return "these pass rates have no exact passed/trials form the two-arm calculator could open."
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
@@ -25,7 +26,7 @@ const maxHistoryFileBytes = 1 << 30
 
 // reportExts are the files a folder contributes: the report formats'
 // usual names. A file named on the command line is read whatever its name.
-var reportExts = []string{".xml", ".json", ".jsonl", ".ndjson", ".trx", ".tap", ".eval"}
+var reportExts = history.ReportExts
 
 // historyInput is one run's report: a file, or a file inside a zip archive.
 type historyInput struct {
@@ -57,7 +58,7 @@ func historyInputs(args []string) ([]historyInput, func(), error) {
 			files := slices.Clone(z.File)
 			slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
 			for _, f := range files {
-				if f.FileInfo().IsDir() || strings.HasPrefix(filepath.Base(f.Name), ".") || !slices.Contains(reportExts, strings.ToLower(filepath.Ext(f.Name))) {
+				if f.FileInfo().IsDir() || !history.IsReportName(f.Name) {
 					continue
 				}
 				if f.UncompressedSize64 > maxHistoryFileBytes {
@@ -147,7 +148,8 @@ func runHistory(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if _, err := out.check(e); err != nil {
+	site, err := out.check(e)
+	if err != nil {
 		return false, err
 	}
 	if len(pos) == 0 {
@@ -228,9 +230,15 @@ func runHistory(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	view, err := share.History(res)
+	if err != nil {
+		return false, err
+	}
+	link := words.LinkOf(view, site)
+	res.Link, res.LinkNote = link.URL, link.Note
 	blocks := historyBlocks(res, held)
-	err = out.print(e, printed{res: historyOutput{res, hq},
-		markdown: func() string { return words.HistoryMarkdown(res) + historyQuarantineMarkdown(hq) },
+	err = out.print(e, printed{res: historyOutput{res, hq}, link: link,
+		markdown: func() string { return words.HistoryMarkdown(res, link) + historyQuarantineMarkdown(hq) },
 		text: func(w io.Writer) error {
 			if err := historyText(w, res); err != nil {
 				return err

@@ -172,6 +172,11 @@ type Result struct {
 	Flakes          []TestHistory `json:"flakes"` // costliest first: by rate, then name
 	Broken          []TestHistory `json:"broken"` // broken and failing tests, by name
 	Warnings        []string      `json:"warnings"`
+	// Link is the address of the calculator view that reproduces this
+	// result; empty without a site. LinkNote says why there is none when
+	// the result is too large for a link.
+	Link     string `json:"link,omitempty"`
+	LinkNote string `json:"link_note,omitempty"`
 }
 
 // Check validates o: a *core.Error naming the setting at fault.

@@ -13,6 +13,8 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/words"
 )
 
 // /v1/history reads many runs' reports (parts named report, each one run
@@ -23,11 +25,12 @@ import (
 // (a test in a run), the runs, the files in zip archives and what they
 // unpack to. A History keeps two bits per result and a few dozen bytes
 // per run and test, so the memory of the worst request is a few MB.
+// They are history's bounded-read limits, which the page applies too.
 const (
-	MaxHistoryResults       = 2_000_000
-	MaxHistoryRuns          = 10_000
-	MaxHistoryTests         = 20_000   // distinct test names
-	MaxHistoryUnzippedBytes = 64 << 20 // what zip archives unpack to, over the request
+	MaxHistoryResults       = history.MaxReadResults
+	MaxHistoryRuns          = history.MaxReadRuns
+	MaxHistoryTests         = history.MaxReadTests         // distinct test names
+	MaxHistoryUnzippedBytes = history.MaxReadUnzippedBytes // what zip archives unpack to, over the request
 )
 
 // Uploads of the history route.
@@ -106,6 +109,14 @@ func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(res.Flakes)+len(res.Broken) > MaxTests {
 		return tooMany("", len(res.Flakes)+len(res.Broken), MaxTests, "flaky and broken tests", "run the CLI (flakegate history), which has no such limit")
+	}
+	if site := h.site(r); site != "" {
+		view, err := share.History(res)
+		if err != nil {
+			return err
+		}
+		l := words.LinkOf(view, site)
+		res.Link, res.LinkNote = l.URL, l.Note
 	}
 	return h.writeResult(w, r, res, cacheNone)
 }
