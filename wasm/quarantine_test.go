@@ -94,7 +94,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	c.SetField(c.ctx, "below", "0.1%")
 	update()
 	if page := checkPage(t, c, "rule", &quarantine.CleanRunsResult{Below: 0.001, Confidence: 0.95, CleanRuns: 2995, CleanRunsChecked: 3621, Warnings: []string{}}); page["rule.clean_runs"] != "2995" || page["rule.clean_runs_checked"] != "3621" {
-		t.Errorf("clean runs %q for 0.1%%, want 2995 (the issue's figure)", page["rule.clean_runs"])
+		t.Errorf("clean runs %q for 0.1%%, want 2995 ((1−0.001)^N ≤ 0.05, docs/STATISTICS.md)", page["rule.clean_runs"])
 	}
 	c.SetField(c.ctx, "below", "0")
 	update()

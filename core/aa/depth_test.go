@@ -79,7 +79,7 @@ func TestDepthSeed004(t *testing.T) {
 		}
 	}
 	if !vr.Inside || !vr.Detrended.Inside {
-		t.Errorf("inside = %v, detrended inside = %v; the seed has both inside", vr.Inside, vr.Detrended.Inside)
+		t.Errorf("inside = %v, detrended inside = %v; the original A/A script has both inside", vr.Inside, vr.Detrended.Inside)
 	}
 	// "Permutation tests ... put its slope at p = 0.002 for the 20 measured
 	// runs": the fixture was not fitted to this, but it trends as strongly.
@@ -104,7 +104,7 @@ func TestDepthSeed004(t *testing.T) {
 		t.Errorf("noise = %v and %v, want 1.55 and 1.95 points", aa.Noise.Formula, *aa.Noise.Measured)
 	}
 	if aa.Trend.FiredEarlierBaseline != 18 || aa.Trend.FiredLaterBaseline != 0 {
-		t.Errorf("one-run threshold fired %d and %d times, the seed says 18 and 0", aa.Trend.FiredEarlierBaseline, aa.Trend.FiredLaterBaseline)
+		t.Errorf("one-run threshold fired %d and %d times, the original A/A script says 18 and 0", aa.Trend.FiredEarlierBaseline, aa.Trend.FiredLaterBaseline)
 	}
 	if vr.FormulaVariance != aa.V/float64(aa.Scenarios) {
 		t.Errorf("formula variance %v, AA's v/n %v", vr.FormulaVariance, aa.V/float64(aa.Scenarios))
