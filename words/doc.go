@@ -20,7 +20,7 @@
 // caveats, then the Link that reopens the view (or the note of why there is
 // none). The sentences are exported too (BudgetSentence, GateSentence, ...)
 // so that every surface says a thing the same way. The A/A check's are a
-// story in seed 004's order (AAStory: AANoise, AADrop, AATrend,
+// story in the order of docs/STATISTICS.md, A/A check (AAStory: AANoise, AADrop, AATrend,
 // AAFixedRule, and for a candidate AACandidate, AASure, AAMoved).
 //
 // Every function is pure and gives the same text on every platform. The
