@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -149,12 +148,7 @@ func readHistory(files []historyFile, format string) (*history.History, error) {
 		if err != nil {
 			return nil, &core.Error{Kind: core.Invalid, File: f.name, Msg: history.ZipProblem(err)}
 		}
-		entries := slices.Clone(z.File)
-		slices.SortFunc(entries, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-		for _, e := range entries {
-			if e.FileInfo().IsDir() || !history.IsReportName(e.Name) {
-				continue
-			}
+		for _, e := range history.ReportEntries(z) {
 			name := f.name + ":" + e.Name
 			if e.UncompressedSize64 > uint64(left) {
 				return nil, tooLarge(name)

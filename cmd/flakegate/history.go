@@ -55,12 +55,7 @@ func historyInputs(args []string) ([]historyInput, func(), error) {
 				return &core.Error{Kind: core.Invalid, File: path, Msg: history.ZipProblem(err)}
 			}
 			closers = append(closers, z)
-			files := slices.Clone(z.File)
-			slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-			for _, f := range files {
-				if f.FileInfo().IsDir() || !history.IsReportName(f.Name) {
-					continue
-				}
+			for _, f := range history.ReportEntries(&z.Reader) {
 				if f.UncompressedSize64 > maxHistoryFileBytes {
 					return &core.Error{Kind: core.TooLarge, File: path + ":" + f.Name, Msg: "over 1 GiB uncompressed"}
 				}
