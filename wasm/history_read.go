@@ -90,8 +90,8 @@ func checkHistoryShare(r *history.Result) error {
 				return fmt.Errorf("test %q: a fraction outside [0,1]", t.Test)
 			case t.FirstFailure == nil || t.LastFailure == nil:
 				return fmt.Errorf("test %q: no first or last failure", t.Test)
-			case t.CostSeconds != nil && !(*t.CostSeconds >= 0):
-				return fmt.Errorf("test %q: a negative cost", t.Test)
+			case t.CostSeconds != nil && !(*t.CostSeconds >= 0), t.RunSeconds != nil && !(*t.RunSeconds >= 0):
+				return fmt.Errorf("test %q: a negative cost or run time", t.Test)
 			}
 		}
 	}
