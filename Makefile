@@ -66,10 +66,11 @@ goapptest:
 
 # The same tests of the core packages and of words under GOOS=js GOARCH=wasm
 # with Node, so the numbers (and the words for them) are proven identical in
-# WebAssembly; and the Worker's bridge to JavaScript.
+# WebAssembly; and the Worker's bridge to JavaScript. -short runs the seeded
+# simulations at a smaller size: their full size runs natively.
 wasmtest:
 	@command -v node >/dev/null || { echo "wasmtest: node not found: the WebAssembly tests run under Node 20 (apt-get install nodejs)"; exit 1; }
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/... ./words/... ./functions/workers/bridge/
+	GOOS=js GOARCH=wasm $(GO) test -short -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/... ./words/... ./functions/workers/bridge/
 
 ## cli: build the command-line gate into bin/
 cli:

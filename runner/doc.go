@@ -15,10 +15,10 @@
 //	FLAKEGATE_ARM, FLAKE_ARM   baseline or patched
 //	FLAKEGATE_RUN, FLAKE_RUN   b1, b2, ... for the baseline; p1, p2, ... for the other arm
 //	FLAKEGATE_TMPDIR, TMPDIR   the run's own temporary directory, removed after it
-//	FLAKE_LEDGER               a file in that directory, where the seed's pytest
-//	                           plugin writes the run's rows
+//	FLAKE_LEDGER               a file in that directory, where a pytest plugin
+//	                           of the ledger format writes the run's rows
 //
-// The FLAKE_* names are the ones the seed's pytest plugin reads. A run's report
+// The FLAKE_* names are the ones that pytest plugin reads. A run's report
 // is its standard output (go test -json) or the files matching a path pattern
 // that the run wrote; every format report.Read reads is accepted.
 //
@@ -31,7 +31,7 @@
 //
 // # The ledger file
 //
-// The ledger is the seed's JSONL trial ledger: one row per test per run
+// The ledger is the JSONL trial ledger: one row per test per run
 // (run, arm, nodeid, when, outcome, ts), failed setups and teardowns as rows
 // of their own, and after a run's rows one run record, a row whose when is
 // "run":

@@ -24,7 +24,7 @@ type Slot struct {
 }
 
 // ID is the run's id in the ledger and in FLAKEGATE_RUN: b1, b2, ... for the
-// baseline and p1, p2, ... for the patched arm, as the seed's loop names them.
+// baseline and p1, p2, ... for the patched arm, as the ledger names them.
 func (s Slot) ID() string { return armPrefix(s.Arm) + strconv.Itoa(s.Index) }
 
 func armPrefix(arm string) string {

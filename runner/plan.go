@@ -13,7 +13,8 @@ import (
 
 // Plan is what a start will do: the runs still missing from the ledger, in
 // order, what they cost, and whether N runs per arm can answer the
-// question (seed 000's step 4: size the run before you start it).
+// question (size the run before you start it: docs/STATISTICS.md,
+// Trials per arm to separate two rates).
 type Plan struct {
 	Ledger     string    `json:"ledger"`
 	Arms       []PlanArm `json:"arms"`
@@ -72,8 +73,8 @@ type SizingOptions struct {
 	Confidence float64 // of the Wilson intervals, in (0,1)
 }
 
-// DefaultSizing has seed 000's step-4 pairs (0.50 against 0.85, 0.90
-// against 0.95), seed 003's flake rates (5%, 2%, 1%), 95% power, 20 trials
+// DefaultSizing has the sizing pairs (0.50 against 0.85, 0.90
+// against 0.95), the budget's flake rates (5%, 2%, 1%), 95% power, 20 trials
 // per arm and 95% intervals.
 var DefaultSizing = SizingOptions{
 	Pairs:      [][2]float64{{0.50, 0.85}, {0.90, 0.95}},

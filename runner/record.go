@@ -13,7 +13,7 @@ const (
 	OutcomeError = "error" // the command's own failure: no trials, the run is done again on the next start
 )
 
-// WhenRun is the when of a run record, beside the seed's setup, call and
+// WhenRun is the when of a run record, beside the ledger's setup, call and
 // teardown rows.
 const WhenRun = "run"
 
@@ -46,7 +46,7 @@ type Record struct {
 	CannotStart bool `json:"-"`
 }
 
-// trialRow is a row of the seed's ledger, for one test in one run.
+// trialRow is a row of the JSONL trial ledger, for one test in one run.
 type trialRow struct {
 	Run     string `json:"run"`
 	Arm     string `json:"arm"`
@@ -61,7 +61,7 @@ type trialRow struct {
 	TS         float64 `json:"ts"`
 }
 
-// unixSeconds is t as the seed's plugin writes ts: seconds to the millisecond.
+// unixSeconds is t as the pytest plugin writes ts: seconds to the millisecond.
 func unixSeconds(t time.Time) float64 {
 	return math.Round(float64(t.UnixMilli())) / 1000
 }

@@ -667,9 +667,9 @@ func TestDryRun(t *testing.T) {
 	if _, err := os.Stat(cfg.Ledger); err == nil {
 		t.Error("a dry run created the ledger")
 	}
-	// 60 runs at 4 s; seed 000's sizing: 0.50 against 0.85 separates at 28
-	// trials per arm, 0.90 against 0.95 at 427 (DESIGN.md's verified
-	// numbers); 30 runs catch a 5% flake 1-0.95^30 = 78.54% of the time and
+	// 60 runs at 4 s; the sizing: 0.50 against 0.85 separates at 28
+	// trials per arm, 0.90 against 0.95 at 427 (docs/STATISTICS.md, Trials
+	// per arm to separate two rates); 30 runs catch a 5% flake 1-0.95^30 = 78.54% of the time and
 	// one of 1-0.05^(1/30) = 9.503% with 95% power.
 	if len(plan.Sequence) != 60 || *plan.Seconds != 240 || plan.CostSource != "given" {
 		t.Errorf("plan: %d runs, %v s, %s", len(plan.Sequence), *plan.Seconds, plan.CostSource)

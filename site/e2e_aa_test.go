@@ -21,7 +21,7 @@ import (
 
 // The A/A page as a reviewer meets it, at 1280 and 390 px. Expected
 // figures come from the CLI (`flakegate aa -json`) run on the same files;
-// expected words from seed 004's story as package words writes it.
+// expected words from the A/A story as package words writes it.
 
 // cliIn runs the CLI in dir (so that report files are named as the page
 // names them) and returns its standard output.
@@ -146,7 +146,7 @@ func exampleFiles(t *testing.T) (dir string, want []byte) {
 	return dir, cliIn(t, dir, "aa", "-json", "baseline.csv", "candidate.csv")
 }
 
-// Problem 2: the A/A answer must read as seed 004's story: the verdict and
+// Problem 2: the A/A answer must read as the A/A story: the verdict and
 // why first (the threshold that 20 baseline runs against 4 candidate runs
 // set, not the table's), the trend's caution beside it, the fixed rule's
 // cost in words, no raw key, and a run plot with both sides' runs,
@@ -178,7 +178,7 @@ func TestAAPageTellsTheStory(t *testing.T) {
 			answer := evalJS[string](t, ctx, `document.getElementById('answer').innerText`)
 			for _, s := range []string{
 				"The candidate regressed",
-				// seed 004: "a fixed 2-point rule blocks a quarter of unchanged comparisons"
+				// the published A/A check: "a fixed 2-point rule blocks a quarter of unchanged comparisons"
 				"A fixed 2-point rule (block any drop of 2 points or more) would block 25.5% of comparisons between unchanged runs here",
 				"the threshold for 20 baseline runs against 4 candidate runs is 1.35 pts (the table's 1.74 pts is for 4 runs on both sides)",
 				"a call this close (1.40 pts against 1.35 pts) may be the trend's",

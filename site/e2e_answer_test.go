@@ -92,7 +92,7 @@ func TestPageAnswerFirst(t *testing.T) {
 		open(t, ctx, srv.URL+"/decide#baseline=10%2F20&patched=17%2F20")
 		got := evalString(t, ctx, answerFirstJS)
 		// The sentences are words.DecideAnswer and words.SizeSentence; 28
-		// trials per arm for 50% against 85% is DESIGN.md's figure.
+		// trials per arm for 50% against 85% is docs/STATISTICS.md's figure.
 		for _, want := range []string{
 			"The gate does not block, but the patch cannot claim a flake fix: the 95% Wilson intervals of 10/20 (50.0%) and 17/20 (85.0%) overlap, so no change is shown.",
 			"28 trials per arm separate pass rates of 50.0% and 85.0%",
@@ -128,7 +128,7 @@ func TestPageAnswerFirst(t *testing.T) {
 		noJargon(t, ctx, "decide underpowered")
 
 		// The budget: a 2% flake against 3 reruns at 8 s a run. The
-		// figures are seed 003's: 1 − 0.98³ = 5.9%; 149 reruns reach 95%
+		// figures are docs/STATISTICS.md's (Rerun budget): 1 − 0.98³ = 5.9%; 149 reruns reach 95%
 		// (0.98^149 = 0.0494, so 95.1%), 149 × 8 s = 19.9 min, a lane of 61..300.
 		open(t, ctx, srv.URL+"/#cost=8&rates=0.02")
 		got = evalString(t, ctx, answerFirstJS)

@@ -285,7 +285,7 @@ func TestEndToEnd(t *testing.T) {
 		expectFields(t, ctx, "decide", "", want["decide"], "size", "ledger")
 		want["size"] = cli(t, "size", "-json", "-baseline", "0.5", "-patched", "0.85")
 		page := expectFields(t, ctx, "size", "size", want["size"])
-		if page["size.trials_per_arm"] != "28" { // DESIGN.md: 0.50 vs 0.85 → 28
+		if page["size.trials_per_arm"] != "28" { // docs/STATISTICS.md: 0.50 vs 0.85 → 28
 			t.Errorf("trials per arm %q, want 28", page["size.trials_per_arm"])
 		}
 		abs, _ := filepath.Abs(ledgerPath)

@@ -62,7 +62,7 @@ func TestQuarantinePage(t *testing.T) {
 		open(t, ctx, srv.URL+"/quarantine")
 		typeIn(t, ctx, "in-below", "0.001")
 		if err := webtest.Poll(ctx, 5*time.Second, `document.querySelector('[data-scope=rule] [data-field=clean_runs]')?.getAttribute('value') === '2995'`); err != nil {
-			t.Fatal(err) // the issue's figure for 0.1% at 95%
+			t.Fatal(err) // docs/STATISTICS.md's figure for 0.1% at 95%
 		}
 		expectFields(t, ctx, "rule", "rule", cli(t, "quarantine", "runs", "-below", "0.001", "-json"))
 	})

@@ -7,12 +7,12 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 )
 
-// The A/A example is shaped like seed 004's suite: 200 tool-calling
+// The A/A example is shaped like a published A/A suite: 200 tool-calling
 // scenarios ("simple_…" give the model one tool, "multiple_…" several), 20
 // unchanged runs in which 158 scenarios always pass, 14 always fail and 28
 // go both ways, with a pass rate that drifts down (87.7% in the first ten
 // runs, 85.6% in the last ten; the runs spread more than the formula
-// predicts, 2.12 against 1.64 points, as the seed's 1.95 against 1.55),
+// predicts, 2.12 against 1.64 points, as the published 1.95 against 1.55),
 // where a fixed 2-point rule blocks a quarter of unchanged comparisons;
 // and 4 runs of a candidate whose drop, 1.40 points, only just passes the
 // 1.35-point threshold of 20 runs against 4. The seed, drift and drop were

@@ -11,7 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// The A/A page tells the story of seed 004 in its order: the answer first
+// The A/A page tells the A/A story in its order: the answer first
 // (words.AAAnswer and words.AAStory, the sentences the Markdown and the CLI
 // print), then under plain headings the candidate's verdict and why, how
 // noisy the suite is, the drop it can see with how many runs, whether the

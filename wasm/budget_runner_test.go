@@ -25,7 +25,7 @@ func TestBudgetRunnerSetting(t *testing.T) {
 	}
 	page := checkPage(t, c, "", want)
 	// gotestsum counts retries: --rerun-fails=N is N reruns, so the 59
-	// reruns a 5% flake needs (DESIGN.md) are --rerun-fails=59.
+	// reruns a 5% flake needs (docs/STATISTICS.md) are --rerun-fails=59.
 	if page["runner.written"] != "--rerun-fails=2" || page["rows.0.runner.written"] != "--rerun-fails=59" {
 		t.Errorf("runner %q, row 0 %q", page["runner.written"], page["rows.0.runner.written"])
 	}

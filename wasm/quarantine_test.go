@@ -79,7 +79,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 		c.ctx.Update()
 		e.ConsumeAll()
 	}
-	// The defaults: the issue's figure, 299 clean runs prove a rate below
+	// The defaults: docs/STATISTICS.md's figure, 299 clean runs prove a rate below
 	// 1% at 95% at one look (1 − 0.99^299 ≥ 0.95 > 1 − 0.99^298), and 361
 	// by the registry's rule checked after every run; core/quarantine's
 	// TestCleanRunsExact and TestCleanRunsChecked hold both to exact
@@ -94,7 +94,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	c.SetField(c.ctx, "below", "0.1%")
 	update()
 	if page := checkPage(t, c, "rule", &quarantine.CleanRunsResult{Below: 0.001, Confidence: 0.95, CleanRuns: 2995, CleanRunsChecked: 3621, Warnings: []string{}}); page["rule.clean_runs"] != "2995" || page["rule.clean_runs_checked"] != "3621" {
-		t.Errorf("clean runs %q for 0.1%%, want 2995 (the issue's figure)", page["rule.clean_runs"])
+		t.Errorf("clean runs %q for 0.1%%, want 2995 ((1−0.001)^N ≤ 0.05, docs/STATISTICS.md)", page["rule.clean_runs"])
 	}
 	c.SetField(c.ctx, "below", "0")
 	update()
@@ -153,8 +153,8 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 		t.Errorf("a damaged registry in a link is not reported at the registry:\n%s", html)
 	}
 
-	// A registry with a fault: its file, line and column, and the issue's
-	// words for it; nothing of the earlier check stays on the page.
+	// A registry with a fault: its file, line and column, and the
+	// registry's words for it; nothing of the earlier check stays on the page.
 	broken := strings.Replace(string(data), `"owner": "@payments",`, `"owner": "@payments", "ower": "x",`, 1)
 	c.SetRegistry(c.ctx, "quarantine.json", []byte(broken))
 	update()

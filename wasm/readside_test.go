@@ -14,7 +14,7 @@ func TestReadSideFormats(t *testing.T) {
 	if err != nil || len(side.Scenarios) != 2 || len(side.Runs) != 2 || side.Rows != 6 {
 		t.Fatalf("counts: %+v, %v", side, err)
 	}
-	// The seed's JSONL ledger names its runs: 20 runs per arm.
+	// The JSONL trial ledger names its runs: 20 runs per arm.
 	raw, err := os.ReadFile("../core/ledger/testdata/ledger/seed_20x20.jsonl")
 	if err != nil {
 		t.Fatal(err)

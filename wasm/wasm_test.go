@@ -102,7 +102,7 @@ func TestBudgetPageShowsEveryFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := checkPage(t, c, "", want)
-	// DESIGN.md's verified reruns for 95% detection: 0.05 → 59, 0.02 → 149, 0.01 → 299.
+	// docs/STATISTICS.md's reruns for 95% detection: 0.05 → 59, 0.02 → 149, 0.01 → 299.
 	for i, k := range []string{"59", "149", "299"} {
 		if got := page["rows."+string(rune('0'+i))+".reruns"]; got != k {
 			t.Errorf("row %d reruns = %q, want %s", i, got, k)
@@ -122,7 +122,7 @@ func TestBudgetPageShowsEveryFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	page = checkPage(t, c, "", want)
-	// DESIGN.md: the Wilson upper bound of 1/120 is 0.04570 (4 significant
+	// docs/STATISTICS.md: the Wilson upper bound of 1/120 is 0.04570 (4 significant
 	// digits, so a tolerance of 5e-6).
 	if u, err := strconv.ParseFloat(page["observed.upper"], 64); err != nil || math.Abs(u-0.04570) > 5e-6 {
 		t.Errorf("observed upper = %s, want 0.04570 ± 5e-6", page["observed.upper"])
@@ -206,7 +206,7 @@ func TestDecidePage(t *testing.T) {
 	page := checkPage(t, c, "", want, "size", "ledger")
 	size, _ := gate.Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.95})
 	checkPage(t, c, "size", size)
-	// DESIGN.md: 0.50 vs 0.85 separate at 28 trials per arm.
+	// docs/STATISTICS.md: 0.50 vs 0.85 separate at 28 trials per arm.
 	if page["size.trials_per_arm"] != "28" {
 		t.Errorf("trials per arm = %q, want 28", page["size.trials_per_arm"])
 	}

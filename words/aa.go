@@ -10,7 +10,8 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 )
 
-// The A/A check in sentences, in the order seed 004 tells it: how noisy the
+// The A/A check in sentences, in the order docs/STATISTICS.md, A/A check,
+// tells it: how noisy the
 // suite is, what drop it can see with how many runs, whether the runs trend
 // (and what that does to a threshold), what a fixed-point rule costs in false
 // alarms, and for a candidate the verdict, why, how sure, and which

@@ -37,13 +37,13 @@ func exampleAA(t *testing.T, candidate bool) *aa.Result {
 }
 
 // TestAAStory holds the A/A sentences for the examples' suite and candidate.
-// The figures are those seed 004's reference listing prints for the same
-// files (python3 reference/aa_check.py examples/baseline.csv
+// The figures are those the original A/A script the formulas were first
+// written in prints for the same files (examples/baseline.csv and
 // examples/candidate.csv: s = 2.57 from formula 1.62 and measured 2.57, 28
 // mixed scenarios, thresholds 4.23 / 2.99 / 2.11 / 1.49, 11 runs for a
 // 2-point drop, 19 of 190 pairs against 0, −1.73 against 1.64, largest drops
 // bfcl_004 −100, bfcl_000 −75, bfcl_185 −55). The in-depth ones are core/aa's
-// (tested there against the seed): slope −0.224 points per run with
+// (tested there against the published figures): slope −0.224 points per run with
 // permutation p = 0.0002, halves 90.05% and 88.40%, the 2-point rule on 96
 // of 380 ordered pairs (96/380 = 25.3% by hand) against 13.3% for
 // independent runs, paired t one-sided p = 0.047.

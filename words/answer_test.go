@@ -28,7 +28,7 @@ func TestDecideAnswerTellsCloseRatesApart(t *testing.T) {
 }
 
 // A cap of 1,000 reruns covers the 299 reruns a 1% flake needs for 95%
-// (DESIGN.md), but 299 is in the refuse-the-green lane (61 to 300): the
+// (docs/STATISTICS.md), but 299 is in the refuse-the-green lane (61 to 300): the
 // answer must not say the gate simply passes while the row says not to
 // trust a green run. The row's cost is 299 × 0.001 s ≈ 0.3 s at 0.001 s a
 // run, not "at 0 s".

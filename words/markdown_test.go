@@ -22,7 +22,7 @@ func budget(t *testing.T, in gate.BudgetInput) *gate.BudgetResult {
 }
 
 // TestBudgetSentence holds the sentence a reviewer pastes. The figures are
-// seed 003's: a 2% flake needs 149 reruns for 95%, three reruns catch it
+// docs/STATISTICS.md's (Rerun budget): a 2% flake needs 149 reruns for 95%, three reruns catch it
 // 1−0.98³ = 5.88% of the time; 1−0.98¹⁴⁹ = 0.9507 and 149 × 8 s = 19.87
 // min by hand (python3: 1-0.98**149).
 func TestBudgetSentence(t *testing.T) {
@@ -92,7 +92,7 @@ func TestDecideMarkdownSizingWarnings(t *testing.T) {
 	if !strings.Contains(md, "> **Caveat:** sizing: rates this close need many trials") {
 		t.Errorf("decide markdown lacks the sizing warning:\n%s", md)
 	}
-	// Seed 000's first example: 10/20 against 17/20 overlaps; no machine name.
+	// The first example of docs/STATISTICS.md, Two-arm decision: 10/20 against 17/20 overlaps; no machine name.
 	if !strings.HasPrefix(md, "**The gate does not block, but the patch cannot claim a flake fix: the 95% Wilson intervals of 10/20 (50.0%) and 17/20 (85.0%) overlap, so no change is shown.**\n") {
 		t.Errorf("decide answer:\n%s", md)
 	}
@@ -183,10 +183,10 @@ func TestLinkLine(t *testing.T) {
 	}
 }
 
-// The sentence, in each runner's count: gotestsum's 2 retries and
+// The budget sentence, in each runner's count: gotestsum's 2 retries and
 // Bazel's 3 attempts (the first run and 2 retries) are both 2 reruns, which
-// catch a 2% flake 1-0.98^2 = 3.96% of the time; 149 reruns (seed 003's
-// table) at 8 s are 1 192 s = 19.9 min, and catch it 1-0.98^149 = 95.07%.
+// catch a 2% flake 1-0.98^2 = 3.96% of the time; 149 reruns (docs/STATISTICS.md,
+// Rerun budget) at 8 s are 1 192 s = 19.9 min, and catch it 1-0.98^149 = 95.07%.
 func TestBudgetSentenceRunner(t *testing.T) {
 	two, three := int64(2), int64(3)
 	cost := 8.0

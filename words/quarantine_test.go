@@ -59,7 +59,7 @@ func TestQuarantineAnswer(t *testing.T) {
 	}
 }
 
-// Seed 003's 1% at 95%: 299 runs in a row at one look (0.99^299 = 4.96%);
+// docs/STATISTICS.md's 1% at 95%: 299 runs in a row at one look (0.99^299 = 4.96%);
 // checked after every run from the start, 361 (core/quarantine's
 // TestCleanRunsChecked finds it in exact arithmetic).
 func TestCleanRunsSentence(t *testing.T) {

@@ -393,7 +393,7 @@ func parseWrk(s string) (Result, error) {
 	return r, nil
 }
 
-// SeedCSV is a baseline of the seed's size: scenarios × runs rows of
+// SeedCSV is a baseline of a typical A/A suite's size: scenarios × runs rows of
 // scenario,run,passed, each scenario with its own pass rate, drawn from a
 // fixed seed so every run of the bench sends the same bytes.
 func SeedCSV(scenarios, runs int) []byte {

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// TestSeedCSV: the bench's upload has the seed's shape and is the same
+// TestSeedCSV: the bench's upload has the shape SeedCSV states and is the same
 // bytes every time.
 func TestSeedCSV(t *testing.T) {
 	a, b := SeedCSV(200, 20), SeedCSV(200, 20)

@@ -111,7 +111,7 @@ func generateInspect(w io.Writer, size int64) (int64, error) {
 	return c.n, err
 }
 
-// generateLedger writes the seed's per-trial JSONL as flakegate run writes
+// generateLedger writes the per-trial JSONL ledger as flakegate run writes
 // it: runs of 2,000 tests (50 packages of 40) alternating between the two
 // arms, one in 37 trials failing, and after each run its run record.
 func generateLedger(w io.Writer, size int64) (int64, error) {

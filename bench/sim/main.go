@@ -1,6 +1,6 @@
-// Command sim times the gate simulator at the size issue 5 sets: 4,000 sets,
-// 4 shapes, 200 scenarios, 4 runs per side, on a baseline shaped like seed
-// 004's (158 scenarios always passing, 14 always failing, 28 flaky, 20 runs:
+// Command sim times the gate simulator at its reference size: 4,000 sets,
+// 4 shapes, 200 scenarios, 4 runs per side, on a baseline shaped like a
+// published A/A suite (158 scenarios always passing, 14 always failing, 28 flaky, 20 runs:
 // core/aa/testdata/depth/seed004_like.csv, so run it from the repository root).
 // It prints each gate's rates once, then the fastest and the median time of -reps
 // calls, and fails when the median exceeds -budget.

@@ -34,7 +34,8 @@ import (
 	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 )
 
-// path is the request measured: the example.
+// path is the request measured: a budget with an observed history
+// and two rates, as a reviewer asks it.
 const path = "/v1/budget?target=0.95&cost=8&cap=3&observe=1/120&rates=0.05,0.02"
 
 func main() {

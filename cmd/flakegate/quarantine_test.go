@@ -267,7 +267,8 @@ func TestQuarantineOutputs(t *testing.T) {
 
 // TestQuarantineRuns: the registry's rule, checked after every run (361,
 // 3,621 and 71, found in exact arithmetic by core/quarantine's
-// TestCleanRunsChecked and its rule), beside seed 003's one-look figures.
+// TestCleanRunsChecked and its rule), beside the one-look figures
+// (docs/STATISTICS.md, Quarantine's release count).
 func TestQuarantineRuns(t *testing.T) {
 	for _, c := range []struct{ below, checked, once string }{{"0.01", "361", "299"}, {"0.001", "3,621", "2,995"}, {"0.05", "71", "59"}} {
 		_, out, _ := cli(t, "", "quarantine", "runs", "-below", c.below)

@@ -43,8 +43,8 @@ is missing.
   flakegate run -dry-run -cost 40s -n 60 -baseline-ref main -- go test -json -count=1 ./...
 
 Each run sees FLAKEGATE_ARM (baseline or patched), FLAKEGATE_RUN (b1, p1,
-...), FLAKEGATE_TMPDIR and TMPDIR (its own directory), and the seed plugin's
-FLAKE_ARM, FLAKE_RUN and FLAKE_LEDGER.
+...), FLAKEGATE_TMPDIR and TMPDIR (its own directory), and the names a pytest
+plugin of the JSONL ledger format reads: FLAKE_ARM, FLAKE_RUN and FLAKE_LEDGER.
 
 exit status: 0 the gate passes, 1 it blocks, 2 usage or input error (an arm's
 command cannot start, or every run of an arm failed), 3 a trial or time
@@ -241,9 +241,9 @@ func runArms(argv []string, baseline, patched, baseDir, patchDir, baseRef, patch
 	return []runner.Arm{base, patch}, nil
 }
 
-// trialBudget is the trial budget: -max-trials when given, else seed 000's
-// FLAKE_BUDGET when set, each a whole number of trials in decimal, >= 0 (0
-// for no cap); anything else is refused, never ignored.
+// trialBudget is the trial budget: -max-trials when given, else the
+// FLAKE_BUDGET environment variable when set, each a whole number of
+// trials in decimal, >= 0 (0 for no cap); anything else is refused, never ignored.
 func trialBudget(e *env, flagValue int64, given bool) (int64, error) {
 	if given {
 		if flagValue < 0 {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestRunTrialBudgetInput: seed 000's FLAKE_BUDGET is read as -max-trials
+// TestRunTrialBudgetInput: the FLAKE_BUDGET environment variable is read as -max-trials
 // is, a whole number in decimal; anything else is refused with exit 2,
 // never silently ignored (which ran without a cap).
 func TestRunTrialBudgetInput(t *testing.T) {

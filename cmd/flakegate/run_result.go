@@ -152,8 +152,9 @@ func costWord(source string) string {
 	return source
 }
 
-// writeSizing says whether N runs per arm answer the question: seed 000's
-// step 4 (do the pass rates separate?) and seed 003's detection power.
+// writeSizing says whether N runs per arm answer the question: do the pass
+// rates separate, and what is the detection power (docs/STATISTICS.md,
+// Trials per arm to separate two rates and Rerun budget)?
 func writeSizing(w io.Writer, s *runner.Sizing, aa bool) {
 	n := s.TrialsPerArm
 	fmt.Fprintf(w, "\nare %d runs per arm enough?\n", n)

@@ -35,8 +35,8 @@ func junitArgs(t *testing.T, ledgerPath string, more ...string) []string {
 // The dry run's text is checked by TestGolden (testdata/run_dry.golden).
 // Its figures come from elsewhere: 60 runs at 4 s are 4 minutes; 0.50
 // against 0.85 separates at 28 trials per arm and 0.90 against 0.95 at 427
-// (DESIGN.md's verified numbers); a 5% flake is seen by 30 runs
-// 1-0.95^30 = 78.5% of the time, and needs 59 for 95% (seed 003's table);
+// (docs/STATISTICS.md, Trials per arm to separate two rates); a 5% flake is seen by 30 runs
+// 1-0.95^30 = 78.5% of the time, and needs 59 for 95% (docs/STATISTICS.md, Rerun budget);
 // 1-0.05^(1/30) = 9.5%. A dry run writes no ledger:
 func TestRunDryWritesNothing(t *testing.T) {
 	ledgerPath := filepath.Join(t.TempDir(), "l.jsonl")
@@ -135,7 +135,7 @@ func TestRunJSONBlocks(t *testing.T) {
 }
 
 // TestRunBudgetExit3 stops at the trial budget, given as a flag or as
-// seed 000's FLAKE_BUDGET, says so, and exits 3 with what it has.
+// the FLAKE_BUDGET environment variable, says so, and exits 3 with what it has.
 func TestRunBudgetExit3(t *testing.T) {
 	for _, tc := range []struct {
 		name string

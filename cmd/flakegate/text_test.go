@@ -11,7 +11,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
-// The A/A fixture shaped like seed 004's, and a candidate, shared with the
+// The A/A fixture shaped like a published A/A suite (core/aa/testdata/depth/gen), and a candidate, shared with the
 // core's tests of the analyses.
 const depthFixtures = "../../core/aa/testdata/depth/"
 
@@ -57,7 +57,7 @@ func TestDepthText(t *testing.T) {
 	checkGolden(t, "testdata/seed004_like.depth.txt", b.Bytes())
 }
 
-// TestSimTable holds a simulation of the seed-like fixture, its JSON and
+// TestSimTable holds a simulation of that A/A fixture, its JSON and
 // then its table, to the core's golden file of it (whose JSON the core's
 // tests check natively and in WebAssembly).
 func TestSimTable(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
-// Constants of the A/A check (seed 004): one-sided 5% false alarms and 80%
-// detection, as the seed fixes them.
+// Constants of the A/A check: one-sided 5% false alarms and 80% detection
+// (docs/STATISTICS.md, A/A check).
 const (
 	ZAlarm = 1.645
 	ZPower = 0.842

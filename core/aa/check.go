@@ -9,8 +9,9 @@ import (
 	"github.com/flakegate/flakegate/core/stat"
 )
 
-// The A/A figures follow seed 004's aa_check.py operation by operation, so
-// that they agree with it bit for bit: every mean is statistics.fmean (an
+// The A/A figures follow the original A/A script the formulas were first
+// written in operation by operation, so that they agree with it bit for bit
+// (docs/STATISTICS.md, A/A check): every mean is statistics.fmean (an
 // exactly rounded sum divided by the count, see stat.Fsum), the standard
 // deviation of the run rates is exact and then rounded once, as Python's
 // statistics.stdev, and each product is evaluated left to right as Python
@@ -22,7 +23,8 @@ import (
 const aaMinDrop = 1e-6
 
 // aaFewRuns is the number of baseline runs below which the measured noise is
-// flagged as rough; the seed advises about ten A/A runs.
+// flagged as rough: about ten A/A runs are advised (docs/STATISTICS.md,
+// A/A check).
 const aaFewRuns = 10
 
 // Check computes the A/A check of base and, when cand is not nil, compares the

@@ -33,13 +33,14 @@ func aaCSV(rows ...string) string {
 	return b.String()
 }
 
-// Seed 004's printed figures, from its suite of 200 scenarios (we do not
-// have its CSV, so these check the formulas on its printed inputs):
+// Published figures of an A/A suite of 200 scenarios (its CSV is not
+// published, so these check the formulas on its printed inputs;
+// docs/STATISTICS.md, A/A check):
 // v = 0.024 gives a formula noise of 1.55 points; s = 1.95 points gives
 // thresholds of 3.2, 2.3 and 1.6 points at 1, 2 and 4 runs per side and 6
-// runs per side to catch a 2-point drop. The seed's checklist rounds
-// 1.645+0.842 to 2.5; with 2.487, as its code has it, the answer is also 6.
-// Tolerance: the seed's rounding (half a unit of the last printed digit).
+// runs per side to catch a 2-point drop. A printed checklist rounds
+// 1.645+0.842 to 2.5; with 2.487, as the formula has it, the answer is also 6.
+// Tolerance: the published rounding (half a unit of the last printed digit).
 func TestAASeedPrintedFigures(t *testing.T) {
 	if got := math.Sqrt(2 * 0.024 / 200); math.Abs(100*got-1.55) > 0.005 {
 		t.Errorf("formula noise = %.4f points, seed prints 1.55", 100*got)
@@ -56,9 +57,9 @@ func TestAASeedPrintedFigures(t *testing.T) {
 	if got := runsToCatch(s, 0.02); got != 6 {
 		t.Errorf("runs to catch 2 points = %d, seed prints 6", got)
 	}
-	// The seed's suite has 28 scenarios going both ways and a trend that
+	// The published suite has 28 scenarios going both ways and a trend that
 	// makes the one-run threshold fire 18 times of 190 with the earlier run
-	// as baseline and never the other way. Our seed-shaped golden (gen.py:
+	// as baseline and never the other way. Our golden of that shape (gen.py:
 	// 158 always pass, 14 always fail, 28 drift down) shows the same shape.
 	res, err := Check(readAAFile(t, "seed_shape.csv"), nil, DefaultOptions)
 	if err != nil {

@@ -22,12 +22,13 @@ var depthUpdate = flag.Bool("update-depth", false, "rewrite core/aa/testdata/dep
 
 const seedFixture = "testdata/depth/seed004_like.csv"
 
-// TestDepthSeed004 checks every figure seed 004 prints about its 20 measured
-// runs that follows from its formulas. The fixture is not the seed's data,
-// which is unpublished: testdata/depth/gen built it to match the seed's
+// TestDepthSeed004 checks every published figure about 20 measured A/A runs
+// that follows from the formulas (docs/STATISTICS.md, A/A check). The
+// fixture is not the original data, which is unpublished: testdata/depth/gen
+// built it to match the published
 // summary (scenario and run counts, v, the half means, the measured spread,
-// the pair counts), and these figures must then come out as the seed prints
-// them. Tolerances are half a unit of the seed's last printed digit.
+// the pair counts), and these figures must then come out as printed.
+// Tolerances are half a unit of the last printed digit.
 func TestDepthSeed004(t *testing.T) {
 	base := loadDepthCSV(t, seedFixture)
 	d, err := InDepth(base, nil, DefaultDepthOptions)
@@ -45,7 +46,7 @@ func TestDepthSeed004(t *testing.T) {
 	}{
 		// "the variance ratio of 1.6 sits just inside the 95 percent range of 0.47 to 1.73"
 		{"variance ratio", vr.MeasuredOverFormula, 1.6, 0.05},
-		// DESIGN.md: 20 runs → [0.469, 1.729]
+		// docs/STATISTICS.md, A/A check: 20 runs → [0.469, 1.729]
 		{"range lower", vr.RangeLower, 0.469, 0.0005},
 		{"range upper", vr.RangeUpper, 1.729, 0.0005},
 		// "Once I removed that straight-line trend, the variance ratio fell to 0.97"
@@ -63,7 +64,7 @@ func TestDepthSeed004(t *testing.T) {
 		{"fired earlier baseline", float64(d.FixedDrop.FiredEarlierBaseline), 69, 0},
 		{"fired later baseline", float64(d.FixedDrop.FiredLaterBaseline), 6, 0},
 		{"drop in scenarios", float64(d.FixedDrop.DropScenarios), 4, 0},
-		// "Independent runs would give about one in eight." (The seed's 13% came
+		// "Independent runs would give about one in eight." (The published 13% came
 		// from a simulation; the exact rate for this fixture's fitted q is near 12%.)
 		{"independent rate", d.FixedDrop.IndependentRate, 0.125, 0.005},
 		// "158 scenarios passed every time, 14 failed every time, and 28 went both ways"
@@ -78,7 +79,7 @@ func TestDepthSeed004(t *testing.T) {
 		}
 	}
 	if !vr.Inside || !vr.Detrended.Inside {
-		t.Errorf("inside = %v, detrended inside = %v; the seed has both inside", vr.Inside, vr.Detrended.Inside)
+		t.Errorf("inside = %v, detrended inside = %v; the original A/A script has both inside", vr.Inside, vr.Detrended.Inside)
 	}
 	// "Permutation tests ... put its slope at p = 0.002 for the 20 measured
 	// runs": the fixture was not fitted to this, but it trends as strongly.
@@ -92,7 +93,7 @@ func TestDepthSeed004(t *testing.T) {
 		t.Errorf("paired t without a candidate: %+v", d.PairedT)
 	}
 
-	// The same data through the A/A check: the seed's 1.55 and 1.95 points,
+	// The same data through the A/A check: the published 1.55 and 1.95 points,
 	// and the one-run threshold firing 18 and 0 times; Depth's formula
 	// variance is AA's v/n to the bit.
 	aa, err := Check(base, nil, DefaultOptions)
@@ -103,7 +104,7 @@ func TestDepthSeed004(t *testing.T) {
 		t.Errorf("noise = %v and %v, want 1.55 and 1.95 points", aa.Noise.Formula, *aa.Noise.Measured)
 	}
 	if aa.Trend.FiredEarlierBaseline != 18 || aa.Trend.FiredLaterBaseline != 0 {
-		t.Errorf("one-run threshold fired %d and %d times, the seed says 18 and 0", aa.Trend.FiredEarlierBaseline, aa.Trend.FiredLaterBaseline)
+		t.Errorf("one-run threshold fired %d and %d times, the original A/A script says 18 and 0", aa.Trend.FiredEarlierBaseline, aa.Trend.FiredLaterBaseline)
 	}
 	if vr.FormulaVariance != aa.V/float64(aa.Scenarios) {
 		t.Errorf("formula variance %v, AA's v/n %v", vr.FormulaVariance, aa.V/float64(aa.Scenarios))
@@ -679,7 +680,7 @@ func TestAllPassBound(t *testing.T) {
 		level float64
 		want  float64 // 1 - (1-level)^(1/runs)
 	}{
-		{10, 0.95, 0.25886555}, // seed 004 and DESIGN.md: 0.259
+		{10, 0.95, 0.25886555}, // docs/STATISTICS.md, A/A check: 0.259
 		{20, 0.95, 0.13910834},
 		{1, 0.95, 0.95},
 		{30, 0.99, 0.14230410},
@@ -936,7 +937,7 @@ func TestDepthFewRuns(t *testing.T) {
 	}
 }
 
-// BenchmarkDepth: every in-depth analysis of the seed-like fixture with a
+// BenchmarkDepth: every in-depth analysis of the A/A fixture with a
 // candidate (9,999 permutations of 20 runs).
 func BenchmarkDepth(b *testing.B) {
 	base := loadDepthCSV(b, seedFixture)

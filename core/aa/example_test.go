@@ -40,7 +40,8 @@ func ExampleReadCSV_error() {
 }
 
 // An A/A check of four runs of an unchanged suite, then a candidate run. The
-// reference aa_check.py prints the same figures for these CSVs (s = 25.82
+// original A/A script the formulas were first written in prints the same
+// figures for these CSVs (s = 25.82
 // points, thresholds 42.47/30.03/21.24/15.02, -20.00 against 33.58).
 func ExampleCheck() {
 	outcomes := map[string]string{ // scenario: outcome in runs 1..4

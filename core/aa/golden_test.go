@@ -16,8 +16,8 @@ import (
 
 var aaUpdate = flag.Bool("update-aa", false, "rewrite core/aa/testdata/aa/*.out.json from the current code")
 
-// aaGolden is one case written by testdata/aa/gen.py: the figures that seed
-// 004's reference aa_check.py computes from the CSVs (Python 3.11).
+// aaGolden is one case written by testdata/aa/gen.py: the figures that the
+// original A/A script the formulas were first written in computes from the CSVs (Python 3.11).
 type aaGolden struct {
 	Case      string  `json:"case"`
 	Baseline  string  `json:"baseline"`

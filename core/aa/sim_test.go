@@ -85,7 +85,7 @@ func TestSimulateDeterministic(t *testing.T) {
 	}
 }
 
-// TestSimulateGolden pins a simulation of the seed-like fixture, so that the
+// TestSimulateGolden pins a simulation of the A/A fixture, so that the
 // WebAssembly run is checked to give the same bytes. The golden file is the
 // JSON followed by the CLI's table of it: this test holds the JSON to it (and
 // -update-depth rewrites the JSON, keeping the table), the CLI's tests the
@@ -146,7 +146,7 @@ func TestSimulateThresholds(t *testing.T) {
 			t.Errorf("k=%d: formula threshold %v, want %v", k, *res.Gates[2].Threshold, want)
 		}
 	}
-	// Seed 004: at four runs per side the formula threshold is 1.27 points
+	// The published A/A suite: at four runs per side the formula threshold is 1.27 points
 	// and the measured one 1.61 (its s of 1.95 points, unrounded, gives 1.60
 	// here: the fixture matches s to its printed digits only).
 	opt := sim.DefaultOptions
@@ -243,7 +243,7 @@ func TestSimulateErrors(t *testing.T) {
 	}
 }
 
-// BenchmarkSimulate is the benchmark: 4,000 sets, 4 shapes, 200
+// BenchmarkSimulate is the simulation's reference size: 4,000 sets, 4 shapes, 200
 // scenarios, 4 runs per side (bench/sim runs it outside go test too).
 func BenchmarkSimulate(b *testing.B) {
 	base := loadDepthCSV(b, seedFixture)

@@ -80,7 +80,7 @@ type BudgetRow struct {
 	// as 0, or within a unit or two of them. Null as Power is.
 	PowerOneShort *float64 `json:"power_one_short"`
 	// Gain is target - PowerOneShort: the shortfall the last rerun closes
-	// (seed 003's definition). Exactly it is > 0; it prints as 0, or a unit
+	// (docs/STATISTICS.md, Rerun budget). Exactly it is > 0; it prints as 0, or a unit
 	// or two in the last place below, where PowerOneShort does not print
 	// below the target. Null as Power is.
 	Gain       *float64 `json:"gain"`

@@ -12,8 +12,8 @@ import (
 	"github.com/flakegate/flakegate/core/stat"
 )
 
-// Reruns for 95% detection and the power of a 3-rerun gate: seed 003's table,
-// repeated in DESIGN.md "Verified numbers". Powers are printed to 0.1 point,
+// Reruns for 95% detection and the power of a 3-rerun gate: docs/STATISTICS.md,
+// Rerun budget. Powers are printed to 0.1 point,
 // so they are checked to half of that (5e-4).
 func TestBudgetSeed003Table(t *testing.T) {
 	cases := []struct {
@@ -51,26 +51,26 @@ func TestBudgetSeed003Table(t *testing.T) {
 	if !res.Blocks() {
 		t.Error("reruns over the cap must block")
 	}
-	// Seed 003's opening: at 2%, three reruns catch the flake about 5.9% of
+	// At 2%, three reruns catch the flake about 5.9% of
 	// the time and miss it the other 94%.
 	if miss := 1 - Power(0.02, 3); math.Abs(miss-0.94) > 5e-3 {
 		t.Errorf("2%% at 3 reruns misses %v, want about 0.94", miss)
 	}
-	// Seed 003: at p = 1%, going from 299 to 309 reruns buys about half a
+	// At p = 1%, going from 299 to 309 reruns buys about half a
 	// percentage point (it is 0.46 points).
 	if gain := Power(0.01, 309) - Power(0.01, 299); math.Abs(gain-0.005) > 5e-4 {
 		t.Errorf("299 -> 309 reruns at 1%% gains %v, want about 0.005", gain)
 	}
-	// Seed 000: at p = 0.5 two retries both pass a quarter of the time.
+	// At p = 0.5 two retries both pass a quarter of the time.
 	if both := 1 - Power(0.5, 2); both != 0.25 {
 		t.Errorf("two passing retries at 0.5: %v, want 0.25", both)
 	}
 }
 
-// Seed 003's worked example "--observe 1 120" with a cost of 8 s per run. The
-// seed prints an upper bound of 0.0455 and 93.9% power one rerun short (gain
-// 1.1%), but its own wilson and runs_for give 0.0457 and 95.0% (gain 0.0%):
-// the formula wins (DESIGN.md says the same). 65 reruns, 520 s, as printed.
+// The worked example "--observe 1 120" with a cost of 8 s per run. A
+// printed example gives an upper bound of 0.0455 and 93.9% power one rerun short (gain
+// 1.1%), but the formulas it states give 0.0457 and 95.0% (gain 0.0%):
+// the formula wins (docs/STATISTICS.md, Rerun budget). 65 reruns, 520 s, as printed.
 func TestBudgetSeed003Observed(t *testing.T) {
 	in := DefaultBudgetInput
 	in.CostSeconds = ptr(8.0)
@@ -88,12 +88,12 @@ func TestBudgetSeed003Observed(t *testing.T) {
 		t.Fatalf("row %+v, want 65 reruns and 520 s against the upper bound", r)
 	}
 	if math.Abs(*r.PowerOneShort-0.950) > 5e-4 || math.Abs(*r.Gain) > 5e-4 {
-		t.Errorf("one short %v gain %v, want 95.0%% and 0.0%% (the seed prints 93.9%% and 1.1%%)", *r.PowerOneShort, *r.Gain)
+		t.Errorf("one short %v gain %v, want 95.0%% and 0.0%% (a printed example gives 93.9%% and 1.1%%: docs/STATISTICS.md)", *r.PowerOneShort, *r.Gain)
 	}
 	if len(res.Warnings) != 0 {
 		t.Errorf("120 runs need no small-n warning: %q", res.Warnings)
 	}
-	// Seed 003, step 1: 4 failures in 120 runs; planning against the lower
+	// 4 failures in 120 runs; planning against the lower
 	// bound (1.3%) "means ~230 reruns", against the upper (8.3%) "~35". The
 	// formula gives 229 and 35.
 	lo, hi := stat.Wilson(4, 120, stat.Z(0.95))
@@ -125,7 +125,7 @@ func TestBudgetEdges(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Warnings, " "), "int64") {
 		t.Errorf("overflow must be warned about: %q", res.Warnings)
 	}
-	// Small observed histories are warned about (seed 003: below roughly 50).
+	// Small observed histories are warned about (below roughly 50 runs).
 	in = DefaultBudgetInput
 	in.Observed = &core.Count{Passed: 0, Trials: 10}
 	if res, err = Budget(in); err != nil || len(res.Warnings) != 1 {
@@ -134,7 +134,7 @@ func TestBudgetEdges(t *testing.T) {
 }
 
 func TestLaneBoundaries(t *testing.T) {
-	// Seed 003's policy table: <= 10, 11-60, 61-300, > 300.
+	// The lanes (docs/STATISTICS.md, Rerun budget): <= 10, 11-60, 61-300, > 300.
 	for _, c := range []struct {
 		k    float64
 		lane string

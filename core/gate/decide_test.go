@@ -8,8 +8,8 @@ import (
 	"github.com/flakegate/flakegate/core"
 )
 
-// Seed 000's examples: 10/20 vs 17/20 overlap; 30/60 vs 51/60 separate;
-// 18/20 vs 19/20 do not; and the opening's 2/20 vs 3/20 is "the same coin".
+// The examples of docs/STATISTICS.md, Two-arm decision: 10/20 vs 17/20 overlap; 30/60 vs 51/60 separate;
+// 18/20 vs 19/20 do not; and 2/20 vs 3/20 is "the same coin".
 func TestDecideSeed000(t *testing.T) {
 	cases := []struct {
 		b, p    core.Count
@@ -37,7 +37,7 @@ func TestDecideSeed000(t *testing.T) {
 	}
 }
 
-// The gate table of seed 000, with the rule that an improvement is accepted
+// The gate table (docs/STATISTICS.md, Two-arm decision), with the rule that an improvement is accepted
 // only when the property check passed.
 func TestDecideGateTable(t *testing.T) {
 	cases := []struct {
@@ -96,8 +96,8 @@ func TestDecideErrors(t *testing.T) {
 }
 
 // TestDecideGolden compares with testdata/decide/golden.json, written by
-// testdata/decide/gen.py with the reference analyze.py's decide (its z set to
-// Z(0.95)): verdicts exactly, interval ends to 1e-12 relative.
+// testdata/decide/gen.py with the original decision script's decide (its z
+// set to Z(0.95)): verdicts exactly, interval ends to 1e-12 relative.
 func TestDecideGolden(t *testing.T) {
 	raw, err := os.ReadFile("testdata/decide/golden.json")
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // Ten passes in twenty trials and seventeen in twenty: the intervals overlap,
-// so the experiment says nothing (seed 000).
+// so the experiment says nothing (docs/STATISTICS.md, Two-arm decision).
 func ExampleDecide() {
 	in := gate.DefaultDecideInput
 	in.Baseline = core.Count{Passed: 10, Trials: 20}

@@ -8,9 +8,10 @@ import (
 	"github.com/flakegate/flakegate/core"
 )
 
-// Seed 000, step 5: a frozen claim (rate p over n trials on a date, with its
+// A frozen claim (rate p over n trials on a date, with its
 // interval) goes stale when a later count at a comparable n falls outside
-// the interval. The claim 17/20 has the interval [0.6396, 0.9476] (DESIGN.md).
+// the interval. The claim 17/20 has the interval [0.6396, 0.9476] (docs/STATISTICS.md,
+// Wilson intervals).
 func TestFreeze(t *testing.T) {
 	in := DefaultFreezeInput
 	in.Claim, in.Date = core.Count{Passed: 17, Trials: 20}, "2026-11-30"

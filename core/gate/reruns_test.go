@@ -189,7 +189,7 @@ func TestRerunsForLarge(t *testing.T) {
 	}
 }
 
-// The budget of the pair: 61 reruns, refuse-green; the rounded
+// The budget of the first rate below (0.04870291331009749 at 95%): 61 reruns, refuse-green; the rounded
 // power at 60 already shows the target, which a warning explains.
 func TestBudgetRoundedPowers(t *testing.T) {
 	in := DefaultBudgetInput
@@ -234,7 +234,7 @@ func BenchmarkRerunsForTypical(b *testing.B) {
 	}
 }
 
-// BenchmarkRerunsForBoundary: the pair, where the exact test runs.
+// BenchmarkRerunsForBoundary: that rate at 95%, where the exact test runs.
 func BenchmarkRerunsForBoundary(b *testing.B) {
 	for b.Loop() {
 		RerunsFor(0.04870291331009749, 0.95)

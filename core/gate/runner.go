@@ -23,7 +23,7 @@ const (
 )
 
 // Runner is a test runner's retry setting and how it counts. The budget
-// counts reruns as seed 003 does: the runs after the first, each a chance
+// counts reruns as docs/STATISTICS.md, Rerun budget, does: the runs after the first, each a chance
 // to see the failure. A runner that counts retries has setting = reruns; one
 // that counts attempts or runs counts the first run too, so its setting is
 // reruns + 1. (Not counting the first run keeps every figure on the safe

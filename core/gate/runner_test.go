@@ -11,7 +11,7 @@ import (
 
 // Each runner's setting for the budget of a 2% flake and what today's
 // setting catches. The expected values are independent of the code: the
-// budget of a 2% flake at 95% is 149 reruns (seed 003's table), the power
+// budget of a 2% flake at 95% is 149 reruns (docs/STATISTICS.md, Rerun budget), the power
 // at k reruns is 1-0.98^k by exact arithmetic (k=2: 0.0396, k=3: 0.058808,
 // k=1: 0.02), and each runner's count (retries, or attempts and runs with
 // the first run included) is from its own documentation, quoted beside

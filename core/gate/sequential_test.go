@@ -55,7 +55,8 @@ func TestFixedPowerExact(t *testing.T) {
 	}
 }
 
-// seqCases are the plans the simulations check: seed 000's step-4 pairs
+// seqCases are the plans the simulations check: the sizing pairs of docs/STATISTICS.md, Trials
+// per arm to separate two rates,
 // and a rarer flake.
 var seqCases = [][2]float64{{0.50, 0.85}, {0.90, 0.95}, {0.95, 0.99}}
 

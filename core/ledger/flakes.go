@@ -39,19 +39,20 @@ func (l *Ledger) Flakes() []FlakeHistory {
 	out := []FlakeHistory{}
 	for _, arm := range l.armOrder {
 		a := l.arms[arm]
-		byTest := make([]FlakeHistory, len(a.tests))
-		for k, c := range a.cells {
-			h := &byTest[k.test]
+		byTest := make([]FlakeHistory, a.tests.len())
+		a.cells.all(func(i int, c *cell) {
+			h := &byTest[c.test]
+			n := a.counts(i, c)
 			h.Runs++
-			h.Executions += c.execs
-			h.Fails += c.fails
-			if c.recovered {
+			h.Executions += n.execs
+			h.Fails += n.fails
+			if c.flags&cellRecovered != 0 {
 				h.RecoveredRuns++
 			}
-		}
+		})
 		for i, h := range byTest {
 			if h.Fails > 0 && h.Fails < h.Executions {
-				h.NodeID, h.Arm = a.tests[i], arm
+				h.NodeID, h.Arm = *a.tests.at(i), arm
 				out = append(out, h)
 			}
 		}
@@ -84,7 +85,7 @@ type FlakeBudget struct {
 	FlakeHistory
 	// CostPerRun is what the flake costs a run of the suite on average,
 	// in runner seconds: its observed rate Fails/Executions (the point
-	// estimate, which seed 003 keeps for forecasting cost) times the runner
+	// estimate, which forecasts cost) times the runner
 	// seconds of a run. Null without a cost per run.
 	CostPerRun *float64           `json:"cost_per_run"`
 	Budget     *gate.BudgetResult `json:"budget"`
@@ -155,9 +156,7 @@ func (l *Ledger) FlakeBudgets(in gate.BudgetInput) (*FlakesResult, error) {
 	for _, arm := range l.armOrder {
 		a := l.arms[arm]
 		res.Runs += len(a.runs)
-		for _, t := range a.tests {
-			tests[t] = true
-		}
+		a.tests.all(func(_ int, t *string) { tests[*t] = true })
 	}
 	res.Tests = len(tests)
 	if res.Tests == 0 {

@@ -14,7 +14,7 @@ const (
 
 // Ledger accumulates trials of tests in runs of two arms. Within one run of
 // one arm, the last outcome recorded for a test with Add stands. Readers of
-// every report format (the seed's JSONL ledger, go test -json, JUnit XML)
+// every report format (the JSONL trial ledger, go test -json, JUnit XML)
 // feed it.
 //
 // A ledger keeps, per arm, the runs in order of first appearance and, per
@@ -35,39 +35,14 @@ type Ledger struct {
 }
 
 type ledgerArm struct {
-	runs    []string       // in order of first trial
-	runIdx  map[string]int // run id -> index in runs
-	tests   []string       // in order of first trial
-	testIdx map[string]int
-	cells   map[cellKey]*cell
-}
-
-type cellKey struct {
-	run  int
-	test int
-}
-
-// cell is one test in one run of one arm.
-type cell struct {
-	set         bool  // Add was called
-	passed      bool  // the last outcome given to Add
-	extraPassed int64 // passes among AddTrial trials
-	extraTrials int64 // AddTrial trials
-	execs       int64 // every execution, Add and AddTrial alike
-	fails       int64 // failed executions
-	sawFail     bool
-	recovered   bool // a failed execution was followed by a passing one
-}
-
-func (c *cell) trials() (passed, trials int64) {
-	passed, trials = c.extraPassed, c.extraTrials
-	if c.set {
-		trials++
-		if c.passed {
-			passed++
-		}
-	}
-	return passed, trials
+	runs    []string            // in order of first trial
+	runIdx  map[string]int32    // run id -> index in runs
+	tests   blockList[string]   // in order of first trial
+	testIdx nameIndex           // test name -> index in tests
+	cells   blockList[cell]     // in order of first trial
+	latest  []int32             // per test, the index of its cell of the latest run
+	index   map[uint64]int32    // cellKey -> index in cells; nil until needed
+	wide    map[int32]*counters // counters of the cells marked cellWide
 }
 
 type sideKey struct{ arm, test string }
@@ -93,77 +68,92 @@ func New() *Ledger {
 func (l *Ledger) arm(name string) *ledgerArm {
 	a := l.arms[name]
 	if a == nil {
-		a = &ledgerArm{runIdx: map[string]int{}, testIdx: map[string]int{}, cells: map[cellKey]*cell{}}
+		a = &ledgerArm{runIdx: map[string]int32{}}
 		l.arms[name] = a
 		l.armOrder = append(l.armOrder, name)
 	}
 	return a
 }
 
-func (l *Ledger) cell(arm, run, test string) *cell {
+// cell returns the arm of arm and the index in it of the cell of (run,
+// test), or -1 when the cell cap leaves it out.
+func (l *Ledger) cell(arm, run, test string) (*ledgerArm, int) {
 	a := l.arm(arm)
 	if l.cap.full() {
 		ri, rok := a.runIdx[run]
-		ti, tok := a.testIdx[test]
-		if c := a.cells[cellKey{ri, ti}]; rok && tok && c != nil {
-			return c
+		ti, tok := a.testIdx.lookup(&a.tests, test)
+		if rok && tok {
+			if i := a.find(ri, ti); i >= 0 {
+				return a, i
+			}
 		}
-		return l.cap.spill()
+		l.cap.spill()
+		return a, -1
 	}
 	ri, ok := a.runIdx[run]
 	if !ok {
-		ri = len(a.runs)
+		ri = int32(len(a.runs))
 		a.runIdx[run] = ri
 		a.runs = append(a.runs, run)
 	}
-	ti, ok := a.testIdx[test]
+	ti, ok := a.testIdx.lookup(&a.tests, test)
 	if !ok {
-		ti = len(a.tests)
-		a.testIdx[test] = ti
-		a.tests = append(a.tests, test)
+		ti = int32(a.tests.add(test))
+		a.testIdx.insert(&a.tests, ti)
 	}
-	k := cellKey{ri, ti}
-	c := a.cells[k]
-	if c == nil {
-		c = &cell{}
-		a.cells[k] = c
+	i := a.find(ri, ti)
+	if i < 0 {
+		i = a.newCell(ri, ti)
 		l.cap.used++
 	}
-	return c
+	return a, i
 }
 
-func (c *cell) exec(passed bool) {
-	c.execs++
+// exec records an execution of cell i, c, beside its counters' d.
+func (a *ledgerArm) exec(i int, c *cell, passed bool, d counters) {
+	d.execs++
 	if passed {
-		if c.sawFail {
-			c.recovered = true
+		if c.flags&cellSawFail != 0 {
+			c.flags |= cellRecovered
 		}
 	} else {
-		c.fails++
-		c.sawFail = true
+		d.fails++
+		c.flags |= cellSawFail
 	}
+	a.add(i, c, d)
 }
 
 // Add records a trial of test in run of arm; a later Add for the same
-// (arm, run, test) replaces it. This is the seed ledger's rule: a test
+// (arm, run, test) replaces it. This is the JSONL trial ledger's rule: a test
 // retried within one run counts once, with its last outcome. Every call is
 // still kept in the retry history that Flakes reports.
 func (l *Ledger) Add(arm, run, test string, passed bool) {
-	c := l.cell(arm, run, test)
-	c.set, c.passed = true, passed
-	c.exec(passed)
+	a, i := l.cell(arm, run, test)
+	if i < 0 {
+		return
+	}
+	c := a.cells.at(i)
+	c.flags |= cellSet
+	c.flags &^= cellPassed
+	if passed {
+		c.flags |= cellPassed
+	}
+	a.exec(i, c, passed, counters{})
 }
 
 // AddTrial records one more independent trial of test in run of arm, beside
 // any others: each execution in a go test -count=N stream, and each attempt
 // of a JUnit test that was rerun after failing, is its own trial.
 func (l *Ledger) AddTrial(arm, run, test string, passed bool) {
-	c := l.cell(arm, run, test)
-	c.extraTrials++
-	if passed {
-		c.extraPassed++
+	a, i := l.cell(arm, run, test)
+	if i < 0 {
+		return
 	}
-	c.exec(passed)
+	d := counters{extraTrials: 1}
+	if passed {
+		d.extraPassed = 1
+	}
+	a.exec(i, a.cells.at(i), passed, d)
 }
 
 // AddCounts records passed trials out of trials of test in run of arm at
@@ -178,12 +168,15 @@ func (l *Ledger) AddCounts(arm, run, test string, passed, trials int64) {
 	if trials == 0 {
 		return
 	}
-	c := l.cell(arm, run, test)
-	c.extraTrials += trials
-	c.extraPassed += passed
-	c.execs += trials
-	c.fails += trials - passed
-	c.sawFail = c.sawFail || passed < trials
+	a, i := l.cell(arm, run, test)
+	if i < 0 {
+		return
+	}
+	c := a.cells.at(i)
+	a.add(i, c, counters{extraPassed: passed, extraTrials: trials, execs: trials, fails: trials - passed})
+	if passed < trials {
+		c.flags |= cellSawFail
+	}
 }
 
 // AddSideFailure records a failure outside the test body (when is "setup" or
@@ -264,7 +257,9 @@ func (l *Ledger) Tests(arm string) []string {
 	if a == nil {
 		return []string{}
 	}
-	return append([]string{}, a.tests...)
+	out := make([]string, 0, a.tests.len())
+	a.tests.all(func(_ int, t *string) { out = append(out, *t) })
+	return out
 }
 
 // Cell is the trials of one test in one run of an arm: the outcome that
@@ -283,11 +278,11 @@ func (l *Ledger) Cells(arm string) []Cell {
 	if a == nil {
 		return []Cell{}
 	}
-	out := make([]Cell, 0, len(a.cells))
-	for k, c := range a.cells {
-		p, n := c.trials()
-		out = append(out, Cell{Test: k.test, Run: k.run, Passed: p, Trials: n})
-	}
+	out := make([]Cell, 0, a.cells.len())
+	a.cells.all(func(i int, c *cell) {
+		p, n := a.trials(i, c)
+		out = append(out, Cell{Test: int(c.test), Run: int(c.run), Passed: p, Trials: n})
+	})
 	slices.SortFunc(out, func(x, y Cell) int {
 		if x.Run != y.Run {
 			return cmp.Compare(x.Run, y.Run)

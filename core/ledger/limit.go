@@ -11,23 +11,17 @@ type cellCap struct {
 	max     int  // 0: no cap
 	used    int  // cells and side-failure counters kept
 	dropped bool // a trial or failure was not kept
-	scratch cell
 }
 
 func (c *cellCap) full() bool { return c.max > 0 && c.used >= c.max }
 
-// spill notes a trial that did not fit and returns a cell that is thrown
-// away.
-func (c *cellCap) spill() *cell {
-	c.dropped = true
-	c.scratch = cell{}
-	return &c.scratch
-}
+// spill notes a trial that did not fit.
+func (c *cellCap) spill() { c.dropped = true }
 
 // SetCellLimit caps what the ledger keeps at n cells, n > 0: each (arm,
 // run, test) with a trial is one, and so is each (arm, test) with a setup,
-// teardown or error count. Memory then stays within a few hundred bytes per
-// cell whatever the reports hold. Trials of cells past the cap are not
+// teardown or error count. Memory then stays within about a hundred bytes per
+// cell besides the names of runs and tests, whatever the reports hold. Trials of cells past the cap are not
 // kept, and Overflow reports them; the ledger must then not be used. 0
 // removes the cap.
 func (l *Ledger) SetCellLimit(n int) { l.cap.max = n }

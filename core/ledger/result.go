@@ -78,9 +78,9 @@ func (l *Ledger) counts(arm string) map[string]*core.Count {
 	if a == nil {
 		return out
 	}
-	for k, c := range a.cells {
-		p, n := c.trials()
-		name := a.tests[k.test]
+	a.cells.all(func(i int, c *cell) {
+		p, n := a.trials(i, c)
+		name := *a.tests.at(int(c.test))
 		t := out[name]
 		if t == nil {
 			t = &core.Count{}
@@ -88,7 +88,7 @@ func (l *Ledger) counts(arm string) map[string]*core.Count {
 		}
 		t.Passed += p
 		t.Trials += n
-	}
+	})
 	return out
 }
 

@@ -34,7 +34,8 @@ const (
 	// owner renews the entry or deletes the test.
 	StateExpired = "expired"
 	// StateMissing: the new reports do not have the test: renamed or
-	// deleted. A rename silently resets the sample (seed 000), so it blocks
+	// deleted. A rename silently resets the sample (docs/STATISTICS.md,
+	// Frozen claims), so it blocks
 	// until the rename is mapped or the entry removed.
 	StateMissing = "missing"
 )

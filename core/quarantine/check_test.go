@@ -49,8 +49,8 @@ func check(t *testing.T, reg *Registry, rep *Reports, mod func(*Options)) (*Resu
 	return res, next
 }
 
-// seedWilson is seed 000's wilson(k, n) as listed (analyze.py), with its
-// z = 1.959963985: written out here, apart from the code under test.
+// seedWilson is the Wilson interval (docs/STATISTICS.md, Wilson intervals)
+// as the original decision script listed it, with its z = 1.959963985: written out here, apart from the code under test.
 func seedWilson(k, n float64) (float64, float64) {
 	const z = 1.959963985
 	p := k / n

@@ -6,7 +6,7 @@
 // versioned, Version; docs/QUARANTINE.md describes it). Each Entry names a
 // test, who owns it and why it is quarantined, from when and until when,
 // the frozen claim of its pass rate (passed of trials on a date, with its
-// Wilson interval: seed 000's freeze record), the failure rate it must be
+// Wilson interval: docs/STATISTICS.md, Frozen claims), the failure rate it must be
 // proven below to leave, and the evidence gathered since the claim; the
 // registry also remembers the runs it has counted.
 //
@@ -22,7 +22,7 @@
 // Check gives every test one state:
 //
 //   - still-flaky: the claim holds; the result carries the rerun budget and
-//     lane of the claimed rate (seed 003) and the clean runs still needed;
+//     lane of the claimed rate (docs/STATISTICS.md, Rerun budget) and the clean runs still needed;
 //   - stale: the pass rate since the claim left the claimed interval at a
 //     comparable number of trials (gate.Freeze): measure again; once the
 //     trials since the claim are as many as the claim's, they replace it.

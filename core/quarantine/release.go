@@ -18,8 +18,8 @@ const MaxCleanRuns = 1 << 53
 //	(1 - below)^m <= 1 - confidence.
 //
 // If the rate were below or higher, m clean runs in a row would happen with
-// probability at most 1-confidence. It is seed 003's rerun budget read the
-// other way (gate.RerunsFor): the reruns that catch a flake of rate below
+// probability at most 1-confidence. It is the rerun budget read the other way
+// (docs/STATISTICS.md, Quarantine's release count) (gate.RerunsFor): the reruns that catch a flake of rate below
 // with power confidence. Below 1% at 95% takes 299 runs; below 0.1%, 2,995.
 // The answer is exact for below and confidence as float64 holds them. It
 // is +Inf when below is 0. Both arguments must be in (0,1); the registry

@@ -40,8 +40,8 @@ func exactCleanRunsRat(below, confidence float64) int64 {
 	return hi
 }
 
-// The and seed 003's figures: below 1% at 95% takes 299 clean runs
-// (1 − 0.99^299 ≥ 0.95), below 0.1% 2,995; the seed's table gives 59, 149
+// The figures of docs/STATISTICS.md, Quarantine's release count: below 1% at 95% takes 299 clean runs
+// (1 − 0.99^299 ≥ 0.95), below 0.1% 2,995; the budget table gives 59, 149
 // and 598 for 5%, 2% and 0.5%.
 func TestCleanRunsSeed(t *testing.T) {
 	for _, c := range []struct {

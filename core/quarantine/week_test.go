@@ -135,7 +135,7 @@ func weekRegistry(t *testing.T) *Registry {
 
 // model is the reference the week is checked against: the rules of the
 // registry written out plainly, fed with the .expect counts. Its Wilson
-// interval is seed 000's listing (seedWilson), its staleness the exact
+// interval is the listed formula (seedWilson), its staleness the exact
 // Jeffreys evidence at the interval's point nearest the rate since the
 // claim (exactDriftEvidence), and its release the exact evidence of clean
 // runs (exactCleanEvidence), after the one-look count (exactCleanRunsRat),

@@ -15,7 +15,7 @@ import (
 //     mochawesome's stats with a results array, CTRF's results with a tool,
 //     RSpec's examples and summary;
 //   - JSON lines by the keys of the first one: "Action" is go test -json,
-//     "nodeid" the seed ledger, and so is "when":"run" (flakegate run's
+//     "nodeid" the JSONL trial ledger, and so is "when":"run" (flakegate run's
 //     record of a run that failed, when it is the ledger's first line);
 //   - TAP by a "TAP version" line, a plan ("1..N") or a test point.
 //

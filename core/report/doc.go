@@ -1,5 +1,5 @@
 // Package report reads test reports and eval logs into a *ledger.Ledger:
-// the seed's JSONL trial ledger (ReadLedger), go test -json, JUnit XML in
+// the JSONL trial ledger (ReadLedger), go test -json, JUnit XML in
 // its many dialects, NUnit, TRX, xUnit.net, TAP, the JSON reports of Jest,
 // Vitest, Mocha, mochawesome, Playwright, CTRF and RSpec, and the logs of
 // inspect_ai, lm-evaluation-harness and promptfoo. Read reads one file in a

@@ -8,7 +8,7 @@ import (
 	"github.com/flakegate/flakegate/core/report"
 )
 
-// Two runs of each arm, written by the seed's pytest plugin; test_a's
+// Two runs of each arm, written by a pytest plugin in the ledger format; test_a's
 // baseline was rerun within run b1 and the last outcome stands.
 func ExampleReadLedger() {
 	jsonl := `{"run": "b1", "arm": "baseline", "nodeid": "t.py::test_a", "when": "call", "outcome": "failed", "ts": 1}

@@ -13,7 +13,7 @@ import (
 	"github.com/flakegate/flakegate/core/ledger"
 )
 
-// The seed's pytest plugin writes one JSON object per line:
+// A pytest plugin of the ledger format writes one JSON object per line:
 //
 //	{"run": "b1", "arm": "baseline", "nodeid": "tests/t.py::test_x",
 //	 "when": "call", "outcome": "passed", "ts": 1700000000.123}
@@ -46,7 +46,7 @@ type ledgerRow struct {
 
 var ledgerFields = []string{"run", "arm", "nodeid", "when", "outcome"}
 
-// ReadLedger reads the seed's per-trial JSONL (fields run, arm, nodeid, when,
+// ReadLedger reads the per-trial JSONL ledger (fields run, arm, nodeid, when,
 // outcome) into l. Errors carry line and column.
 //
 // A ledger that flakegate run writes can end torn, when a start was killed

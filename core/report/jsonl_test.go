@@ -10,7 +10,7 @@ import (
 	"github.com/flakegate/flakegate/core/ledger"
 )
 
-// A ledger that flakegate run wrote: the seed's rows, and after each run's
+// A ledger that flakegate run wrote: the pytest plugin's rows, and after each run's
 // rows its run record. b1 and b2 ran; p1 failed once and then ran; p2
 // failed and never ran. The counts below are the rows, counted by hand.
 const runLedger = `{"run":"p2","arm":"patched","when":"run","outcome":"error","seq":1,"error":"the command could not start: gotest: not found","ts":1}
@@ -133,7 +133,7 @@ func TestLedgerTornTail(t *testing.T) {
 	if !errors.As(err, &e) || e.Line != 12 || !strings.Contains(e.Msg, "malformed JSON") {
 		t.Errorf("a malformed last line: %v", err)
 	}
-	// A ledger of the seed's plugin has no run records: every row counts.
+	// A ledger of the pytest plugin has no run records: every row counts.
 	plugin := `{"run":"b1","arm":"baseline","nodeid":"t.A","when":"call","outcome":"passed"}
 {"run":"b1","arm":"baseline","nodeid":"t.B","when":"call","outcome":"failed"}
 `

@@ -16,7 +16,7 @@ import (
 // Report formats Read reads.
 const (
 	FormatAuto        = ""            // detect from the content
-	FormatLedger      = "ledger"      // the seed's per-trial JSONL (arm and run in each row)
+	FormatLedger      = "ledger"      // the per-trial JSONL ledger (arm and run in each row)
 	FormatGoTest      = "gotest"      // a go test -json (test2json) stream
 	FormatJUnit       = "junit"       // JUnit XML: pytest, Surefire, Gradle, gotestsum, ctest, googletest, Jest, Playwright, ...
 	FormatNUnit       = "nunit"       // NUnit 3 (test-run) or NUnit 2 (test-results) XML

@@ -72,7 +72,7 @@ func TestGoTestStreamCounts(t *testing.T) {
 	}
 }
 
-// ledgerRows generates the seed's JSONL as flakegate run writes it, the
+// ledgerRows generates the JSONL ledger as flakegate run writes it, the
 // rows bench/reports writes: runs of 2,000 trials alternating between the
 // arms, each followed by its run record, until size bytes.
 func ledgerRows(size int) []byte {

@@ -238,11 +238,11 @@ func TestChiSquareQuantileMatchesGonum(t *testing.T) {
 	t.Logf("worst %.3g at %s", w.err, w.what)
 }
 
-// Reference chi-square quantiles: the 19-df pair is SciPy's chi2.ppf quoted
-// in the brief (R's qchisq prints the same), the rest mpmath at 40 digits
+// Reference chi-square quantiles: the 19-df pair is SciPy's chi2.ppf (R's
+// qchisq prints the same), the rest mpmath at 40 digits
 // (root of the regularized gammainc); 1e-14 relative. With 19 df the 95%
 // range of the variance ratio is [8.9065/19, 32.852/19] = [0.469, 1.729]
-// (DESIGN.md).
+// (docs/STATISTICS.md, A/A check).
 func TestChiSquareQuantileReference(t *testing.T) {
 	cases := []struct{ df, p, want float64 }{
 		{19, 0.025, 8.906516481987971}, // SciPy chi2.ppf(0.025, 19); mpmath ...973

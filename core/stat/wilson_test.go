@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Z(0.95) is the exact normal quantile at 0.975, as stated in issue 2 and
-// DESIGN.md; R's qnorm(0.975) prints 1.959963984540054.
+// Z(0.95) is the exact normal quantile at 0.975, as docs/STATISTICS.md,
+// Wilson intervals, states; R's qnorm(0.975) prints 1.959963984540054.
 func TestZ(t *testing.T) {
 	if got := Z(0.95); got != 1.959963984540054 {
 		t.Fatalf("Z(0.95) = %.17g, want 1.959963984540054", got)
@@ -28,9 +28,9 @@ func TestZ(t *testing.T) {
 	}
 }
 
-// The Wilson intervals of DESIGN.md "Verified numbers" (checked there against
+// The Wilson intervals of docs/STATISTICS.md, Wilson intervals (as
 // R's prop.test(correct=FALSE) and statsmodels' proportion_confint(method=
-// "wilson")) and of seed 000's sizing table and seed 003's history. They are
+// "wilson") compute them), and of a printed sizing table and history. They are
 // printed to 4 or 5 decimals, so the tolerance is half a unit of the last
 // printed digit.
 func TestWilsonVerified(t *testing.T) {
@@ -42,7 +42,7 @@ func TestWilsonVerified(t *testing.T) {
 	}{
 		{10, 20, 0.2993, 0.7007, 5e-5},
 		{17, 20, 0.6396, 0.9476, 5e-5},
-		// DESIGN.md prints [0.3773, 0.6227] for 30/60, one unit off in the
+		// A printed table gives [0.3773, 0.6227] for 30/60, one unit off in the
 		// last digit each: the ends are 0.37735024 and 0.62264976 (at z =
 		// 1.959963985 as at Z(0.95)), which round to 0.3774 and 0.6226.
 		{30, 60, 0.3774, 0.6226, 5e-5},
@@ -51,16 +51,16 @@ func TestWilsonVerified(t *testing.T) {
 		{19, 20, 0.7639, 0.9911, 5e-5},
 		{1, 120, 0.00147, 0.04570, 5e-6},
 		{4, 120, 0.01304, 0.08258, 5e-6},
-		// Seed 000's sizing table rounds to two decimals.
+		// A printed sizing table rounds to two decimals.
 		{30, 60, 0.38, 0.62, 5e-3},
 		{51, 60, 0.74, 0.92, 5e-3},
 		{10, 20, 0.30, 0.70, 5e-3},
 		{17, 20, 0.64, 0.95, 5e-3},
 		{18, 20, 0.70, 0.97, 5e-3},
 		{19, 20, 0.76, 0.99, 5e-3},
-		// Seed 003: "roughly 1.3% to 8.3%" for 4 failures in 120 runs.
+		// A printed history: "roughly 1.3% to 8.3%" for 4 failures in 120 runs.
 		{4, 120, 0.013, 0.083, 5e-4},
-		// DESIGN.md: Wilson's two-sided upper for 0 failures in 10 runs is
+		// Wilson's two-sided upper for 0 failures in 10 runs is
 		// 0.278 (the exact one-sided bound, 0.259, is aa_depth_test.go's).
 		{0, 10, 0, 0.278, 5e-4},
 	}

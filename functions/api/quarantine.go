@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 )
 
@@ -188,13 +190,62 @@ var (
 type quarantineIn struct {
 	reg     *quarantine.Registry
 	reports *ledger.Ledger
+	ids     map[string]string // each baseline run's identity (quarantine.RunHash), by run name
 	renames map[string]string
+}
+
+// readIdentified reads one report part into in.reports as a run (a JSONL
+// ledger holds its own runs) and records the identity of each run it adds,
+// so that a run the registry has counted, or one sent twice, is counted
+// once. A report that carries no time of its own is told apart by its file
+// name and the day of the check: the API knows no CI run or file on disk
+// (docs/QUARANTINE.md).
+func (in *quarantineIn) readIdentified(part string, body io.Reader, run, file, today string) error {
+	br := bufio.NewReaderSize(body, 64<<10)
+	head, _ := br.Peek(4 << 10)
+	isLedger := report.DetectFormat(head) == report.FormatLedger
+	h := quarantine.NewRunHash(isLedger)
+	before := map[string]bool{}
+	for _, r := range in.reports.Runs(ledger.ArmBaseline) {
+		before[r] = true
+	}
+	err := reportReader(in.reports, formatAuto, run, func(string) string { return ledger.ArmBaseline })(part, io.TeeReader(br, h))
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(h, br); err != nil { // what the reader left unread is the report's too
+		return err
+	}
+	var ledgerIDs map[string]string
+	if isLedger {
+		ledgerIDs = h.LedgerIDs()
+	}
+	for _, r := range in.reports.Runs(ledger.ArmBaseline) {
+		switch {
+		case before[r]:
+		case isLedger:
+			in.ids[r] = ledgerIDs[ledger.ArmBaseline+"\x00"+r]
+		default:
+			in.ids[r] = h.ID("api:" + file + "@" + today)
+		}
+	}
+	return nil
+}
+
+// reportsOf is what in's reports say of reg's tests, each run counted
+// once: a run reg has counted already, or one sent twice, is left out
+// and named in a warning.
+func (in *quarantineIn) reportsOf(reg *quarantine.Registry) *quarantine.Reports {
+	if reg == nil {
+		reg = &quarantine.Registry{Version: quarantine.Version}
+	}
+	return quarantine.FromLedgerRuns(in.reports, in.ids, reg)
 }
 
 // readQuarantine reads the upload of a quarantine request, with today the
 // date the registry's dates are checked against.
 func (h *handler) readQuarantine(w http.ResponseWriter, r *http.Request, up *upload, today string) (*quarantineIn, error) {
-	in := &quarantineIn{}
+	in := &quarantineIn{ids: map[string]string{}}
 	runNames := map[string]bool{}
 	read := func(part string, body io.Reader) error {
 		switch part {
@@ -211,12 +262,15 @@ func (h *handler) readQuarantine(w http.ResponseWriter, r *http.Request, up *upl
 			}
 			// A run is named after its file, as the CLI names it, unless
 			// two parts share a file name: then they are numbered.
-			run := ""
-			if p, ok := body.(*multipart.Part); ok && p.FileName() != "" && !runNames[p.FileName()] {
-				run = p.FileName()
-				runNames[run] = true
+			run, file := "", ""
+			if p, ok := body.(*multipart.Part); ok && p.FileName() != "" {
+				file = p.FileName()
+				if !runNames[file] {
+					run = file
+					runNames[run] = true
+				}
 			}
-			return reportReader(in.reports, formatAuto, run, func(string) string { return ledger.ArmBaseline })(part, body)
+			return in.readIdentified(part, body, run, file, today)
 		case "renames":
 			m, err := readRenames(body)
 			if err != nil {
@@ -347,7 +401,7 @@ func postQuarantineCheck(write bool) handlerFunc {
 		opt.Renames = in.renames
 		var rep *quarantine.Reports
 		if in.reports != nil {
-			rep = quarantine.FromLedger(in.reports)
+			rep = in.reportsOf(in.reg)
 		}
 		res, next, err := quarantine.Check(in.reg, rep, opt)
 		if err != nil {
@@ -396,7 +450,7 @@ func postQuarantineAdd(h *handler, w http.ResponseWriter, r *http.Request) error
 	if reg == nil {
 		reg = &quarantine.Registry{Version: quarantine.Version}
 	}
-	var tests []string
+	var tests, measured []string
 	counts := map[string]core.Count{}
 	switch {
 	case claim != nil && in.reports != nil:
@@ -407,7 +461,14 @@ func postQuarantineAdd(h *handler, w http.ResponseWriter, r *http.Request) error
 		}
 		tests, counts[test] = []string{test}, *claim
 	case in.reports != nil:
+		// The claims are measured on these runs, as the CLI's add -from
+		// measures them: a later check counts them no more.
 		rep := quarantine.FromLedger(in.reports)
+		for _, run := range in.reports.Runs(ledger.ArmBaseline) {
+			if id := in.ids[run]; id != "" {
+				measured = append(measured, id)
+			}
+		}
 		tests = rep.Flaky()
 		if test != "" {
 			tests = []string{test}
@@ -435,6 +496,11 @@ func postQuarantineAdd(h *handler, w http.ResponseWriter, r *http.Request) error
 	}
 	next, err := quarantine.Add(reg, today, entries...)
 	if err != nil {
+		return err
+	}
+	// The runs the claims were measured on are counted: a later check
+	// does not count them again.
+	if next, err = quarantine.Remember(next, today, measured...); err != nil {
 		return err
 	}
 	return h.writeResult(w, r, next, cacheNone)

@@ -59,7 +59,8 @@ type Options struct {
 }
 
 // DefaultOptions: 4,000 sets of 4 runs per side, a 2-point regression,
-// a 2-point rule and a 5% t-test: the seed's own settings.
+// a 2-point rule and a 5% t-test: the settings of the published A/A
+// suite (docs/STATISTICS.md, A/A check).
 var DefaultOptions = Options{Sets: 4000, RunsPerSide: 4, Drop: 0.02, Alpha: 0.05, Seed: 1}
 
 // pollEvery is about how many draws Run makes between calls of

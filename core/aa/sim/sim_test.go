@@ -182,8 +182,8 @@ func TestRunExact(t *testing.T) {
 // variance of D, Σσ²/n + Σ(μ_s-μ̄)²/(n-1); ΣD is close to normal, so the
 // power is Φ((-t_c·√(nV) - Σμ)/√(Σσ²)). The approximation ignores the
 // randomness of the sample variance and the discreteness of D, so the
-// tolerance is 0.03 plus 4.5 binomial standard deviations (seed 004 reports
-// its own check within 3.5 points).
+// tolerance is 0.03 plus 4.5 binomial standard deviations (the original A/A
+// script reports its own check within 3.5 points).
 func TestRunPairedTPower(t *testing.T) {
 	m := knownModel()
 	opt := DefaultOptions

@@ -179,7 +179,7 @@ func HostileCases() []Hostile {
 	nestedObj := `{"observe":` + strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000) + "}"
 	laughs := `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">` +
 		`<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><testsuite><testcase name="&lol3;"/></testsuite>`
-	var runs100k bytes.Buffer // the issue's 100,000 one-row runs
+	var runs100k bytes.Buffer // 100,000 one-row runs
 	runs100k.WriteString("scenario,run,passed\n")
 	for i := range 100_000 {
 		fmt.Fprintf(&runs100k, "s,r%d,1\n", i)
@@ -251,7 +251,7 @@ func HostileCases() []Hostile {
 		hostile("json-string-hex", invalid, "", Case{Method: "POST", URL: "/v1/budget", Header: jsonType, Body: `{"rates":"0x1p-4"}`}),
 
 		// JSON bodies.
-		hostile("json-duplicate-key", invalid, "the issue's example: either order means something else", Case{Method: "POST", URL: "/v1/decide", Header: jsonType,
+		hostile("json-duplicate-key", invalid, "a repeated key: either order would mean something else", Case{Method: "POST", URL: "/v1/decide", Header: jsonType,
 			Body: `{"baseline":"10/20","baseline":"1/20","patched":"17/20"}`}),
 		hostile("json-duplicate-key-escaped", invalid, "the same name written two ways", Case{Method: "POST", URL: "/v1/decide", Header: jsonType,
 			Body: `{"baseline":"10/20","baselin\u0065":"1/20","patched":"17/20"}`}),
@@ -271,7 +271,7 @@ func HostileCases() []Hostile {
 			Body: `{"baseline":"10/20","patched":"17/20","property":"` + long + `"}`}),
 		hostile("json-over-1mib", tooLarge, "", Case{Method: "POST", URL: "/v1/budget", Header: jsonType,
 			Body: `{"rates":[` + strings.Repeat("0.05,", 220_000) + `0.05]}`}),
-		hostile("json-16000-rates", tooLarge, "the 6 MB answer of the issue, in a body no platform's URL limit stops", Case{Method: "POST", URL: "/v1/budget", Header: jsonType,
+		hostile("json-16000-rates", tooLarge, "a 6 MB answer, asked in a body no platform's URL limit stops", Case{Method: "POST", URL: "/v1/budget", Header: jsonType,
 			Body: `{"rates":[` + rates16k.String() + `]}`}),
 		hostile("json-as-form", media, "", Case{Method: "POST", URL: "/v1/budget", Header: formType, Body: `{"rates":[0.05]}`}),
 		hostile("json-query-and-body", invalid, "", Case{Method: "POST", URL: "/v1/budget?rates=0.5", Header: jsonType, Body: `{"rates":[0.05]}`}),
@@ -305,7 +305,7 @@ func HostileCases() []Hostile {
 		hostile("csv-open-quote", invalid, "", Case{Method: "POST", URL: "/v1/aa", Header: csvType, Body: "scenario,run,passed\n\"s1,r1,1\n" + strings.Repeat("s2,r1,1\n", 1000)}),
 		hostile("csv-long-line", invalid, "a line of 3 MB is refused at its first MiB", Case{Method: "POST", URL: "/v1/aa", Header: csvType, Body: "scenario,run,passed\n" + strings.Repeat("x", 3_000_000)}),
 		hostile("csv-header-only", []int{400, 422}, "", Case{Method: "POST", URL: "/v1/aa", Header: csvType, Body: "scenario,run,passed\n"}),
-		hostile("csv-100000-runs", tooLarge, "the issue's 12.7 s request: refused before any work", Case{Method: "POST", URL: "/v1/aa", Header: csvType, Body: runs100k.String()}),
+		hostile("csv-100000-runs", tooLarge, "a request that once took 12.7 s: refused before any work", Case{Method: "POST", URL: "/v1/aa", Header: csvType, Body: runs100k.String()}),
 		hostile("csv-simulate-huge", tooLarge, "", Case{Method: "POST", URL: "/v1/aa?simulate=true&sets=1000000&sim_k=64", Header: csvType, Body: goodCSV}),
 		hostile("csv-seed-too-big", invalid, "", Case{Method: "POST", URL: "/v1/aa?seed=9007199254740993", Header: csvType, Body: goodCSV}),
 		hostile("csv-oversize", tooLarge, "one byte over the body limit", Case{Method: "POST", URL: "/v1/aa", Header: csvType, Oversize: true}),

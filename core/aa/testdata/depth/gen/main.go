@@ -1,20 +1,20 @@
 // Command gen builds seed004_like.csv: a synthetic A/A run of 200 scenarios
-// over 20 runs whose summary figures match what seed 004 reports for its 20
-// measured runs. It is not the seed's data (the seed does not publish it);
-// it is one data set consistent with every figure the seed quotes, so that
+// over 20 runs whose summary figures match what a published A/A check reports
+// for its 20 measured runs. It is not that data (which is unpublished); it
+// is one data set consistent with every figure published, so that
 // the tests can check that flakegate reproduces those figures from the
-// seed's formulas. It also writes candidate.csv: 4 runs of a candidate that
+// formulas (docs/STATISTICS.md, A/A check). It also writes candidate.csv: 4 runs of a candidate that
 // lost about 2 points (its flaky scenarios a little worse, two stable ones
 // broken), for the paired t-test. Run from this folder: go run .
 //
-// Targets (seed 004): 158 scenarios pass all 20 runs, 14 fail all, 28 go
+// Targets (the published figures): 158 scenarios pass all 20 runs, 14 fail all, 28 go
 // both ways; v = 0.024 and a formula noise of 1.55 points; pass^1 = 87.6%,
 // pass^8 = 80.6%; the first ten runs average 88.35%, the last ten 86.85%;
 // measured noise 1.95 points (variance ratio 1.6), 0.97 after removing the
 // line; the 2-point rule fires on 69 of 190 pairs with the earlier run as
 // baseline and on 6 the other way (75 of 380); the one-run threshold fires
 // on 18 and 0; independent runs fitted to the scenarios give "about one in
-// eight" (the seed's 13% came from a simulation; with v = 0.024 the exact
+// eight" (the published 13% came from a simulation; with v = 0.024 the exact
 // rate lands near 12%, so the fixture asks for 12% to 13%).
 package main
 
@@ -45,7 +45,7 @@ func main() {
 }
 
 // write writes runs in order; within a run the scenarios come in a shuffled
-// order, as the seed's runs did.
+// order, as the published runs did.
 func write(path string, m [][]int, prefix string, rng *rand.Rand) {
 	var b strings.Builder
 	b.WriteString("scenario,run,passed\n")
