@@ -207,7 +207,7 @@ type Parsed struct {
 	notes []string
 	// durs sums, per test, the seconds of its attempts the report gave, in
 	// the order it gave them, and counts them.
-	durs map[string]*duration
+	durs map[string]duration
 }
 
 type duration struct {
@@ -223,15 +223,10 @@ func (p *Parsed) time(next func(string, float64)) func(string, float64) {
 			next(test, s)
 		}
 		if p.durs == nil {
-			p.durs = map[string]*duration{}
+			p.durs = map[string]duration{}
 		}
 		d := p.durs[test]
-		if d == nil {
-			d = &duration{}
-			p.durs[test] = d
-		}
-		d.seconds += s
-		d.n++
+		p.durs[test] = duration{d.seconds + s, d.n + 1}
 	}
 }
 
