@@ -227,6 +227,10 @@ func CostCell(f history.TestHistory) string {
 	switch {
 	case f.CostSeconds == nil:
 		return "—"
+	case f.CostBasis == history.CostReported && f.RunSeconds != nil && *f.RunSeconds == 0:
+		// Reports round run times (go test to 0.01 s): 0 is "too short to
+		// measure", not a run that costs nothing.
+		return "0 s (its reports give its runs 0 s)"
 	case f.CostBasis == history.CostReported && f.RunSeconds != nil:
 		return Duration(*f.CostSeconds) + " (runs take " + Duration(*f.RunSeconds) + ")"
 	}
