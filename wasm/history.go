@@ -213,7 +213,7 @@ func (h *History) renderResult() app.UI {
 }
 
 func (h *History) renderFlakes(r *history.Result) app.UI {
-	cost := r.Flakes[0].CostSeconds != nil
+	cost := words.HistoryHasCost(r)
 	head := []app.UI{th("test"), th("failed / ran"), th("rate [95% interval]"), th("flips on one commit"), th("trend"), th("first – last failure"), th("lane"), th("reruns")}
 	if cost {
 		head = append(head, th("costs per run"))
@@ -238,16 +238,12 @@ func (h *History) renderFlakes(r *history.Result) app.UI {
 				td("reruns", reruns),
 			}
 			if cost {
-				c := "—"
-				if f.CostSeconds != nil {
-					c = words.Duration(*f.CostSeconds)
-				}
-				cells = append(cells, td("costs per run", c))
+				cells = append(cells, td("costs per run", words.CostCell(f)))
 			}
 			return app.Tr().Body(cells...)
 		})),
 	), app.P().Class("hint").Text("Rate: the share of its runs in which the test failed, with its 95% Wilson interval; the rerun budget is planned against the upper end. "+
-		"Trend: Fisher's exact test of the recent half of its runs against the earlier half. Runs are numbered #1, #2, … "+runOrder(r)+"."))
+		"Trend: Fisher's exact test of the recent half of its runs against the earlier half. Runs are numbered #1, #2, … "+runOrder(r)+"."+costNote(cost)))
 }
 
 // runOrder says how the runs are numbered, as the Markdown does.
@@ -271,4 +267,12 @@ func (h *History) renderIncidents(r *history.Result) app.UI {
 			return app.Tr().Body(td("incident", row[0]), app.Td().Class("id").DataSet("label", "runs").Text(row[1]), td("what failed", row[2]), td("evidence", row[3]))
 		})),
 	), app.P().Class("hint").Text("An outage is a run in which more tests failed than chance allows; a group is tests that failed in exactly the same runs, at least twice, and never apart: one shared cause, not each its own flake."))
+}
+
+// costNote is words.CostNote, after a space, when the table shows costs.
+func costNote(cost bool) string {
+	if !cost {
+		return ""
+	}
+	return " " + words.CostNote
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -91,8 +90,8 @@ func checkHistoryShare(r *history.Result) error {
 				return fmt.Errorf("test %q: a fraction outside [0,1]", t.Test)
 			case t.FirstFailure == nil || t.LastFailure == nil:
 				return fmt.Errorf("test %q: no first or last failure", t.Test)
-			case t.CostSeconds != nil && !(*t.CostSeconds >= 0):
-				return fmt.Errorf("test %q: a negative cost", t.Test)
+			case t.CostSeconds != nil && !(*t.CostSeconds >= 0), t.RunSeconds != nil && !(*t.RunSeconds >= 0):
+				return fmt.Errorf("test %q: a negative cost or run time", t.Test)
 			}
 		}
 	}
@@ -149,12 +148,7 @@ func readHistory(files []historyFile, format string) (*history.History, error) {
 		if err != nil {
 			return nil, &core.Error{Kind: core.Invalid, File: f.name, Msg: history.ZipProblem(err)}
 		}
-		entries := slices.Clone(z.File)
-		slices.SortFunc(entries, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-		for _, e := range entries {
-			if e.FileInfo().IsDir() || !history.IsReportName(e.Name) {
-				continue
-			}
+		for _, e := range history.ReportEntries(z) {
 			name := f.name + ":" + e.Name
 			if e.UncompressedSize64 > uint64(left) {
 				return nil, tooLarge(name)

@@ -83,7 +83,7 @@ func HistoryMarkdown(r *history.Result, link Link) string {
 	if len(r.Flakes) > 0 {
 		head := []string{"test", "failed / ran", "rate [95% interval]", "flips on one commit", "trend", "first – last failure", "lane", "reruns"}
 		align := "lrrrlllr"
-		cost := len(r.Flakes) > 0 && r.Flakes[0].CostSeconds != nil
+		cost := HistoryHasCost(r)
 		if cost {
 			head, align = append(head, "costs per run"), align+"r"
 		}
@@ -100,11 +100,7 @@ func HistoryMarkdown(r *history.Result, link Link) string {
 				Count(f.SameCommitFlips), TrendWords(f.Trend), "#" + Count(int64(f.FirstFailure.Index)) + " – #" + Count(int64(f.LastFailure.Index)),
 				LaneWords(f.Lane), k}
 			if cost {
-				c := "—"
-				if f.CostSeconds != nil {
-					c = Duration(*f.CostSeconds)
-				}
-				cells = append(cells, c)
+				cells = append(cells, CostCell(f))
 			}
 			rows = append(rows, cells)
 		}
@@ -115,6 +111,9 @@ func HistoryMarkdown(r *history.Result, link Link) string {
 		m.para("Rate: the share of its runs in which the test failed, with its 95% Wilson interval; the rerun budget is planned " +
 			"against the upper end. Trend: Fisher's exact test of the recent half of its runs against the earlier half. " +
 			"Runs are numbered #1, #2, … " + order + ".")
+		if cost {
+			m.para(CostNote)
+		}
 	}
 	if len(r.Incidents) > 0 {
 		title := "Incidents, kept out of the rates"
@@ -210,3 +209,34 @@ func TrendWords(t history.Trend) string {
 	}
 	return t.Direction + " lately (p " + pWords(t.PValue) + ")"
 }
+
+// HistoryHasCost reports whether any flaky test of r has a cost, so that
+// the tables show the column.
+func HistoryHasCost(r *history.Result) bool {
+	for _, f := range r.Flakes {
+		if f.CostSeconds != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// CostCell is a flaky test's cost per run, with its own run time beside it
+// when the reports gave it: "0.3 s (runs take 6 s)".
+func CostCell(f history.TestHistory) string {
+	switch {
+	case f.CostSeconds == nil:
+		return "—"
+	case f.CostBasis == history.CostReported && f.RunSeconds != nil && *f.RunSeconds == 0:
+		// Reports round run times (go test to 0.01 s): 0 is "too short to
+		// measure", not a run that costs nothing.
+		return "0 s (its reports give its runs 0 s)"
+	case f.CostBasis == history.CostReported && f.RunSeconds != nil:
+		return Duration(*f.CostSeconds) + " (runs take " + Duration(*f.RunSeconds) + ")"
+	}
+	return Duration(*f.CostSeconds)
+}
+
+// CostNote says what a cost per run is, and which run time it used.
+const CostNote = "Costs per run: its failure rate times its run time, the test's own mean where its reports give durations " +
+	"(go test -json, JUnit time; shown beside it), else the runner seconds of a run you gave."

@@ -55,12 +55,7 @@ func historyInputs(args []string) ([]historyInput, func(), error) {
 				return &core.Error{Kind: core.Invalid, File: path, Msg: history.ZipProblem(err)}
 			}
 			closers = append(closers, z)
-			files := slices.Clone(z.File)
-			slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-			for _, f := range files {
-				if f.FileInfo().IsDir() || !history.IsReportName(f.Name) {
-					continue
-				}
+			for _, f := range history.ReportEntries(&z.Reader) {
 				if f.UncompressedSize64 > maxHistoryFileBytes {
 					return &core.Error{Kind: core.TooLarge, File: path + ":" + f.Name, Msg: "over 1 GiB uncompressed"}
 				}
@@ -335,7 +330,8 @@ func historyText(w io.Writer, r *history.Result) error {
 		fmt.Fprintln(w, "\nflaky tests (rate: share of its runs that failed; 95% Wilson interval):")
 		t := newTable(w)
 		head := []string{"test", "failed/ran", "rate", "interval", "flips on one commit", "trend", "lane", "reruns"}
-		if r.CostSeconds != nil {
+		cost := words.HistoryHasCost(r)
+		if cost {
 			head = append(head, "costs per run")
 		}
 		t.row(head...)
@@ -346,12 +342,15 @@ func historyText(w io.Writer, r *history.Result) error {
 			}
 			cells := []string{f.Test, words.Fraction(f.Failures, f.Runs), words.Percent(f.Rate), words.Interval(f.Lower, f.Upper),
 				words.Count(f.SameCommitFlips), f.Trend.Direction, f.Lane, k}
-			if f.CostSeconds != nil {
-				cells = append(cells, words.Duration(*f.CostSeconds))
+			if cost {
+				cells = append(cells, words.CostCell(f))
 			}
 			t.row(cells...)
 		}
 		t.flush()
+		if cost {
+			fmt.Fprintln(w, words.CostNote)
+		}
 	}
 	if len(r.Incidents) > 0 {
 		fmt.Fprintln(w, "\nincidents (kept out of the rates unless -keep-incidents):")

@@ -34,7 +34,9 @@
 //     run, on which the test both failed and passed: proof of
 //     non-determinism), flips in time order, first and last failure, a
 //     trend (Fisher's exact test of the recent half of its runs against the
-//     earlier half), the cost (rate times Options.Budget.CostSeconds), the
+//     earlier half), the cost (rate times its own mean run time where the
+//     reports give durations, report.Options.Durations; else times
+//     Options.Budget.CostSeconds), the
 //     rerun budget and lane (gate.Budget) and the claim a quarantine would
 //     freeze (gate.Freeze).
 //  5. Status. A test that failed and passed outside incidents is flaky,

@@ -51,6 +51,10 @@ type testAcc struct {
 	name  string
 	first int32
 	bits  []uint64
+	// seconds and timed sum the run times of its attempts the reports gave
+	// (report.Options.Durations) and count them.
+	seconds float64
+	timed   int64
 }
 
 func (t *testAcc) set(run int32, failed, passed bool) {
@@ -201,6 +205,29 @@ type Parsed struct {
 	metas []RunMeta
 	runs  [][]TestResult
 	notes []string
+	// durs sums, per test, the seconds of its attempts the report gave, in
+	// the order it gave them, and counts them.
+	durs map[string]duration
+}
+
+type duration struct {
+	seconds float64
+	n       int64
+}
+
+// time returns the report.Options.Durations that records into p, calling
+// next too when it is not nil.
+func (p *Parsed) time(next func(string, float64)) func(string, float64) {
+	return func(test string, s float64) {
+		if next != nil {
+			next(test, s)
+		}
+		if p.durs == nil {
+			p.durs = map[string]duration{}
+		}
+		d := p.durs[test]
+		p.durs[test] = duration{d.seconds + s, d.n + 1}
+	}
 }
 
 // ParseRun reads one report file as ReadRun does, keeping at most runCells
@@ -214,13 +241,15 @@ func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Par
 	meta = fillMeta(meta, ReportMeta(head))
 	l := ledger.New()
 	l.SetCellLimit(runCells)
+	p := &Parsed{file: meta.File}
+	opt.Durations = p.time(opt.Durations)
 	if err := report.Read(br, opt, l); err != nil {
 		return nil, core.WithFile(err, meta.File)
 	}
 	if err := l.Overflow(); err != nil {
 		return nil, core.WithFile(err, meta.File)
 	}
-	p := &Parsed{file: meta.File, notes: l.Notes()}
+	p.notes = l.Notes()
 	runs := 0
 	for _, arm := range []string{ledger.ArmBaseline, ledger.ArmPatched} {
 		runs += len(l.Runs(arm))
@@ -254,6 +283,15 @@ func (h *History) AddParsed(p *Parsed) error {
 	for i, m := range p.metas {
 		if err := h.AddRun(m, p.runs[i]); err != nil {
 			return err
+		}
+	}
+	// Each test gets one sum per file, so the map's order does not change
+	// its total.
+	for test, d := range p.durs {
+		if i, ok := h.byName[test]; ok {
+			t := h.tests[i]
+			t.seconds += d.seconds
+			t.timed += d.n
 		}
 	}
 	return nil

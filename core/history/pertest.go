@@ -9,6 +9,10 @@ import (
 // testHistory is test i's record, and whether the naive rule flags it.
 func (h *History) testHistory(i int32, t *testAcc, order []int32, outage []bool, groupRuns []int32, o Options, ref func(int32) RunRef) (TestHistory, bool) {
 	th := TestHistory{Test: t.name}
+	if t.timed > 0 {
+		v := t.seconds / float64(t.timed)
+		th.RunSeconds = &v
+	}
 	inGroup := map[int32]bool{}
 	for _, r := range groupRuns {
 		inGroup[r] = true
@@ -107,6 +111,13 @@ func (h *History) plan(th *TestHistory, o Options) error {
 	b, err := gate.Budget(in)
 	if err != nil {
 		return err
+	}
+	switch {
+	case th.RunSeconds != nil:
+		in.CostSeconds = th.RunSeconds
+		th.CostBasis = CostReported
+	case in.CostSeconds != nil:
+		th.CostBasis = CostGiven
 	}
 	if c := in.CostSeconds; c != nil {
 		v := th.Rate * *c

@@ -132,10 +132,19 @@ type TestHistory struct {
 	FirstFailure  *RunRef `json:"first_failure"`
 	LastFailure   *RunRef `json:"last_failure"`
 	Trend         Trend   `json:"trend"`
-	// CostSeconds is Rate times the runner seconds of a run
-	// (Budget.CostSeconds): what its failures cost a run on average; null
-	// without a cost.
+	// RunSeconds is the mean seconds of its attempts, where the reports
+	// give them (go test -json Elapsed, JUnit time), >= 0; null when none
+	// did.
+	RunSeconds *float64 `json:"run_seconds"`
+	// CostSeconds is Rate times its run time: its own mean run time where
+	// the reports give one, else the runner seconds of a run given as the
+	// cost; what its failures cost a run on average, >= 0; null when
+	// neither is known.
 	CostSeconds *float64 `json:"cost_seconds"`
+	// CostBasis says which run time the cost used: "reported" (its own
+	// mean, run_seconds), "given" (the runner seconds given), or "" (no
+	// cost).
+	CostBasis string `json:"cost_basis"`
 	// Lane and Reruns are its rerun budget, planned against Upper.
 	Lane       string  `json:"lane"`
 	Reruns     *int64  `json:"reruns"`
@@ -469,3 +478,9 @@ func (h *History) counts(t int32, outage []bool) (fails, runs int64) {
 	}
 	return fails, runs
 }
+
+// The CostBasis of a test's cost.
+const (
+	CostReported = "reported" // its own mean run time, from the reports
+	CostGiven    = "given"    // the runner seconds of a run, as given
+)

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"errors"
 	"io"
+	"slices"
+	"strings"
 )
 
 // ZipProblem words what is wrong with a zip archive (a CI artifact of
@@ -26,4 +28,19 @@ func ZipProblem(err error) string {
 // file in it that cannot be unpacked.
 func IsZipError(err error) bool {
 	return errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrAlgorithm) || errors.Is(err, zip.ErrChecksum)
+}
+
+// ReportEntries are the files of a zip archive read as runs, in the order
+// of their names: report files only (IsReportName), so that folders,
+// hidden files and anything else in a CI artifact (a README, a log) are
+// skipped the same way on every surface.
+func ReportEntries(z *zip.Reader) []*zip.File {
+	var out []*zip.File
+	for _, f := range z.File {
+		if !f.FileInfo().IsDir() && IsReportName(f.Name) {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

@@ -24,6 +24,11 @@ type goTestEvent struct {
 	Test        string
 	ImportPath  string // build-output and build-fail events (Go 1.24+)
 	FailedBuild string // on a package's fail event when its build failed
+	// Elapsed is the seconds of a pass or fail event, when the scanner was
+	// asked for it (goTestScanner.elapsed) and the event has a finite
+	// number >= 0 there; HasElapsed says so.
+	Elapsed    float64
+	HasElapsed bool
 }
 
 // goTestPackage is what readGoTest tracks of one package in the stream.
@@ -34,10 +39,11 @@ type goTestPackage struct {
 	ended    bool
 }
 
-// readGoTest reads a go test -json stream as one run of arm.
-func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
+// readGoTest reads a go test -json stream as one run of arm; dur, when
+// not nil, is given each test attempt's Elapsed (Options.Durations).
+func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger, dur func(string, float64)) error {
 	lr := newLineReader(r, MaxGoTestLineBytes)
-	var scan goTestScanner
+	scan := goTestScanner{elapsed: dur != nil}
 	pkgs := map[string]*goTestPackage{}
 	pkg := func(name string) *goTestPackage {
 		p := pkgs[name]
@@ -107,7 +113,11 @@ func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger) error {
 				if ev.Action == "fail" {
 					p.failed++
 				}
-				l.AddTrial(arm, run, goTestName(ev.Package, ev.Test), ev.Action == "pass")
+				name := goTestName(ev.Package, ev.Test)
+				l.AddTrial(arm, run, name, ev.Action == "pass")
+				if dur != nil && ev.HasElapsed {
+					dur(name, ev.Elapsed)
+				}
 				trials++
 				continue
 			}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"errors"
+	"math"
+	"strconv"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/jsonscan"
@@ -17,6 +19,9 @@ import (
 type goTestScanner struct {
 	s     jsonscan.Scanner
 	names map[string]string
+	// elapsed asks for the Elapsed field (a number; anything else is
+	// skipped as before, no duration).
+	elapsed bool
 }
 
 // event decodes line, the nth line of the stream.
@@ -37,6 +42,16 @@ func (g *goTestScanner) event(line []byte, n int) (goTestEvent, error) {
 			dst = &ev.ImportPath
 		case "FailedBuild":
 			dst = &ev.FailedBuild
+		case "Elapsed":
+			if !g.elapsed {
+				return g.s.Skip()
+			}
+			raw, err := g.s.Value()
+			if err != nil {
+				return err
+			}
+			ev.Elapsed, ev.HasElapsed = seconds(string(raw))
+			return nil
 		default:
 			return g.s.Skip()
 		}
@@ -101,4 +116,14 @@ func jsonErr(err error) error {
 		return core.PosErrorf(core.Invalid, e.Line, e.Column, "%s", e.PathMsg())
 	}
 	return err
+}
+
+// seconds reads a duration in seconds, a finite number >= 0 (Go's syntax
+// for a float); ok is false for anything else.
+func seconds(s string) (float64, bool) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
 }

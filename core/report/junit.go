@@ -35,10 +35,13 @@ type junitCase struct {
 	errs                  int  // <error> elements of the body
 	setupErr, teardownErr bool
 	retries               []bool // Surefire rerun records: true when an error
+	time                  string // the time attribute: seconds, when a number
 }
 
-// readJUnit reads one JUnit XML file as one run of arm.
-func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
+// readJUnit reads one JUnit XML file as one run of arm; dur, when not
+// nil, is given the time attribute of each testcase that is a trial
+// (Options.Durations).
+func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger, dur func(string, float64)) error {
 	x := newXMLStream(r)
 	pos := x.pos
 	var suites []string // names of the enclosing testsuite elements
@@ -72,7 +75,7 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 			case "testsuite":
 				suites = append(suites, attr(t, "name"))
 			case "testcase":
-				c := junitCase{name: attr(t, "name"), classname: attr(t, "classname")}
+				c := junitCase{name: attr(t, "name"), classname: attr(t, "classname"), time: attr(t, "time")}
 				c.line, c.col = pos()
 				c.notRun = notRunStatus[attr(t, "status")] || notRunStatus[attr(t, "result")]
 				if err := readJUnitCase(x, &c); err != nil {
@@ -98,6 +101,11 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger) error {
 				// only the teardown's error: that is no second trial.
 				split := id == prevID && prevFailed && c.teardownErr && !c.failure && c.errs == 0 && !c.skipped
 				prevID, prevFailed = id, addJUnitCase(l, arm, run, id, c, split)
+				if dur != nil && !split && !c.setupErr && (!(c.skipped || c.notRun) || c.failure || c.errs > 0) {
+					if s, ok := seconds(strings.TrimSpace(c.time)); ok {
+						dur(id, s)
+					}
+				}
 				cases++
 			default:
 				if err := x.skip(); err != nil {

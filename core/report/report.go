@@ -57,6 +57,13 @@ type Options struct {
 	// Eval says how to read an eval harness's log (inspect, lmeval,
 	// promptfoo, samples): one log is one run, one sample one scenario.
 	Eval EvalOptions
+	// Durations, when set, is called with a test's name (as the ledger
+	// names it) and the seconds one of its counted attempts ran, where the
+	// report says: go test -json's Elapsed on a test's pass or fail event,
+	// and JUnit's time attribute on a testcase that is a trial. Other
+	// formats, and attempts without a time, make no call. Seconds are
+	// finite and >= 0.
+	Durations func(test string, seconds float64)
 }
 
 // detectBytes is how much of a report DetectFormat sees.
@@ -168,6 +175,14 @@ func Read(r io.Reader, opt Options, l *ledger.Ledger) error {
 	if run == "" {
 		run = l.NextRun(opt.Arm)
 	}
+	if opt.Durations != nil {
+		switch format {
+		case FormatGoTest:
+			return readGoTest(br, opt.Arm, run, l, opt.Durations)
+		case FormatJUnit:
+			return readJUnit(br, opt.Arm, run, l, opt.Durations)
+		}
+	}
 	if read := evalReaders[format]; read != nil {
 		return read(br, opt, run, l)
 	}
@@ -189,8 +204,8 @@ var evalReaders = map[string]func(r *bufio.Reader, opt Options, run string, l *l
 
 // readers read one file of a format as one run of an arm.
 var readers = map[string]func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error{
-	FormatGoTest:      func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error { return readGoTest(r, arm, run, l) },
-	FormatJUnit:       func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error { return readJUnit(r, arm, run, l) },
+	FormatGoTest:      func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error { return readGoTest(r, arm, run, l, nil) },
+	FormatJUnit:       func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error { return readJUnit(r, arm, run, l, nil) },
 	FormatNUnit:       readNUnit,
 	FormatTRX:         readTRX,
 	FormatXUnit:       readXUnit,

@@ -2,6 +2,7 @@ package report
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,7 @@ func FuzzReadGoTest(f *testing.F) {
 		if err == nil {
 			checkLedger(t, l)
 		}
+		checkDurations(t, s, Options{Format: FormatGoTest}, err)
 	})
 }
 
@@ -84,6 +86,7 @@ func FuzzReadJUnit(f *testing.F) {
 		if err == nil {
 			checkLedger(t, l)
 		}
+		checkDurations(t, s, Options{Format: FormatJUnit, Arm: ledger.ArmPatched}, err)
 	})
 }
 
@@ -105,4 +108,20 @@ func FuzzReadReport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkDurations reads s again with Options.Durations set: the reading
+// must fail or succeed as it did without (err), and every duration given
+// must be a finite number of seconds >= 0 for a named test.
+func checkDurations(t *testing.T, s string, opt Options, err error) {
+	t.Helper()
+	opt.Durations = func(test string, sec float64) {
+		if test == "" || !(sec >= 0) || math.IsInf(sec, 0) {
+			t.Fatalf("duration %v for test %q", sec, test)
+		}
+	}
+	err2 := Read(strings.NewReader(s), opt, ledger.New())
+	if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+		t.Fatalf("with durations: %v, without: %v", err2, err)
+	}
 }

@@ -6,9 +6,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"path"
-	"slices"
-	"strings"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
@@ -170,12 +167,7 @@ func (hr *historyReader) zip(name string, r io.Reader) error {
 	if err != nil {
 		return &core.Error{Kind: core.Invalid, File: name, Msg: history.ZipProblem(err)}
 	}
-	files := slices.Clone(z.File)
-	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-	for _, f := range files {
-		if f.FileInfo().IsDir() || strings.HasPrefix(path.Base(f.Name), ".") {
-			continue
-		}
+	for _, f := range history.ReportEntries(z) {
 		left := MaxHistoryUnzippedBytes - hr.unzipped
 		if f.UncompressedSize64 > uint64(left) {
 			return tooMany("", int(min(f.UncompressedSize64, 1<<40)>>20)+int(hr.unzipped>>20), MaxHistoryUnzippedBytes>>20, "MiB unpacked from zip archives", "run the CLI (flakegate history archive.zip), which has no such limit")

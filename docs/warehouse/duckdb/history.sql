@@ -14,6 +14,11 @@
 -- Input: test_runs(run, arm, test, passed), one row per execution.
 -- Output: history-tests.csv (test,runs,failures,incident_failures) and
 -- history-outages.csv (run,tests,failing).
+-- ../bigquery/history.sql and ../clickhouse/history.sql are translations of
+-- this file, step by step with the same tables; only this one is executed
+-- and checked against flakegate (docs/warehouse/check).
+
+-- Step 1: a test failed in a run when any of its executions there failed.
 
 CREATE OR REPLACE TEMP TABLE hist_cells AS
 SELECT run, test, bool_or(NOT passed) AS failed
@@ -22,14 +27,15 @@ FROM test_runs GROUP BY run, test;
 CREATE OR REPLACE TEMP TABLE hist_runs AS
 SELECT run, count(*) AS tests, count_if(failed) AS failing FROM hist_cells GROUP BY run;
 
--- P(X >= k) for X ~ Binomial(n, p), summed term by term in logs.
+-- Step 2: P(X >= k) for X ~ Binomial(n, p), summed term by term in logs.
 CREATE OR REPLACE TEMP MACRO hist_tail(k, n, p) AS (
   CASE WHEN k <= 0 THEN 1.0 WHEN p <= 0 OR k > n THEN 0.0 WHEN p >= 1 THEN 1.0 ELSE
     (SELECT sum(exp(lgamma(n + 1) - lgamma(x + 1) - lgamma(n - x + 1) + x * ln(p) + (n - x) * ln(1 - p)))
      FROM range(k::BIGINT, n::BIGINT + 1) t(x)) END
 );
 
--- One round: flag the runs against the share of the runs not flagged before.
+-- Step 3: five rounds; one round flags the runs (at least 5 failed tests)
+-- against the share of the runs not flagged before.
 CREATE OR REPLACE TEMP MACRO hist_round(prev) AS TABLE
   WITH share AS (
     SELECT sum(failing)::DOUBLE / sum(tests) AS p FROM hist_runs WHERE run NOT IN (SELECT run FROM query_table(prev))
@@ -44,7 +50,8 @@ CREATE OR REPLACE TEMP TABLE hist_out3 AS FROM hist_round('hist_out2');
 CREATE OR REPLACE TEMP TABLE hist_out4 AS FROM hist_round('hist_out3');
 CREATE OR REPLACE TEMP TABLE hist_outage AS FROM hist_round('hist_out4');
 
--- Each test's failed runs outside outages, as one ordered list.
+-- Step 4: each test's failed runs outside outages, as one ordered list,
+-- and its runs outside outages.
 CREATE OR REPLACE TEMP TABLE hist_sets AS
 SELECT c.test, string_agg(c.run, chr(31) ORDER BY c.run) AS runs, count(*) AS n,
   (SELECT count(*) FROM hist_cells d WHERE d.test = c.test AND d.run NOT IN (SELECT run FROM hist_outage)) AS ran
@@ -52,6 +59,7 @@ FROM hist_cells c
 WHERE c.failed AND c.run NOT IN (SELECT run FROM hist_outage)
 GROUP BY c.test;
 
+-- Step 5: groups, not one test and its own subtests.
 CREATE OR REPLACE TEMP TABLE hist_groups AS
 WITH g AS (
   SELECT runs, list(test) AS tests, min(length(test)) AS shortest
@@ -62,7 +70,7 @@ WITH g AS (
 SELECT runs, tests FROM fam
 WHERE NOT list_bool_and(list_transform(tests, t -> t = root OR starts_with(t, root || '/')));
 
--- The runs left out of each test's counts: outages, and its group's runs.
+-- Step 6: the runs left out of each test's counts: outages, and its group's runs.
 CREATE OR REPLACE TEMP TABLE hist_excluded AS
 SELECT c.run, c.test FROM hist_cells c WHERE c.run IN (SELECT run FROM hist_outage)
 UNION
@@ -70,6 +78,7 @@ SELECT unnest(string_split(g.runs, chr(31))) AS run, t.test
 FROM hist_groups g, (SELECT unnest(tests) AS test, runs FROM hist_groups) t
 WHERE t.runs = g.runs;
 
+-- Step 7: the figures.
 COPY (
   SELECT c.test,
     count(*) FILTER (WHERE e.run IS NULL) AS runs,
