@@ -281,11 +281,13 @@ func TestPageInputAsWritten(t *testing.T) {
 
 		// Messages in the field's terms.
 		typeIn(t, ctx, "in-observe", "abc")
-		if msg := errorAt(t, ctx, "observe"); !strings.Contains(msg, "failures/runs, such as 1/120") || strings.Contains(msg, "passed") || strings.Contains(msg, "trials") {
+		// The one wording every surface gives (core/param), without a
+		// column for a single value.
+		if msg := errorAt(t, ctx, "observe"); msg != `want fails/runs such as 1/120, got "abc"` {
 			t.Errorf("observe: %q", msg)
 		}
 		typeIn(t, ctx, "in-observe", "5/3")
-		if msg := errorAt(t, ctx, "observe"); msg != "5/3: the failures cannot be more than the runs" {
+		if msg := errorAt(t, ctx, "observe"); msg != "5 is more than the 3 runs" {
 			t.Errorf("observe 5/3: %q", msg)
 		}
 		typeIn(t, ctx, "in-observe", "")

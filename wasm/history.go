@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/history/histsim"
@@ -228,19 +229,19 @@ func (h *History) renderFlakes(r *history.Result) app.UI {
 				reruns = words.Count(*f.Reruns)
 			}
 			cells := []app.UI{
-				app.Td().Class("id").DataSet("label", "test").Text(f.Test),
+				app.Td().Class("id").DataSet("label", "test").Body(fieldStr("test", f.Test)),
 				td("failed / ran", words.Fraction(f.Failures, f.Runs)),
-				app.Td().Class("rate").DataSet("label", "rate").Text(words.Percent(f.Rate) + " " + words.Interval(f.Lower, f.Upper)),
+				app.Td().Class("rate").DataSet("label", "rate").Body(fieldNum("rate", f.Rate, words.Percent(f.Rate)), app.Text(" "+words.Interval(f.Lower, f.Upper))),
 				td("flips on one commit", words.Count(f.SameCommitFlips)),
 				td("trend", words.TrendWords(f.Trend)),
 				td("first – last failure", "#"+words.Count(int64(f.FirstFailure.Index))+" – #"+words.Count(int64(f.LastFailure.Index))),
-				app.Td().Class("lane").DataSet("label", "lane").Text(words.LaneWords(f.Lane)),
+				app.Td().Class("lane").DataSet("label", "lane").Body(fieldStrText("lane", f.Lane, words.LaneWords(f.Lane))),
 				td("reruns", reruns),
 			}
 			if cost {
 				cells = append(cells, td("costs per run", words.CostCell(f)))
 			}
-			return app.Tr().Body(cells...)
+			return app.Tr().DataSet("scope", strconv.Itoa(k)).Body(cells...)
 		})),
 	), app.P().Class("hint").Text("Rate: the share of its runs in which the test failed, with its 95% Wilson interval; the rerun budget is planned against the upper end. "+
 		"Trend: Fisher's exact test of the recent half of its runs against the earlier half. Runs are numbered #1, #2, … "+runOrder(r)+"."+costNote(cost)))

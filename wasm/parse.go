@@ -173,7 +173,8 @@ func errField(err error) string {
 }
 
 // errText is an error's message for display at its field: the core's
-// message with its position, without repeating the field name.
+// message with its position inside the text, without repeating the field
+// name.
 func errText(err error) string {
 	var e *core.Error
 	if !errors.As(err, &e) {
@@ -181,7 +182,9 @@ func errText(err error) string {
 	}
 	c := *e
 	c.Field = ""
-	if c.Line == 0 && c.Column > 0 {
+	// A column locates a fault inside the text (the third rate of a list);
+	// at the first character it says nothing about a single value.
+	if c.Line == 0 && c.Column > 1 {
 		return "column " + strconv.Itoa(c.Column) + ": " + c.Msg
 	}
 	return c.Error()
