@@ -51,13 +51,13 @@ func covers(pattern, path string) bool {
 // violations lists the imports of package pkg (a path below the module)
 // that break the rules: a package of the layers above imports the standard
 // library and the packages its layer lists, nothing else; the calculator
-// (wasm/...) never imports a command or the API.
+// (page/...) never imports a command or the API.
 func violations(pkg string, imports []string) []string {
 	var bad []string
 	for _, imp := range imports {
 		ours, isOurs := strings.CutPrefix(imp, module+"/")
 		std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
-		if covers("wasm/...", pkg) && isOurs && (covers("cmd/...", ours) || covers("functions/...", ours)) {
+		if covers("page/...", pkg) && isOurs && (covers("cmd/...", ours) || covers("functions/...", ours)) {
 			bad = append(bad, imp+" (the calculator never imports a command or the API)")
 		}
 		for pattern, may := range layers {
@@ -147,7 +147,7 @@ func TestViolations(t *testing.T) {
 		{"core/gate", "gonum.org/v1/gonum/stat", true},
 		{"core/gate", "math", false},
 		{"words", module + "/core/aa", false},
-		{"words", module + "/wasm", true},
+		{"words", module + "/page", true},
 		{"words", module + "/share", false},
 		{"share", module + "/words", true},
 		{"words", "github.com/maxence-charriere/go-app/v10/pkg/app", true},
@@ -155,10 +155,10 @@ func TestViolations(t *testing.T) {
 		{"static", "github.com/andybalholm/brotli", false},
 		{"static", "github.com/klauspost/compress/zstd", true},
 		{"core/gate", "github.com/andybalholm/brotli", true},
-		{"wasm", "github.com/maxence-charriere/go-app/v10/pkg/app", false},
-		{"wasm", module + "/functions/api", true},
-		{"wasm/webtest", module + "/cmd/flakegate-serve", true},
-		{"wasm", module + "/words", false},
+		{"page", "github.com/maxence-charriere/go-app/v10/pkg/app", false},
+		{"page", module + "/functions/api", true},
+		{"page/webtest", module + "/cmd/flakegate-serve", true},
+		{"page", module + "/words", false},
 		{"cmd/flakegate", module + "/core/aa", false},
 	} {
 		if got := len(violations(tc.pkg, []string{tc.imp})) > 0; got != tc.bad {

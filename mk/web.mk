@@ -38,7 +38,7 @@ tools-web:
 
 # The browser tests alone (they are also part of `make test`).
 web-test: tools-web
-	$(GO) test -count=1 -tags integration ./wasm/... ./site/...
+	$(GO) test -count=1 -tags integration ./page/... ./site/...
 
 web-bench: tools-web site
 	$(GO) run ./bench/web -site $(WEB_OUT)

@@ -15,8 +15,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/wasm"
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // The A/A page as a reviewer meets it, at 1280 and 390 px. Expected
@@ -140,7 +140,7 @@ func phoneChecks(t *testing.T, ctx context.Context) {
 // The example, as files the CLI reads.
 func exampleFiles(t *testing.T) (dir string, want []byte) {
 	dir = t.TempDir()
-	b, c := wasm.ExampleAACSV()
+	b, c := page.ExampleAACSV()
 	writeFile(t, dir, "baseline.csv", b)
 	writeFile(t, dir, "candidate.csv", c)
 	return dir, cliIn(t, dir, "aa", "-json", "baseline.csv", "candidate.csv")
@@ -277,7 +277,7 @@ func TestAAExampleAndPasteShapes(t *testing.T) {
 	defer cancel()
 	srv := serveSite(t)
 	dir, want := exampleFiles(t)
-	base, _ := wasm.ExampleAACSV()
+	base, _ := page.ExampleAACSV()
 	baseOnly := cliIn(t, dir, "aa", "-json", "baseline.csv")
 	for _, w := range widths {
 		t.Run(w.name, func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // dropFile is a file a test drags onto a drop zone.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/wasm/fieldcheck"
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page/fieldcheck"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // wasmGate serves the site, holding app.wasm back until released, or

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // The pages as a reviewer meets them, at a desktop's and a phone's width:

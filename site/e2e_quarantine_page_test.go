@@ -13,7 +13,7 @@ import (
 )
 
 // weekRegistries makes, with the CLI, the registries the quarantine page's
-// examples were made from (wasm/quarantine_example.go): the tests that
+// examples were made from (page/quarantine_example.go): the tests that
 // flaked on the week's first night, and the same registry after the checks
 // of the next four nights were written. It returns their paths and the
 // nights' folder.

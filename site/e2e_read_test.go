@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // heard is the text a screen reader finds on the page: the names and

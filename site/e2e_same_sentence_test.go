@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/flakegate/flakegate/wasm"
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // Done means: on every page, for every way of giving it input (typed,
@@ -22,7 +22,7 @@ func TestAnswerIsTheMarkdownsFirstLineAndTheCLIs(t *testing.T) {
 	dir := t.TempDir()
 	reports := filepath.Join(repoRoot(), "core", "report", "testdata", "reports", "gotest")
 	count5, seed2 := filepath.Join(reports, "count5.json"), filepath.Join(reports, "seed2.json")
-	exBase, exCand := wasm.ExampleAACSV()
+	exBase, exCand := page.ExampleAACSV()
 	base := aaCSV(60, 8, func(s, r int) bool { return (s*13+r*7)%17 == 0 || (s%9 == 0 && r%2 == 1) })
 	cand := aaCSV(60, 5, func(s, r int) bool { return (s*11+r*5)%9 == 0 })
 	files := map[string]string{}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/wasm/fieldcheck"
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page/fieldcheck"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // End-to-end: the site is built as `make site` builds it, served from

@@ -18,7 +18,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/functions/api"
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // TestResultLinks opens, in headless Chromium, the links that the CLI

@@ -2,7 +2,7 @@
 // same source:
 //
 //   - GOOS=js GOARCH=wasm: web/app.wasm, the go-app client that renders the
-//     calculators of package wasm in the browser;
+//     calculators of package page in the browser;
 //
 //   - natively: the static-site generator, which pre-renders every page with
 //     go-app's app.Handler and writes the folder Workers serves as assets
@@ -17,7 +17,7 @@ package main
 import (
 	"runtime/debug"
 
-	"github.com/flakegate/flakegate/wasm"
+	"github.com/flakegate/flakegate/page"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -34,7 +34,7 @@ func main() {
 		debug.SetGCPercent(400)
 		debug.SetMemoryLimit(256 << 20)
 	}
-	wasm.Register()
+	page.Register()
 	app.RunWhenOnBrowser() // in the browser this serves the app and never returns
 	generate()
 }

@@ -142,7 +142,7 @@ func TestWasmBuildHasNoServerCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pkg := range []string{"net/http", "net/http/httptest", "crypto/tls", "crypto/x509", "regexp", "mime/multipart",
-		"github.com/chromedp/chromedp", "github.com/flakegate/flakegate/wasm/webtest"} {
+		"github.com/chromedp/chromedp", "github.com/flakegate/flakegate/page/webtest"} {
 		for _, line := range strings.Split(string(out), "\n") {
 			if line == pkg {
 				t.Errorf("app.wasm links %s", pkg)

@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/static"
-	"github.com/flakegate/flakegate/wasm"
+	"github.com/flakegate/flakegate/page"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -80,8 +80,8 @@ func Generate(o Options) error {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	wasm.Register() // idempotent; Generate may run without main (tests)
-	if err := app.GenerateStaticWebsite(o.Out, Handler(o.Version), wasm.Pages...); err != nil {
+	page.Register() // idempotent; Generate may run without main (tests)
+	if err := app.GenerateStaticWebsite(o.Out, Handler(o.Version), page.Pages...); err != nil {
 		return fmt.Errorf("generate: pre-rendering: %w", err)
 	}
 	if err := patchAppJS(filepath.Join(o.Out, "app.js")); err != nil {

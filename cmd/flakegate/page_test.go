@@ -7,28 +7,28 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/flakegate/flakegate/wasm"
+	"github.com/flakegate/flakegate/page"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // The calculator's pages, loaded natively in go-app's test engine: each
 // captures its context when the engine mounts it, to follow links.
 type budgetPage struct {
-	wasm.Budget
+	page.Budget
 	ctx app.Context
 }
 
 func (p *budgetPage) OnPreRender(ctx app.Context) { p.ctx = ctx }
 
 type decidePage struct {
-	wasm.Decide
+	page.Decide
 	ctx app.Context
 }
 
 func (p *decidePage) OnPreRender(ctx app.Context) { p.ctx = ctx }
 
 type aaPage struct {
-	wasm.AA
+	page.AA
 	ctx app.Context
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/flakegate/flakegate/core/param"
 	api "github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/wasm"
+	"github.com/flakegate/flakegate/page"
 )
 
 // outcome is what a surface made of a calculator's inputs: the answer's
@@ -58,7 +58,7 @@ func TestEverySurfaceReadsTheSchema(t *testing.T) {
 				return computed(gate.Budget, in, err)
 			},
 			func(s map[string]string) outcome {
-				in, err := wasm.BudgetInputFrom(s)
+				in, err := page.BudgetInputFrom(s)
 				return computed(gate.Budget, in, err)
 			}},
 		{"decide", param.Decide.Fields, map[string]string{"baseline": "10/20", "patched": "17/20"},
@@ -67,7 +67,7 @@ func TestEverySurfaceReadsTheSchema(t *testing.T) {
 				return computed(gate.Decide, in, err)
 			},
 			func(s map[string]string) outcome {
-				in, err := wasm.DecideInputFrom(s)
+				in, err := page.DecideInputFrom(s)
 				return computed(gate.Decide, in, err)
 			}},
 		{"size", param.Size.Fields, map[string]string{"baseline": "0.5", "patched": "0.85"},
@@ -224,7 +224,7 @@ func FuzzSurfacesAgree(f *testing.F) {
 		budget := len(param.Budget.Fields)
 		var fields []param.Field
 		var defaults, base map[string]string
-		var link, page func(map[string]string) outcome
+		var link, onPage func(map[string]string) outcome
 		calc := "budget"
 		if i := int(pick) % (budget + len(param.Decide.Fields)); i < budget {
 			fields, defaults, base = param.Budget.Fields, param.Budget.Defaults(), map[string]string{"rates": "0.05"}
@@ -232,8 +232,8 @@ func FuzzSurfacesAgree(f *testing.F) {
 				in, err := param.Budget.Parse(s)
 				return computed(gate.Budget, in, err)
 			}
-			page = func(s map[string]string) outcome {
-				in, err := wasm.BudgetInputFrom(s)
+			onPage = func(s map[string]string) outcome {
+				in, err := page.BudgetInputFrom(s)
 				return computed(gate.Budget, in, err)
 			}
 		} else {
@@ -242,8 +242,8 @@ func FuzzSurfacesAgree(f *testing.F) {
 				in, err := param.Decide.Parse(s)
 				return computed(gate.Decide, in, err)
 			}
-			page = func(s map[string]string) outcome {
-				in, err := wasm.DecideInputFrom(s)
+			onPage = func(s map[string]string) outcome {
+				in, err := page.DecideInputFrom(s)
 				return computed(gate.Decide, in, err)
 			}
 		}
@@ -266,7 +266,7 @@ func FuzzSurfacesAgree(f *testing.F) {
 		}
 		linked := share.ReadForm(share.FormFields(keys...), share.Form(share.FormFields(keys...), full))
 		want := viaAPI(t, h, calc, fields, given)
-		for s, o := range map[string]outcome{"cli": viaCLI(t, calc, fields, given), "link": link(linked), "page": page(full)} {
+		for s, o := range map[string]outcome{"cli": viaCLI(t, calc, fields, given), "link": link(linked), "page": onPage(full)} {
 			if o != want {
 				t.Fatalf("%s %s=%q:\n%-4s %+v\napi  %+v", calc, f.Key, text, s, o, want)
 			}

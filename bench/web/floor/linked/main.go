@@ -8,14 +8,14 @@ package main
 
 import (
 	"github.com/flakegate/flakegate/bench/web/floor"
-	"github.com/flakegate/flakegate/wasm"
+	"github.com/flakegate/flakegate/page"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 func main() {
 	floor.Register()
-	app.Route("/unused/budget", func() app.Composer { return &wasm.Budget{} })
-	app.Route("/unused/decide", func() app.Composer { return &wasm.Decide{} })
-	app.Route("/unused/aa", func() app.Composer { return &wasm.AA{} })
+	app.Route("/unused/budget", func() app.Composer { return &page.Budget{} })
+	app.Route("/unused/decide", func() app.Composer { return &page.Decide{} })
+	app.Route("/unused/aa", func() app.Composer { return &page.AA{} })
 	app.RunWhenOnBrowser()
 }

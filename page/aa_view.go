@@ -1,0 +1,575 @@
+package page
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/words"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The A/A page tells the A/A story in its order: the answer first
+// (words.AAAnswer and words.AAStory, the sentences the Markdown and the CLI
+// print), then under plain headings the candidate's verdict and why, how
+// noisy the suite is, the drop it can see with how many runs, whether the
+// runs trend, what a fixed-point rule costs, and the scenarios that went
+// both ways. Every figure is a data-field; no JSON key is shown as text.
+
+// aaShown is the result's top-level JSON fields the page lays out itself;
+// any other (a figure added to aa.Result later) is shown generically.
+var aaShown = []string{"scenarios", "runs", "rows", "mixed", "v", "noise", "thresholds", "runs_needed", "trend",
+	"run_rates", "candidate", "warnings", "variance_ratio", "trend_test", "fixed_drop", "pass_k", "all_pass_bound",
+	"flaky", "paired_t"}
+
+func (c *AA) Render() app.UI {
+	perfMark("render")
+	if !c.opened {
+		c.openFragment(openingFragment())
+	}
+	return c.shell("/aa", "A/A noise check",
+		"How noisy is an eval suite when nothing changed? Give the runs of the unchanged suite (the baseline) and, if you have them, a candidate's runs: the page says what drop is more than noise, how many runs it takes to see one, whether the runs drift, and whether the candidate regressed.",
+		app.P().Class("examples").Body(
+			app.Button().ID("example-aa").Class("secondary").Text("Try an example").OnClick(c.onExample),
+			app.Span().Class("hint").Text(" 20 unchanged runs of a 200-scenario suite whose pass rate drifts down, and 4 runs of a candidate."),
+		),
+		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
+		app.If(c.linkErr != nil, func() app.UI {
+			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(c.linkErr))
+		}),
+		app.If(c.err != nil && c.errSide() < 0, func() app.UI {
+			return app.P().Class("error").Role("alert").DataSet("error", "aa").Text(errString(c.err))
+		}),
+		c.renderAnswer(),
+		app.If(c.res != nil, func() app.UI { return c.renderResult() }),
+	)
+}
+
+// renderAnswer is the polite live region that says the answer: a screen
+// reader hears each new result (and a side's error) as it arrives. It is
+// on the page from the start, as a live region must be to be heard.
+func (c *AA) renderAnswer() app.UI {
+	var body []app.UI
+	switch {
+	case c.res != nil:
+		r := c.res
+		class := "verdict"
+		if r.Candidate != nil && r.Candidate.Blocks {
+			class = "verdict bad"
+		}
+		body = append(body, app.P().Class(class).ID("answer-text").Text(words.AAAnswer(r)))
+		if c.sides[1].err != nil || c.candErr != nil {
+			body = append(body, app.P().Class("notice").ID("baseline-only").Text(
+				"The candidate's runs could not be used (the error is at its input above): these figures are the baseline's alone, with no verdict."))
+		}
+		story := words.AAStory(r)
+		body = append(body, app.Ul().Class("story").ID("story").Body(app.Range(story).Slice(func(i int) app.UI {
+			return app.Li().Text(story[i])
+		})))
+		if len(r.Warnings) > 0 {
+			body = append(body, app.H3().ID("caveats").Text("Caveats"))
+		}
+		body = append(body, warnings(r.Warnings))
+	case c.sides[0].busy || c.sides[1].busy:
+		body = append(body, app.P().Class("hint").Text("Reading the runs…"))
+	case c.sides[0].err != nil:
+		body = append(body, app.P().Class("hint").Text("No figures: the baseline's runs could not be read (the error is at its input above)."))
+	}
+	return app.Div().ID("answer").Class("answer").Aria("live", "polite").Body(body...)
+}
+
+func (c *AA) renderSide(i int) app.UI {
+	s := c.sides[i]
+	key := sideKeys[i]
+	sideErr := s.err
+	if sideErr == nil && !s.busy && c.errSide() == i {
+		sideErr = c.err
+	}
+	if sideErr == nil && !s.busy && i == 1 {
+		sideErr = c.candErr
+	}
+	label := "Baseline: the unchanged suite's runs"
+	if i == 1 {
+		label = "Candidate's runs (optional)"
+	}
+	var status app.UI
+	switch {
+	case s.busy:
+		pc := 0.0
+		if s.total > 0 {
+			pc = float64(s.done) / float64(s.total)
+		}
+		status = app.Div().Class("progress").Body(
+			app.Progress().ID("progress-"+key).Max(1).Value(words.Exact(pc)).Aria("label", "reading "+key),
+			app.Span().Text(" reading "+s.name+": "+words.Percent(pc)),
+		)
+	case sideErr != nil:
+		status = app.P().ID("err-"+key).Class("error").Role("alert").DataSet("error", key).Text(errString(sideErr))
+	case s.stats != nil:
+		status = app.P().Class("loaded").ID("loaded-"+key).DataSet("ms", strconv.FormatInt(s.elapsed.Milliseconds(), 10)).
+			Text(s.name + ": " + words.Nouns(s.stats.Rows, "row") + ", " + words.Nouns(len(s.stats.Scenarios), "scenario") + ", " + words.Nouns(len(s.stats.Runs), "run"))
+	}
+	text := app.Textarea().ID("text-"+key).Rows(5).Attr("spellcheck", "false").
+		Attr("placeholder", "Paste the "+key+"'s runs: one row per scenario and run, with the columns scenario, run and passed (1 or 0), separated by commas, semicolons or tabs, from a spreadsheet or a CSV file.")
+	if sideErr != nil {
+		text = text.Aria("invalid", "true").Aria("describedby", "err-"+key)
+	}
+	return app.FieldSet().Class("side").Body(
+		app.Legend().Text(label),
+		app.Label().For("text-"+key).Text("Paste the "+key+"'s runs"),
+		text.OnInput(func(ctx app.Context, e app.Event) {
+			c.sides[i].gen++
+			gen := c.sides[i].gen
+			ctx.After(150*time.Millisecond, func(ctx app.Context) {
+				if c.sides[i].gen != gen {
+					return
+				}
+				text := app.Window().GetElementByID("text-" + key).Get("value").String()
+				c.PasteSide(ctx, i, text)
+			})
+		}),
+		dropFiles(key, "or the "+key+"'s files: a CSV, or one test report or eval log per run", ".csv,.tsv,.txt,.json,.jsonl,.xml,.eval,text/csv", true, func(ctx app.Context, files []dropped) {
+			c.ReadFiles(ctx, i, files)
+		}),
+		status,
+		app.If(s.stats != nil || s.err != nil || s.busy, func() app.UI {
+			return app.Button().ID("clear-" + key).Class("secondary").Text("Clear the " + key).OnClick(func(ctx app.Context, e app.Event) {
+				c.ClearSide(ctx, i)
+			})
+		}),
+	)
+}
+
+func (c *AA) renderResult() app.UI {
+	r := c.res
+	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
+		c.renderCandidate(),
+		app.H2().Text("How noisy the suite is"),
+		app.P().Class("summary").Body(
+			fieldInt("scenarios", int64(r.Scenarios)), app.Text(" "+plural(int64(r.Scenarios), "scenario")+" in "),
+			fieldInt("runs", int64(r.Runs)), app.Text(" baseline "+plural(int64(r.Runs), "run")+" ("),
+			fieldInt("rows", r.Rows), app.Text(" "+plural(r.Rows, "row")+"); "),
+			fieldInt("mixed", int64(r.Mixed)), app.Text(" "+plural(int64(r.Mixed), "scenario")+" went both ways (passed in some runs and failed in others). Their mean pass-fail variance q(1−q), the noise each adds, is v = "),
+			fieldNum("v", r.V, strconv.FormatFloat(r.V, 'f', 4, 64)), app.Text("."),
+		),
+		app.P().DataSet("scope", "noise").Body(
+			app.Text("Two unchanged runs differ by about s = "), fieldNum("s", r.Noise.S, words.Points(r.Noise.S)),
+			app.Text(" (the noise of a one-run comparison): the larger of "), fieldNum("formula", r.Noise.Formula, words.Points(r.Noise.Formula)),
+			app.Text(" that the formula √(2v/n) predicts from the scenarios and "), fieldOptNum("measured", r.Noise.Measured, words.Points),
+			app.Text(" that the runs' own spread shows (√2 times the standard deviation of their pass rates; it needs 3 or more runs)."),
+		),
+		c.renderVariance(),
+		app.H2().Text("What drop the suite can see"),
+		app.Div().Class("twocol").Body(
+			app.Div().Class("table-wrap").Body(app.Table().Body(
+				app.Caption().Text("Flag only drops larger than this (5% false alarms)"),
+				app.THead().Body(app.Tr().Body(th("Runs per side"), th("Drop"))),
+				app.TBody().Body(app.Range(r.Thresholds).Slice(func(i int) app.UI {
+					t := r.Thresholds[i]
+					return app.Tr().DataSet("scope", "thresholds."+strconv.Itoa(i)).Body(
+						app.Td().Body(fieldInt("runs_per_side", int64(t.RunsPerSide))),
+						app.Td().Body(fieldNum("drop", t.Drop, words.Points(t.Drop))),
+					)
+				})),
+			)),
+			app.Div().Class("table-wrap").Body(app.Table().Body(
+				app.Caption().Text("Runs per side to catch a drop 80% of the time"),
+				app.THead().Body(app.Tr().Body(th("Drop"), th("Runs per side"))),
+				app.TBody().Body(app.Range(r.RunsNeeded).Slice(func(i int) app.UI {
+					n := r.RunsNeeded[i]
+					return app.Tr().DataSet("scope", "runs_needed."+strconv.Itoa(i)).Body(
+						app.Td().Body(fieldNum("drop", n.Drop, words.Points(n.Drop))),
+						app.Td().Body(fieldInt("runs_per_side", n.RunsPerSide)),
+					)
+				})),
+			)),
+		),
+		app.H2().Text("Whether the runs trend"),
+		app.If(r.Trend != nil, func() app.UI {
+			t := r.Trend
+			return app.P().DataSet("scope", "trend").Body(
+				app.Text("Comparing every pair of runs in the order given, the one-run threshold fired on "), fieldInt("fired_earlier_baseline", int64(t.FiredEarlierBaseline)),
+				app.Text(" of "), fieldInt("pairs", int64(t.Pairs)), app.Text(" pairs with the earlier run as the baseline and on "),
+				fieldInt("fired_later_baseline", int64(t.FiredLaterBaseline)), app.Text(" the other way. Unchanged runs fire about as often both ways; lopsided counts mean the pass rate trends, and then any threshold fires mostly one way."),
+			)
+		}).Else(func() app.UI {
+			return app.P().Body(fieldNull("trend"), app.Text(" No count of pairs: it needs 3 or more runs and some noise."))
+		}),
+		c.renderTrendTest(),
+		app.If(c.full(), func() app.UI {
+			d := c.derive(r)
+			return app.Figure().Body(
+				app.Raw(d.runPlot),
+				app.Raw(d.runPlotSm),
+				app.FigCaption().Text("Each run's pass rate in the order the runs came: the baseline's, then the candidate's. The band is the baseline's mean plus or minus the one-run threshold: one run outside it differs from a typical run by more than noise."),
+			)
+		}),
+		c.renderFixedDrop(),
+		app.If(c.full() && c.headline, func() app.UI {
+			return app.P().Class("hint").Role("status").ID("depth-pending").Text("Working out the in-depth analyses (trend test, variance ratio, fixed-rule false alarms, pass^k, flaky scenarios)…")
+		}),
+		c.renderFlaky(),
+		app.If(c.full(), func() app.UI { return c.extraFields(r) }),
+		app.Details().ID("run-table").Open(c.showRuns).OnToggle(func(ctx app.Context, e app.Event) {
+			c.showRuns = ctx.JSSrc().Get("open").Bool()
+		}).Body(
+			app.Summary().Text("Pass rate of each baseline run ("+words.Count(int64(len(r.RunRates)))+")"),
+			app.If(c.showRuns || len(r.RunRates) <= lazyRuns, func() app.UI { return c.runTable() }),
+		),
+		c.renderShare(),
+	)
+}
+
+// lazyRuns is the most runs whose table is built before it is opened; a
+// larger table is built on demand, so a 1000-run suite renders quickly.
+const lazyRuns = 200
+
+func (c *AA) runTable() app.UI {
+	r := c.res
+	return app.Div().Class("table-wrap").Body(app.Table().Body(
+		app.THead().Body(app.Tr().Body(th("Run"), th("Pass rate"))),
+		app.TBody().Body(app.Range(r.RunRates).Slice(func(i int) app.UI {
+			rr := r.RunRates[i]
+			return app.Tr().DataSet("scope", "run_rates."+strconv.Itoa(i)).Body(
+				app.Td().Class("id").Body(fieldStr("run", rr.Run)), app.Td().Body(fieldNum("rate", rr.Rate, words.Percent(rr.Rate))),
+			)
+		})),
+	))
+}
+
+func (c *AA) renderCandidate() app.UI {
+	r := c.res
+	cand := r.Candidate
+	if cand == nil {
+		var pt app.UI
+		if r.Depth != nil {
+			pt = hidden().Body(fieldNull("paired_t"))
+		}
+		return app.P().Class("hint").Body(hidden().Body(fieldNull("candidate"), pt),
+			app.Text("No candidate yet: add its runs to see whether it regressed."))
+	}
+	class := "verdict"
+	if cand.Blocks {
+		class = "verdict bad"
+	}
+	eq, hasEq := 0.0, false
+	for _, t := range r.Thresholds {
+		if t.RunsPerSide == cand.Runs {
+			eq, hasEq = t.Drop, true
+		}
+	}
+	return app.Section().Class("candidate").Aria("label", "Candidate").Body(
+		app.H2().Text("The candidate"),
+		app.P().Class(class).DataSet("scope", "candidate").Body(
+			app.Text("Verdict: "), app.Strong().Body(fieldStrText("verdict", cand.Verdict, words.AAVerdictWords(cand.Verdict))), app.Text(" ("),
+			fieldBool("blocks", cand.Blocks, "it blocks the change", "it does not block the change"), app.Text(")."),
+		),
+		app.P().ID("why").DataSet("scope", "candidate").Body(
+			app.Strong().Text("Why: "),
+			app.Text("averaged over the "), fieldInt("scenarios", int64(cand.Scenarios)), app.Text(" "+plural(int64(cand.Scenarios), "scenario")+" both sides have, the candidate's "),
+			fieldInt("runs", int64(cand.Runs)), app.Text(" "+plural(int64(cand.Runs), "run")+" differ from the baseline's by "),
+			fieldNum("diff", cand.Diff, words.Points(cand.Diff)), app.Text(". "),
+			app.Text(words.Nouns(r.Runs, "baseline run")+" against "+words.Nouns(cand.Runs, "candidate run")+" set the threshold: a drop larger than "),
+			fieldNum("threshold", cand.Threshold, words.Points(cand.Threshold)),
+			app.Text(" is more than noise"),
+			app.If(hasEq && cand.Runs != r.Runs, func() app.UI {
+				return app.Text(" (the table's " + words.Points(eq) + " is for " + words.Nouns(cand.Runs, "run") + " on both sides; more baseline runs lower it)")
+			}),
+			app.Text(". "+dropAgainst(cand)),
+		),
+		c.renderPairedT(),
+		app.If(len(cand.LargestDrops) > 0, func() app.UI {
+			return app.Div().Class("table-wrap").DataSet("scope", "candidate").Body(app.Table().Body(
+				app.Caption().Text("Scenarios that moved most: read these before you decide"),
+				app.THead().Body(app.Tr().Body(th("Scenario"), th("Candidate − baseline"))),
+				app.TBody().Body(app.Range(cand.LargestDrops).Slice(func(i int) app.UI {
+					d := cand.LargestDrops[i]
+					return app.Tr().DataSet("scope", "largest_drops."+strconv.Itoa(i)).Body(
+						app.Td().Class("id").Body(fieldStr("scenario", d.Scenario)),
+						app.Td().Body(fieldNum("diff", d.Diff, words.Points(d.Diff))),
+					)
+				})),
+			))
+		}),
+	)
+}
+
+// dropAgainst compares a candidate's difference with its threshold in
+// words.
+func dropAgainst(c *aa.Candidate) string {
+	d := math.Abs(c.Diff)
+	switch {
+	case c.Blocks:
+		return "The drop, " + words.Points(d) + ", is larger: a regression."
+	case c.Diff >= 0:
+		return "The candidate did not drop."
+	}
+	return "The drop, " + words.Points(d) + ", is not larger: no regression shown."
+}
+
+// renderPairedT says the paired t-test by scenario in words.
+func (c *AA) renderPairedT() app.UI {
+	d := c.res.Depth
+	if d == nil {
+		return nil
+	}
+	pt := d.PairedT
+	if pt == nil {
+		return app.P().Class("hint").Body(fieldNull("paired_t"), app.Text(" No paired t-test: it needs scenarios both sides have."))
+	}
+	return app.P().DataSet("scope", "paired_t").Body(
+		app.Strong().Text("How sure: "),
+		app.Text("an unchanged candidate crosses the threshold 5% of the time. Comparing the "), fieldInt("scenarios", int64(pt.Scenarios)),
+		app.Text(" "+plural(int64(pt.Scenarios), "scenario")+" one by one (a paired t-test), the mean difference is "), fieldNum("diff", pt.Diff, words.Points(pt.Diff)),
+		app.Text(" with a standard error of "), fieldNum("se", pt.SE, words.Points(pt.SE)), app.Text(": t = "), fieldOptNum("t", pt.T, func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }),
+		app.Text(" with "), fieldInt("df", int64(pt.DF)), app.Text(" degrees of freedom, one-sided p = "), fieldNum("p_value", pt.PValue, words.PValue(pt.PValue)),
+		app.Text(", which at the "), fieldNum("alpha", pt.Alpha, words.Level(pt.Alpha)), app.Text(" level says "),
+		fieldStrText("verdict", pt.Verdict, words.AAVerdictWords(pt.Verdict)), app.Text("."),
+	)
+}
+
+// renderVariance says whether the runs spread as independent runs would.
+func (c *AA) renderVariance() app.UI {
+	d := c.res.Depth
+	if d == nil {
+		return nil
+	}
+	vr := d.VarianceRatio
+	if vr == nil {
+		return app.P().Class("hint").Body(fieldNull("variance_ratio"), app.Text(" No variance ratio: it needs 3 or more runs and some noise."))
+	}
+	ratio := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	inside := func(b bool) string {
+		if b {
+			return "inside"
+		}
+		return "outside"
+	}
+	return app.P().DataSet("scope", "variance_ratio").Body(
+		app.Text("The runs' pass rates vary by "), fieldNum("measured_variance", vr.MeasuredVariance, sciVar(vr.MeasuredVariance)),
+		app.Text(" (their variance); independent runs of these scenarios would vary by "), fieldNum("formula_variance", vr.FormulaVariance, sciVar(vr.FormulaVariance)),
+		app.Text(" (v/n). The ratio, "), fieldNum("measured_over_formula", vr.MeasuredOverFormula, ratio(vr.MeasuredOverFormula)),
+		app.Text(", is "), fieldBool("inside", vr.Inside, "inside", "outside"), app.Text(" the "), fieldNum("level", vr.Level, words.Level(vr.Level)),
+		app.Text(" range of "), fieldNum("range_lower", vr.RangeLower, ratio(vr.RangeLower)), app.Text(" to "), fieldNum("range_upper", vr.RangeUpper, ratio(vr.RangeUpper)),
+		app.Text(" that chance allows for this many runs"),
+		app.If(vr.Detrended != nil, func() app.UI {
+			dt := vr.Detrended
+			return app.Span().DataSet("scope", "detrended").Body(
+				app.Text("; around a straight line in run order the runs vary by "), fieldNum("measured_variance", dt.MeasuredVariance, sciVar(dt.MeasuredVariance)),
+				app.Text(", a ratio of "), fieldNum("measured_over_formula", dt.MeasuredOverFormula, ratio(dt.MeasuredOverFormula)),
+				app.Text(", "), fieldBool("inside", dt.Inside, inside(true), inside(false)), app.Text(" its range of "),
+				fieldNum("range_lower", dt.RangeLower, ratio(dt.RangeLower)), app.Text(" to "), fieldNum("range_upper", dt.RangeUpper, ratio(dt.RangeUpper)),
+				app.Text(" (a trend that explains the extra spread brings the ratio back near 1)"),
+			)
+		}).Else(func() app.UI { return hidden().Body(fieldNull("detrended")) }),
+		app.Text("."),
+	)
+}
+
+// sciVar writes a variance of pass rates (a fraction squared) as points
+// squared: 0.00019 is "1.9 pts²".
+func sciVar(v float64) string {
+	return strconv.FormatFloat(1e4*v, 'g', 3, 64) + " pts²"
+}
+
+// renderTrendTest says whether the pass rate drifts in run order.
+func (c *AA) renderTrendTest() app.UI {
+	d := c.res.Depth
+	if d == nil {
+		return nil
+	}
+	tt := d.TrendTest
+	if tt == nil {
+		return app.P().Class("hint").Body(fieldNull("trend_test"), app.Text(" No trend test: it needs 3 or more runs."))
+	}
+	how := "random run orders"
+	if tt.Exact {
+		how = "run orders, every one"
+	}
+	return app.P().DataSet("scope", "trend_test").Body(
+		app.Text("A straight line through the runs in order starts at "), fieldNum("intercept", tt.Intercept, words.Percent(tt.Intercept)),
+		app.Text(" and moves "), fieldNum("slope_per_run", tt.SlopePerRun, words.Points(tt.SlopePerRun)), app.Text(" per run; the first half of the runs averaged "),
+		fieldNum("first_half_mean", tt.FirstHalfMean, words.FixedPercent(tt.FirstHalfMean, 2)), app.Text(" and the second half "),
+		fieldNum("second_half_mean", tt.SecondHalfMean, words.FixedPercent(tt.SecondHalfMean, 2)),
+		app.Text(". Shuffling the runs' order ("), fieldInt("permutations", tt.Permutations), app.Text(" "+how+", "),
+		fieldBool("exact", tt.Exact, "an exact test", "a sampled test"), app.Text(") gives a slope this steep with p = "),
+		fieldNum("p_value", tt.PValue, words.PValue(tt.PValue)), app.Text(trendVerdict(tt.PValue)),
+	)
+}
+
+func trendVerdict(p float64) string {
+	if p < 0.05 {
+		return ": the runs trend, so a threshold set from them fires mostly one way; compare a candidate with recent runs, and find the drift's cause."
+	}
+	return ": no trend beyond chance."
+}
+
+// renderFixedDrop says what a fixed-point rule costs in false alarms.
+func (c *AA) renderFixedDrop() app.UI {
+	d := c.res.Depth
+	if d == nil {
+		return nil
+	}
+	f := d.FixedDrop
+	if f == nil {
+		return app.P().Class("hint").Body(fieldNull("fixed_drop"), app.Text(" No count for a fixed rule: it needs 2 or more runs."))
+	}
+	method := "computed exactly"
+	if f.IndependentMethod == aa.MethodNormal {
+		method = "by the normal approximation"
+	}
+	return app.Section().DataSet("scope", "fixed_drop").Aria("label", "A fixed rule").Body(
+		app.H2().Text("What a fixed "+roundPts(f.Drop)+"-point rule would cost"),
+		app.P().Body(
+			app.Text("A rule that blocks any drop of "), fieldNum("drop", f.Drop, words.Points(f.Drop)),
+			app.Text(" or more (here "), fieldInt("drop_scenarios", f.DropScenarios), app.Text(" "+plural(f.DropScenarios, "scenario")+") would block "),
+			app.Strong().Body(fieldNum("rate", f.Rate, words.Percent(f.Rate))), app.Text(" of comparisons between unchanged runs: it fired on "),
+			fieldInt("fired", f.Fired), app.Text(" of "), fieldInt("pairs", f.Pairs), app.Text(" ordered pairs of runs ("),
+			fieldInt("fired_earlier_baseline", f.FiredEarlierBaseline), app.Text(" with the earlier run as the baseline, "),
+			fieldInt("fired_later_baseline", f.FiredLaterBaseline), app.Text(" with the later). Were the runs independent, it would block "),
+			fieldNum("independent_rate", f.IndependentRate, words.Percent(f.IndependentRate)), app.Text(" ("),
+			fieldStrText("independent_method", f.IndependentMethod, method), app.Text(")."),
+		),
+	)
+}
+
+// roundPts is a drop in points without trailing zeros: "2", "2.5".
+func roundPts(drop float64) string {
+	p := strconv.FormatFloat(100*drop, 'f', 2, 64)
+	return strings.TrimSuffix(strings.TrimRight(p, "0"), ".")
+}
+
+// renderFlaky lists pass^k, the all-pass bound and the scenarios that went
+// both ways.
+func (c *AA) renderFlaky() app.UI {
+	d := c.res.Depth
+	if d == nil {
+		return nil
+	}
+	b := d.AllPassBound
+	return app.Section().Aria("label", "Scenarios that went both ways").Body(
+		app.H2().Text("Scenarios that went both ways"),
+		app.If(len(d.PassK) > 0, func() app.UI {
+			return app.Div().Class("table-wrap").Body(app.Table().Body(
+				app.Caption().Text("Chance a scenario passes every one of k attempts (pass^k)"),
+				app.THead().Body(app.Tr().Body(th("Attempts k"), th("Pass every time"))),
+				app.TBody().Body(app.Range(d.PassK).Slice(func(i int) app.UI {
+					p := d.PassK[i]
+					return app.Tr().DataSet("scope", "pass_k."+strconv.Itoa(i)).Body(
+						app.Td().Body(fieldInt("k", int64(p.K))), app.Td().Body(fieldNum("rate", p.Rate, words.Percent(p.Rate))),
+					)
+				})),
+			))
+		}),
+		app.P().DataSet("scope", "all_pass_bound").Body(
+			fieldInt("scenarios", int64(b.Scenarios)), app.Text(" "+plural(int64(b.Scenarios), "scenario")+" passed all "),
+			fieldInt("runs", int64(b.Runs)), app.Text(" runs; a clean record that long still allows a failure rate up to "),
+			fieldNum("upper", b.Upper, words.Percent(b.Upper)), app.Text(" for each (at "), fieldNum("confidence", b.Confidence, words.Level(b.Confidence)),
+			app.Text(" confidence), so a scenario that never failed here may still fail now and then."),
+		),
+		app.If(len(d.Flaky) > 0, func() app.UI {
+			table := func() app.UI {
+				return app.Div().Class("table-wrap").Body(app.Table().Body(
+					app.Caption().Text("Noisiest first"),
+					app.THead().Body(app.Tr().Body(th("Scenario"), th("Passed"), th("Of runs"), th("Pass rate"), th("Noise q(1−q)"))),
+					app.TBody().Body(app.Range(d.Flaky).Slice(func(i int) app.UI {
+						f := d.Flaky[i]
+						return app.Tr().DataSet("scope", "flaky."+strconv.Itoa(i)).Body(
+							app.Td().Class("id").Body(fieldStr("scenario", f.Scenario)),
+							app.Td().Body(fieldInt("passed", f.Passed)), app.Td().Body(fieldInt("runs", f.Runs)),
+							app.Td().Body(fieldNum("rate", f.Rate, words.Percent(f.Rate))),
+							app.Td().Body(fieldNum("noise", f.Noise, strconv.FormatFloat(f.Noise, 'f', 3, 64))),
+						)
+					})),
+				))
+			}
+			return app.Details().ID("flaky").Open(c.open["flaky"]).OnToggle(func(ctx app.Context, e app.Event) {
+				if c.open == nil {
+					c.open = map[string]bool{}
+				}
+				c.open["flaky"] = ctx.JSSrc().Get("open").Bool()
+			}).Body(
+				app.Summary().Text("The "+words.Nouns(len(d.Flaky), "scenario")+" that passed in some runs and failed in others"),
+				app.If(c.open["flaky"] || len(d.Flaky) <= 40, table),
+			)
+		}),
+	)
+}
+
+func (c *AA) renderShare() app.UI {
+	r := c.res
+	return app.Div().Body(
+		app.H2().Text("Share"),
+		app.If(c.tooBig, func() app.UI {
+			return app.P().Class("notice").ID("too-big").Role("status").Text(
+				"These statistics take " + words.Count(int64(c.shareLen)) + " bytes as a link, over the " + words.Count(MaxShareFragment) +
+					"-byte limit, so the address bar does not hold them. Download them as JSON instead; dropping that file here reopens this view.")
+		}),
+		app.If(c.tooBig || c.sides[0].stats != nil, func() app.UI {
+			return app.Button().ID("download-json").Text("Download statistics (JSON)").OnClick(func(ctx app.Context, e app.Event) {
+				if s, ok := c.shareState(); ok {
+					download("flakegate-aa.json", "application/json", ShareJSON(s))
+				}
+			})
+		}),
+		c.copyButtons(func(link string) string {
+			if c.tooBig {
+				return words.AAMarkdown(r, words.Link{Note: words.AATooLong(c.shareLen)})
+			}
+			return words.AAMarkdown(r, words.Link{URL: link})
+		}),
+		app.If(c.full(), func() app.UI {
+			return app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.derive(r).markdown))
+		}),
+	)
+}
+
+// extraFields renders result fields this page has no layout of its own for
+// (figures added to aa.Result later, a simulation) generically; a null one
+// (no simulation was asked for) is kept for the figure readers and not
+// shown.
+func (c *AA) extraFields(r *aa.Result) app.UI {
+	d := c.derive(r)
+	keys, m := d.keys, d.raw
+	if len(keys) == 0 {
+		return nil
+	}
+	var shown []string
+	var nulls []app.UI
+	for _, k := range keys {
+		if strings.TrimSpace(string(m[k])) == "null" {
+			nulls = append(nulls, hidden().Body(fieldNull(k)))
+			continue
+		}
+		shown = append(shown, k)
+	}
+	return app.Div().Body(
+		app.Div().Body(nulls...),
+		app.If(len(shown) > 0, func() app.UI {
+			return app.Section().Class("extra").Aria("label", "Further figures").Body(
+				app.H2().Text("Further figures"),
+				app.Range(shown).Slice(func(i int) app.UI {
+					k := shown[i]
+					if len(m[k]) <= lazyJSON {
+						return genericField(k, m[k])
+					}
+					return app.Details().ID("more-"+k).Open(c.open[k]).OnToggle(func(ctx app.Context, e app.Event) {
+						if c.open == nil {
+							c.open = map[string]bool{}
+						}
+						c.open[k] = ctx.JSSrc().Get("open").Bool()
+					}).Body(
+						app.Summary().Text(strings.ReplaceAll(k, "_", " ")),
+						app.If(c.open[k], func() app.UI { return genericField(k, m[k]) }),
+					)
+				}),
+			)
+		}),
+	)
+}
+
+// lazyJSON is the largest further figure, in bytes of JSON, rendered before
+// it is asked for.
+const lazyJSON = 4096

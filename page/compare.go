@@ -1,0 +1,322 @@
+package page
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/compare"
+	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/words"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// CompareShare is the shareable state of a comparison (share.CompareState);
+// a link carries it as "compare=" + base64url(DEFLATE(JSON)).
+type CompareShare = share.CompareState
+
+// DecodeCompareShare reverses share.Compare's fragment value. It refuses an
+// unknown field, another version, and tallies no log could give; the
+// comparison checks the rest (duplicate ids, the settings' ranges).
+func DecodeCompareShare(text string) (CompareShare, error) {
+	raw, err := unpackShare(text)
+	if err != nil {
+		return CompareShare{}, err
+	}
+	var s CompareShare
+	if err := decodeState(raw, &s); err != nil {
+		return CompareShare{}, err
+	}
+	if s.Version != 1 {
+		return CompareShare{}, fmt.Errorf("share data: unknown version %d", s.Version)
+	}
+	for _, side := range []struct {
+		name string
+		ts   []aa.Tally
+	}{{"a", s.A}, {"b", s.B}} {
+		if len(side.ts) == 0 {
+			return CompareShare{}, fmt.Errorf("share data: side %s has no questions", side.name)
+		}
+		for _, t := range side.ts {
+			if t.Total < 1 || t.Passed < 0 || t.Passed > t.Total {
+				return CompareShare{}, fmt.Errorf("share data: side %s: question %q: passed %d of %d", side.name, t.ID, t.Passed, t.Total)
+			}
+		}
+	}
+	return s, nil
+}
+
+// cmpSide is one side of the comparison while its logs are read and once
+// they are.
+type cmpSide struct {
+	name  string // the files, or "share link"
+	stats *aa.Side
+	err   error
+	busy  bool
+	gen   int // bumped per new input; stale reads are dropped
+}
+
+var cmpSideKeys = [2]string{"a", "b"}
+
+// Compare is the page at "/compare": is model B better than model A on the
+// same eval questions? Each side's eval logs are dropped on it (several for
+// epochs), or come from a link; it shows what flakegate compare prints.
+type Compare struct {
+	pageBase
+	sides   [2]cmpSide
+	opt     compare.Options // the link's settings; the defaults for dropped logs
+	res     *compare.Result
+	err     error
+	linkErr error
+	opened  bool              // the URL fragment has been read
+	frag    string            // the fragment last read or written
+	md      string            // the result's Markdown, without its link
+	keys    []string          // the result's JSON members, in order, for All figures
+	raw     []json.RawMessage // their JSON
+	tooLong string            // why the comparison has no link (words.CompareTooLong); "" when it has one
+}
+
+func (c *Compare) OnNav(ctx app.Context) {
+	ctx.Page().SetTitle("Compare two models · flakegate")
+	if frag := fragmentOf(ctx.Page().URL()); !c.opened || frag != c.frag {
+		if !c.openFragment(frag) && c.res != nil {
+			c.writeURL(ctx) // a plain /compare keeps what is on the page
+		}
+	}
+}
+
+// openFragment loads the comparison of a "compare=" fragment and reports
+// whether it held one. A link that cannot be read clears the view.
+func (c *Compare) openFragment(v string) bool {
+	c.opened, c.frag, c.linkErr = true, v, nil
+	q := applyFragment([]field{{Key: "compare"}}, v)
+	if q["compare"] == "" {
+		return false
+	}
+	s, err := DecodeCompareShare(q["compare"])
+	if err != nil {
+		c.linkErr = err
+		c.sides = [2]cmpSide{{gen: c.sides[0].gen + 1}, {gen: c.sides[1].gen + 1}}
+		c.compute()
+		return true
+	}
+	a, b, opt := s.Sides()
+	c.opt = opt
+	c.sides[0] = cmpSide{name: "share link", stats: a, gen: c.sides[0].gen + 1}
+	c.sides[1] = cmpSide{name: "share link", stats: b, gen: c.sides[1].gen + 1}
+	c.compute()
+	return true
+}
+
+// Open shows the comparison of a and b with opt (the example), as a link
+// to it would.
+func (c *Compare) Open(ctx app.Context, a, b *aa.Side, opt compare.Options) {
+	c.linkErr, c.opt = nil, opt
+	c.sides[0] = cmpSide{name: "example", stats: a, gen: c.sides[0].gen + 1}
+	c.sides[1] = cmpSide{name: "example", stats: b, gen: c.sides[1].gen + 1}
+	c.compute()
+	c.writeURL(ctx)
+}
+
+func (c *Compare) compute() {
+	c.res, c.err, c.md = nil, nil, ""
+	c.keys, c.raw = nil, nil
+	a, b := c.sides[0], c.sides[1]
+	if a.stats == nil || b.stats == nil || a.err != nil || b.err != nil || a.busy || b.busy {
+		return
+	}
+	c.res, c.err = compare.Compare(a.stats, b.stats, c.opt)
+	c.keys, c.raw = nil, nil
+	if c.res != nil {
+		c.md = words.CompareMarkdown(c.res, words.Link{})
+		var b bytes.Buffer
+		core.WriteJSON(&b, c.res)
+		c.keys, c.raw = orderedObject(b.Bytes())
+	}
+}
+
+// writeURL puts the comparison in the address bar, or says why a link
+// cannot hold it.
+func (c *Compare) writeURL(ctx app.Context) {
+	c.noLink, c.tooLong = "", ""
+	frag := ""
+	if c.res != nil {
+		if v, err := share.Compare(c.sides[0].stats, c.sides[1].stats, c.opt); err == nil {
+			if v.Linked() {
+				frag = v.Fragment
+			} else {
+				c.tooLong = words.CompareTooLong(v.LeftBytes)
+				c.noLink = "No link copied: " + c.tooLong
+			}
+		}
+	}
+	c.frag = frag
+	keepInURL(ctx, frag)
+}
+
+// Result is the comparison on the page (nil until both sides are read).
+func (c *Compare) Result() *compare.Result { return c.res }
+
+// ReadFiles reads dropped or picked eval logs for side i, each file one
+// run, off the UI goroutine, as flakegate compare reads them.
+func (c *Compare) ReadFiles(ctx app.Context, i int, files []dropped) {
+	names := make([]string, len(files))
+	rs := make([]io.Reader, len(files))
+	for k, f := range files {
+		names[k] = f.name
+		rs[k] = newFileReader(f.blob, nil)
+	}
+	c.ReadLogs(ctx, i, names, rs)
+}
+
+// ReadLogs reads eval logs for side i, each one run named after it.
+func (c *Compare) ReadLogs(ctx app.Context, i int, names []string, logs []io.Reader) {
+	c.linkErr, c.opt = nil, compare.DefaultOptions
+	c.sides[i].gen++
+	gen := c.sides[i].gen
+	c.sides[i] = cmpSide{name: shortList(names), busy: true, gen: gen}
+	c.compute()
+	ctx.Async(func() {
+		stats, err := readRunFiles(names, logs)
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.sides[i].gen != gen {
+				return
+			}
+			c.sides[i].stats, c.sides[i].err, c.sides[i].busy = stats, err, false
+			c.compute()
+			c.writeURL(ctx)
+		})
+	})
+}
+
+// exampleCompare is the example: 710 questions answered once by each
+// model, A right on 440 of them; 41 go from wrong to right and 19 from
+// right to wrong (B − A = 22/710 = 3.1 points, McNemar p = 0.0062).
+func exampleCompare() (a, b *aa.Side) {
+	a, b = &aa.Side{}, &aa.Side{}
+	for i := range 710 {
+		id := fmt.Sprintf("q%03d", i+1)
+		pa := int64(0)
+		if i < 440 {
+			pa = 1
+		}
+		pb := pa
+		if i < 19 || i >= 440 && i < 481 {
+			pb = 1 - pa
+		}
+		a.Scenarios = append(a.Scenarios, aa.Tally{ID: id, Passed: pa, Total: 1})
+		b.Scenarios = append(b.Scenarios, aa.Tally{ID: id, Passed: pb, Total: 1})
+	}
+	return a, b
+}
+
+func (c *Compare) Render() app.UI {
+	return c.shell("/compare", "Compare two models",
+		"Is model B better than model A on the same eval questions? Drop each model's eval logs (inspect_ai, lm-evaluation-harness samples, promptfoo; several files for epochs): the questions are paired by id.",
+		app.P().Class("examples").Body(
+			app.Button().ID("example-compare").Class("secondary example").Text("Try an example").OnClick(func(ctx app.Context, e app.Event) {
+				a, b := exampleCompare()
+				c.Open(ctx, a, b, compare.DefaultOptions)
+			}),
+			app.Span().Class("hint").Text(" 710 questions answered once by each model: 41 go from wrong to right, 19 from right to wrong."),
+		),
+		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
+		app.If(c.linkErr != nil, func() app.UI {
+			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(c.linkErr))
+		}),
+		app.If(c.err != nil, func() app.UI {
+			return app.P().Class("error").Role("alert").DataSet("error", "compare").Text(errString(c.err))
+		}),
+		app.If(c.res != nil, c.renderResult),
+	)
+}
+
+func (c *Compare) renderSide(i int) app.UI {
+	s, key := c.sides[i], cmpSideKeys[i]
+	label := "Side A, the model compared against"
+	if i == 1 {
+		label = "Side B, the model compared"
+	}
+	var status app.UI
+	switch {
+	case s.busy:
+		status = app.P().Class("hint").Text("Reading " + s.name + "…")
+	case s.err != nil:
+		status = app.P().ID("err-"+key).Class("error").Role("alert").DataSet("error", key).Text(errString(s.err))
+	case s.stats != nil:
+		status = app.P().Class("loaded").ID("loaded-" + key).Text(s.name + ": " + words.Nouns(len(s.stats.Scenarios), "question"))
+	}
+	return app.FieldSet().Class("side").Body(
+		app.Legend().Text(label),
+		dropFiles("compare-"+key, "Eval logs of side "+string(rune('A'+i)), "", true, func(ctx app.Context, files []dropped) {
+			c.ReadFiles(ctx, i, files)
+		}),
+		status,
+	)
+}
+
+func (c *Compare) renderResult() app.UI {
+	r := c.res
+	story := words.CompareStory(r)
+	figures := words.CompareFigures(r)
+	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
+		app.Div().ID("answer").Class("answer").Aria("live", "polite").Body(
+			app.P().Class("answer-text").ID("answer-text").Text(words.CompareAnswer(r)),
+		),
+		app.If(len(r.Flips) > 0, func() app.UI {
+			return app.Div().Class("table-wrap").DataSet("scope", "flips").Body(app.Table().Body(
+				app.Caption().Text(cmpFlippedHead(r)),
+				app.THead().Body(app.Tr().Body(th("question"), th("A → B"))),
+				app.TBody().Body(app.Range(r.Flips).Slice(func(k int) app.UI {
+					f := r.Flips[k]
+					return app.Tr().Body(app.Td().Class("id").Body(fieldStr("id", f.ID)), app.Td().Text(words.FlipWords(r, f)))
+				})),
+			))
+		}),
+		app.Ul().Class("story").ID("story").Body(app.Range(story).Slice(func(k int) app.UI { return app.Li().Text(story[k]) })),
+		app.Div().Class("table-wrap").DataSet("scope", "figures").Body(app.Table().Body(
+			app.Caption().Text("Figures"),
+			app.TBody().Body(app.Range(figures).Slice(func(k int) app.UI {
+				return app.Tr().Body(app.Th().Scope("row").Text(figures[k][0]), app.Td().Text(figures[k][1]))
+			})),
+		)),
+		app.If(len(r.Plan.Epochs) > 0, func() app.UI {
+			return app.Div().Class("table-wrap").DataSet("scope", "plan").Body(app.Table().Body(
+				app.Caption().Text("What more epochs or questions buy"),
+				app.THead().Body(app.Tr().Body(th("epochs"), th("detects "+words.Level(r.Plan.Power)+" of the time"),
+					th("questions to detect "+strconv.FormatFloat(100*r.Plan.Effect, 'f', 1, 64)+" points"))),
+				app.TBody().Body(app.Range(r.Plan.Epochs).Slice(func(k int) app.UI {
+					e := r.Plan.Epochs[k]
+					return app.Tr().Body(app.Td().Text(words.Count(int64(e.Epochs))), app.Td().Text(words.Points(e.MDE)), app.Td().Text(words.Count(e.QuestionsNeeded)))
+				})),
+			))
+		}),
+		app.If(len(r.Warnings) > 0, func() app.UI {
+			return app.Ul().Class("caveats").Body(app.Range(r.Warnings).Slice(func(k int) app.UI { return app.Li().Text(r.Warnings[k]) }))
+		}),
+		c.copyButtons(func(link string) string {
+			if c.tooLong != "" {
+				return words.CompareMarkdown(r, words.Link{Note: c.tooLong})
+			}
+			return words.CompareMarkdown(r, words.Link{URL: link})
+		}),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.md)),
+		app.Details().ID("all-figures").Body(app.Summary().Text("All figures (the JSON of flakegate compare -json)"),
+			app.Div().DataSet("scope", "compare").Body(app.Range(c.keys).Slice(func(k int) app.UI {
+				return genericField(c.keys[k], c.raw[k])
+			})),
+		),
+	)
+}
+
+// cmpFlippedHead is the caption of the flipped questions' table.
+func cmpFlippedHead(r *compare.Result) string {
+	if r.McNemar != nil {
+		return words.Count(int64(r.Improved)) + " went from wrong to right, " + words.Count(int64(r.Worsened)) + " from right to wrong"
+	}
+	return words.Count(int64(r.Improved)) + " scored higher, " + words.Count(int64(r.Worsened)) + " lower"
+}

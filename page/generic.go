@@ -1,0 +1,149 @@
+package page
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/flakegate/flakegate/words"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// genericField renders a JSON value under its name: objects and arrays as
+// nested lists with data-scope, leaves as data-field elements. Object keys
+// keep their order in the JSON (the struct's field order).
+func genericField(name string, raw json.RawMessage) app.UI {
+	return genericNode(name, raw, true)
+}
+
+// genericNode is genericField; a nested object or list (heading false) goes
+// without a heading of its own, as the term beside it names it already.
+func genericNode(name string, raw json.RawMessage, heading bool) app.UI {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	label := strings.ReplaceAll(name, "_", " ")
+	switch raw[0] {
+	case '{':
+		keys, vals := orderedObject(raw)
+		return app.Div().Class("generic").DataSet("scope", name).Body(
+			app.If(heading, func() app.UI { return app.H3().Text(label) }),
+			app.Dl().Body(app.Range(keys).Slice(func(i int) app.UI {
+				return app.Div().Body(app.Dt().Text(strings.ReplaceAll(keys[i], "_", " ")), app.Dd().Body(genericValue(keys[i], vals[i])))
+			})),
+		)
+	case '[':
+		var items []json.RawMessage
+		json.Unmarshal(raw, &items)
+		if t := genericTable(name, label, items); t != nil {
+			return t
+		}
+		return app.Div().Class("generic").DataSet("scope", name).Body(
+			app.If(heading, func() app.UI { return app.H3().Text(label) }),
+			app.Ol().Body(app.Range(items).Slice(func(i int) app.UI {
+				return app.Li().Body(genericValue(strconv.Itoa(i), items[i]))
+			})),
+		)
+	}
+	return app.P().Class("generic").Body(app.Text(label+": "), genericLeaf(name, raw))
+}
+
+func genericValue(name string, raw json.RawMessage) app.UI {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && (raw[0] == '{' || raw[0] == '[') {
+		return genericNode(name, raw, false)
+	}
+	return genericLeaf(name, raw)
+}
+
+func genericLeaf(name string, raw json.RawMessage) app.UI {
+	s := string(raw)
+	switch {
+	case s == "null":
+		return fieldNull(name)
+	case s == "true" || s == "false":
+		return fieldBool(name, s == "true", "yes", "no")
+	case strings.HasPrefix(s, `"`):
+		var v string
+		json.Unmarshal(raw, &v)
+		return fieldStr(name, v)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return app.Text(s)
+	}
+	text := strconv.FormatFloat(v, 'g', 4, 64)
+	if v == float64(int64(v)) {
+		text = words.Count(int64(v))
+	}
+	return fieldNum(name, v, text)
+}
+
+// orderedObject splits a JSON object into its keys and raw values, in order.
+func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var keys []string
+	var vals []json.RawMessage
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		keys = append(keys, t.(string))
+		vals = append(vals, v)
+	}
+	return keys, vals
+}
+
+// genericTable renders a list of flat objects (one entry per scenario, say)
+// as a table, one row per entry and one column per key of the first entry;
+// nil when the entries are not all objects.
+func genericTable(name, label string, items []json.RawMessage) app.UI {
+	if len(items) == 0 {
+		return nil
+	}
+	var cols []string
+	rows := make([][]json.RawMessage, len(items))
+	for i, it := range items {
+		it = bytes.TrimSpace(it)
+		if len(it) == 0 || it[0] != '{' {
+			return nil
+		}
+		keys, vals := orderedObject(it)
+		if i == 0 {
+			cols = keys
+		}
+		if len(keys) != len(cols) {
+			return nil
+		}
+		for j := range keys {
+			if keys[j] != cols[j] {
+				return nil
+			}
+		}
+		rows[i] = vals
+	}
+	return app.Div().Class("generic table-wrap").Body(app.Table().DataSet("scope", name).Body(
+		app.Caption().Text(label),
+		app.THead().Body(app.Tr().Body(app.Range(cols).Slice(func(j int) app.UI {
+			return th(strings.ReplaceAll(cols[j], "_", " "))
+		}))),
+		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+			return app.Tr().DataSet("scope", strconv.Itoa(i)).Body(app.Range(cols).Slice(func(j int) app.UI {
+				return app.Td().Body(genericValue(cols[j], rows[i][j]))
+			}))
+		})),
+	))
+}

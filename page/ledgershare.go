@@ -1,0 +1,18 @@
+package page
+
+import (
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/share"
+)
+
+// LedgerShare is the shareable state of a ledger dropped on the decide
+// page (share.LedgerState): its summary, from which core gives every
+// test's verdict exactly as from the trials. A decide link carries it as
+// "ledger=" + base64url(DEFLATE(JSON)).
+type LedgerShare = share.LedgerState
+
+// EncodeLedgerShare is share.EncodeLedger: the fragment value of s.
+func EncodeLedgerShare(s *ledger.Summary) (string, error) { return share.EncodeLedger(s) }
+
+// DecodeLedgerShare is share.DecodeLedger.
+func DecodeLedgerShare(text string) (*ledger.Summary, error) { return share.DecodeLedger(text) }

@@ -1,0 +1,180 @@
+package page
+
+import (
+	"bytes"
+	"encoding/json"
+	"github.com/flakegate/flakegate/share"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "core", "ledger", "testdata", "ledger", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ledger.New()
+	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// stdLedgerShare decodes raw with encoding/json, unknown fields refused.
+func stdLedgerShare(raw []byte) (LedgerShare, error) {
+	var s LedgerShare
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&s)
+	return s, err
+}
+
+// A link's ledger gives the verdicts of the file it was made from, figure
+// for figure, in a few hundred bytes for these ledgers of 1 to 8 tests.
+func TestLedgerShareRoundTrip(t *testing.T) {
+	for _, name := range []string{"seed_20x20.jsonl", "messy.jsonl", "random_many.jsonl"} {
+		l := readLedgerFile(t, name)
+		enc, err := EncodeLedgerShare(l.Summary())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(enc, "+/=%&#") {
+			t.Errorf("%s: fragment value needs escaping: %q", name, enc)
+		}
+		s, err := DecodeLedgerShare(enc)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		opt := ledger.Options{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed}
+		want, _ := l.Result(opt)
+		got, err := s.Result(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
+			t.Errorf("%s: the link's ledger gives other verdicts than the file", name)
+		}
+		t.Logf("%s: %d tests, %d bytes of fragment", name, len(s.Tests), len(enc))
+		if len(enc) > 1000 {
+			t.Errorf("%s: %d bytes of fragment for %d tests", name, len(enc), len(s.Tests))
+		}
+	}
+}
+
+func TestLedgerShareJSONMatchesEncodingJSON(t *testing.T) {
+	s := readLedgerFile(t, "messy.jsonl").Summary()
+	s.Notes = append(s.Notes, "é \"quoted\" \\ ☃ 𝄞 </script>")
+	compact, err := json.Marshal(LedgerShare{Version: 1, Ledger: *s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, raw := range map[string][]byte{
+		"compact": compact,
+		"nulls":   []byte(`{"v":1,"ledger":{"runs":null,"tests":[{"nodeid":"a","baseline":null,"patched":{"passed":null,"trials":2},"sides":null}],"skipped_calls":null,"other_arms":null,"notes":[]}}`),
+		"empty":   []byte(` {"ledger":null} `),
+		"sides":   []byte(`{"v":1,"ledger":{"tests":[{"nodeid":"a","sides":{"baseline":{"setup":1,"teardown":2,"errors":3},"patched":null}}]}}`),
+	} {
+		got, err := share.ReadLedgerJSON(raw)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		want, err := stdLedgerShare(raw)
+		if err != nil {
+			t.Fatalf("%s: encoding/json: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, encoding/json %+v", name, got, want)
+		}
+	}
+}
+
+// A damaged or forged ledger in a link is an error that says so, never a
+// table of wrong verdicts.
+func TestDecodeLedgerShareRejects(t *testing.T) {
+	pack := func(v any) string {
+		s, err := packShare(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	forged := ledger.Summary{Tests: []ledger.TestCounts{{NodeID: "a", Baseline: core.Count{Passed: 5, Trials: 2}}}}
+	for _, c := range []struct{ text, msg string }{
+		{"***", "holds a character no link writes (character 1)"},
+		{"AAAA", "its data is damaged, cut short or changed when copied"},
+		{pack(LedgerShare{Version: 2}), "unknown version 2"},
+		{pack(map[string]any{"v": 1, "ledger": map[string]any{"tests": []any{nil}}}), "ledger.tests[0]: malformed JSON: want an object, found 'n'"},
+		{pack(map[string]any{"v": 1, "extra": 1}), `unknown field "extra"`},
+		{pack(LedgerShare{Version: 1, Ledger: forged}), `test "a": 5 passed of 2 trials`},
+	} {
+		_, err := DecodeLedgerShare(c.text)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: got %v, want an error saying %q", c.text, err, c.msg)
+		}
+	}
+}
+
+// FuzzLedgerShareJSON: whatever decodeLedgerShareJSON accepts,
+// encoding/json decodes to the same share, and it reads its own encoding
+// back.
+func FuzzLedgerShareJSON(f *testing.F) {
+	compact, _ := json.Marshal(LedgerShare{Version: 1, Ledger: *readLedgerFile(f, "messy.jsonl").Summary()})
+	for _, s := range [][]byte{compact, []byte(`{"v":1,"ledger":{"tests":[],"other_arms":["x"],"notes":null}}`),
+		[]byte(`{"ledger":{"tests":[{"nodeid":"\u00e9","baseline":{"passed":1,"trials":2}}]}}`), []byte(`{"v":1,"ledger":null}`), []byte(`[1]`)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, err := share.ReadLedgerJSON(raw)
+		if err != nil {
+			return
+		}
+		want, err := stdLedgerShare(raw)
+		if err != nil {
+			t.Fatalf("accepted what encoding/json rejects (%v): %q", err, raw)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("decoded %+v, encoding/json %+v, from %q", got, want, raw)
+		}
+		again, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := share.ReadLedgerJSON(again)
+		if err != nil || !reflect.DeepEqual(back, got) {
+			t.Fatalf("re-encoded share reads back as %+v, %v", back, err)
+		}
+	})
+}
+
+// A ledger whose summary would not fit in a link is still tabulated; the
+// page says the link holds the settings only, and the link has no ledger.
+func TestDecideLedgerTooLongForALink(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 3000; i++ {
+		id := "tests/integration/test_module_" + itoa(i*7919%100003) + ".py::test_case"
+		b.WriteString(`{"run": "b1", "arm": "baseline", "nodeid": "` + id + `", "when": "call", "outcome": "passed"}` + "\n")
+		b.WriteString(`{"run": "p1", "arm": "patched", "nodeid": "` + id + `", "when": "call", "outcome": "failed"}` + "\n")
+	}
+	c := &decideT{}
+	e := load(t, c)
+	c.SetLedger(c.ctx, "big.jsonl", []byte(b.String()))
+	c.ctx.Update()
+	e.ConsumeAll()
+	html := app.HTMLString(c)
+	if !strings.Contains(html, `id="ledger-no-link"`) || !strings.Contains(html, `data-scope="ledger"`) {
+		t.Errorf("too long a ledger: no note, or no table")
+	}
+	if f := c.ctx.Page().URL().Fragment; strings.Contains(f, "ledger=") || len(f) > MaxShareFragment {
+		t.Errorf("the link holds %d bytes: %.80s…", len(f), f)
+	}
+}

@@ -1,0 +1,335 @@
+package page
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/words"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+var quarantineFields = []field{
+	{Key: "below", Label: "Failure rate to prove a test below", Default: "0.01", Hint: "a fraction in (0,1) or a percentage, e.g. 0.01 or 1%"},
+	{Key: "confidence", Label: "Confidence of the proof", Default: "0.95", Hint: "in (0,1), e.g. 0.95 or 95%"},
+	{Key: "today", Label: "Date of the registry's check", Default: "", Hint: "YYYY-MM-DD: tests expire by it; blank for today"},
+}
+
+// QuarantineShare is the shareable state of a registry's check
+// (share.QuarantineState); a quarantine link carries it as "registry=" +
+// base64url(DEFLATE(JSON)).
+type QuarantineShare = share.QuarantineState
+
+// farFuture is the date a registry from a link is first read against: the
+// check itself then holds its dates to the view's date.
+const farFuture = "9999-12-31"
+
+// maxShareTrials bounds a test's trials in a share's reports, so that no
+// sum of them overflows.
+const maxShareTrials = 1 << 53
+
+// DecodeQuarantineShare reverses share.EncodeQuarantine. It reads the
+// registry as strictly as the CLI reads the file (quarantine.Parse), and
+// refuses an unknown field, another version, and counts no report could
+// give. The check's settings are checked by the check itself.
+func DecodeQuarantineShare(text string) (*QuarantineShare, error) {
+	raw, err := unpackShare(text)
+	if err != nil {
+		return nil, err
+	}
+	return ParseQuarantineShareJSON(raw)
+}
+
+// ParseQuarantineShareJSON reads the uncompressed JSON of a
+// QuarantineShare.
+func ParseQuarantineShareJSON(raw []byte) (*QuarantineShare, error) {
+	var s struct {
+		Version    int                 `json:"v"`
+		Registry   json.RawMessage     `json:"registry"`
+		Reports    *quarantine.Reports `json:"reports"`
+		Renames    map[string]string   `json:"renames"`
+		Comparable float64             `json:"comparable"`
+		Target     float64             `json:"target"`
+		Cap        int64               `json:"cap"`
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&s); err != nil {
+		return nil, fmt.Errorf("share data: %v", err)
+	}
+	if d.More() {
+		return nil, errors.New("share data: more after the state")
+	}
+	if s.Version != 1 {
+		return nil, fmt.Errorf("share data: unknown version %d", s.Version)
+	}
+	if len(s.Registry) == 0 {
+		return nil, errors.New("share data: no registry")
+	}
+	reg, err := quarantine.Parse(s.Registry, farFuture)
+	if err != nil {
+		return nil, fmt.Errorf("share data: the registry: %w", err)
+	}
+	if r := s.Reports; r != nil {
+		if r.Runs < 0 {
+			return nil, fmt.Errorf("share data: %d runs", r.Runs)
+		}
+		for id, runs := range r.Tests {
+			var sum int64
+			for _, c := range runs {
+				if c.Trials < 0 || c.Passed < 0 || c.Passed > c.Trials || c.Trials > maxShareTrials-sum {
+					return nil, fmt.Errorf("share data: test %q: passed %d of %d", id, c.Passed, c.Trials)
+				}
+				sum += c.Trials
+			}
+		}
+		if r.Tests == nil {
+			r.Tests = map[string][]core.Count{}
+		}
+		if r.Warnings == nil {
+			r.Warnings = []string{}
+		}
+	}
+	return &QuarantineShare{Version: 1, Registry: reg, Reports: s.Reports, Renames: s.Renames,
+		Comparable: s.Comparable, Target: s.Target, Cap: s.Cap}, nil
+}
+
+// Quarantine is the page at "/quarantine": the clean runs that prove a
+// failure rate below a target, and the check of a registry of quarantined
+// tests dropped on it (or carried by its link), against the night's test
+// reports dropped beside it, as `flakegate quarantine check` checks it.
+type Quarantine struct {
+	pageBase
+	urlForm
+	rule *quarantine.CleanRunsResult
+	err  error // the form's faults
+
+	state     *QuarantineShare // the registry's check, read once; nil when none
+	stateErr  error            // why the dropped registry (or the link's) could not be read
+	stateEnc  string           // the state as a fragment value; "" when none or too long
+	stateLong int              // bytes of the state's fragment value when too long for a link
+	reports   []droppedFile    // the report files read, in the order dropped
+	reportErr error            // why a dropped report could not be read; the reports before it stay
+	res       *quarantine.Result
+	resErr    error
+}
+
+// fragment is the view's link: the form, the registry's state, and always
+// the date of the check, so that the link reopens the same check on
+// another day (a blank date is today's). Keys stay sorted.
+func (c *Quarantine) fragment() string {
+	v, _ := url.ParseQuery(c.st.fragment(quarantineFields))
+	if v.Get("today") == "" {
+		if today, err := c.today(); err == nil {
+			v.Set("today", today)
+		}
+	}
+	if c.stateEnc != "" {
+		v.Set("registry", c.stateEnc)
+	}
+	return v.Encode()
+}
+
+// openState reads the state a fragment carries, if any.
+func (c *Quarantine) openState(frag string) {
+	c.state, c.stateErr, c.stateEnc, c.stateLong, c.reports, c.reportErr = nil, nil, "", 0, nil, nil
+	v, _ := url.ParseQuery(frag)
+	enc := v.Get("registry")
+	if enc == "" {
+		return
+	}
+	if s, err := DecodeQuarantineShare(enc); err != nil {
+		c.stateErr = fmt.Errorf("this link's registry could not be read: %w", err)
+	} else {
+		c.state, c.stateEnc = s, enc
+	}
+}
+
+func (c *Quarantine) OnNav(ctx app.Context) {
+	perfMark("nav")
+	defer perfMark("nav-done")
+	if frag := fragmentOf(ctx.Page().URL()); c.load(quarantineFields, frag) {
+		c.openState(frag)
+		c.compute()
+	}
+	ctx.Page().SetTitle("Quarantine on evidence · flakegate")
+}
+
+// SetField sets one input as if typed, recomputes and rewrites the URL.
+func (c *Quarantine) SetField(ctx app.Context, key, value string) {
+	c.set(quarantineFields, key, value)
+	c.compute()
+	c.writeURL(ctx)
+}
+
+func (c *Quarantine) writeURL(ctx app.Context) {
+	if c.st == nil {
+		c.st = newFormState(quarantineFields)
+	}
+	c.frag = c.fragment()
+	keepInURL(ctx, c.frag)
+}
+
+// open sets the form and the registry from a URL fragment and computes.
+func (c *Quarantine) open(frag string) {
+	c.load(quarantineFields, frag)
+	c.openState(frag)
+	c.compute()
+}
+
+// Open shows the view of a fragment (an example's) and writes it into the
+// address bar, as following its link does.
+func (c *Quarantine) Open(ctx app.Context, frag string) {
+	c.open(frag)
+	keepInURL(ctx, frag)
+}
+
+// today is the date of the check: the form's, or the day it is here.
+func (c *Quarantine) today() (string, error) {
+	t := strings.TrimSpace(c.st["today"])
+	if t == "" {
+		return time.Now().Format(time.DateOnly), nil
+	}
+	if _, err := time.Parse(time.DateOnly, t); err != nil {
+		return "", inputErr("today", 0, "want a date YYYY-MM-DD, got "+strconv.Quote(t))
+	}
+	return t, nil
+}
+
+func (c *Quarantine) compute() {
+	var errs FieldErrors
+	below, err := parseFraction("below", c.st["below"])
+	errs.add(err)
+	conf, err := parseFraction("confidence", c.st["confidence"])
+	errs.add(err)
+	c.rule = nil
+	if len(errs) == 0 {
+		c.rule, err = quarantine.CleanRunsFor(below, conf)
+		errs.add(err)
+	}
+	today, err := c.today()
+	errs.add(err)
+	c.err = errs.orNil()
+	c.res, c.resErr = nil, c.stateErr
+	if c.state == nil || err != nil {
+		return
+	}
+	c.res, _, c.resErr = quarantine.Check(c.state.Registry, c.state.Reports, c.state.Options(today))
+	if c.res != nil && c.state.Reports == nil {
+		// The caveat `flakegate quarantine check` gives a check without
+		// reports.
+		c.res.Warnings = append(c.res.Warnings, words.NoReportsCaveat)
+	}
+}
+
+// SetRegistry reads a registry file, checks it on the form's date with the
+// default settings against the reports dropped (none: its own evidence),
+// and puts it into the link (unless it is too long for one). A blank date
+// becomes today's, so that the link reproduces the check on another day.
+func (c *Quarantine) SetRegistry(ctx app.Context, name string, data []byte) {
+	c.state, c.stateErr, c.stateEnc, c.stateLong = nil, nil, "", 0
+	if c.st == nil {
+		c.st = newFormState(quarantineFields)
+	}
+	today, err := c.today()
+	if err == nil {
+		c.st["today"] = today
+		var reg *quarantine.Registry
+		if reg, err = quarantine.Parse(data, today); err != nil {
+			err = core.WithFile(err, name)
+		} else {
+			rep, _ := c.readReports(c.reports) // read before, so readable
+			s := share.NewQuarantineState(reg, rep, quarantine.DefaultOptions)
+			c.setState(&s)
+		}
+	}
+	c.stateErr = err
+	c.compute()
+	c.writeURL(ctx)
+}
+
+// AddReports reads test reports (any format core/report detects, each file
+// one run, named after the file as the CLI names it) beside those read
+// before, and checks the registry against them all, as `flakegate
+// quarantine check` checks it against the reports it is given. A file that
+// cannot be read is named in the error and leaves the reports as they were.
+func (c *Quarantine) AddReports(ctx app.Context, files []droppedFile) {
+	all := withFiles(c.reports, ledger.ArmBaseline, files)
+	rep, err := c.readReports(all)
+	if err != nil {
+		c.reportErr = err
+	} else {
+		c.reports, c.reportErr = all, nil
+		c.checkAgainst(rep)
+	}
+	c.compute()
+	c.writeURL(ctx)
+}
+
+// ClearReports forgets the report files and the reports of the link: the
+// registry is checked against its own evidence again.
+func (c *Quarantine) ClearReports(ctx app.Context) {
+	c.reports, c.reportErr = nil, nil
+	c.checkAgainst(nil)
+	c.compute()
+	c.writeURL(ctx)
+}
+
+// checkAgainst puts rep (nil for none) into the registry's state, if
+// there is one.
+func (c *Quarantine) checkAgainst(rep *quarantine.Reports) {
+	if c.state != nil {
+		s := *c.state
+		s.Reports = rep
+		c.setState(&s)
+	}
+}
+
+// readReports is the reports of files; nil for none.
+func (c *Quarantine) readReports(files []droppedFile) (*quarantine.Reports, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	l, err := readDropped(files)
+	if err != nil {
+		return nil, err
+	}
+	return quarantine.FromLedger(l), nil
+}
+
+// setState installs a registry's state and its link.
+func (c *Quarantine) setState(s *QuarantineShare) {
+	c.state, c.stateEnc, c.stateLong = s, "", 0
+	if enc, err := share.EncodeQuarantine(*s); err == nil {
+		if len(enc)+len("registry=") > MaxShareFragment {
+			c.stateLong = len(enc)
+		} else {
+			c.stateEnc = enc
+		}
+	}
+}
+
+// Result is the registry's current check (nil when there is none).
+func (c *Quarantine) Result() *quarantine.Result { return c.res }
+
+// Rule is the current answer of the clean-runs calculator.
+func (c *Quarantine) Rule() *quarantine.CleanRunsResult { return c.rule }
+
+// markdown is the summary the page copies: the registry's check when
+// there is one (what `flakegate quarantine check -markdown` writes), else
+// the release rule (`flakegate quarantine runs -markdown`).
+func (c *Quarantine) markdown(l words.Link) string {
+	if c.res != nil {
+		return words.QuarantineMarkdown(c.res, l)
+	}
+	return words.CleanRunsMarkdown(c.rule, l)
+}

@@ -1,0 +1,111 @@
+package page
+
+import (
+	"bytes"
+	"encoding/json"
+	"github.com/flakegate/flakegate/share"
+	"reflect"
+	"testing"
+
+	"github.com/flakegate/flakegate/core/aa"
+)
+
+// stdShare decodes raw as ParseAAShareJSON did with encoding/json.
+func stdShare(raw []byte) (AAShare, error) {
+	var s AAShare
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&s)
+	return s, err
+}
+
+func TestShareJSONMatchesEncodingJSON(t *testing.T) {
+	base := sampleSide(t, aaCSV(40, 6, func(s, r int) bool { return (s*7+r)%5 == 0 }))
+	cand := sampleSide(t, aaCSV(40, 2, func(s, r int) bool { return (s+r)%3 == 0 }))
+	base.Scenarios[0].ID = "é \"quoted\" \\ tab\t nul\x00 ☃ 𝄞 </script>"
+	compact, err := json.Marshal(AAShare{Version: 1, Baseline: base, Candidate: cand})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, raw := range map[string][]byte{
+		"compact (links)":       compact,
+		"indented (JSON files)": ShareJSON(AAShare{Baseline: base, Candidate: cand}),
+		"escapes":               []byte(`{"v":1,"baseline":{"scenarios":[{"id":"\u00e9\ud834\udd1e\/\b\f\n\r\t","passed":0,"total":1}],"runs":null,"rows":-0}}`),
+		"nulls":                 []byte(`{"v":1,"baseline":{"scenarios":[{"id":null,"passed":null,"total":null}],"runs":[],"rows":null,"duplicates":null},"candidate":null}`),
+		"empty":                 []byte(` { } `),
+	} {
+		got, err := share.ReadAAJSON(raw)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		want, err := stdShare(raw)
+		if err != nil {
+			t.Fatalf("%s: encoding/json: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, encoding/json %+v", name, got, want)
+		}
+	}
+}
+
+// TestShareJSONRejects: each mistake's line, column (counted by hand on
+// the input, 1-based) and path.
+func TestShareJSONRejects(t *testing.T) {
+	for _, c := range []struct{ in, msg string }{
+		{`{"v":1,"baseline":{"rows":1.5}}`, "1:27: baseline.rows: want a whole number, got 1.5"},
+		{`{"v":1e0}`, "1:6: v: want a whole number, got 1e0"},
+		{`{"v":01}`, `1:6: v: malformed JSON: "01" is not a number`},
+		{`{"v":9223372036854775808}`, "1:6: v: 9223372036854775808 does not fit in 64 bits"},
+		{`{"v":1,"x":2}`, `1:8: unknown field "x"`},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"a","Passed":1}]}}`, `1:43: baseline.scenarios[0]: unknown field "Passed"`},
+		{`{"v":1,"v":1}`, `1:8: field "v" appears twice`},
+		{`{"v":1} x`, "1:9: malformed JSON: 'x' after the end of the value"},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"\ud800"}]}}`, `1:40: baseline.scenarios[0].id: a \u escape of half a UTF-16 surrogate pair, without its other half`},
+		{"{\"v\":1,\"baseline\":{\"scenarios\":[{\"id\":\"\xff\"}]}}", "1:40: baseline.scenarios[0].id: a string that is not valid UTF-8 (byte 0xff)"},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"a` + "\n" + `"}]}}`, "1:41: baseline.scenarios[0].id: malformed JSON: a control character (byte 0x0a) inside a string; it must be escaped"},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"\q"}]}}`, `1:40: baseline.scenarios[0].id: malformed JSON: unknown escape \q in a string`},
+		{`{"v":1,"baseline":{"scenarios":[null]}}`, "1:33: baseline.scenarios[0]: malformed JSON: want an object, found 'n'"},
+		{`{"v":1,"baseline":{"scenarios":[{"id":"a"}`, "1:43: baseline.scenarios[0]: malformed JSON: the share ends where ',' or ']' after the value should be (is it cut short?)"},
+		{`{"v":1`, "1:7: v: malformed JSON: the share ends where ',' or '}' after the value should be (is it cut short?)"},
+		{`{"v":"1"}`, `1:6: v: want a whole number, got "1"`},
+		{``, "1:1: malformed JSON: the share ends where an object should be (is it cut short?)"},
+	} {
+		_, err := share.ReadAAJSON([]byte(c.in))
+		if err == nil || err.Error() != c.msg {
+			t.Errorf("%q: got %v, want the error %q", c.in, err, c.msg)
+		}
+	}
+}
+
+// FuzzShareJSON: whatever decodeShareJSON accepts, encoding/json decodes
+// to the same share; and every share encodes to JSON it reads back.
+func FuzzShareJSON(f *testing.F) {
+	side := &aa.Side{Scenarios: []aa.Tally{{ID: "a\"\\☃", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
+	compact, _ := json.Marshal(AAShare{Version: 1, Baseline: side, Candidate: side})
+	for _, s := range [][]byte{compact, ShareJSON(AAShare{Baseline: side}), []byte(`{"v":1,"baseline":null}`),
+		[]byte(`{"v":-0,"baseline":{"scenarios":[{"id":"\u00e9\ud834\udd1e"}],"runs":null}}`), []byte(`{"V":1}`), []byte(`[1]`)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, err := share.ReadAAJSON(raw)
+		if err != nil {
+			return
+		}
+		want, err := stdShare(raw)
+		if err != nil {
+			t.Fatalf("accepted what encoding/json rejects (%v): %q", err, raw)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("decoded %+v, encoding/json %+v, from %q", got, want, raw)
+		}
+		again, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := share.ReadAAJSON(again)
+		if err != nil || !reflect.DeepEqual(back, got) {
+			t.Fatalf("re-encoded share reads back as %+v, %v", back, err)
+		}
+	})
+}
