@@ -16,8 +16,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/wasm"
-	"github.com/flakegate/flakegate/wasm/webtest"
+	"github.com/flakegate/flakegate/page"
+	"github.com/flakegate/flakegate/page/webtest"
 )
 
 // The budget and decide pages as a reviewer meets them, at a laptop's and a
@@ -252,10 +252,20 @@ func upload(t *testing.T, ctx context.Context, id string, files ...string) {
 }
 
 // errorAt is the message shown at a field once it appears.
-func errorAt(t *testing.T, ctx context.Context, key string) string {
+func errorAt(t *testing.T, ctx context.Context, key string, ok func(string) bool) string {
 	t.Helper()
+	// Typing sends one key at a time and the page answers each: the message
+	// for "9" comes before the one for "9x". Wait until the message is the
+	// one the test expects, or report the last one seen.
 	waitFor(t, ctx, `!!document.querySelector('[data-error="`+key+`"]')`)
-	return evalString(t, ctx, `document.querySelector('[data-error="`+key+`"]').textContent`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		msg := evalString(t, ctx, `(document.querySelector('[data-error="`+key+`"]') || {textContent: ''}).textContent`)
+		if ok(msg) || time.Now().After(deadline) {
+			return msg
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // Problem 7: rates as people write them (spaces, commas, line breaks,
@@ -283,21 +293,21 @@ func TestPageInputAsWritten(t *testing.T) {
 		typeIn(t, ctx, "in-observe", "abc")
 		// The one wording every surface gives (core/param), without a
 		// column for a single value.
-		if msg := errorAt(t, ctx, "observe"); msg != `want fails/runs such as 1/120, got "abc"` {
+		if msg := errorAt(t, ctx, "observe", func(m string) bool { return m == `want fails/runs such as 1/120, got "abc"` }); msg != `want fails/runs such as 1/120, got "abc"` {
 			t.Errorf("observe: %q", msg)
 		}
 		typeIn(t, ctx, "in-observe", "5/3")
-		if msg := errorAt(t, ctx, "observe"); msg != "5 is more than the 3 runs" {
+		if msg := errorAt(t, ctx, "observe", func(m string) bool { return m == "5 is more than the 3 runs" }); msg != "5 is more than the 3 runs" {
 			t.Errorf("observe 5/3: %q", msg)
 		}
 		typeIn(t, ctx, "in-observe", "")
 		typeIn(t, ctx, "in-target", "9x")
-		if msg := errorAt(t, ctx, "target"); strings.Contains(msg, "column") || !strings.Contains(msg, `"9x" is not a number`) {
+		if msg := errorAt(t, ctx, "target", func(m string) bool { return strings.Contains(m, `"9x"`) }); strings.Contains(msg, "column") || !strings.Contains(msg, `"9x" is not a number`) {
 			t.Errorf("target 9x: %q", msg)
 		}
 		typeIn(t, ctx, "in-target", "95%")
 		typeIn(t, ctx, "in-rates", "0.05 0.0x")
-		if msg := errorAt(t, ctx, "rates"); !strings.Contains(msg, `rate 2: "0.0x" is not a number`) {
+		if msg := errorAt(t, ctx, "rates", func(m string) bool { return strings.Contains(m, `"0.0x"`) }); !strings.Contains(msg, `rate 2: "0.0x" is not a number`) {
 			t.Errorf("rates: %q", msg)
 		}
 		// The answer in a test runner's own setting: gotestsum's
@@ -322,7 +332,7 @@ func TestPageInputAsWritten(t *testing.T) {
 
 		open(t, ctx, srv.URL+"/decide")
 		typeIn(t, ctx, "in-baseline", "ten/20")
-		if msg := errorAt(t, ctx, "baseline"); !strings.Contains(msg, "passed") || strings.HasPrefix(msg, "baseline:") {
+		if msg := errorAt(t, ctx, "baseline", func(m string) bool { return strings.Contains(m, "passed") }); !strings.Contains(msg, "passed") || strings.HasPrefix(msg, "baseline:") {
 			t.Errorf("baseline: %q", msg)
 		}
 		typeIn(t, ctx, "in-baseline", "10/20")
@@ -430,7 +440,7 @@ func TestPageDecideReports(t *testing.T) {
 			// A file that is no report is named, and the tests read stay.
 			bad := writeFile(t, t.TempDir(), "notes.txt", "hello\n")
 			upload(t, ctx, "file-patched-reports", bad)
-			if msg := errorAt(t, ctx, "ledger"); !strings.HasPrefix(msg, "notes.txt:1:1: not a report") {
+			if msg := errorAt(t, ctx, "ledger", func(m string) bool { return strings.HasPrefix(m, "notes.txt") }); !strings.HasPrefix(msg, "notes.txt:1:1: not a report") {
 				t.Errorf("bad file: %q", msg)
 			}
 			expectFields(t, ctx, "reports after a bad file", "ledger", want)
@@ -478,7 +488,7 @@ func TestPageExamples(t *testing.T) {
 	}
 }
 
-// TestPageScreenshots saves every page (wasm.Pages) at both widths, light
+// TestPageScreenshots saves every page (page.Pages) at both widths, light
 // and dark, in $FLAKEGATE_SCREENSHOTS (or dist/e2e), each page showing its
 // first example when it has one, and checks that none scrolls sideways in
 // either theme. A phone's shot starts at the answer, at one device pixel
@@ -504,7 +514,7 @@ func TestPageScreenshots(t *testing.T) {
 			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}); err != nil {
 				t.Fatal(err)
 			}
-			for _, path := range wasm.Pages {
+			for _, path := range page.Pages {
 				name := names[path]
 				if name == "" {
 					name = strings.TrimPrefix(path, "/")
