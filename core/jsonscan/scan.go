@@ -1,7 +1,15 @@
-// Package jsonscan reads JSON text held in memory without reflection, for
-// the readers that must be strict, fast and small in the browser build: a
-// JSONL ledger's rows, go test -json events and the calculator's share
-// links. It imports nothing of the module's.
+// Package jsonscan is the one JSON grammar of flakegate: every reader of
+// JSON input (test reports, ledgers, registries, API bodies, share links)
+// walks its text with a Scanner, without reflection, so that each is
+// strict, fast and small in the browser build. It imports nothing of the
+// module's.
+//
+// A Scanner reads a text held in memory (Reset) or streams one from an
+// io.Reader (ResetReader) through a refillable buffer: memory then stays
+// bounded by the largest single token (a string, a number, or a value
+// taken whole with Value), which may not exceed the limit given; a longer
+// one is refused at its position. Both modes accept the same texts and give
+// the same tokens and the same errors.
 //
 // The grammar is RFC 8259's, and stricter than encoding/json in four ways:
 // a key may not repeat in an object (a repeated member has two meanings),
@@ -18,7 +26,9 @@ package jsonscan
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -59,7 +69,13 @@ type Error struct {
 	// Short is set when the text ends before the value does: it is the
 	// beginning of a text that could be whole, as a line cut short is.
 	Short bool
+	// Err is the reader's error when a streamed text could not be read to
+	// its end (nil for a mistake in the text itself).
+	Err error
 }
+
+// Unwrap is the reader's error, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Error is "line:column: path: message".
 func (e *Error) Error() string {
@@ -89,7 +105,26 @@ type Scanner struct {
 	keys  []byte // the keys of the open objects, one after the other
 	spans []span // where each key of the open objects is in keys
 	buf   []byte // a string with escapes, decoded
+
+	// Streaming (ResetReader): b is a window on the text, refilled from r.
+	// Only b[s.keep():] must stay; a read may move it to the front of b,
+	// so that positions held across a read are offsets in the text (Pos).
+	r     io.Reader
+	rerr  error // r's error once it gave one: io.EOF at the end
+	limit int   // the most bytes one token may take, > 0
+	off   int   // the offset in the text of b[0]; 0 in memory
+	col0  int   // the column of b[0] (its line is line)
+	tok   int   // the index in b of the token being read
+	pin   int   // Value: the offset of the value being taken whole, or -1
+	long  Pos   // the token that outgrew limit
+	mark  where // the last place Where counted to, to count on from there
 }
+
+// where is a place in the text with its line and column.
+type where struct{ at, line, col int }
+
+// errTooLong is rerr when a token outgrows the buffer's limit.
+var errTooLong = errors.New("a token longer than the limit")
 
 type seg struct {
 	index int // -1 in an object
@@ -97,6 +132,9 @@ type seg struct {
 	keys  int    // in spans, where this object's keys start
 	keyAt Pos    // where the member being read starts, in an object
 	set   keySet // its keys, once it has many
+	// keyLine and keyCol are keyAt's place once a stream has let it go
+	// from its buffer; 0 before.
+	keyLine, keyCol int
 }
 
 type span struct{ from, to int }
@@ -113,14 +151,118 @@ const manyKeys = 16
 func (s *Scanner) Reset(b []byte, line int, what string) {
 	s.b, s.i, s.line, s.what = b, 0, line, what
 	s.path, s.keys, s.spans = s.path[:0], s.keys[:0], s.spans[:0]
+	s.r, s.rerr, s.off, s.col0, s.tok, s.pin = nil, nil, 0, 1, 0, -1
+}
+
+// streamBuffer is the size a stream's buffer starts at; it grows, as a
+// token needs, up to the limit.
+const streamBuffer = 64 << 10
+
+// ResetReader makes s read the text r gives, a piece at a time: it holds at
+// most limit bytes of it (and as much again for a string's decoded text),
+// and refuses a token longer than limit bytes at the token's position.
+// The text's first byte is on line 1; what names it in messages ("the
+// Playwright JSON report ends ...").
+func (s *Scanner) ResetReader(r io.Reader, limit int, what string) {
+	size := min(limit, streamBuffer)
+	if n, ok := r.(interface{ Len() int }); ok {
+		size = min(size, max(n.Len(), 512)) // a line in memory: no 64 KB for it
+	}
+	if cap(s.b) < size || s.r == nil {
+		s.b = make([]byte, 0, size)
+	}
+	s.Reset(s.b[:0], 1, what)
+	s.r, s.limit, s.mark = r, max(limit, 1), where{0, 1, 1}
 }
 
 // Where is the line and column of p.
 func (s *Scanner) Where(p Pos) (line, col int) {
-	off := min(max(int(p), 0), len(s.b))
-	head := s.b[:off]
-	start := bytes.LastIndexByte(head, '\n') + 1
-	return s.line + bytes.Count(head, []byte{'\n'}), utf8.RuneCount(head[start:]) + 1
+	at := int(p) - s.off
+	if at < 0 {
+		// A key a stream has let go of: its place was kept.
+		for _, g := range s.path {
+			if g.index < 0 && g.keyAt == p && g.keyLine > 0 {
+				return g.keyLine, g.keyCol
+			}
+		}
+	}
+	at = min(max(at, 0), len(s.b))
+	from, line, col := 0, s.line, s.col0
+	if m := s.mark.at - s.off; s.r != nil && m >= 0 && m <= at {
+		from, line, col = m, s.mark.line, s.mark.col
+	}
+	head := s.b[from:at]
+	if nl := bytes.LastIndexByte(head, '\n'); nl >= 0 {
+		line += bytes.Count(head, []byte{'\n'})
+		col = 1 + utf8.RuneCount(head[nl+1:])
+	} else {
+		col += utf8.RuneCount(head)
+	}
+	if s.r != nil {
+		s.mark = where{s.off + at, line, col}
+	}
+	return line, col
+}
+
+// pos is the cursor's offset in the text.
+func (s *Scanner) pos() Pos { return Pos(s.off + s.i) }
+
+// need reports whether n bytes are left after the cursor, reading more of
+// a stream if it must (which may move b's contents: see Scanner).
+func (s *Scanner) need(n int) bool {
+	return len(s.b)-s.i >= n || s.r != nil && s.read(n)
+}
+
+// keep is the index in b from which the bytes must stay: the token being
+// read, or the value Value takes whole.
+func (s *Scanner) keep() int {
+	if s.pin >= 0 {
+		return min(s.pin-s.off, s.tok)
+	}
+	return s.tok
+}
+
+// read reads from the stream until n bytes are left after the cursor, the
+// stream ends, it fails, or the token would outgrow the limit.
+func (s *Scanner) read(n int) bool {
+	for len(s.b)-s.i < n && s.rerr == nil {
+		if len(s.b) == cap(s.b) {
+			keep := s.keep()
+			if len(s.b)-keep > s.limit {
+				s.rerr, s.long = errTooLong, Pos(s.off+keep)
+				break
+			}
+			if keep > 0 && (keep >= cap(s.b)/2 || cap(s.b) > s.limit) {
+				s.drop(keep)
+			} else {
+				// One byte over the limit: the byte after a token of
+				// the limit's length says where it ends.
+				b := make([]byte, len(s.b), min(2*cap(s.b), s.limit+1))
+				copy(b, s.b)
+				s.b = b
+			}
+			continue
+		}
+		m, err := s.r.Read(s.b[len(s.b):cap(s.b)])
+		s.b = s.b[:len(s.b)+m]
+		if err != nil {
+			s.rerr = err
+		}
+	}
+	return len(s.b)-s.i >= n
+}
+
+// drop lets go of b[:n], keeping the places of the open objects' keys in it.
+func (s *Scanner) drop(n int) {
+	for k := range s.path {
+		if g := &s.path[k]; g.index < 0 && int(g.keyAt) < s.off+n && g.keyLine == 0 {
+			g.keyLine, g.keyCol = s.Where(g.keyAt)
+		}
+	}
+	line, col := s.Where(Pos(s.off + n))
+	s.b = s.b[:copy(s.b, s.b[n:])]
+	s.line, s.col0, s.off = line, col, s.off+n
+	s.i, s.tok = s.i-n, s.tok-n
 }
 
 // Path is the JSON path of the value being read: `results[3].status`.
@@ -141,21 +283,42 @@ func (s *Scanner) Path() string {
 
 // Errorf is an error at p, naming the path of the value being read.
 func (s *Scanner) Errorf(p Pos, format string, args ...any) *Error {
+	if s.failed() {
+		return s.readError()
+	}
 	line, col := s.Where(p)
 	return &Error{Line: line, Column: col, Path: s.Path(), Msg: fmt.Sprintf(format, args...)}
 }
 
-func (s *Scanner) errHere(format string, args ...any) *Error {
-	return s.Errorf(Pos(s.i), format, args...)
+// readError is the error of a stream that could not be read to its end:
+// a token longer than the limit, or the reader's own error.
+func (s *Scanner) readError() *Error {
+	if s.rerr == errTooLong {
+		line, col := s.Where(s.long)
+		return &Error{Line: line, Column: col, Path: s.Path(), Msg: fmt.Sprintf("a value longer than %d bytes", s.limit)}
+	}
+	line, col := s.Where(s.pos())
+	return &Error{Line: line, Column: col, Path: s.Path(), Msg: fmt.Sprintf("the %s cannot be read: %v", s.what, s.rerr), Err: s.rerr}
 }
 
-// space skips white space.
+func (s *Scanner) errHere(format string, args ...any) *Error {
+	return s.Errorf(s.pos(), format, args...)
+}
+
+// space skips white space; the next token starts where it stops.
 func (s *Scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
+	for {
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case ' ', '\t', '\n', '\r':
+				s.i++
+			default:
+				s.tok = s.i
+				return
+			}
+		}
+		s.tok = s.i
+		if !s.need(1) {
 			return
 		}
 	}
@@ -164,7 +327,7 @@ func (s *Scanner) space() {
 // At skips white space and returns the position of the next value.
 func (s *Scanner) At() Pos {
 	s.space()
-	return Pos(s.i)
+	return s.pos()
 }
 
 // Kind skips white space and tells the kind of the next value (End at the
@@ -172,6 +335,9 @@ func (s *Scanner) At() Pos {
 func (s *Scanner) Kind() (Kind, error) {
 	s.space()
 	if s.i == len(s.b) {
+		if s.failed() {
+			return End, s.readError()
+		}
 		return End, nil
 	}
 	switch c := s.b[s.i]; {
@@ -189,6 +355,8 @@ func (s *Scanner) Kind() (Kind, error) {
 		return False, nil
 	case c == 'n':
 		return Null, nil
+	case c == 'N' || c == 'I':
+		return End, s.errHere("malformed JSON: NaN and Infinity are not JSON numbers")
 	}
 	return End, s.errHere("malformed JSON: a value cannot start with %s", describe(s.b[s.i]))
 }
@@ -221,17 +389,25 @@ func (s *Scanner) unexpected(want string) error {
 // End checks that nothing but white space is left.
 func (s *Scanner) End() error {
 	s.space()
+	if s.failed() {
+		return s.readError()
+	}
 	if s.i < len(s.b) {
 		return s.errHere("malformed JSON: %s after the end of the value", describe(s.b[s.i]))
 	}
 	return nil
 }
 
-// AtEnd skips white space and reports whether the text is over.
+// AtEnd skips white space and reports whether the text is over (a stream
+// that cannot be read further is not: End then says why).
 func (s *Scanner) AtEnd() bool {
 	s.space()
-	return s.i == len(s.b)
+	return s.i == len(s.b) && !s.failed()
 }
+
+// failed reports whether a stream stopped before its end: a token too long
+// or the reader's error.
+func (s *Scanner) failed() bool { return s.rerr != nil && s.rerr != io.EOF }
 
 // Object reads an object, calling field for each member with its key
 // (valid until field returns) and the cursor before the value, which field
@@ -262,7 +438,7 @@ func (s *Scanner) Object(field func(key []byte) error) error {
 		if s.i >= len(s.b) || s.b[s.i] != '"' {
 			return s.unexpected("a key in quotes")
 		}
-		at := Pos(s.i)
+		at := s.pos()
 		key, err := s.String()
 		if err != nil {
 			return err
@@ -274,7 +450,7 @@ func (s *Scanner) Object(field func(key []byte) error) error {
 			return s.Errorf(at, "field %q appears twice", key)
 		}
 		s.spans = append(s.spans, k)
-		s.path[depth].key, s.path[depth].keyAt = k, at
+		s.path[depth].key, s.path[depth].keyAt, s.path[depth].keyLine = k, at, 0
 		if err := s.expect(':', "':' after a key"); err != nil {
 			return err
 		}
@@ -365,7 +541,7 @@ func (s *Scanner) Array(elem func(i int) error) error {
 // Null reads a null if one comes next and reports whether it did.
 func (s *Scanner) Null() bool {
 	s.space()
-	if len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null" {
+	if s.i < len(s.b) && s.b[s.i] == 'n' && s.need(4) && string(s.b[s.i:s.i+4]) == "null" {
 		s.i += 4
 		return true
 	}
@@ -396,14 +572,27 @@ func (s *Scanner) Skip() error {
 }
 
 // Value skips one value and returns its text.
+// A stream holds the whole value in its buffer: it may not be longer than
+// the limit.
 func (s *Scanner) Value() ([]byte, error) {
 	from := s.At()
+	pin := s.pin
+	s.pin = int(from)
+	if pin >= 0 {
+		s.pin = pin // inside a Value: the outer one's start stays
+	}
+	depth := len(s.path)
 	err := s.Skip()
-	return s.b[from:s.i], err
+	s.pin = pin
+	if s.rerr == errTooLong && s.long == from {
+		s.path = s.path[:depth] // the error names the value taken whole
+		err = s.readError()
+	}
+	return s.b[int(from)-s.off : s.i], err
 }
 
 func (s *Scanner) literal(word string) error {
-	if len(s.b)-s.i >= len(word) && string(s.b[s.i:s.i+len(word)]) == word {
+	if s.need(len(word)) && string(s.b[s.i:s.i+len(word)]) == word {
 		s.i += len(word)
 		return nil
 	}
@@ -429,9 +618,13 @@ func (s *Scanner) KeyErrorf(format string, args ...any) *Error {
 	if n < 0 {
 		return s.errHere(format, args...)
 	}
+	if s.rerr != nil && s.rerr != io.EOF {
+		return s.readError()
+	}
+	line, col := s.Where(s.path[n].keyAt)
 	inner := s.path
 	s.path = s.path[:n]
-	e := s.Errorf(inner[n].keyAt, format, args...)
+	e := &Error{Line: line, Column: col, Path: s.Path(), Msg: fmt.Sprintf(format, args...)}
 	s.path = inner
 	return e
 }

@@ -15,6 +15,11 @@ import (
 func tokens(b []byte) (string, error) {
 	var s Scanner
 	s.Reset(b, 1, "text")
+	return scanTokens(&s)
+}
+
+// scanTokens is tokens on a scanner already given its text.
+func scanTokens(s *Scanner) (string, error) {
 	var out strings.Builder
 	var value func() error
 	value = func() error {
