@@ -51,7 +51,7 @@ func (s *Scanner) string(keep bool) ([]byte, error) {
 		}
 		s.i++
 	}
-	return nil, s.cutString()
+	return nil, s.cutString(Pos(s.off + s.tok))
 }
 
 // badUTF8 is the error of the first byte of b[from:to] that is not UTF-8.
@@ -89,59 +89,127 @@ func (s *Scanner) escaped(keep bool) ([]byte, error) {
 		if err := s.flush(plain, keep); err != nil {
 			return nil, err
 		}
-		at := s.pos()
-		if !s.need(2) {
-			break
-		}
-		e := s.b[s.i+1]
-		s.i += 2
-		var r rune
-		switch e {
-		case '"', '\\', '/':
-			r = rune(e)
-		case 'b':
-			r = '\b'
-		case 'f':
-			r = '\f'
-		case 'n':
-			r = '\n'
-		case 'r':
-			r = '\r'
-		case 't':
-			r = '\t'
-		case 'u':
-			var ok bool
-			if r, ok = s.hex4(); !ok {
-				if hexPrefix(s.b[s.i:], 4) {
-					return nil, s.cutString()
-				}
-				return nil, s.Errorf(at, `malformed JSON: \u must be followed by four hex digits`)
-			}
-			if utf16.IsSurrogate(r) {
-				lo, ok := rune(0), false
-				s.need(6)
-				rest := s.b[s.i:]
-				if len(rest) >= 2 && rest[0] == '\\' && rest[1] == 'u' {
-					s.i += 2
-					lo, ok = s.hex4()
-				}
-				if !ok && r < 0xdc00 && len(rest) < 6 && (len(rest) < 1 || rest[0] == '\\') &&
-					(len(rest) < 2 || rest[1] == 'u') && hexPrefix(rest[min(2, len(rest)):], 4) {
-					return nil, s.cutString() // \ud834 and the text ends
-				}
-				if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
-					return nil, s.Errorf(at, `a \u escape of half a UTF-16 surrogate pair, without its other half`)
-				}
-			}
-		default:
-			return nil, s.Errorf(at, `malformed JSON: unknown escape \%s in a string`, describeRune(e))
+		r, err := s.escape(Pos(s.off + s.tok))
+		if err != nil {
+			return nil, err
 		}
 		if keep {
 			s.buf = utf8.AppendRune(s.buf, r)
 		}
 		plain = s.pos()
 	}
-	return nil, s.cutString()
+	return nil, s.cutString(Pos(s.off + s.tok))
+}
+
+// escape reads one escape, s.i at its backslash, in the string that opens
+// at open.
+func (s *Scanner) escape(open Pos) (rune, error) {
+	at := s.pos()
+	if !s.need(2) {
+		return 0, s.cutString(open)
+	}
+	e := s.b[s.i+1]
+	s.i += 2
+	switch e {
+	case '"', '\\', '/':
+		return rune(e), nil
+	case 'b':
+		return '\b', nil
+	case 'f':
+		return '\f', nil
+	case 'n':
+		return '\n', nil
+	case 'r':
+		return '\r', nil
+	case 't':
+		return '\t', nil
+	case 'u':
+	default:
+		return 0, s.Errorf(at, `malformed JSON: unknown escape \%s in a string`, describeRune(e))
+	}
+	r, ok := s.hex4()
+	if !ok {
+		if hexPrefix(s.b[s.i:], 4) {
+			return 0, s.cutString(open)
+		}
+		return 0, s.Errorf(at, `malformed JSON: \u must be followed by four hex digits`)
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, nil
+	}
+	lo := rune(0)
+	s.need(6)
+	rest := s.b[s.i:]
+	if len(rest) >= 2 && rest[0] == '\\' && rest[1] == 'u' {
+		s.i += 2
+		lo, ok = s.hex4()
+	} else {
+		ok = false
+	}
+	if !ok && r < 0xdc00 && len(rest) < 6 && (len(rest) < 1 || rest[0] == '\\') &&
+		(len(rest) < 2 || rest[1] == 'u') && hexPrefix(rest[min(2, len(rest)):], 4) {
+		return 0, s.cutString(open) // \ud834 and the text ends
+	}
+	if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
+		return 0, s.Errorf(at, `a \u escape of half a UTF-16 surrogate pair, without its other half`)
+	}
+	return r, nil
+}
+
+// skipString passes over a string of a stream that the reader does not
+// keep, holding a piece of it at a time (a long string the reader skips is
+// no token it must hold), with the errors string gives: a control
+// character before a bad UTF-8 byte of the same run without escapes.
+func (s *Scanner) skipString() error {
+	open := s.pos()
+	s.open = where{at: int(open)} // drop keeps its place
+	s.i++
+	s.tok = s.i // the run of bytes without escape that is not checked yet
+	var bad *Error
+	for {
+		if s.i == len(s.b) {
+			// Check the run up to its last whole character and let it go.
+			cut := s.i
+			for k := 1; k <= utf8.UTFMax && cut-k >= s.tok; k++ {
+				if utf8.RuneStart(s.b[cut-k]) {
+					if !utf8.FullRune(s.b[cut-k : cut]) {
+						cut -= k
+					}
+					break
+				}
+			}
+			if bad == nil && !utf8.Valid(s.b[s.tok:cut]) {
+				bad, _ = s.badUTF8(s.tok, cut).(*Error)
+			}
+			s.tok = cut
+			if !s.need(1) {
+				return s.cutString(open)
+			}
+		}
+		c := s.b[s.i]
+		switch {
+		case c == '"' || c == '\\':
+			if bad == nil && !utf8.Valid(s.b[s.tok:s.i]) {
+				bad, _ = s.badUTF8(s.tok, s.i).(*Error)
+			}
+			if bad != nil {
+				return bad
+			}
+			if c == '"' {
+				s.i++
+				return nil
+			}
+			s.tok = s.i
+			if _, err := s.escape(open); err != nil {
+				return err
+			}
+			s.tok = s.i
+			continue
+		case c < 0x20:
+			return s.errHere("malformed JSON: a control character (byte 0x%02x) inside a string; it must be escaped", c)
+		}
+		s.i++
+	}
 }
 
 // flush checks the bytes from plain to the cursor, which hold no escape,
@@ -162,8 +230,8 @@ func (s *Scanner) flush(plain Pos, keep bool) error {
 }
 
 // cutString is the error of a string the text ends inside.
-func (s *Scanner) cutString() error {
-	return s.short(s.Errorf(Pos(s.off+s.tok), "malformed JSON: the %s ends inside a string (is it cut short?)", s.what))
+func (s *Scanner) cutString(open Pos) error {
+	return s.short(s.Errorf(open, "malformed JSON: the %s ends inside a string (is it cut short?)", s.what))
 }
 
 // hexPrefix reports whether b is shorter than n and all hex digits.

@@ -118,6 +118,7 @@ type Scanner struct {
 	pin   int   // Value: the offset of the value being taken whole, or -1
 	long  Pos   // the token that outgrew limit
 	mark  where // the last place Where counted to, to count on from there
+	open  where // the string skipString is in; line 0 until it is let go
 }
 
 // where is a place in the text with its line and column.
@@ -151,7 +152,7 @@ const manyKeys = 16
 func (s *Scanner) Reset(b []byte, line int, what string) {
 	s.b, s.i, s.line, s.what = b, 0, line, what
 	s.path, s.keys, s.spans = s.path[:0], s.keys[:0], s.spans[:0]
-	s.r, s.rerr, s.off, s.col0, s.tok, s.pin = nil, nil, 0, 1, 0, -1
+	s.r, s.rerr, s.off, s.col0, s.tok, s.pin, s.open = nil, nil, 0, 1, 0, -1, where{at: -1}
 }
 
 // streamBuffer is the size a stream's buffer starts at; it grows, as a
@@ -179,7 +180,10 @@ func (s *Scanner) ResetReader(r io.Reader, limit int, what string) {
 func (s *Scanner) Where(p Pos) (line, col int) {
 	at := int(p) - s.off
 	if at < 0 {
-		// A key a stream has let go of: its place was kept.
+		// A key or string a stream has let go of: its place was kept.
+		if s.open.at == int(p) && s.open.line > 0 {
+			return s.open.line, s.open.col
+		}
 		for _, g := range s.path {
 			if g.index < 0 && g.keyAt == p && g.keyLine > 0 {
 				return g.keyLine, g.keyCol
@@ -258,6 +262,9 @@ func (s *Scanner) drop(n int) {
 		if g := &s.path[k]; g.index < 0 && int(g.keyAt) < s.off+n && g.keyLine == 0 {
 			g.keyLine, g.keyCol = s.Where(g.keyAt)
 		}
+	}
+	if s.open.at >= s.off && s.open.at < s.off+n && s.open.line == 0 {
+		s.open.line, s.open.col = s.Where(Pos(s.open.at))
 	}
 	line, col := s.Where(Pos(s.off + n))
 	s.b = s.b[:copy(s.b, s.b[n:])]
@@ -560,6 +567,9 @@ func (s *Scanner) Skip() error {
 	case Array:
 		return s.Array(func(int) error { return s.Skip() })
 	case String:
+		if s.r != nil {
+			return s.skipString()
+		}
 		_, err := s.string(false)
 		return err
 	case Number:
@@ -606,6 +616,17 @@ func (s *Scanner) literal(word string) error {
 func (s *Scanner) short(e *Error) *Error {
 	e.Short = true
 	return e
+}
+
+// KeyAt is the position of the key of the member being read, in the
+// innermost object (the cursor's position outside any object).
+func (s *Scanner) KeyAt() Pos {
+	for n := len(s.path) - 1; n >= 0; n-- {
+		if s.path[n].index < 0 {
+			return s.path[n].keyAt
+		}
+	}
+	return s.pos()
 }
 
 // KeyErrorf is an error at the key of the member being read, naming the

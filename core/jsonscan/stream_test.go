@@ -56,6 +56,52 @@ func sameScan(t *testing.T, b []byte, chunk, limit int) {
 	if errors.As(wantErr, &we) && e != nil && e.Short != we.Short {
 		t.Fatalf("%q: stream short %v, memory short %v", b, e.Short, we.Short)
 	}
+	// Skip passes over strings without keeping them: a stream then lets
+	// go of a long string a piece at a time, and must refuse what memory
+	// refuses, where memory does.
+	var m, st Scanner
+	m.Reset(b, 1, "text")
+	st.ResetReader(&chunks{b, chunk}, limit, "text")
+	wantErr = m.Skip()
+	if wantErr == nil {
+		wantErr = m.End()
+	}
+	err = st.Skip()
+	if err == nil {
+		err = st.End()
+	}
+	if errors.As(err, &e) && strings.HasPrefix(e.Msg, "a value longer than") {
+		return
+	}
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%q (chunks of %d, limit %d): Skip: stream %v, memory %v", b, chunk, limit, err, wantErr)
+	}
+}
+
+// TestStreamSkipsLongString: a string of 1 MB that the reader skips goes
+// through a 64-byte limit; the same string read is refused.
+func TestStreamSkipsLongString(t *testing.T) {
+	in := `{"keep": 1, "attachment": "` + strings.Repeat(`é\n`, 1<<18) + `", "next": "x"}`
+	var s Scanner
+	s.ResetReader(strings.NewReader(in), 64, "report")
+	var keys []string
+	err := s.Object(func(key []byte) error {
+		keys = append(keys, string(key))
+		return s.Skip()
+	})
+	if err != nil || strings.Join(keys, ",") != "keep,attachment,next" || cap(s.b) > 65 {
+		t.Fatalf("%v %q, buffer %d", err, keys, cap(s.b))
+	}
+	s.ResetReader(strings.NewReader(in), 64, "report")
+	err = s.Object(func(key []byte) error { _, err := s.Text(); return err })
+	if err == nil || err.Error() != "1:10: keep: malformed JSON: want a string, found '1'" {
+		t.Fatalf("got %v", err)
+	}
+	s.ResetReader(strings.NewReader("{"+in[12:]), 64, "report")
+	err = s.Object(func(key []byte) error { _, err := s.Text(); return err })
+	if err == nil || err.Error() != "1:16: attachment: a value longer than 64 bytes" {
+		t.Fatalf("got %v", err)
+	}
 }
 
 // FuzzStream is the differential test of the two modes: on any text,

@@ -98,8 +98,7 @@ type lmRow struct {
 
 // readLMRow reads one row (line n of the file).
 func readLMRow(line []byte, n int) (lmRow, error) {
-	j := newJSONReader(bytes.NewReader(line), "lm-evaluation-harness samples file")
-	j.line = n
+	j := newJSONLine(line, n, "lm-evaluation-harness samples file")
 	row := lmRow{values: map[string]jsonScalar{}}
 	err := j.object(func(key string) error {
 		switch key {
