@@ -72,6 +72,9 @@ type Error struct {
 	// Err is the reader's error when a streamed text could not be read to
 	// its end (nil for a mistake in the text itself).
 	Err error
+	// Repeated is the key given twice, when that is the mistake: the
+	// member's path is Path and Repeated joined by a dot.
+	Repeated string
 }
 
 // Unwrap is the reader's error, if any.
@@ -454,7 +457,9 @@ func (s *Scanner) Object(field func(key []byte) error) error {
 		s.keys = append(s.keys, key...)
 		if s.repeated(depth, k) {
 			s.path = s.path[:depth] // the error names the object
-			return s.Errorf(at, "field %q appears twice", key)
+			e := s.Errorf(at, "field %q appears twice", key)
+			e.Repeated = string(key)
+			return e
 		}
 		s.spans = append(s.spans, k)
 		s.path[depth].key, s.path[depth].keyAt, s.path[depth].keyLine = k, at, 0
