@@ -314,6 +314,8 @@ func (s *Scanner) Number() ([]byte, error) {
 	}
 	s.i = s.tok
 	switch {
+	case n == 0 && s.i < len(s.b) && (s.b[s.i] == 'N' || s.b[s.i] == 'I'):
+		return nil, s.errHere("malformed JSON: NaN and Infinity are not JSON numbers")
 	case n == 0:
 		return nil, s.unexpected("a number")
 	case n == 1 && s.b[s.i] == '-' && s.need(2) && s.b[s.i+1] == 'I':

@@ -586,6 +586,20 @@ func (s *Scanner) Skip() error {
 	return s.unexpected("a value")
 }
 
+// Check reports whether b is one JSON text under the scanner's grammar:
+// nil, or the first mistake (with line, column and path). A reader that
+// maps a checked text onto Go values with encoding/json reads it with this
+// grammar (no repeated key, no NaN, UTF-8 only, nothing after the value),
+// though encoding/json matches keys to fields without regard to case.
+func Check(b []byte, what string) error {
+	var s Scanner
+	s.Reset(b, 1, what)
+	if err := s.Skip(); err != nil {
+		return err
+	}
+	return s.End()
+}
+
 // Value skips one value and returns its text.
 // A stream holds the whole value in its buffer: it may not be longer than
 // the limit.
