@@ -28,31 +28,51 @@ func (s *Scanner) Text() (string, error) {
 func (s *Scanner) string(keep bool) ([]byte, error) {
 	s.i++
 	wide := false
-	// The common case: no escape.
-	for s.i < len(s.b) || s.need(1) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			v := s.b[s.tok+1 : s.i]
-			if wide && !utf8.Valid(v) {
-				return nil, s.badUTF8(s.tok+1, s.i)
+	for {
+		// The common case, no escape, on locals the compiler keeps in
+		// registers; a stream refills between passes.
+		b, i := s.b, s.i
+		for ; i < len(b); i++ {
+			c := b[i]
+			if plain[c] {
+				continue
 			}
-			s.i++
-			return v, nil
-		case c == '\\':
-			if wide && !utf8.Valid(s.b[s.tok+1:s.i]) {
-				return nil, s.badUTF8(s.tok+1, s.i)
+			switch {
+			case c >= 0x80:
+				wide = true
+				continue
+			case c == '"':
+				v := b[s.tok+1 : i]
+				if wide && !utf8.Valid(v) {
+					return nil, s.badUTF8(s.tok+1, i)
+				}
+				s.i = i + 1
+				return v, nil
 			}
-			return s.escaped(keep)
-		case c < 0x20:
+			s.i = i
+			if c == '\\' {
+				if wide && !utf8.Valid(b[s.tok+1:i]) {
+					return nil, s.badUTF8(s.tok+1, i)
+				}
+				return s.escaped(keep)
+			}
 			return nil, s.errHere("malformed JSON: a control character (byte 0x%02x) inside a string; it must be escaped", c)
-		case c >= 0x80:
-			wide = true
 		}
-		s.i++
+		s.i = i
+		if !s.need(1) {
+			return nil, s.cutString(Pos(s.off + s.tok))
+		}
 	}
-	return nil, s.cutString(Pos(s.off + s.tok))
 }
+
+// plain tells the bytes a string holds as they are: ASCII but for the
+// quote, the backslash and the control characters.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // badUTF8 is the error of the first byte of b[from:to] that is not UTF-8.
 func (s *Scanner) badUTF8(from, to int) error {

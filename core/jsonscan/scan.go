@@ -122,6 +122,7 @@ type Scanner struct {
 	long  Pos   // the token that outgrew limit
 	mark  where // the last place Where counted to, to count on from there
 	open  where // the string skipString is in; line 0 until it is let go
+	empty int   // reads in a row that gave nothing
 }
 
 // where is a place in the text with its line and column.
@@ -176,7 +177,7 @@ func (s *Scanner) ResetReader(r io.Reader, limit int, what string) {
 		s.b = make([]byte, 0, size)
 	}
 	s.Reset(s.b[:0], 1, what)
-	s.r, s.limit, s.mark = r, max(limit, 1), where{0, 1, 1}
+	s.r, s.limit, s.mark, s.empty = r, max(limit, 1), where{0, 1, 1}, 0
 }
 
 // Where is the line and column of p.
@@ -252,8 +253,14 @@ func (s *Scanner) read(n int) bool {
 		}
 		m, err := s.r.Read(s.b[len(s.b):cap(s.b)])
 		s.b = s.b[:len(s.b)+m]
-		if err != nil {
+		if s.empty = s.empty + 1; m > 0 {
+			s.empty = 0
+		}
+		switch {
+		case err != nil:
 			s.rerr = err
+		case s.empty == 100: // as bufio: a reader that gives nothing, again and again
+			s.rerr = io.ErrNoProgress
 		}
 	}
 	return len(s.b)-s.i >= n
@@ -317,18 +324,22 @@ func (s *Scanner) errHere(format string, args ...any) *Error {
 
 // space skips white space; the next token starts where it stops.
 func (s *Scanner) space() {
-	for {
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case ' ', '\t', '\n', '\r':
-				s.i++
-			default:
-				s.tok = s.i
-				return
-			}
-		}
+	if s.i < len(s.b) && s.b[s.i] > ' ' { // no white space: compact JSON
 		s.tok = s.i
-		if !s.need(1) {
+		return
+	}
+	s.spaces()
+}
+
+// spaces is space past white space or the end of the buffer.
+func (s *Scanner) spaces() {
+	for {
+		b, i := s.b, s.i
+		for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		s.i, s.tok = i, i // all before the next token may go
+		if i < len(b) || !s.need(1) {
 			return
 		}
 	}
