@@ -74,76 +74,71 @@ func ParseQuarantineJSON(raw []byte) (*QuarantineState, error) {
 // text for quarantine.Parse.
 func readQuarantineJSON(raw []byte) (s QuarantineState, reg []byte, err error) {
 	d := newShareDecoder(raw)
-	err = d.document(func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "v":
-			var n int64
-			n, err = d.int()
-			s.Version = int(n)
-		case "registry":
-			reg, err = d.Value()
-			reg = append([]byte(nil), reg...)
-		case "reports":
-			if !d.Null() {
-				s.Reports = &quarantine.Reports{}
-				err = d.reports(s.Reports)
+	err = d.members(map[string]func() error{
+		"v": func() error { return d.intTo(&s.Version) },
+		"registry": func() error {
+			v, err := d.Value()
+			reg = append([]byte(nil), v...)
+			return err
+		},
+		"reports": func() error {
+			if d.Null() {
+				return nil
 			}
-		case "renames":
-			s.Renames, err = d.strMap()
-		case "comparable":
-			s.Comparable, err = d.float()
-		case "target":
-			s.Target, err = d.float()
-		case "cap":
-			s.Cap, err = d.int()
-		default:
-			err = d.unknown(key)
-		}
-		return err
+			s.Reports = &quarantine.Reports{}
+			return d.reports(s.Reports)
+		},
+		"renames":    func() (err error) { s.Renames, err = d.strMap(); return err },
+		"comparable": func() (err error) { s.Comparable, err = d.float(); return err },
+		"target":     func() (err error) { s.Target, err = d.float(); return err },
+		"cap":        func() (err error) { s.Cap, err = d.int(); return err },
 	})
+	if err == nil {
+		err = d.End()
+	}
 	return s, reg, err
+}
+
+// members reads an object whose members each have their reader in read;
+// any other key is unknown.
+func (d *shareDecoder) members(read map[string]func() error) error {
+	return d.Object(func(key []byte) error {
+		if f, ok := read[string(key)]; ok {
+			return f()
+		}
+		return d.unknown(key)
+	})
+}
+
+// intTo reads a whole number, or null (0), into an int.
+func (d *shareDecoder) intTo(p *int) error {
+	n, err := d.int()
+	*p = int(n)
+	return err
 }
 
 // reports reads a quarantine.Reports object.
 func (d *shareDecoder) reports(r *quarantine.Reports) error {
-	return d.Object(func(key []byte) error {
-		var err error
-		switch string(key) {
-		case "runs":
-			var n int64
-			n, err = d.int()
-			r.Runs = int(n)
-		case "tests":
-			if d.Null() {
-				r.Tests = nil
-				return nil
-			}
-			r.Tests = map[string][]core.Count{}
-			err = d.Object(func(id []byte) error {
-				var counts []core.Count
-				err := d.array(func(null bool) {
-					if !null {
-						counts = []core.Count{}
-					}
-				}, func() error {
-					var c core.Count
-					err := d.count(&c)
-					counts = append(counts, c)
-					return err
-				})
-				r.Tests[string(id)] = counts
-				return err
-			})
-		case "ids":
-			r.IDs, err = d.strs()
-		case "warnings":
-			r.Warnings, err = d.strs()
-		default:
-			err = d.unknown(key)
-		}
+	return d.members(map[string]func() error{
+		"runs":     func() error { return d.intTo(&r.Runs) },
+		"tests":    func() (err error) { r.Tests, err = d.testCounts(); return err },
+		"ids":      func() (err error) { r.IDs, err = d.strs(); return err },
+		"warnings": func() (err error) { r.Warnings, err = d.strs(); return err },
+	})
+}
+
+// testCounts reads an object of each test's counts, or null (nil).
+func (d *shareDecoder) testCounts() (map[string][]core.Count, error) {
+	if d.Null() {
+		return nil, nil
+	}
+	tests := map[string][]core.Count{}
+	err := d.Object(func(id []byte) error {
+		counts, err := sliceOf(d, d.count)
+		tests[string(id)] = counts
 		return err
 	})
+	return tests, err
 }
 
 // strMap reads an object of strings, or null (nil).

@@ -28,18 +28,22 @@ func jsonObject(body []byte, what string) (map[string]json.RawMessage, error) {
 		return nil, &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "the " + what + " must be a JSON object, not " + k.String()}
 	}
 	obj := map[string]json.RawMessage{}
-	err = s.Object(func(key []byte) error {
+	return obj, wholeObject(&s, func(key []byte) error {
 		raw, err := s.Value()
 		obj[string(key)] = raw
 		return err
 	})
+}
+
+// wholeObject reads the object at the scanner's cursor, calling field for
+// each member, and checks that nothing follows it; an error is the API's
+// (scanError).
+func wholeObject(s *jsonscan.Scanner, field func(key []byte) error) error {
+	err := s.Object(field)
 	if err == nil {
 		err = s.End()
 	}
-	if err != nil {
-		return nil, scanError(err)
-	}
-	return obj, nil
+	return scanError(err)
 }
 
 // scanError is the scanner's error as the API's: invalid, at its line and

@@ -345,7 +345,7 @@ func readRenames(r io.Reader) (map[string]string, error) {
 		return nil, invalid("renames", `want a JSON object of the old id to the new one, such as {"pkg.TestOld": "pkg.TestNew"}`)
 	}
 	m := map[string]string{}
-	err = s.Object(func(old []byte) error {
+	err = wholeObject(&s, func(old []byte) error {
 		if k, err := s.Kind(); err != nil || k != jsonscan.String {
 			if err != nil {
 				return err
@@ -356,11 +356,8 @@ func readRenames(r io.Reader) (map[string]string, error) {
 		m[string(old)] = nw
 		return err
 	})
-	if err == nil {
-		err = s.End()
-	}
 	if err != nil {
-		return nil, scanError(err)
+		return nil, err
 	}
 	return m, nil
 }
