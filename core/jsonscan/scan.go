@@ -123,6 +123,8 @@ type Scanner struct {
 	mark  where // the last place Where counted to, to count on from there
 	open  where // the string skipString is in; line 0 until it is let go
 	empty int   // reads in a row that gave nothing
+
+	counting bool // AllowRepeats: an object holds only its current key
 }
 
 // where is a place in the text with its line and column.
@@ -157,7 +159,15 @@ func (s *Scanner) Reset(b []byte, line int, what string) {
 	s.b, s.i, s.line, s.what = b, 0, line, what
 	s.path, s.keys, s.spans = s.path[:0], s.keys[:0], s.spans[:0]
 	s.r, s.rerr, s.off, s.col0, s.tok, s.pin, s.open = nil, nil, 0, 1, 0, -1, where{at: -1}
+	s.counting = false
 }
+
+// AllowRepeats makes s, until the next Reset, a walk that only measures a
+// text (counts its values before a reader takes it): an object then holds
+// its current key alone, not all of them, so its memory does not grow with
+// its members, and a key given twice passes. A reader that takes the text's
+// meaning never calls it.
+func (s *Scanner) AllowRepeats() { s.counting = true }
 
 // streamBuffer is the size a stream's buffer starts at; it grows, as a
 // token needs, up to the limit.
@@ -464,9 +474,12 @@ func (s *Scanner) Object(field func(key []byte) error) error {
 		if err != nil {
 			return err
 		}
+		if s.counting { // the earlier keys go: no repeat is looked for
+			s.keys, s.spans = s.keys[:keysFrom], s.spans[:spansFrom]
+		}
 		k := span{len(s.keys), len(s.keys) + len(key)}
 		s.keys = append(s.keys, key...)
-		if s.repeated(depth, k) {
+		if !s.counting && s.repeated(depth, k) {
 			s.path = s.path[:depth] // the error names the object
 			e := s.Errorf(at, "field %q appears twice", key)
 			e.Repeated = string(key)

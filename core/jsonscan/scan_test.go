@@ -307,3 +307,25 @@ func benchSkip(b *testing.B, n int, reset func(*Scanner)) {
 		}
 	}
 }
+
+// TestAllowRepeats: a walk that only counts holds one key per object and
+// lets a repeat pass; the path still names the member being read.
+func TestAllowRepeats(t *testing.T) {
+	var s Scanner
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 10000 {
+		fmt.Fprintf(&b, `"key%05d": 1, `, i)
+	}
+	b.WriteString(`"key00000": 2, "last": [x]}`)
+	s.Reset([]byte(b.String()), 1, "text")
+	s.AllowRepeats()
+	err := s.Skip()
+	if err == nil || !strings.HasSuffix(err.Error(), `last[0]: malformed JSON: a value cannot start with 'x'`) || cap(s.keys) > 64 {
+		t.Fatalf("%v; %d bytes of keys held", err, cap(s.keys))
+	}
+	s.Reset([]byte(b.String()), 1, "text") // Reset ends it
+	if err := s.Skip(); err == nil || !strings.HasSuffix(err.Error(), `field "key00000" appears twice`) {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -18,13 +18,15 @@ type jsonShape struct {
 	Entries int
 }
 
-// scanJSON walks b with the core's scanner, keeping nothing but counts.
-// It never fails: it counts up to the first mistake, and the parser that
-// follows says what is wrong with a text that is not JSON.
+// scanJSON walks b with the core's scanner, keeping nothing but counts
+// (not even an object's keys: a repeated one passes here). It never fails:
+// it counts up to the first mistake, and the reader that follows says what
+// is wrong with a text that is not JSON.
 func scanJSON(b []byte) jsonShape {
 	var sh jsonShape
 	var s jsonscan.Scanner
 	s.Reset(b, 1, "body")
+	s.AllowRepeats() // no key held: the reader that follows looks for repeats
 	var value func(depth int) error
 	value = func(depth int) error {
 		k, err := s.Kind()
