@@ -103,16 +103,9 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 func readSamplesJSONL(r io.Reader, idField, scoreField, runField string, add func(line, col int, id, run string, score jsonScalar) error) error {
 	lr := newLineReader(r, MaxLineBytes*16)
 	rows := 0
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range lr.lines(false) {
 		if err != nil {
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		j := newJSONReader(bytes.NewReader(line), "samples file")
 		j.line = lr.line

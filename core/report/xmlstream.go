@@ -1,9 +1,11 @@
 package report
 
 import (
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -16,7 +18,8 @@ import (
 // record of every open element) or a reader builds anything for it.
 type xmlStream struct {
 	d     *xml.Decoder
-	depth int // elements open
+	depth int    // elements open
+	root  string // the root element's name, once walk has read it
 }
 
 // MaxXMLDepth is how deeply the elements of an XML report may nest. Test
@@ -102,6 +105,42 @@ func (x *xmlStream) skip() error {
 			}
 			return err
 		}
+	}
+	return nil
+}
+
+// xmlKind names a kind of XML report in the errors of walk.
+type xmlKind struct {
+	name  string   // with its article, as an error says it: "an NUnit report"
+	empty string   // the name a file with no element is not, when other than name
+	roots []string // the root elements the kind has
+}
+
+// walk reads a whole report of kind k, giving each token to each, from the
+// root element's start tag on (and what comes before it, as it comes). The
+// root element must be one of k.roots; x.root names it.
+func (x *xmlStream) walk(k xmlKind, each func(tok xml.Token) error) error {
+	for {
+		tok, err := x.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if t, ok := tok.(xml.StartElement); ok && x.root == "" {
+			x.root = t.Name.Local
+			if !slices.Contains(k.roots, x.root) {
+				line, col := x.pos()
+				return core.PosErrorf(core.Invalid, line, col, "not %s: the root element is <%s>, want <%s>", k.name, x.root, strings.Join(k.roots, "> or <"))
+			}
+		}
+		if err := each(tok); err != nil {
+			return err
+		}
+	}
+	if x.root == "" {
+		return core.PosErrorf(core.Invalid, 1, 1, "no XML elements: not %s", cmp.Or(k.empty, k.name))
 	}
 	return nil
 }
