@@ -21,12 +21,8 @@ import (
 func CSVKind(head []byte) string {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
+		var line []byte
+		line, head, _ = bytes.Cut(head, []byte("\n"))
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
@@ -53,46 +49,32 @@ func CSVKind(head []byte) string {
 // the same totals. Rows is the total of trials; Duplicates, which the sums
 // cannot show, is 0.
 func ReadCounts(r io.Reader) (*Side, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
+	t := core.NewCSVTable(r, true)
+	if err := t.ReadHeader(); err != nil {
 		return nil, countsErr(err)
 	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
-	}
 	for _, need := range []string{"scenario", "run", "passed", "trials"} {
-		if _, ok := col[need]; !ok {
+		if _, ok := t.Cols[need]; !ok {
 			return nil, core.PosErrorf(core.Invalid, 1, 1, "the counts CSV has no %s column: want scenario,run,passed,trials", need)
 		}
 	}
 	side := &Side{Scenarios: []Tally{}, Runs: []Tally{}}
 	seenS, seenR := map[string]bool{}, map[string]bool{}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range t.Rows() {
 		if err != nil {
 			return nil, countsErr(err)
 		}
-		line, _ := cr.FieldPos(0)
-		get := func(name string) string {
-			if i := col[name]; i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		if t.Blank() {
 			continue
+		}
+		get := func(name string) string {
+			s, _ := t.Field(name)
+			return s
 		}
 		num := func(name string) (int64, error) {
 			v, err := strconv.ParseInt(get(name), 10, 64)
 			if err != nil || v < 0 {
-				_, c := cr.FieldPos(min(col[name], len(rec)-1))
+				c := t.Column(min(t.Cols[name], len(t.Rec)-1))
 				return 0, core.PosErrorf(core.Invalid, line, c, "%s must be a whole number >= 0, got %q", name, get(name))
 			}
 			return v, nil

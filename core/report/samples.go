@@ -41,15 +41,12 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 	if t := bytes.TrimLeft(peekHead(r), " \t\r\n\xef\xbb\xbf"); len(t) > 0 && t[0] == '{' {
 		return readSamplesJSONL(r, idField, scoreField, opt.Eval.Run, add)
 	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
+	t := core.NewCSVTable(r, true)
+	if err := t.ReadHeader(); err != nil {
 		return csvErr(err, "the samples CSV has no header")
 	}
 	col := func(name string) int {
-		for i, h := range header {
+		for i, h := range t.Header {
 			if strings.EqualFold(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")), name) {
 				return i
 			}
@@ -65,28 +62,22 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 		name string
 	}{{idCol, idField}, {scoreCol, scoreField}, {runCol, opt.Eval.Run}} {
 		if c.i < 0 && c.name != "" {
-			return core.PosErrorf(core.Invalid, 1, 1, "the samples CSV has no column %q (its header: %s)", c.name, core.ListNames(header))
+			return core.PosErrorf(core.Invalid, 1, 1, "the samples CSV has no column %q (its header: %s)", c.name, core.ListNames(t.Header))
 		}
 	}
-	header = append([]string(nil), header...)
 	rows := 0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range t.Rows() {
 		if err != nil {
 			return csvErr(err, "")
 		}
-		line, _ := cr.FieldPos(0)
+		if t.Blank() {
+			continue
+		}
 		get := func(i int) string {
-			if i < 0 || i >= len(rec) {
+			if i < 0 || i >= len(t.Rec) {
 				return ""
 			}
-			return strings.TrimSpace(rec[i])
-		}
-		if len(rec) == 1 && get(0) == "" {
-			continue
+			return strings.TrimSpace(t.Rec[i])
 		}
 		score := jsonScalar{kind: "string", s: get(scoreCol)}
 		if err := add(line, 1, get(idCol), get(runCol), score); err != nil {
