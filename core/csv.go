@@ -93,3 +93,30 @@ func (t *CSVTable) Column(i int) int {
 	_, c := t.r.FieldPos(i)
 	return c
 }
+
+// CSVError words an error of a CSVTable's reading with its place:
+// encoding/csv's syntax errors as malformed ("malformed CSV"), with what is
+// wrong when detail is set; an empty file (io.EOF) as empty when that is
+// not ""; an *Error as it is; anything else as malformed at line 1.
+func CSVError(err error, malformed, empty string, detail bool) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		msg := malformed
+		switch {
+		case !detail:
+		case errors.Is(pe.Err, csv.ErrBareQuote):
+			msg += ": a quote inside an unquoted field"
+		case errors.Is(pe.Err, csv.ErrQuote):
+			msg += ": a quoted field that does not end"
+		}
+		return PosErrorf(Invalid, max(pe.Line, 1), max(pe.Column, 1), "%s", msg)
+	}
+	if errors.Is(err, io.EOF) && empty != "" {
+		return PosErrorf(Invalid, 1, 1, "%s", empty)
+	}
+	var ce *Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	return PosErrorf(Invalid, 1, 1, "%s", malformed)
+}

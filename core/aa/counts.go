@@ -2,8 +2,6 @@ package aa
 
 import (
 	"bytes"
-	"encoding/csv"
-	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -51,7 +49,7 @@ func CSVKind(head []byte) string {
 func ReadCounts(r io.Reader) (*Side, error) {
 	t := core.NewCSVTable(r, true)
 	if err := t.ReadHeader(); err != nil {
-		return nil, countsErr(err)
+		return nil, core.CSVError(err, "malformed CSV in the counts", "the counts CSV is empty", false)
 	}
 	for _, need := range []string{"scenario", "run", "passed", "trials"} {
 		if _, ok := t.Cols[need]; !ok {
@@ -62,7 +60,7 @@ func ReadCounts(r io.Reader) (*Side, error) {
 	seenS, seenR := map[string]bool{}, map[string]bool{}
 	for line, err := range t.Rows() {
 		if err != nil {
-			return nil, countsErr(err)
+			return nil, core.CSVError(err, "malformed CSV in the counts", "the counts CSV is empty", false)
 		}
 		if t.Blank() {
 			continue
@@ -118,17 +116,3 @@ func ReadCounts(r io.Reader) (*Side, error) {
 	return side, nil
 }
 
-func countsErr(err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return core.PosErrorf(core.Invalid, max(pe.Line, 1), max(pe.Column, 1), "malformed CSV in the counts")
-	}
-	if errors.Is(err, io.EOF) {
-		return core.PosErrorf(core.Invalid, 1, 1, "the counts CSV is empty")
-	}
-	var ce *core.Error
-	if errors.As(err, &ce) {
-		return err
-	}
-	return core.PosErrorf(core.Invalid, 1, 1, "malformed CSV in the counts")
-}

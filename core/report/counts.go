@@ -54,7 +54,7 @@ func csvHeader(head []byte) []string {
 func readCounts(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	t := core.NewCSVTable(r, false)
 	if err := t.ReadHeader(); err != nil {
-		return csvErr(err, "the counts CSV is empty")
+		return core.CSVError(err, "malformed CSV", "the counts CSV is empty", true)
 	}
 	kind := countsKind(t.Header)
 	if kind == "" {
@@ -63,7 +63,7 @@ func readCounts(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	rows := 0
 	for line, err := range t.Rows() {
 		if err != nil {
-			return csvErr(err, "")
+			return core.CSVError(err, "malformed CSV", "", true)
 		}
 		if t.Blank() {
 			continue

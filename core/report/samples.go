@@ -3,8 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
-	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -43,7 +41,7 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 	}
 	t := core.NewCSVTable(r, true)
 	if err := t.ReadHeader(); err != nil {
-		return csvErr(err, "the samples CSV has no header")
+		return core.CSVError(err, "malformed CSV", "the samples CSV has no header", true)
 	}
 	col := func(name string) int {
 		for i, h := range t.Header {
@@ -68,7 +66,7 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 	rows := 0
 	for line, err := range t.Rows() {
 		if err != nil {
-			return csvErr(err, "")
+			return core.CSVError(err, "malformed CSV", "", true)
 		}
 		if t.Blank() {
 			continue
@@ -147,27 +145,4 @@ func readSamplesJSONL(r io.Reader, idField, scoreField, runField string, add fun
 func peekHead(r *bufio.Reader) []byte {
 	b, _ := r.Peek(512)
 	return b
-}
-
-// csvErr words an encoding/csv error with its place.
-func csvErr(err error, empty string) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		msg := "malformed CSV"
-		switch {
-		case errors.Is(pe.Err, csv.ErrBareQuote):
-			msg += ": a quote inside an unquoted field"
-		case errors.Is(pe.Err, csv.ErrQuote):
-			msg += ": a quoted field that does not end"
-		}
-		return core.PosErrorf(core.Invalid, max(pe.Line, 1), max(pe.Column, 1), "%s", msg)
-	}
-	if errors.Is(err, io.EOF) && empty != "" {
-		return core.PosErrorf(core.Invalid, 1, 1, "%s", empty)
-	}
-	var ce *core.Error
-	if errors.As(err, &ce) {
-		return err
-	}
-	return core.PosErrorf(core.Invalid, 1, 1, "malformed CSV")
 }
