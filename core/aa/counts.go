@@ -115,4 +115,3 @@ func ReadCounts(r io.Reader) (*Side, error) {
 	}
 	return side, nil
 }
-
