@@ -1,6 +1,7 @@
 package words
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/flakegate/flakegate/core"
@@ -11,20 +12,15 @@ import (
 // runner's own setting, and the Markdown summary.
 
 // LaneWords says what a lane of the merge gate does, in a few words.
-func LaneWords(lane string) string {
-	switch lane {
-	case core.LaneGate:
-		return "rerun in the gate"
-	case core.LaneNightly:
-		return "nightly lane"
-	case core.LaneRefuseGreen:
-		return "refuse the green"
-	case core.LaneQuarantine:
-		return "quarantine"
-	case core.LaneUnreachable:
-		return "nothing to catch"
-	}
-	return lane
+func LaneWords(lane string) string { return cmp.Or(laneWords[lane], lane) }
+
+// laneWords name the lanes of the merge gate.
+var laneWords = map[string]string{
+	core.LaneGate:        "rerun in the gate",
+	core.LaneNightly:     "nightly lane",
+	core.LaneRefuseGreen: "refuse the green",
+	core.LaneQuarantine:  "quarantine",
+	core.LaneUnreachable: "nothing to catch",
 }
 
 // BudgetMarkdown summarises a rerun budget: whether the gate can see each

@@ -31,55 +31,38 @@ var (
 )
 
 // LaneTerm explains a lane of the merge gate, named as LaneWords names it.
-func LaneTerm(lane string) Term {
-	m := ""
-	switch lane {
-	case core.LaneGate:
-		m = "10 reruns or fewer catch the flake: cheap enough to rerun before every merge."
-	case core.LaneNightly:
-		m = "11 to 60 reruns catch the flake: too many for every merge, so rerun it on a nightly lane and block only on nightly results."
-	case core.LaneRefuseGreen:
-		m = "61 to 300 reruns catch the flake, more than any gate reruns: a green run says nothing, so do not trust it, and make the test deterministic."
-	case core.LaneQuarantine:
-		m = "more than 300 reruns: reruns will not find this flake. Quarantine the test with an owner and an expiry, then replace it with a property check or delete it."
-	case core.LaneUnreachable:
-		m = "a test that never fails has no flake for reruns to catch."
-	}
-	return Term{LaneWords(lane), m}
+func LaneTerm(lane string) Term { return Term{LaneWords(lane), laneMeanings[lane]} }
+
+// laneMeanings are what each lane of the merge gate means.
+var laneMeanings = map[string]string{
+	core.LaneGate:        "10 reruns or fewer catch the flake: cheap enough to rerun before every merge.",
+	core.LaneNightly:     "11 to 60 reruns catch the flake: too many for every merge, so rerun it on a nightly lane and block only on nightly results.",
+	core.LaneRefuseGreen: "61 to 300 reruns catch the flake, more than any gate reruns: a green run says nothing, so do not trust it, and make the test deterministic.",
+	core.LaneQuarantine:  "more than 300 reruns: reruns will not find this flake. Quarantine the test with an owner and an expiry, then replace it with a property check or delete it.",
+	core.LaneUnreachable: "a test that never fails has no flake for reruns to catch.",
 }
 
 // VerdictTerm explains a two-arm verdict, named as VerdictWords names it.
-func VerdictTerm(verdict string) Term {
-	m := ""
-	switch verdict {
-	case core.VerdictImproved:
-		m = "the patched arm's interval lies wholly above the baseline's: the pass rate rose beyond chance."
-	case core.VerdictRegressed:
-		m = "the patched arm's interval lies wholly below the baseline's: the pass rate fell beyond chance."
-	case core.VerdictNoChange:
-		m = "the two intervals overlap, so these counts cannot tell the arms apart. It does not show that the patch changed nothing: more trials may."
-	case core.VerdictUnderpowered:
-		m = "an arm has fewer trials than the minimum you set, so no verdict is drawn."
-	}
-	return Term{VerdictWords(verdict), m}
+func VerdictTerm(verdict string) Term { return Term{VerdictWords(verdict), verdictMeanings[verdict]} }
+
+// verdictMeanings are what each two-arm verdict means.
+var verdictMeanings = map[string]string{
+	core.VerdictImproved:     "the patched arm's interval lies wholly above the baseline's: the pass rate rose beyond chance.",
+	core.VerdictRegressed:    "the patched arm's interval lies wholly below the baseline's: the pass rate fell beyond chance.",
+	core.VerdictNoChange:     "the two intervals overlap, so these counts cannot tell the arms apart. It does not show that the patch changed nothing: more trials may.",
+	core.VerdictUnderpowered: "an arm has fewer trials than the minimum you set, so no verdict is drawn.",
 }
 
 // GateTerm explains what the gate does, named as GateWords names it.
-func GateTerm(g string) Term {
-	m := ""
-	switch g {
-	case core.GateBlock:
-		m = "the gate stops the merge: the pass rate fell, or it rose while the property check failed."
-	case core.GateQuarantine:
-		m = "the gate stops the merge and quarantines the test: too few trials to attribute anything to the patch."
-	case core.GateNoClaim:
-		m = "the patch may merge on other evidence, but it cannot claim that it fixed a flake."
-	case core.GateAccept:
-		m = "the pass rate rose beyond chance and the property check passed: the patch may claim the fix."
-	case core.GateOwed:
-		m = "the pass rate rose, but the fix is accepted only once a deterministic property check passes."
-	}
-	return Term{GateWords(g), m}
+func GateTerm(g string) Term { return Term{GateWords(g), gateMeanings[g]} }
+
+// gateMeanings are what each gate action means.
+var gateMeanings = map[string]string{
+	core.GateBlock:      "the gate stops the merge: the pass rate fell, or it rose while the property check failed.",
+	core.GateQuarantine: "the gate stops the merge and quarantines the test: too few trials to attribute anything to the patch.",
+	core.GateNoClaim:    "the patch may merge on other evidence, but it cannot claim that it fixed a flake.",
+	core.GateAccept:     "the pass rate rose beyond chance and the property check passed: the patch may claim the fix.",
+	core.GateOwed:       "the pass rate rose, but the fix is accepted only once a deterministic property check passes.",
 }
 
 // DecideAnswer is a two-arm verdict's answer in one sentence: what the
