@@ -28,9 +28,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"time"
 
+	"github.com/flakegate/flakegate/bench/internal/proc"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
 )
@@ -139,7 +139,10 @@ func readOne(path, format string) error {
 	took := time.Since(start)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	hwm := vmHWM()
+	hwm, err := proc.Status("self", "VmHWM") // the peak resident set size
+	if err != nil {
+		hwm = "unknown"
+	}
 	var trials int64
 	for _, t := range res.Tests {
 		trials += t.Baseline.Trials
@@ -219,18 +222,4 @@ func tokenPeer(path, format string) (time.Duration, string, error) {
 		}
 	})
 	return d, "encoding/json Token", err
-}
-
-// vmHWM is the process's peak resident set size from /proc (Linux).
-func vmHWM() string {
-	raw, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "unknown"
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
 }
