@@ -18,6 +18,9 @@ type CSVTable struct {
 	Header []string       // the header's fields, as written
 	Cols   map[string]int // a column's index by its ColumnName (the last of a name)
 	Rec    []string       // the row Rows read last
+	// SkipBlank has Rows pass over the rows that are one blank field (a
+	// line of spaces).
+	SkipBlank bool
 }
 
 // NewCSVTable reads from r; with reuse, a row's fields are valid until the
@@ -64,6 +67,9 @@ func (t *CSVTable) Rows() iter.Seq2[int, error] {
 				return
 			}
 			t.Rec = rec
+			if t.SkipBlank && t.Blank() {
+				continue
+			}
 			line, _ := t.r.FieldPos(0)
 			if !yield(line, nil) {
 				return

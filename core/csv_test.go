@@ -51,6 +51,18 @@ func TestCSVTable(t *testing.T) {
 			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
+	// With SkipBlank, the row of spaces on line 3 is passed over.
+	tab = NewCSVTable(strings.NewReader(text), false)
+	tab.SkipBlank = true
+	var lines []int
+	err := tab.ReadHeader()
+	for line, rerr := range tab.Rows() {
+		err = errors.Join(err, rerr)
+		lines = append(lines, line)
+	}
+	if err != nil || len(lines) != 3 || lines[0] != 2 || lines[1] != 4 || lines[2] != 6 {
+		t.Errorf("with SkipBlank: lines %v (%v), want [2 4 6]", lines, err)
+	}
 }
 
 // TestCSVError words encoding/csv's refusals with their place.

@@ -48,6 +48,7 @@ func CSVKind(head []byte) string {
 // cannot show, is 0.
 func ReadCounts(r io.Reader) (*Side, error) {
 	t := core.NewCSVTable(r, true)
+	t.SkipBlank = true
 	if err := t.ReadHeader(); err != nil {
 		return nil, core.CSVError(err, "malformed CSV in the counts", "the counts CSV is empty", false)
 	}
@@ -61,9 +62,6 @@ func ReadCounts(r io.Reader) (*Side, error) {
 	for line, err := range t.Rows() {
 		if err != nil {
 			return nil, core.CSVError(err, "malformed CSV in the counts", "the counts CSV is empty", false)
-		}
-		if t.Blank() {
-			continue
 		}
 		get := func(name string) string {
 			s, _ := t.Field(name)

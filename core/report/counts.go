@@ -53,6 +53,7 @@ func csvHeader(head []byte) []string {
 // them has no recovered runs.
 func readCounts(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	t := core.NewCSVTable(r, false)
+	t.SkipBlank = true
 	if err := t.ReadHeader(); err != nil {
 		return core.CSVError(err, "malformed CSV", "the counts CSV is empty", true)
 	}
@@ -64,9 +65,6 @@ func readCounts(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	for line, err := range t.Rows() {
 		if err != nil {
 			return core.CSVError(err, "malformed CSV", "", true)
-		}
-		if t.Blank() {
-			continue
 		}
 		field := func(name string) (string, int) {
 			s, c := t.Field(name)

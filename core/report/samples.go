@@ -40,6 +40,7 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 		return readSamplesJSONL(r, idField, scoreField, opt.Eval.Run, add)
 	}
 	t := core.NewCSVTable(r, true)
+	t.SkipBlank = true
 	if err := t.ReadHeader(); err != nil {
 		return core.CSVError(err, "malformed CSV", "the samples CSV has no header", true)
 	}
@@ -67,9 +68,6 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 	for line, err := range t.Rows() {
 		if err != nil {
 			return core.CSVError(err, "malformed CSV", "", true)
-		}
-		if t.Blank() {
-			continue
 		}
 		get := func(i int) string {
 			if i < 0 || i >= len(t.Rec) {
