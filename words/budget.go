@@ -12,16 +12,7 @@ import (
 // runner's own setting, and the Markdown summary.
 
 // LaneWords says what a lane of the merge gate does, in a few words.
-func LaneWords(lane string) string { return cmp.Or(laneWords[lane], lane) }
-
-// laneWords name the lanes of the merge gate.
-var laneWords = map[string]string{
-	core.LaneGate:        "rerun in the gate",
-	core.LaneNightly:     "nightly lane",
-	core.LaneRefuseGreen: "refuse the green",
-	core.LaneQuarantine:  "quarantine",
-	core.LaneUnreachable: "nothing to catch",
-}
+func LaneWords(lane string) string { return cmp.Or(lanes[lane].words, lane) }
 
 // BudgetMarkdown summarises a rerun budget: whether the gate can see each
 // flake, what the cap catches, and what catching it takes.

@@ -12,16 +12,7 @@ import (
 // actions and their Markdown summaries.
 
 // GateSentence says what a two-arm gate does, as the start of a sentence.
-func GateSentence(g string) string { return cmp.Or(gateSentences[g], "The gate says "+g) }
-
-// gateSentences start the sentence of each gate action.
-var gateSentences = map[string]string{
-	core.GateBlock:      "The gate blocks the patch",
-	core.GateQuarantine: "The gate blocks and quarantines the test, attributing nothing to the patch",
-	core.GateNoClaim:    "The gate does not block, but the patch cannot claim a flake fix",
-	core.GateAccept:     "The gate accepts the patch",
-	core.GateOwed:       "The gate does not block yet: accept the improvement only once a deterministic property check passes",
-}
+func GateSentence(g string) string { return cmp.Or(gates[g].sentence, "The gate says "+g) }
 
 // VerdictClause says why, from the two arms: "the pass rate fell from
 // 85.0% (51/60) to 50.0% (30/60), and their 95% Wilson intervals do not
@@ -43,27 +34,10 @@ func VerdictClause(verdict string, baseline, patched gate.Arm, minTrials int64, 
 }
 
 // VerdictWords is a two-arm verdict in a few words, for a table cell.
-func VerdictWords(verdict string) string { return cmp.Or(verdictWords[verdict], verdict) }
-
-// verdictWords name the two-arm verdicts.
-var verdictWords = map[string]string{
-	core.VerdictImproved:     "rose",
-	core.VerdictRegressed:    "fell",
-	core.VerdictNoChange:     "no change shown",
-	core.VerdictUnderpowered: "too few trials",
-}
+func VerdictWords(verdict string) string { return cmp.Or(verdicts[verdict].words, verdict) }
 
 // GateWords is a gate action in a few words, for a table cell.
-func GateWords(g string) string { return cmp.Or(gateWords[g], g) }
-
-// gateWords name the gate actions for a table cell.
-var gateWords = map[string]string{
-	core.GateBlock:      "blocks",
-	core.GateQuarantine: "blocks: quarantine",
-	core.GateNoClaim:    "passes, no claim",
-	core.GateAccept:     "accepts",
-	core.GateOwed:       "passes, check owed",
-}
+func GateWords(g string) string { return cmp.Or(gates[g].words, g) }
 
 // DecideMarkdown summarises a two-arm verdict and, when known, the trials
 // per arm that would separate the observed rates.

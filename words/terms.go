@@ -31,42 +31,47 @@ var (
 )
 
 // LaneTerm explains a lane of the merge gate, named as LaneWords names it.
-func LaneTerm(lane string) Term { return Term{LaneWords(lane), laneMeanings[lane]} }
-
-// laneMeanings are what each lane of the merge gate means.
-var laneMeanings = map[string]string{
-	core.LaneGate:        "10 reruns or fewer catch the flake: cheap enough to rerun before every merge.",
-	core.LaneNightly:     "11 to 60 reruns catch the flake: too many for every merge, so rerun it on a nightly lane and block only on nightly results.",
-	core.LaneRefuseGreen: "61 to 300 reruns catch the flake, more than any gate reruns: a green run says nothing, so do not trust it, and make the test deterministic.",
-	core.LaneQuarantine:  "more than 300 reruns: reruns will not find this flake. Quarantine the test with an owner and an expiry, then replace it with a property check or delete it.",
-	core.LaneUnreachable: "a test that never fails has no flake for reruns to catch.",
-}
+func LaneTerm(lane string) Term { return Term{LaneWords(lane), lanes[lane].meaning} }
 
 // VerdictTerm explains a two-arm verdict, named as VerdictWords names it.
-func VerdictTerm(verdict string) Term { return Term{VerdictWords(verdict), verdictMeanings[verdict]} }
-
-// verdictMeanings are what each two-arm verdict means.
-var verdictMeanings = map[string]string{
-	core.VerdictImproved:     "the patched arm's interval lies wholly above the baseline's: the pass rate rose beyond chance.",
-	core.VerdictRegressed:    "the patched arm's interval lies wholly below the baseline's: the pass rate fell beyond chance.",
-	core.VerdictNoChange:     "the two intervals overlap, so these counts cannot tell the arms apart. It does not show that the patch changed nothing: more trials may.",
-	core.VerdictUnderpowered: "an arm has fewer trials than the minimum you set, so no verdict is drawn.",
-}
+func VerdictTerm(verdict string) Term { return Term{VerdictWords(verdict), verdicts[verdict].meaning} }
 
 // GateTerm explains what the gate does, named as GateWords names it.
-func GateTerm(g string) Term { return Term{GateWords(g), gateMeanings[g]} }
-
-// gateMeanings are what each gate action means.
-var gateMeanings = map[string]string{
-	core.GateBlock:      "the gate stops the merge: the pass rate fell, or it rose while the property check failed.",
-	core.GateQuarantine: "the gate stops the merge and quarantines the test: too few trials to attribute anything to the patch.",
-	core.GateNoClaim:    "the patch may merge on other evidence, but it cannot claim that it fixed a flake.",
-	core.GateAccept:     "the pass rate rose beyond chance and the property check passed: the patch may claim the fix.",
-	core.GateOwed:       "the pass rate rose, but the fix is accepted only once a deterministic property check passes.",
-}
+func GateTerm(g string) Term { return Term{GateWords(g), gates[g].meaning} }
 
 // DecideAnswer is a two-arm verdict's answer in one sentence: what the
 // gate does, and why, from the two arms.
 func DecideAnswer(r *gate.DecideResult) string {
 	return GateSentence(r.Gate) + ": " + VerdictClause(r.Verdict, r.Baseline, r.Patched, r.MinTrials, r.Confidence) + "."
+}
+
+// named is what a machine name says to people: its name in a few words
+// (a table cell), the start of the sentence that says it (gates only) and
+// what it means.
+type named struct{ words, sentence, meaning string }
+
+// lanes are the lanes of the merge gate, named and explained.
+var lanes = map[string]named{
+	core.LaneGate:        {"rerun in the gate", "", "10 reruns or fewer catch the flake: cheap enough to rerun before every merge."},
+	core.LaneNightly:     {"nightly lane", "", "11 to 60 reruns catch the flake: too many for every merge, so rerun it on a nightly lane and block only on nightly results."},
+	core.LaneRefuseGreen: {"refuse the green", "", "61 to 300 reruns catch the flake, more than any gate reruns: a green run says nothing, so do not trust it, and make the test deterministic."},
+	core.LaneQuarantine:  {"quarantine", "", "more than 300 reruns: reruns will not find this flake. Quarantine the test with an owner and an expiry, then replace it with a property check or delete it."},
+	core.LaneUnreachable: {"nothing to catch", "", "a test that never fails has no flake for reruns to catch."},
+}
+
+// verdicts are the two-arm verdicts, named and explained.
+var verdicts = map[string]named{
+	core.VerdictImproved:     {"rose", "", "the patched arm's interval lies wholly above the baseline's: the pass rate rose beyond chance."},
+	core.VerdictRegressed:    {"fell", "", "the patched arm's interval lies wholly below the baseline's: the pass rate fell beyond chance."},
+	core.VerdictNoChange:     {"no change shown", "", "the two intervals overlap, so these counts cannot tell the arms apart. It does not show that the patch changed nothing: more trials may."},
+	core.VerdictUnderpowered: {"too few trials", "", "an arm has fewer trials than the minimum you set, so no verdict is drawn."},
+}
+
+// gates are the gate actions, named, said and explained.
+var gates = map[string]named{
+	core.GateBlock:      {"blocks", "The gate blocks the patch", "the gate stops the merge: the pass rate fell, or it rose while the property check failed."},
+	core.GateQuarantine: {"blocks: quarantine", "The gate blocks and quarantines the test, attributing nothing to the patch", "the gate stops the merge and quarantines the test: too few trials to attribute anything to the patch."},
+	core.GateNoClaim:    {"passes, no claim", "The gate does not block, but the patch cannot claim a flake fix", "the patch may merge on other evidence, but it cannot claim that it fixed a flake."},
+	core.GateAccept:     {"accepts", "The gate accepts the patch", "the pass rate rose beyond chance and the property check passed: the patch may claim the fix."},
+	core.GateOwed:       {"passes, check owed", "The gate does not block yet: accept the improvement only once a deterministic property check passes", "the pass rate rose, but the fix is accepted only once a deterministic property check passes."},
 }
