@@ -87,26 +87,23 @@ func ReadCounts(r io.Reader) (*Side, error) {
 			return nil, core.PosErrorf(core.Invalid, line, 1, "passed must lie in [0, trials] and trials be at least 1, got %d of %d", passed, trials)
 		}
 		scen, run := get("scenario"), get("run")
-		t := Tally{Passed: passed, Total: trials}
+		var id, what string
+		var seen map[string]bool
+		var tallies *[]Tally
 		switch {
 		case scen != "" && run == "":
-			if seenS[scen] {
-				return nil, core.PosErrorf(core.Invalid, line, 1, "scenario %q is counted twice", scen)
-			}
-			seenS[scen] = true
-			t.ID = scen
-			side.Scenarios = append(side.Scenarios, t)
+			id, what, seen, tallies = scen, "scenario", seenS, &side.Scenarios
 			side.Rows += trials
 		case run != "" && scen == "":
-			if seenR[run] {
-				return nil, core.PosErrorf(core.Invalid, line, 1, "run %q is counted twice", run)
-			}
-			seenR[run] = true
-			t.ID = run
-			side.Runs = append(side.Runs, t)
+			id, what, seen, tallies = run, "run", seenR, &side.Runs
 		default:
 			return nil, core.PosErrorf(core.Invalid, line, 1, "a counts row names a scenario or a run, not both nor neither (the GROUP BY of one of them)")
 		}
+		if seen[id] {
+			return nil, core.PosErrorf(core.Invalid, line, 1, "%s %q is counted twice", what, id)
+		}
+		seen[id] = true
+		*tallies = append(*tallies, Tally{ID: id, Passed: passed, Total: trials})
 	}
 	if err := checkCounts("counts", side); err != nil {
 		return nil, err

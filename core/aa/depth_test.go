@@ -223,10 +223,7 @@ func TestVarianceRatioSlow(t *testing.T) {
 	for trial := range 40 {
 		runs := 3 + rng.IntN(20)
 		n := 2 + rng.IntN(60)
-		passed := make([]int64, n)
-		for i := range passed {
-			passed[i] = int64(rng.IntN(runs + 1))
-		}
+		passed := randomPassed(rng, runs, n)
 		s := synthSide(passed, runs, nil)
 		opt := DefaultDepthOptions
 		opt.Permutations = 1 // the p-value is tested elsewhere
@@ -612,10 +609,7 @@ func TestPassKBrute(t *testing.T) {
 	for trial := range 20 {
 		runs := 2 + rng.IntN(9)
 		n := 1 + rng.IntN(12)
-		passed := make([]int64, n)
-		for i := range passed {
-			passed[i] = int64(rng.IntN(runs + 1))
-		}
+		passed := randomPassed(rng, runs, n)
 		s := synthSide(passed, runs, nil)
 		got := passK(s, 8)
 		if len(got) != min(8, runs) {
@@ -1030,4 +1024,14 @@ func TestEqualDiffs(t *testing.T) {
 			t.Errorf("%s: equalDiffs = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// randomPassed is how many of runs runs each of n scenarios passed, each a
+// uniform draw from 0 to runs.
+func randomPassed(rng *rand.Rand, runs, n int) []int64 {
+	passed := make([]int64, n)
+	for i := range passed {
+		passed[i] = int64(rng.IntN(runs + 1))
+	}
+	return passed
 }

@@ -61,19 +61,7 @@ func TestLedgerGolden(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			l := ledger.New()
-			if err := report.ReadLedger(f, l); err != nil {
-				t.Fatal(err)
-			}
-			res, err := l.Result(ledger.DefaultOptions)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := ledgerResult(t, path)
 			if res.Runs != want.Runs {
 				t.Errorf("runs %+v, want %+v", res.Runs, want.Runs)
 			}
@@ -103,19 +91,7 @@ func TestLedgerGolden(t *testing.T) {
 }
 
 func TestLedgerMessyWarnings(t *testing.T) {
-	f, err := os.Open("testdata/ledger/messy.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	l := ledger.New()
-	if err := report.ReadLedger(f, l); err != nil {
-		t.Fatal(err)
-	}
-	res, err := l.Result(ledger.DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ledgerResult(t, "testdata/ledger/messy.jsonl")
 	all := strings.Join(res.Warnings, "\n")
 	for _, frag := range []string{"setup and", "teardown failures", "seen in one arm only", "tests/test_new.py::test_added",
 		"1 call rows with outcome skipped", "fewer than 20 trials"} {
@@ -303,4 +279,24 @@ func FuzzReadLedger(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ledgerResult reads the JSONL ledger at path and returns its result with
+// the default options.
+func ledgerResult(t *testing.T, path string) *ledger.Result {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	l := ledger.New()
+	if err := report.ReadLedger(f, l); err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Result(ledger.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
