@@ -155,15 +155,22 @@ func run(args []string, out io.Writer) error {
 	if *memory > 0 {
 		fmt.Fprintf(out, "\nmemory over %d more requests to each\n", *memory)
 		for _, tg := range targets {
-			before, err := tg.srv.Usage()
+			// The Worker process's usage, V8's heap and the Go figures, in that order.
+			measure := func() (wranglerdev.Usage, int64, *goStats, error) {
+				u, err := tg.srv.Usage()
+				if err != nil {
+					return u, 0, nil, err
+				}
+				heap, err := tg.srv.IsolateHeap()
+				if err != nil {
+					return u, 0, nil, err
+				}
+				return u, heap, stats(client, tg.srv.URL), nil
+			}
+			before, heapBefore, sb, err := measure()
 			if err != nil {
 				return err
 			}
-			heapBefore, err := tg.srv.IsolateHeap()
-			if err != nil {
-				return err
-			}
-			sb := stats(client, tg.srv.URL)
 			start := time.Now()
 			for range *memory {
 				if _, err := tg.do(); err != nil {
@@ -171,15 +178,10 @@ func run(args []string, out io.Writer) error {
 				}
 			}
 			took := time.Since(start)
-			after, err := tg.srv.Usage()
+			after, heapAfter, sa, err := measure()
 			if err != nil {
 				return err
 			}
-			heapAfter, err := tg.srv.IsolateHeap()
-			if err != nil {
-				return err
-			}
-			sa := stats(client, tg.srv.URL)
 			fmt.Fprintf(out, "%-10s V8 heap after a full collection %d → %d bytes; Worker process resident %.1f → %.1f MiB (%s)",
 				tg.name, heapBefore, heapAfter, proc.MiB(before.WorkerRSS), proc.MiB(after.WorkerRSS), took.Round(time.Millisecond))
 			if sb != nil && sa != nil {
