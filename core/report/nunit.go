@@ -24,9 +24,8 @@ import (
 func readNUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	x := newXMLStream(r)
 	cases := 0
-	err := x.walk(xmlKind{name: "an NUnit report", roots: []string{"test-run", "test-results"}}, func(tok xml.Token) error {
-		t, ok := tok.(xml.StartElement)
-		if !ok || t.Name.Local != "test-case" {
+	err := x.walkStarts(xmlKind{name: "an NUnit report", roots: []string{"test-run", "test-results"}}, func(t xml.StartElement) error {
+		if t.Name.Local != "test-case" {
 			return nil
 		}
 		line, col := x.pos()

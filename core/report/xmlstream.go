@@ -144,3 +144,13 @@ func (x *xmlStream) walk(k xmlKind, each func(tok xml.Token) error) error {
 	}
 	return nil
 }
+
+// walkStarts is walk for a reader that needs the start tags only.
+func (x *xmlStream) walkStarts(k xmlKind, each func(t xml.StartElement) error) error {
+	return x.walk(k, func(tok xml.Token) error {
+		if t, ok := tok.(xml.StartElement); ok {
+			return each(t)
+		}
+		return nil
+	})
+}

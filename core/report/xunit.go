@@ -18,11 +18,7 @@ import (
 func readXUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	x := newXMLStream(r)
 	tests, envErrors := 0, 0
-	err := x.walk(xmlKind{name: "an xUnit.net report", roots: []string{"assemblies", "assembly"}}, func(tok xml.Token) error {
-		t, ok := tok.(xml.StartElement)
-		if !ok {
-			return nil
-		}
+	err := x.walkStarts(xmlKind{name: "an xUnit.net report", roots: []string{"assemblies", "assembly"}}, func(t xml.StartElement) error {
 		switch t.Name.Local {
 		case "error":
 			envErrors++
