@@ -55,14 +55,7 @@ func TestParseCount(t *testing.T) {
 	}
 	for _, c := range bad {
 		_, err := ParseCount("baseline", c.in)
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("ParseCount(%q): want *Error, got %v", c.in, err)
-			continue
-		}
-		if e.Kind != Invalid || e.Field != "baseline" || e.Column != c.col || !strings.Contains(e.Msg, c.frag) {
-			t.Errorf("ParseCount(%q) = %+v; want column %d and %q", c.in, e, c.col, c.frag)
-		}
+		wantRefusal(t, "ParseCount", "baseline", c.in, err, c.col, c.frag)
 	}
 }
 
@@ -116,14 +109,7 @@ func TestParseRates(t *testing.T) {
 	}
 	for _, c := range bad {
 		_, err := ParseRates("rates", c.in)
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("ParseRates(%q): want *Error, got %v", c.in, err)
-			continue
-		}
-		if e.Kind != Invalid || e.Field != "rates" || e.Column != c.col || !strings.Contains(e.Msg, c.frag) {
-			t.Errorf("ParseRates(%q) = %+v; want column %d and %q", c.in, e, c.col, c.frag)
-		}
+		wantRefusal(t, "ParseRates", "rates", c.in, err, c.col, c.frag)
 	}
 }
 
@@ -163,4 +149,18 @@ func FuzzParseRates(f *testing.F) {
 			t.Fatalf("ParseRates(%q) gave %d numbers, want %d", s, len(rs), want)
 		}
 	})
+}
+
+// wantRefusal holds err, what the function named call returned for in, to
+// an Invalid *Error naming field, at column col, whose message holds frag.
+func wantRefusal(t *testing.T, call, field, in string, err error, col int, frag string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Errorf("%s(%q): want *Error, got %v", call, in, err)
+		return
+	}
+	if e.Kind != Invalid || e.Field != field || e.Column != col || !strings.Contains(e.Msg, frag) {
+		t.Errorf("%s(%q) = %+v; want column %d and %q", call, in, e, col, frag)
+	}
 }
