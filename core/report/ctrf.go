@@ -68,14 +68,7 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 		case "retryAttempts":
 			err = j.array(func(int) error {
 				var st string
-				err := j.object(func(key string) error {
-					if key != "status" {
-						return j.skip()
-					}
-					var err error
-					st, err = j.text("an attempt's status")
-					return err
-				})
+				err := j.texts(textField{"status", &st, "an attempt's status"})
 				attempts = append(attempts, st)
 				return err
 			})

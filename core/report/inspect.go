@@ -203,14 +203,7 @@ func (g *inspectLog) zip(r io.Reader) error {
 	}
 	if f := files["header.json"]; f != nil {
 		if err := g.entry(f, func(j *jsonReader) error {
-			return j.object(func(key string) error {
-				if key != "status" {
-					return j.skip()
-				}
-				var err error
-				g.status, err = j.text("the log's status")
-				return err
-			})
+			return j.texts(textField{"status", &g.status, "the log's status"})
 		}); err != nil {
 			return err
 		}

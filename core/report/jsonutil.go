@@ -128,3 +128,26 @@ func (j *jsonReader) compact() (string, error) {
 	err := value()
 	return b.String(), err
 }
+
+// textField is a string member of an object that texts reads: its key,
+// where its text goes, and what it is, as a refusal says.
+type textField struct {
+	key  string
+	dst  *string
+	want string
+}
+
+// texts reads an object whose members of interest are the strings fields
+// name, passing over the others.
+func (j *jsonReader) texts(fields ...textField) error {
+	return j.object(func(key string) error {
+		for _, f := range fields {
+			if f.key == key {
+				var err error
+				*f.dst, err = j.text(f.want)
+				return err
+			}
+		}
+		return j.skip()
+	})
+}

@@ -29,14 +29,7 @@ func readMocha(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	titles := func(dst func(name string)) error {
 		return j.array(func(int) error {
 			var name string
-			err := j.object(func(key string) error {
-				if key != "fullTitle" {
-					return j.skip()
-				}
-				var err error
-				name, err = j.text("the test's full title")
-				return err
-			})
+			err := j.texts(textField{"fullTitle", &name, "the test's full title"})
 			dst(name)
 			return err
 		})
@@ -147,18 +140,7 @@ func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 func mochawesomeTest(j *jsonReader, list, arm, run string, l *ledger.Ledger) error {
 	line, col := j.at()
 	var name, state string
-	err := j.object(func(key string) error {
-		var err error
-		switch key {
-		case "fullTitle":
-			name, err = j.text("the test's full title")
-		case "state":
-			state, err = j.text("a state")
-		default:
-			err = j.skip()
-		}
-		return err
-	})
+	err := j.texts(textField{"fullTitle", &name, "the test's full title"}, textField{"state", &state, "a state"})
 	if err != nil {
 		return err
 	}

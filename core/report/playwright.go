@@ -102,14 +102,7 @@ func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Led
 					case "results":
 						return j.array(func(int) error {
 							var status string
-							err := j.object(func(key string) error {
-								if key != "status" {
-									return j.skip()
-								}
-								var err error
-								status, err = j.text("a result status")
-								return err
-							})
+							err := j.texts(textField{"status", &status, "a result status"})
 							statuses = append(statuses, status)
 							return err
 						})
