@@ -143,11 +143,16 @@ func (j *jsonReader) texts(fields ...textField) error {
 	return j.object(func(key string) error {
 		for _, f := range fields {
 			if f.key == key {
-				var err error
-				*f.dst, err = j.text(f.want)
-				return err
+				return j.textInto(f.dst, f.want)
 			}
 		}
 		return j.skip()
 	})
+}
+
+// textInto reads a string into dst; want says what it is, as a refusal
+// says.
+func (j *jsonReader) textInto(dst *string, want string) (err error) {
+	*dst, err = j.text(want)
+	return err
 }

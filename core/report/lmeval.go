@@ -102,9 +102,7 @@ func readLMRow(line []byte, n int) (lmRow, error) {
 			}
 			return err
 		case "filter":
-			var err error
-			row.filter, err = j.text("the filter's name")
-			return err
+			return j.textInto(&row.filter, "the filter's name")
 		case "metrics":
 			return j.array(func(int) error {
 				s, err := j.text("a metric name")

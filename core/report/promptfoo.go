@@ -76,9 +76,7 @@ func readPromptfoo(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) e
 									if key != "strategyId" {
 										return j.skip()
 									}
-									var err error
-									res.strategy, err = j.text("the red-team strategy")
-									return err
+									return j.textInto(&res.strategy, "the red-team strategy")
 								})
 							case "provider":
 								own, err = pfProvider(j)
@@ -150,9 +148,7 @@ func pfProvider(j *jsonReader) (string, error) {
 		if key != "id" {
 			return j.skip()
 		}
-		var err error
-		id, err = j.text("the test's provider id")
-		return err
+		return j.textInto(&id, "the test's provider id")
 	})
 	return id, err
 }
