@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -90,9 +91,16 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 func readSamplesJSONL(r io.Reader, idField, scoreField, runField string, add func(line, col int, id, run string, score jsonScalar) error) error {
 	lr := newLineReader(r, MaxLineBytes*16)
 	rows := 0
-	for line, err := range lr.lines(false) {
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
 		if err != nil {
 			return err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
 		}
 		j := newJSONReader(bytes.NewReader(line), "samples file")
 		j.line = lr.line
