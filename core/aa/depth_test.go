@@ -148,12 +148,14 @@ func TestDepthGolden(t *testing.T) {
 	for _, w := range d.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes())
+	golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes(), *depthUpdate, "-update-depth")
 }
 
-func golden(t *testing.T, path string, got []byte) {
+// golden holds got to the golden file at path, or with update writes it
+// there; flagName is the flag that sets update.
+func golden(t *testing.T, path string, got []byte, update bool, flagName string) {
 	t.Helper()
-	if *depthUpdate {
+	if update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +163,7 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update-depth to create it)", err, t.Name())
+		t.Fatalf("%v (run go test -run %s %s to create it)", err, t.Name(), flagName)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the output:\n%s", filepath.Base(path), got)

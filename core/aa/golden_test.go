@@ -174,20 +174,7 @@ func TestAAGoldenOutput(t *testing.T) {
 		if err := core.WriteJSON(&b, g.run(t)); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", "aa", g.Case+".out.json")
-		if *aaUpdate {
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update-aa to create it)", err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s: output differs from %s:\n%s", g.Case, path, b.Bytes())
-		}
+		golden(t, filepath.Join("testdata", "aa", g.Case+".out.json"), b.Bytes(), *aaUpdate, "-update-aa")
 	}
 }
 
