@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"iter"
 	"slices"
 	"strings"
 
@@ -95,6 +96,19 @@ func (x *xmlStream) next() (xml.Token, error) {
 	return tok, nil
 }
 
+// tokens yields the tokens next returns, to the end of the input, and
+// nothing more after an error (yielded with a nil token).
+func (x *xmlStream) tokens() iter.Seq2[xml.Token, error] {
+	return func(yield func(xml.Token, error) bool) {
+		for {
+			tok, err := x.next()
+			if errors.Is(err, io.EOF) || !yield(tok, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
 // skip passes over the rest of the element just started, keeping no more
 // than next does.
 func (x *xmlStream) skip() error {
@@ -120,11 +134,7 @@ type xmlKind struct {
 // root element's start tag on (and what comes before it, as it comes). The
 // root element must be one of k.roots; x.root names it.
 func (x *xmlStream) walk(k xmlKind, each func(tok xml.Token) error) error {
-	for {
-		tok, err := x.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for tok, err := range x.tokens() {
 		if err != nil {
 			return err
 		}
