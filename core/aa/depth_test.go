@@ -115,15 +115,7 @@ func TestDepthSeed004(t *testing.T) {
 // so the figures above are what the product computes from the same files.
 func TestDepthFixtureReader(t *testing.T) {
 	for _, path := range []string{seedFixture, "testdata/depth/candidate.csv"} {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadCSV(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		got := readCSVFile(t, path)
 		want := loadDepthCSV(t, path)
 		if !slices.Equal(got.Scenarios, want.Scenarios) || !slices.Equal(got.Runs, want.Runs) || got.Rows != want.Rows || got.Duplicates != 0 {
 			t.Errorf("%s: ReadCSV and the test loader disagree", path)
@@ -223,10 +215,7 @@ func chiSquareCDF(x, k float64) float64 {
 func TestVarianceRatioSlow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for trial := range 40 {
-		runs := 3 + rng.IntN(20)
-		n := 2 + rng.IntN(60)
-		passed := randomPassed(rng, runs, n)
-		s := synthSide(passed, runs, nil)
+		runs, n, _, s := randomSide(rng, 3, 20, 2, 60)
 		opt := DefaultDepthOptions
 		opt.Permutations = 1 // the p-value is tested elsewhere
 		// Move some passes from later runs to earlier ones, for a trend.
@@ -609,10 +598,7 @@ func TestIndependentRate(t *testing.T) {
 func TestPassKBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for trial := range 20 {
-		runs := 2 + rng.IntN(9)
-		n := 1 + rng.IntN(12)
-		passed := randomPassed(rng, runs, n)
-		s := synthSide(passed, runs, nil)
+		runs, n, passed, s := randomSide(rng, 2, 9, 1, 12)
 		got := passK(s, 8)
 		if len(got) != min(8, runs) {
 			t.Fatalf("trial %d: %d values of k for %d runs", trial, len(got), runs)
@@ -1028,12 +1014,15 @@ func TestEqualDiffs(t *testing.T) {
 	}
 }
 
-// randomPassed is how many of runs runs each of n scenarios passed, each a
-// uniform draw from 0 to runs.
-func randomPassed(rng *rand.Rand, runs, n int) []int64 {
-	passed := make([]int64, n)
+// randomSide is a side of n scenarios over runs runs, drawn from rng: runs
+// is minRuns plus a uniform draw below spanRuns, the scenarios n likewise, and
+// how many runs each scenario passed a uniform draw from 0 to runs.
+func randomSide(rng *rand.Rand, minRuns, spanRuns, minN, spanN int) (runs, n int, passed []int64, s *Side) {
+	runs = minRuns + rng.IntN(spanRuns)
+	n = minN + rng.IntN(spanN)
+	passed = make([]int64, n)
 	for i := range passed {
 		passed[i] = int64(rng.IntN(runs + 1))
 	}
-	return passed
+	return runs, n, passed, synthSide(passed, runs, nil)
 }

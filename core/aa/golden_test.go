@@ -25,16 +25,22 @@ type aaGolden struct {
 	Figures   Result  `json:"figures"`
 }
 
+// readAAFile reads testdata/aa/name with ReadCSV.
 func readAAFile(t testing.TB, name string) *Side {
+	return readCSVFile(t, filepath.Join("testdata", "aa", name))
+}
+
+// readCSVFile reads the scenario,run,passed CSV at path with ReadCSV.
+func readCSVFile(t testing.TB, path string) *Side {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "aa", name))
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	s, err := ReadCSV(f)
 	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	return s
 }
