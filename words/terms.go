@@ -52,26 +52,46 @@ type named struct{ words, sentence, meaning string }
 
 // lanes are the lanes of the merge gate, named and explained.
 var lanes = map[string]named{
-	core.LaneGate:        {"rerun in the gate", "", "10 reruns or fewer catch the flake: cheap enough to rerun before every merge."},
-	core.LaneNightly:     {"nightly lane", "", "11 to 60 reruns catch the flake: too many for every merge, so rerun it on a nightly lane and block only on nightly results."},
-	core.LaneRefuseGreen: {"refuse the green", "", "61 to 300 reruns catch the flake, more than any gate reruns: a green run says nothing, so do not trust it, and make the test deterministic."},
-	core.LaneQuarantine:  {"quarantine", "", "more than 300 reruns: reruns will not find this flake. Quarantine the test with an owner and an expiry, then replace it with a property check or delete it."},
-	core.LaneUnreachable: {"nothing to catch", "", "a test that never fails has no flake for reruns to catch."},
+	core.LaneGate:        {words: "rerun in the gate", meaning: "10 reruns or fewer catch the flake: cheap enough to rerun before every merge."},
+	core.LaneNightly:     {words: "nightly lane", meaning: "11 to 60 reruns catch the flake: too many for every merge, so rerun it on a nightly lane and block only on nightly results."},
+	core.LaneRefuseGreen: {words: "refuse the green", meaning: "61 to 300 reruns catch the flake, more than any gate reruns: a green run says nothing, so do not trust it, and make the test deterministic."},
+	core.LaneQuarantine:  {words: "quarantine", meaning: "more than 300 reruns: reruns will not find this flake. Quarantine the test with an owner and an expiry, then replace it with a property check or delete it."},
+	core.LaneUnreachable: {words: "nothing to catch", meaning: "a test that never fails has no flake for reruns to catch."},
 }
 
 // verdicts are the two-arm verdicts, named and explained.
 var verdicts = map[string]named{
-	core.VerdictImproved:     {"rose", "", "the patched arm's interval lies wholly above the baseline's: the pass rate rose beyond chance."},
-	core.VerdictRegressed:    {"fell", "", "the patched arm's interval lies wholly below the baseline's: the pass rate fell beyond chance."},
-	core.VerdictNoChange:     {"no change shown", "", "the two intervals overlap, so these counts cannot tell the arms apart. It does not show that the patch changed nothing: more trials may."},
-	core.VerdictUnderpowered: {"too few trials", "", "an arm has fewer trials than the minimum you set, so no verdict is drawn."},
+	core.VerdictImproved:     {words: "rose", meaning: "the patched arm's interval lies wholly above the baseline's: the pass rate rose beyond chance."},
+	core.VerdictRegressed:    {words: "fell", meaning: "the patched arm's interval lies wholly below the baseline's: the pass rate fell beyond chance."},
+	core.VerdictNoChange:     {words: "no change shown", meaning: "the two intervals overlap, so these counts cannot tell the arms apart. It does not show that the patch changed nothing: more trials may."},
+	core.VerdictUnderpowered: {words: "too few trials", meaning: "an arm has fewer trials than the minimum you set, so no verdict is drawn."},
 }
 
 // gates are the gate actions, named, said and explained.
 var gates = map[string]named{
-	core.GateBlock:      {"blocks", "The gate blocks the patch", "the gate stops the merge: the pass rate fell, or it rose while the property check failed."},
-	core.GateQuarantine: {"blocks: quarantine", "The gate blocks and quarantines the test, attributing nothing to the patch", "the gate stops the merge and quarantines the test: too few trials to attribute anything to the patch."},
-	core.GateNoClaim:    {"passes, no claim", "The gate does not block, but the patch cannot claim a flake fix", "the patch may merge on other evidence, but it cannot claim that it fixed a flake."},
-	core.GateAccept:     {"accepts", "The gate accepts the patch", "the pass rate rose beyond chance and the property check passed: the patch may claim the fix."},
-	core.GateOwed:       {"passes, check owed", "The gate does not block yet: accept the improvement only once a deterministic property check passes", "the pass rate rose, but the fix is accepted only once a deterministic property check passes."},
+	core.GateBlock: {
+		words:    "blocks",
+		sentence: "The gate blocks the patch",
+		meaning:  "the gate stops the merge: the pass rate fell, or it rose while the property check failed.",
+	},
+	core.GateQuarantine: {
+		words:    "blocks: quarantine",
+		sentence: "The gate blocks and quarantines the test, attributing nothing to the patch",
+		meaning:  "the gate stops the merge and quarantines the test: too few trials to attribute anything to the patch.",
+	},
+	core.GateNoClaim: {
+		words:    "passes, no claim",
+		sentence: "The gate does not block, but the patch cannot claim a flake fix",
+		meaning:  "the patch may merge on other evidence, but it cannot claim that it fixed a flake.",
+	},
+	core.GateAccept: {
+		words:    "accepts",
+		sentence: "The gate accepts the patch",
+		meaning:  "the pass rate rose beyond chance and the property check passed: the patch may claim the fix.",
+	},
+	core.GateOwed: {
+		words:    "passes, check owed",
+		sentence: "The gate does not block yet: accept the improvement only once a deterministic property check passes",
+		meaning:  "the pass rate rose, but the fix is accepted only once a deterministic property check passes.",
+	},
 }
