@@ -12,7 +12,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -125,16 +124,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	if *out != "" {
-		b, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
-			return err
-		}
-	}
-	if failed != nil {
-		return errors.New(strings.Join(failed, "; "))
-	}
-	return nil
+	return proc.Finish(*out, results, failed)
 }
 
 // comparePeer times POST /v1/aa on two servers in turns (rounds of each,

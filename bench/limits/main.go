@@ -19,8 +19,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -108,16 +106,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		results = append(results, rs...)
 		failed = append(failed, fails...)
 	}
-	if *out != "" {
-		b, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
-			return err
-		}
-	}
-	if len(failed) > 0 {
-		return errors.New(strings.Join(failed, "; "))
-	}
-	return nil
+	return proc.Finish(*out, results, failed)
 }
 
 // measure runs the floor and the worst requests on p.

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +36,22 @@ func Exit(name string, err error) {
 		fmt.Fprintln(os.Stderr, name+":", err)
 		os.Exit(1)
 	}
+}
+
+// Finish ends a command's run: it writes results as indented JSON to the
+// file out (unless out is "") and returns the failures, joined by "; ", as
+// its error.
+func Finish(out string, results any, failed []string) error {
+	if out != "" {
+		b, _ := json.MarshalIndent(results, "", "  ")
+		if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if len(failed) > 0 {
+		return errors.New(strings.Join(failed, "; "))
+	}
+	return nil
 }
 
 // StartServer starts a local server binary (flakegate-serve) on a free
