@@ -156,3 +156,18 @@ func (j *jsonReader) textInto(dst *string, want string) (err error) {
 	*dst, err = j.text(want)
 	return err
 }
+
+// member reads the value at path, a member of an object that is a member
+// of an object and so on (one key, one level), with f, passing over every
+// other member on the way.
+func (j *jsonReader) member(f func() error, path ...string) error {
+	if len(path) == 0 {
+		return f()
+	}
+	return j.object(func(key string) error {
+		if key != path[0] {
+			return j.skip()
+		}
+		return j.member(f, path[1:]...)
+	})
+}

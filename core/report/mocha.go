@@ -125,12 +125,9 @@ func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			return j.skip()
 		})
 	}
-	err := j.object(func(key string) error {
-		if key == "results" {
-			return j.array(func(int) error { return suite() })
-		}
-		return j.skip()
-	})
+	err := j.member(func() error {
+		return j.array(func(int) error { return suite() })
+	}, "results")
 	if err != nil {
 		return err
 	}
