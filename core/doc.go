@@ -3,8 +3,9 @@
 //
 // Here: the input error (*Error, its Kind, and FieldErrorf and PosErrorf,
 // with which every reader and calculator words one), counts of passes out
-// of trials (Count, ParseCount, ParseRates), the CSV table every CSV reader
-// reads a header and its rows with (CSVTable), the default confidence and its
+// of trials (Count, ParseCount, ParseRates), the CSV table the counts,
+// samples and manifest readers read a header and its rows with (CSVTable,
+// CSVError), the default confidence and its
 // check, the machine names of verdicts, gates, property checks and lanes,
 // and WriteJSON, through which every surface writes a result.
 //
