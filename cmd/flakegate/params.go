@@ -33,6 +33,10 @@ func (v *textFlag) String() string {
 	return v.def
 }
 
+// IsBoolFlag makes a Bool field's flag a switch: -simulate is
+// -simulate=true.
+func (v *textFlag) IsBoolFlag() bool { return v.f.Kind == param.Bool }
+
 func (v *textFlag) Set(s string) error {
 	if _, _, err := v.f.Read(s); err != nil {
 		var e *core.Error
@@ -57,7 +61,11 @@ outer:
 			}
 		}
 		in.flags[f.Key] = f
-		fs.Var(&textFlag{f: f, def: defs[f.Key], texts: in.texts}, f.Flag(), f.Help())
+		def := defs[f.Key]
+		if f.Kind == param.Bool && def == "false" {
+			def = "" // a switch is off unless given
+		}
+		fs.Var(&textFlag{f: f, def: def, texts: in.texts}, f.Flag(), f.Help())
 	}
 	return in
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -278,14 +279,16 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	owner := fs.String("owner", "", "who answers for the tests: a person or a team (required)")
 	reason := fs.String("reason", "", "why they are quarantined, in a sentence (required)")
 	dates := addDateFlags(fs, 30, "or")
-	rel := quarantine.DefaultRelease
-	fs.Float64Var(&rel.Below, "below", rel.Below, "the failure `rate` a test must be proven below to leave quarantine")
-	fs.Float64Var(&rel.Confidence, "release-confidence", rel.Confidence, "the confidence of that proof")
-	confidence := fs.Float64("confidence", core.DefaultConfidence, "the confidence of the claim's Wilson interval")
+	inputs := schemaFlags(fs, param.QuarantineAdd.Fields, param.QuarantineAdd.Defaults())
 	tests, err := parse(fs, args)
 	if err != nil {
 		return false, err
 	}
+	nums, err := parsed(inputs, param.QuarantineAdd)
+	if err != nil {
+		return false, err
+	}
+	rel, confidence := nums.Release, &nums.Confidence
 	if err := rf.check(e); err != nil {
 		return false, err
 	}
@@ -486,11 +489,13 @@ func quarantineRename(e *env, args []string) (bool, error) {
 
 func quarantineRuns(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine runs", "[-below rate] [-confidence c]")
-	rel := quarantine.DefaultRelease
-	fs.Float64Var(&rel.Below, "below", rel.Below, "the failure `rate` to prove a test below")
-	fs.Float64Var(&rel.Confidence, "confidence", rel.Confidence, "the confidence of the proof")
+	inputs := schemaFlags(fs, param.QuarantineRelease.Fields, param.QuarantineRelease.Defaults())
 	out := outputFlags(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return false, err
+	}
+	rel, err := parsed(inputs, param.QuarantineRelease)
 	if err != nil {
 		return false, err
 	}

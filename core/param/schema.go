@@ -15,6 +15,11 @@ type Schema[T any] struct {
 	def    func() T
 	text   func(T) map[string]string
 	set    func(in *T, key string, v Value)
+	// check, when not nil, checks what the fields say together (or a
+	// range the calculator does not check), once every field is read;
+	// given reports whether a field's text was given. Its error is a
+	// *core.Error naming a field.
+	check func(in *T, given func(key string) bool) error
 }
 
 // Field is the field of key, and whether there is one.
@@ -91,6 +96,12 @@ func (s *Schema[T]) Parse(text map[string]string) (T, error) {
 	}
 	if len(errs) > 0 {
 		return in, errs
+	}
+	if s.check != nil {
+		given := func(key string) bool { _, ok := text[key]; return ok }
+		if err := s.check(&in, given); err != nil {
+			return in, Errors{err}
+		}
 	}
 	return in, nil
 }

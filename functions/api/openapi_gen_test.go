@@ -361,6 +361,13 @@ func paramSchema(p param, inJSON bool) obj {
 	switch p.kind {
 	case kNumber:
 		s = obj{{"type", "number"}}
+	case kFraction, kSeconds:
+		// The one grammar: a number, or a string such as "95%" or "8s".
+		text := obj{{"type", "string"}, {"description", "a fraction such as 0.95, or a percentage such as 95%"}, {"examples", []string{"0.95", "95%"}}}
+		if p.kind == kSeconds {
+			text = obj{{"type", "string"}, {"description", "seconds such as 8, or a duration such as 8s or 1m30s"}, {"examples", []string{"8", "8s", "1m30s"}}}
+		}
+		s = obj{{"oneOf", []any{obj{{"type", "number"}}, text}}}
 	case kInteger:
 		s = obj{{"type", "integer"}}
 	case kString:
