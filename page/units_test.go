@@ -330,24 +330,3 @@ func TestPowerPlotManyRates(t *testing.T) {
 		t.Error("curves past the sixth are not dashed")
 	}
 }
-
-// A percentage is read as the CLI reads the same fraction: "95%" is the
-// float64 nearest 0.95 (95*0.01 would be 0.9500000000000001).
-func TestParseFractionPercent(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want float64
-	}{
-		{"95%", 0.95}, {"99.9%", 0.999}, {" 97.5 % ", 0.975}, {"9.5e1%", 0.95}, {"1e-3%", 1e-5}, {"0.95", 0.95}, {"100%", 1},
-	} {
-		got, err := parseFraction("confidence", c.in)
-		if err != nil || got != c.want {
-			t.Errorf("%q: %v, %v; want %v exactly", c.in, got, err, c.want)
-		}
-	}
-	for _, in := range []string{"%", "95e%", "x%", "Inf%", "95%%"} {
-		if v, err := parseFraction("confidence", in); err == nil {
-			t.Errorf("%q read as %v", in, v)
-		}
-	}
-}

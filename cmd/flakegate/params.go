@@ -50,9 +50,16 @@ func (v *textFlag) Set(s string) error {
 }
 
 // schemaFlags defines on fs a flag for each field of fields but those in
-// skip, with the defaults defs (param's Defaults).
+// skip and those another field's flag carries (param.Field.Joined: the
+// runner's setting is -runner NAME=N), with the defaults defs (param's
+// Defaults).
 func schemaFlags(fs *flag.FlagSet, fields []param.Field, defs map[string]string, skip ...string) *inputFlags {
 	in := &inputFlags{texts: map[string]string{}, flags: map[string]param.Field{}}
+	for _, f := range fields {
+		if f.Joined != "" {
+			skip = append(skip, f.Joined)
+		}
+	}
 outer:
 	for _, f := range fields {
 		for _, k := range skip {
@@ -61,6 +68,9 @@ outer:
 			}
 		}
 		in.flags[f.Key] = f
+		if f.Joined != "" {
+			in.flags[f.Joined] = f // its faults are the flag's
+		}
 		def := defs[f.Key]
 		if f.Kind == param.Bool && def == "false" {
 			def = "" // a switch is off unless given

@@ -98,8 +98,15 @@ func (r *registryFlags) check(e *env) error {
 		return err
 	}
 	r.site = site
-	if _, err := time.Parse(time.DateOnly, r.today); err != nil {
-		return usagef("-today: want a date YYYY-MM-DD, got %q", r.today)
+	f, _ := param.QuarantineCheck.Field("today")
+	v, absent, err := f.Read(r.today)
+	if err != nil {
+		return usagef("-today: %s", err.(*core.Error).Msg)
+	}
+	if !absent {
+		r.today = v.(string)
+	} else {
+		r.today = time.Now().Format(time.DateOnly)
 	}
 	return nil
 }

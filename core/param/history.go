@@ -17,7 +17,7 @@ var History = &Schema[history.Options]{
 		{Key: "cost", API: "cost_seconds", Kind: Seconds, Unit: "seconds",
 			Doc: "runner seconds per run, >= 0: a flake costs its rate times this; omit when unknown"},
 		{Key: "cap", Kind: Integer, Unit: "reruns", Doc: "reruns the gate allows today, >= 0"},
-		{Key: "today", Kind: Text, Doc: "the date the quarantine claims are dated, YYYY-MM-DD; default: the last run's day"},
+		{Key: "today", Kind: Date, Doc: "the date the quarantine claims are dated, YYYY-MM-DD; default: the last run's day"},
 		confidence,
 	},
 	def: func() history.Options { return history.DefaultOptions },

@@ -13,6 +13,7 @@
 //	Integer    a whole number in decimal: "3"
 //	Integers   whole numbers separated as Fractions are: "1,2,4,8"
 //	Bool       true or false
+//	Date       a day, YYYY-MM-DD
 //	Seconds    seconds as a number ("8", "1.5") or a duration ("8s",
 //	           "1m30s", "250ms")
 //	Count      two whole numbers, part/whole: "17/20"
@@ -56,6 +57,7 @@ const (
 	Text                  // free text, such as a date
 	Integers              // a list of whole numbers: 1,2,4,8
 	Bool                  // true or false
+	Date                  // a day: 2026-01-02
 )
 
 // Field is one input of a calculator.
@@ -77,6 +79,10 @@ type Field struct {
 	// Example is one ("17/20"); Item names one element of a list ("rate").
 	Part, Whole, Example, Item string
 	Choices                    []string // an Enum's values
+	// Joined is the key of a field whose text may follow this one's after
+	// '=': the runner's "gotestsum=2" is runner gotestsum, setting 2, as
+	// the CLI's -runner is written. Such a field has no flag of its own.
+	Joined string
 	// Unit is what the number counts, for help and documentation:
 	// "fraction", "seconds", "reruns", "trials", "ratio".
 	Unit string
@@ -98,7 +104,7 @@ func (f Field) Name() string {
 
 // Value is one input read: float64 (Fraction, Seconds), []float64
 // (Fractions), int64 (Integer), []int64 (Integers), bool (Bool),
-// core.Count (Count) or string (Enum, Text).
+// core.Count (Count) or string (Enum, Text, Date).
 type Value = any
 
 // Read reads the text of the field by the one grammar. absent is true (and
@@ -119,6 +125,8 @@ func (f Field) Read(text string) (v Value, absent bool, err error) {
 		v, err = readIntegers(f.Key, text, f.Item)
 	case Bool:
 		v, err = readBool(f.Key, t)
+	case Date:
+		v, err = readDate(f.Key, t)
 	case Seconds:
 		v, err = readSeconds(f.Key, t)
 	case Count:
@@ -229,6 +237,14 @@ func percentToFraction(p string) string {
 		mant, exp = p[:i], e
 	}
 	return mant + "e" + strconv.Itoa(exp-2)
+}
+
+// readDate reads a day, YYYY-MM-DD.
+func readDate(field, t string) (string, error) {
+	if _, err := time.Parse(time.DateOnly, t); err != nil {
+		return "", core.FieldErrorf(field, "must be a date YYYY-MM-DD, got %s", core.Quote(t))
+	}
+	return t, nil
 }
 
 // readBool reads true or false.

@@ -15,7 +15,7 @@ import (
 var QuarantineCheck = &Schema[quarantine.Options]{
 	Name: "quarantine check",
 	Fields: []Field{
-		{Key: "today", Kind: Text,
+		{Key: "today", Kind: Date,
 			Doc: "the date of the check, YYYY-MM-DD: tests expire by it and no date in the registry may be after it; default: the clock's date"},
 		{Key: "comparable", Kind: Fraction, Unit: "ratio",
 			Doc: "least ratio of the trials since a claim to its trials that can make it stale, in (0,1]"},

@@ -378,6 +378,8 @@ func paramSchema(p param, inJSON bool) obj {
 		if p.name == "date" {
 			s = s.with("format", "date")
 		}
+	case kDate:
+		s = obj{{"type", "string"}, {"format", "date"}}
 	case kCount:
 		text := obj{{"type", "string"}, {"pattern", `^[ \t]*(0|[1-9][0-9]*)[ \t]*/[ \t]*(0|[1-9][0-9]*)[ \t]*$`},
 			{"examples", []string{"17/20"}}}

@@ -28,6 +28,7 @@ const (
 	kString               // free text, or one of enum
 	kFraction             // 0.95 or "95%" (JSON: a number, or a string of the one grammar)
 	kSeconds              // 8 or "8s", "1m30s" (JSON: a number, or a string of the one grammar)
+	kDate                 // a day, "2026-01-02"
 )
 
 // param is one input of a route: a query parameter for GET, and a member of
@@ -483,6 +484,8 @@ func schemaParams(fields []schema.Field, defs map[string]string, most map[string
 			p.kind = kInteger
 		case schema.Bool:
 			p.kind, p.enum = kString, []string{"false", "true"}
+		case schema.Date:
+			p.kind = kDate
 		case schema.Count:
 			p.kind, p.keys = kCount, [2]string{f.Part, f.Whole}
 		default:
@@ -536,7 +539,7 @@ func (a *args) text(f schema.Field) (string, bool) {
 		return text, ok
 	}
 	switch f.Kind {
-	case schema.Count, schema.Fractions, schema.Integers, schema.Enum, schema.Text, schema.Fraction, schema.Seconds, schema.Bool:
+	case schema.Count, schema.Fractions, schema.Integers, schema.Enum, schema.Text, schema.Date, schema.Fraction, schema.Seconds, schema.Bool:
 		if json.Unmarshal(js, &text) == nil {
 			return text, true
 		}

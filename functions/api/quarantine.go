@@ -35,7 +35,7 @@ const maxRenamesBytes = 1 << 20
 // entry with every field given: 42, and the comma before the next.
 const marksPerEntry = 48
 
-var todayParam = param{name: "today", kind: kString,
+var todayParam = param{name: "today", kind: kDate,
 	doc: "the date of the check, YYYY-MM-DD: tests expire by it and no date in the registry may be after it; default: the server's date (UTC)"}
 
 func quarantineRoutes() []*route {
@@ -347,18 +347,22 @@ func readRenames(r io.Reader) (map[string]string, error) {
 	return m, nil
 }
 
-// quarantineToday reads the today parameter: a date, by default the
-// server's in UTC.
+// quarantineToday reads the today parameter: a date (param.QuarantineCheck's
+// today); not given or blank, the server's in UTC.
 func quarantineToday(a *args) (string, error) {
-	today := time.Now().UTC().Format(time.DateOnly)
-	a.str("today", &today)
+	f, _ := schema.QuarantineCheck.Field("today")
+	text, _ := a.text(f)
 	if a.err != nil {
 		return "", a.err
 	}
-	if _, err := time.Parse(time.DateOnly, today); err != nil {
-		return "", invalid("today", "must be a date YYYY-MM-DD, got %q", today)
+	v, absent, err := f.Read(text)
+	if err != nil {
+		return "", err
 	}
-	return today, nil
+	if absent {
+		return time.Now().UTC().Format(time.DateOnly), nil
+	}
+	return v.(string), nil
 }
 
 // postQuarantineCheck answers a check: its result, or with write the

@@ -12,10 +12,11 @@ var confidenceParam = param{name: "confidence", kind: kNumber, def: "0.95",
 	doc: "confidence level of the Wilson intervals, in (0,1)"}
 
 // budgetArgs reads a budget's input (param.Budget); a runner's setting
-// gives the cap, so the two are not given together.
+// (setting, or runner=NAME=N) gives the cap, so the two are not given
+// together.
 func budgetArgs(a *args) (gate.BudgetInput, error) {
 	in, err := schemaArgs(a, schema.Budget)
-	if err == nil && a.has("setting") && a.has("cap") {
+	if err == nil && in.Setting != nil && a.has("cap") {
 		err = invalid("setting", "give cap (reruns) or setting (the runner's own count), not both")
 	}
 	return in, err
