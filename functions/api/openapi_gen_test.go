@@ -375,6 +375,9 @@ func paramSchema(p param, inJSON bool) obj {
 		if p.enum != nil {
 			s = s.with("enum", p.enum)
 		}
+		if p.joined != "" { // a choice, or a choice=N giving the joined parameter
+			s = obj{{"anyOf", []any{s, obj{{"type", "string"}, {"pattern", "^(" + strings.Join(p.enum, "|") + ")=[0-9]+$"}}}}}
+		}
 		if p.name == "date" {
 			s = s.with("format", "date")
 		}

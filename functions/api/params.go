@@ -42,7 +42,8 @@ type param struct {
 	keys     [2]string // a count's object members: passed/trials, fails/runs
 	def      string    // the default, as text, for the docs
 	doc      string
-	most     int // the most items of a list, 0 for no limit but the body's
+	most     int    // the most items of a list, 0 for no limit but the body's
+	joined   string // the parameter an enum's value may carry after '=' (runner=gotestsum=2 gives setting)
 }
 
 // args are the parameters of one request, from a query string, a form or a
@@ -464,7 +465,7 @@ func clip(js []byte) string {
 func schemaParams(fields []schema.Field, defs map[string]string, most map[string]int) []param {
 	out := make([]param, len(fields))
 	for i, f := range fields {
-		p := param{name: f.Name(), required: f.Required, def: defs[f.Key], doc: f.Doc, most: most[f.Key]}
+		p := param{name: f.Name(), required: f.Required, def: defs[f.Key], doc: f.Doc, most: most[f.Key], joined: f.Joined}
 		if f.API != "" {
 			p.alias = f.Key
 		}
