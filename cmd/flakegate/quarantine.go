@@ -515,7 +515,7 @@ func quarantineRuns(e *env, args []string) (bool, error) {
 	}
 	res, err := quarantine.CleanRunsFor(rel.Below, rel.Confidence)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.CleanRunsOf(res), site)
 	res.Link = link.URL

@@ -153,7 +153,7 @@ var Freeze = &Schema[gate.FreezeInput]{
 	Fields: []Field{
 		{Key: "claim", Kind: Count, Required: true, Part: "passed", Whole: "trials", Example: "17/20", Unit: "trials",
 			Doc: "the frozen claim as passed/trials"},
-		{Key: "date", Kind: Text, Doc: "the claim's measurement date, YYYY-MM-DD"},
+		{Key: "date", Kind: Date, Doc: "the claim's measurement date, YYYY-MM-DD"},
 		{Key: "newer", Kind: Count, Part: "passed", Whole: "trials", Example: "17/20", Unit: "trials",
 			Doc: "a newer count of the same test as passed/trials"},
 		withDoc(confidence, "confidence of the claim's interval, in (0,1)"),

@@ -111,8 +111,8 @@ func (s *Schema[T]) Parse(text map[string]string) (T, error) {
 }
 
 // split is text with each joined text ("gotestsum=2") given to its two
-// fields (runner gotestsum, setting 2); the second may not be given
-// apart too.
+// fields (runner gotestsum, setting 2); the second may not have text of
+// its own too.
 func (s *Schema[T]) split(text map[string]string) (map[string]string, error) {
 	var out map[string]string
 	for _, f := range s.Fields {
@@ -124,7 +124,7 @@ func (s *Schema[T]) split(text map[string]string) (map[string]string, error) {
 		if !found {
 			continue
 		}
-		if _, twice := text[f.Joined]; twice {
+		if other := text[f.Joined]; strings.TrimSpace(other) != "" {
 			return nil, core.FieldErrorf(f.Joined, "given twice: after %s= and as %s", strings.TrimSpace(name), f.Joined)
 		}
 		if out == nil {

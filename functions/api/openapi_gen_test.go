@@ -370,6 +370,9 @@ func paramSchema(p param, inJSON bool) obj {
 		s = obj{{"oneOf", []any{obj{{"type", "number"}}, text}}}
 	case kInteger:
 		s = obj{{"type", "integer"}}
+		if inJSON { // also a string of the one grammar, as in a query
+			s = obj{{"oneOf", []any{s, obj{{"type", "string"}, {"description", "a whole number in decimal"}, {"examples", []string{"3"}}}}}}
+		}
 	case kString:
 		s = obj{{"type", "string"}}
 		if p.enum != nil {

@@ -539,11 +539,9 @@ func (a *args) text(f schema.Field) (string, bool) {
 	if !ok || js == nil {
 		return text, ok
 	}
-	switch f.Kind {
-	case schema.Count, schema.Fractions, schema.Integers, schema.Enum, schema.Text, schema.Date, schema.Fraction, schema.Seconds, schema.Bool:
-		if json.Unmarshal(js, &text) == nil {
-			return text, true
-		}
+	// A string is text of the one grammar, whatever the field's kind.
+	if json.Unmarshal(js, &text) == nil {
+		return text, true
 	}
 	switch f.Kind {
 	case schema.Fraction:
@@ -556,9 +554,13 @@ func (a *args) text(f schema.Field) (string, bool) {
 			a.err = invalid(name, "must be a JSON number or a string such as \"8s\", got %s", clip(js))
 		}
 		return string(js), true
+	case schema.Fractions, schema.Integers:
+		if isJSONNumber(js) { // a list of one
+			return string(js), true
+		}
 	case schema.Integer:
 		if !isJSONNumber(js) {
-			a.err = invalid(name, "must be a whole JSON number, got %s", clip(js))
+			a.err = invalid(name, "must be a whole JSON number or a string such as \"3\", got %s", clip(js))
 		}
 		return string(js), true
 	case schema.Bool:
@@ -574,6 +576,8 @@ func (a *args) text(f schema.Field) (string, bool) {
 			return "", false
 		}
 		return schema.CountText(*c), true
+	}
+	switch f.Kind {
 	case schema.Fractions:
 		var vs []float64
 		a.numbers(name, &vs)
