@@ -81,7 +81,7 @@ func runAA(e *env, args []string) (bool, error) {
 			return false, err
 		}
 		if res, err = aa.CheckLedger(l, opt); err != nil {
-			return false, err
+			return false, inputs.named(err)
 		}
 		// aa.CheckLedger has read both sides this way already.
 		base, _ = aa.FromLedger(l, ledger.ArmBaseline)
@@ -97,7 +97,7 @@ func runAA(e *env, args []string) (bool, error) {
 			}
 		}
 		if res, err = aa.Check(sides[0], sides[1], opt); err != nil {
-			return false, sideFile(err, pos)
+			return false, sideFile(inputs.named(err), pos)
 		}
 		base, cand = sides[0], sides[1]
 	}

@@ -73,7 +73,7 @@ func runCompare(e *env, args []string) (bool, error) {
 	}
 	res, err := compare.Compare(a, b, opt)
 	if err != nil {
-		return false, sideOf(err, *aFiles, *bFiles)
+		return false, sideOf(inputs.named(err), *aFiles, *bFiles)
 	}
 	res.Warnings = append(res.Warnings, l.Notes()...)
 	view, err := share.Compare(a, b, opt)

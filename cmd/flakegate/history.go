@@ -149,6 +149,10 @@ func runHistory(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	// The settings are checked before the reports are read.
+	if err := o.Check(); err != nil {
+		return false, optFlags.named(err)
+	}
 	var man *history.Manifest
 	if *manifest != "" {
 		f, err := e.open(*manifest)

@@ -16,6 +16,9 @@ import (
 type inputFlags struct {
 	texts map[string]string // by field key, the flags given
 	flags map[string]param.Field
+	// paths are the fields the calculator's own errors name by another
+	// path than their key ("release.below" for below), by that path.
+	paths map[string]string
 }
 
 // textFlag is one field's flag.Value. Its zero value prints "" so that the
@@ -97,7 +100,11 @@ func parsed[T any](in *inputFlags, s *param.Schema[T]) (T, error) {
 func (in *inputFlags) named(err error) error {
 	var e *core.Error
 	if errors.As(err, &e) && e.File == "" {
-		if f, ok := in.flags[e.Field]; ok {
+		key := e.Field
+		if k, ok := in.paths[key]; ok {
+			key = k
+		}
+		if f, ok := in.flags[key]; ok {
 			c := *e
 			c.Field = "-" + f.Flag()
 			return &c

@@ -287,6 +287,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	reason := fs.String("reason", "", "why they are quarantined, in a sentence (required)")
 	dates := addDateFlags(fs, 30, "or")
 	inputs := schemaFlags(fs, param.QuarantineAdd.Fields, param.QuarantineAdd.Defaults())
+	inputs.paths = map[string]string{"release.below": "below", "release.confidence": "release_confidence", "claim.confidence": "confidence"}
 	tests, err := parse(fs, args)
 	if err != nil {
 		return false, err
@@ -370,7 +371,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	}
 	next, err := quarantine.Add(reg, rf.today, entries...)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	if next, err = quarantine.Remember(next, rf.today, measured...); err != nil {
 		return false, err

@@ -55,7 +55,7 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 	}
 	res, next, err := quarantine.Check(reg, rep, opt)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	if rep == nil {
 		res.Warnings = append(res.Warnings, words.NoReportsCaveat)

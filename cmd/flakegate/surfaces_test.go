@@ -230,7 +230,7 @@ func cliFlags(fields []param.Field, given map[string]string) []string {
 
 // flagRefusal strips what the CLI adds to a refusal: the command, the
 // flag package's "invalid value" and the flag's name.
-var flagRefusal = regexp.MustCompile(`^flakegate [\w ]+: (?s:invalid value ".*?" for flag )?(-[a-z-]+: )?`)
+var flagRefusal = regexp.MustCompile(`^flakegate [\w ]+: (?s:invalid value ".*?" for flag |invalid boolean value ".*?" for )?(-[a-z-]+: )?`)
 
 func viaCLIArgs(t *testing.T, cmd []string, args ...string) outcome {
 	t.Helper()
@@ -296,11 +296,11 @@ func apiOutcome(t *testing.T, h http.Handler, r *http.Request) outcome {
 
 // FuzzSurfacesAgree holds the CLI, the API (query and JSON body), a link
 // and the page to the one grammar on any text in any field of every
-// calculator computed from its inputs alone: the same answer or the same
-// refusal.
+// calculator: the same answer or the same refusal (for the calculators
+// that read files, the CLI and the API, and the schema's refusal).
 func FuzzSurfacesAgree(f *testing.F) {
 	for _, s := range []string{"0.9", "90%", "1m30s", "5% 2%", "17/20", "x", "", "1e400", " 3 ", "0x10", "gotestsum=2", "2026-01-02"} {
-		for _, pick := range []uint8{0, 3, 9, 14, 20, 27} {
+		for _, pick := range []uint8{0, 3, 9, 14, 20, 27, 31, 36, 42, 47, 55} {
 			f.Add(pick, s)
 		}
 	}
@@ -318,9 +318,32 @@ func FuzzSurfacesAgree(f *testing.F) {
 			}{c, fd})
 		}
 	}
+	var filePicks []struct {
+		c fileCalc
+		f param.Field
+	}
+	for _, c := range fileCalcs(f) {
+		for _, fd := range c.fields {
+			if fd.Kind != param.Text && fd.Key != "simulate" { // a text is the calculator's to read; a simulation takes seconds
+				filePicks = append(filePicks, struct {
+					c fileCalc
+					f param.Field
+				}{c, fd})
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, pick uint8, text string) {
-		p := picks[int(pick)%len(picks)]
-		if p.f.Key == "setting" || p.f.Kind == param.Enum || !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
+		if !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
+			return
+		}
+		i := int(pick) % (len(picks) + len(filePicks))
+		if i >= len(picks) {
+			p := filePicks[i-len(picks)]
+			p.c.agree(t, h, p.f, text)
+			return
+		}
+		p := picks[i]
+		if p.f.Key == "setting" || p.f.Kind == param.Enum {
 			// setting: the CLI's -runner NAME=N, which runner's text
 			// reaches; a word the calculator checks, in its words, which
 			// the API clips to bound its answer (the table test walks
