@@ -50,7 +50,9 @@ func fileCalcs(t testing.TB) []fileCalc {
 	return []fileCalc{
 		{name: "aa", fields: param.AA.Fields,
 			parse: parser(func(s map[string]string) error { _, err := param.AA.Parse(s); return err }),
-			cli:   func(_ *testing.T, flags []string) []string { return append(append([]string{"aa"}, flags...), "testdata/base.csv") },
+			cli: func(_ *testing.T, flags []string) []string {
+				return append(append([]string{"aa"}, flags...), "testdata/base.csv")
+			},
 			req: func(_ *testing.T, q url.Values) *http.Request {
 				return post("aa", q, "text/csv", read("testdata/base.csv"))
 			},
