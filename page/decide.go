@@ -133,7 +133,7 @@ func (c *Decide) openLedger(frag string) {
 	if enc == "" {
 		return
 	}
-	if s, err := DecodeLedgerShare(enc); err != nil {
+	if s, err := share.DecodeLedger(enc); err != nil {
 		c.bookErr = fmt.Errorf("this link's ledger could not be read: %w", err)
 	} else {
 		c.book, c.bookShare = s, enc
@@ -226,7 +226,7 @@ func (c *Decide) ClearLedger(ctx app.Context) {
 
 func (c *Decide) setBook(s *ledger.Summary) {
 	c.book, c.bookShare, c.bookLong = s, "", 0
-	if enc, err := EncodeLedgerShare(s); err == nil {
+	if enc, err := share.EncodeLedger(s); err == nil {
 		if len(enc)+len("ledger=") > MaxShareFragment {
 			c.bookLong = len(enc)
 		} else {

@@ -50,7 +50,7 @@ const maxShareTrials = 1 << 53
 // refuses an unknown field, another version, and counts no report could
 // give. The check's settings are checked by the check itself.
 func DecodeQuarantineShare(text string) (*QuarantineShare, error) {
-	raw, err := unpackShare(text)
+	raw, err := share.Unpack(text)
 	if err != nil {
 		return nil, err
 	}

@@ -19,18 +19,12 @@ import (
 )
 
 func runAA(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "aa", "[flags] baseline.csv [candidate.csv] | run-report... [-candidate run-report]...")
-	inputs := schemaFlags(fs, param.AA.Fields, param.AA.Defaults())
+	fs, inputs, out := calcFlags(e, "aa", "[flags] baseline.csv [candidate.csv] | run-report... [-candidate run-report]...", param.AA)
 	format := fs.String("format", "", formatUsage)
 	baseRuns := filesFlag(fs, "baseline", "a test report or eval log `file` as one baseline run, its tests or samples the scenarios (repeatable)")
 	candRuns := filesFlag(fs, "candidate", "a test report or eval log `file` as one candidate run (repeatable)")
 	evalOpt := evalFlags(fs)
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}

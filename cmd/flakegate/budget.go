@@ -16,16 +16,10 @@ import (
 )
 
 func runBudget(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "budget", "[flags] [rate ...]")
-	inputs := schemaFlags(fs, param.Budget.Fields, param.Budget.Defaults())
+	fs, inputs, out := calcFlags(e, "budget", "[flags] [rate ...]", param.Budget)
 	from := filesFlag(fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
 	format := fs.String("format", "", formatUsage)
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}

@@ -19,22 +19,16 @@ import (
 const compareTextFlips = 20
 
 func runCompare(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "compare", "[flags] A B | -a log... -b log...")
+	fs, inputs, out := calcFlags(e, "compare", "[flags] A B | -a log... -b log...", param.Compare)
 	aFiles := filesFlag(fs, "a", "an eval log `file` of side A, the model compared against (repeatable: epochs, repeats)")
 	bFiles := filesFlag(fs, "b", "an eval log `file` of side B, the model compared (repeatable)")
 	format := fs.String("format", "", formatUsage)
 	evalOpt := evalFlags(fs)
-	inputs := schemaFlags(fs, param.Compare.Fields, param.Compare.Defaults())
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
 	opt, err := parsed(inputs, param.Compare)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
 	if err != nil {
 		return false, err
 	}

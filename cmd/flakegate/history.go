@@ -134,11 +134,7 @@ func runHistory(e *env, args []string) (bool, error) {
 	format := fset.String("format", "", formatUsage)
 	q := quarantineFlags(fset)
 	out := outputFlags(fset)
-	pos, err := parse(fset, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	pos, site, err := begin(e, fset, out, args)
 	if err != nil {
 		return false, err
 	}

@@ -112,3 +112,45 @@ func (in *inputFlags) named(err error) error {
 	}
 	return err
 }
+
+// compute reads the inputs given with the schema s and computes calc on
+// them, naming a refused input by its flag, whichever refuses it.
+func compute[T, R any](in *inputFlags, s *param.Schema[T], calc func(T) (R, error)) (T, R, error) {
+	v, err := parsed(in, s)
+	if err != nil {
+		var none R
+		return v, none, err
+	}
+	r, err := calc(v)
+	return v, r, in.named(err)
+}
+
+// calcFlags are the flags of a calculator's command: one for each input
+// of its schema s but those in skip (schemaFlags), and how the answer is
+// printed (outputFlags).
+func calcFlags[T any](e *env, name, synopsis string, s *param.Schema[T], skip ...string) (*flag.FlagSet, *inputFlags, *output) {
+	fs := newFlags(e, name, synopsis)
+	return fs, schemaFlags(fs, s.Fields, s.Defaults(), skip...), outputFlags(fs)
+}
+
+// begin parses a command's arguments and checks how its answer is to be
+// printed: its positional arguments, and the site its links point to.
+func begin(e *env, fs *flag.FlagSet, out *output, args []string) (pos []string, site string, err error) {
+	if pos, err = parse(fs, args); err != nil {
+		return nil, "", err
+	}
+	site, err = out.check(e)
+	return pos, site, err
+}
+
+// noArgs refuses positional arguments where a command takes none; hint,
+// when given, says where the input goes instead.
+func noArgs(pos []string, hint string) error {
+	if len(pos) == 0 {
+		return nil
+	}
+	if hint != "" {
+		return usagef("unexpected argument %q; %s", pos[0], hint)
+	}
+	return usagef("unexpected argument %q", pos[0])
+}

@@ -92,23 +92,25 @@ func addRegistryFlags(fs *flag.FlagSet) *registryFlags {
 	return r
 }
 
-func (r *registryFlags) check(e *env) error {
-	site, err := r.out.check(e)
+// begin parses a verb's arguments (begin) and reads the date: its
+// positional arguments.
+func (r *registryFlags) begin(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	pos, site, err := begin(e, fs, r.out, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.site = site
 	f, _ := param.QuarantineCheck.Field("today")
 	v, absent, err := f.Read(r.today)
-	if err != nil {
-		return usagef("-today: %s", err.(*core.Error).Msg)
-	}
-	if !absent {
-		r.today = v.(string)
-	} else {
+	switch {
+	case err != nil:
+		return nil, usagef("-today: %s", err.(*core.Error).Msg)
+	case absent:
 		r.today = time.Now().Format(time.DateOnly)
+	default:
+		r.today = v.(string)
 	}
-	return nil
+	return pos, nil
 }
 
 // read reads the registry; when it does not exist, empty says whether to
@@ -288,7 +290,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	dates := addDateFlags(fs, 30, "or")
 	inputs := schemaFlags(fs, param.QuarantineAdd.Fields, param.QuarantineAdd.Defaults())
 	inputs.paths = map[string]string{"release.below": "below", "release.confidence": "release_confidence", "claim.confidence": "confidence"}
-	tests, err := parse(fs, args)
+	tests, err := rf.begin(e, fs, args)
 	if err != nil {
 		return false, err
 	}
@@ -297,9 +299,6 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 		return false, err
 	}
 	rel, confidence := nums.Release, &nums.Confidence
-	if err := rf.check(e); err != nil {
-		return false, err
-	}
 	if *owner == "" || *reason == "" {
 		return false, usagef("give -owner and -reason: a quarantined test has someone who answers for it, and a why")
 	}
@@ -393,15 +392,12 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 func quarantineList(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine list", "[flags]")
 	rf := addRegistryFlags(fs)
-	pos, err := parse(fs, args)
+	pos, err := rf.begin(e, fs, args)
 	if err != nil {
 		return false, err
 	}
 	if len(pos) > 0 {
 		return false, usagef("list takes no arguments; to check reports, use flakegate quarantine check")
-	}
-	if err := rf.check(e); err != nil {
-		return false, err
 	}
 	reg, err := rf.read(false)
 	if err != nil {
@@ -440,11 +436,8 @@ func quarantineRenew(e *env, args []string) (bool, error) {
 // (what says which, for the message when none is named), and reads the
 // registry.
 func startEdit(e *env, fs *flag.FlagSet, rf *registryFlags, args []string, what string) ([]string, *quarantine.Registry, error) {
-	pos, err := parse(fs, args)
+	pos, err := rf.begin(e, fs, args)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := rf.check(e); err != nil {
 		return nil, nil, err
 	}
 	if len(pos) == 0 {
@@ -496,27 +489,19 @@ func quarantineRename(e *env, args []string) (bool, error) {
 }
 
 func quarantineRuns(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "quarantine runs", "[-below rate] [-confidence c]")
-	inputs := schemaFlags(fs, param.QuarantineRelease.Fields, param.QuarantineRelease.Defaults())
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
+	fs, inputs, out := calcFlags(e, "quarantine runs", "[-below rate] [-confidence c]", param.QuarantineRelease)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
-	rel, err := parsed(inputs, param.QuarantineRelease)
-	if err != nil {
+	if err := noArgs(pos, "give the rate with -below"); err != nil {
 		return false, err
 	}
-	if len(pos) > 0 {
-		return false, usagef("unexpected argument %q; give the rate with -below", pos[0])
-	}
-	site, err := out.check(e)
+	_, res, err := compute(inputs, param.QuarantineRelease, func(r quarantine.Release) (*quarantine.CleanRunsResult, error) {
+		return quarantine.CleanRunsFor(r.Below, r.Confidence)
+	})
 	if err != nil {
 		return false, err
-	}
-	res, err := quarantine.CleanRunsFor(rel.Below, rel.Confidence)
-	if err != nil {
-		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.CleanRunsOf(res), site)
 	res.Link = link.URL

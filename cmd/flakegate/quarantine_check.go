@@ -21,11 +21,8 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 	renames := &renameList{}
 	fs.Var(renames, "rename", "map a renamed test's old id to its new one, as `old=new`, so its trials are kept; repeat per test")
 	inputs := schemaFlags(fs, param.QuarantineCheck.Fields, param.QuarantineCheck.Defaults(), "today")
-	pos, err := parse(fs, args)
+	pos, err := rf.begin(e, fs, args)
 	if err != nil {
-		return false, err
-	}
-	if err := rf.check(e); err != nil {
 		return false, err
 	}
 	inputs.texts["today"] = rf.today
