@@ -2,6 +2,7 @@ package param
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -174,5 +175,70 @@ func TestFractionPercent(t *testing.T) {
 		if v, _, err := (Field{Key: "confidence", Kind: Fraction}).Read(in); err == nil {
 			t.Errorf("%q read as %v", in, v)
 		}
+	}
+}
+
+// TestNewKinds: whole-number lists, switches and dates, read as the
+// package comment states, refused in its words.
+func TestNewKinds(t *testing.T) {
+	ints := Field{Key: "k", Kind: Integers, Item: "item"}
+	for text, want := range map[string]string{"1,2,4,8": "[1 2 4 8]", "1 2; 4": "[1 2 4]", " ": "[]"} {
+		v, _, err := ints.Read(text)
+		if err != nil || fmt.Sprint(v) != want {
+			t.Errorf("k %q: %v, %v; want %s", text, v, err, want)
+		}
+	}
+	_, _, err := ints.Read("1,x")
+	if e, ok := err.(*core.Error); !ok || e.Column != 3 || e.Msg != `item 2: "x" is not a whole number: write one such as 3` {
+		t.Errorf("k \"1,x\": %#v", err)
+	}
+	b := Field{Key: "simulate", Kind: Bool}
+	if v, _, err := b.Read(" true "); v != true || err != nil {
+		t.Errorf("true: %v, %v", v, err)
+	}
+	if _, _, err := b.Read("yes"); err == nil || !strings.Contains(err.Error(), `must be true or false, got "yes"`) {
+		t.Errorf("yes: %v", err)
+	}
+	d := Field{Key: "today", Kind: Date}
+	if v, _, err := d.Read("2026-02-28"); v != "2026-02-28" || err != nil {
+		t.Errorf("2026-02-28: %v, %v", v, err)
+	}
+	if _, _, err := d.Read("2026-02-30"); err == nil || !strings.Contains(err.Error(), `must be a date YYYY-MM-DD, got "2026-02-30"`) {
+		t.Errorf("2026-02-30: %v", err)
+	}
+}
+
+// TestJoinedField: the runner's "gotestsum=2" is runner and setting, and
+// the setting may not be given twice.
+func TestJoinedField(t *testing.T) {
+	in, err := Budget.Parse(map[string]string{"rates": "0.05", "runner": "gotestsum=2", "setting": " "})
+	if err != nil || in.Runner != "gotestsum" || in.Setting == nil || *in.Setting != 2 {
+		t.Fatalf("gotestsum=2: %+v, %v", in, err)
+	}
+	if _, err := Budget.Parse(map[string]string{"runner": "gotestsum=2", "setting": "3"}); FieldOf(First(err)) != "setting" {
+		t.Errorf("setting twice: %v", err)
+	}
+}
+
+// TestAAChecks: the A/A options' ranges and the simulation's switch, in
+// the words the API has always used; the simulation takes the seed.
+func TestAAChecks(t *testing.T) {
+	for _, c := range []struct {
+		text map[string]string
+		want string
+	}{
+		{map[string]string{"k": "1,0"}, "k: item 2 must be a whole number from 1 to 1073741824, got 0"},
+		{map[string]string{"rule": "0"}, "rule: must be a fraction in (0,1], got 0"},
+		{map[string]string{"seed": "-1"}, "seed: must be in [0, 2^53), got -1"},
+		{map[string]string{"sets": "10"}, "simulate: sets, sim_k, sim_drop and broken need simulate=true"},
+		{map[string]string{"simulate": "true", "sim_k": "2000000000"}, "sim_k: must be in [0, 1073741824], got 2000000000"},
+	} {
+		if _, err := AA.Parse(c.text); err == nil || err.Error() != c.want {
+			t.Errorf("%v: %v; want %s", c.text, err, c.want)
+		}
+	}
+	in, err := AA.Parse(map[string]string{"simulate": "true", "seed": "7", "sets": "10"})
+	if err != nil || in.Options.Simulate == nil || in.Options.Simulate.Seed != 7 || in.Options.Simulate.Sets != 10 || in.Options.Depth.Seed != 7 {
+		t.Errorf("simulate: %+v, %v", in.Options.Simulate, err)
 	}
 }

@@ -26,7 +26,9 @@
 // the text, when it is inside it); a surface names the field in its own
 // terms (a flag, a JSON path, a query key, a label), the wording is this
 // package's. Whether a value is in range is the calculator's check
-// (core/gate), so that every surface refuses it in the gate's words.
+// (core/gate...), so that every surface refuses it in the calculator's
+// words; a schema checks only what its calculator leaves to the surfaces
+// (the A/A options' ranges, the simulation's switch, compare's list size).
 //
 // Defaults are not written here: a calculator's defaults are the text of
 // its core Default input (gate.DefaultBudgetInput...), read when asked, so

@@ -10,7 +10,7 @@ import (
 // fields in the form's order, how a read value is stored in T, and how T
 // is written back as text.
 type Schema[T any] struct {
-	Name   string  // the calculator: "budget", "decide", "size", "freeze"
+	Name   string  // the calculator: "budget", "decide", "aa", "quarantine check"...
 	Fields []Field // in the form's order
 	def    func() T
 	text   func(T) map[string]string
