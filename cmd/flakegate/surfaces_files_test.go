@@ -140,11 +140,7 @@ func TestEverySurfaceReadsTheFileCalculators(t *testing.T) {
 // the schema to one outcome.
 func (c fileCalc) agree(t *testing.T, h http.Handler, f param.Field, text string) {
 	t.Helper()
-	given := map[string]string{}
-	for k, v := range c.base {
-		given[k] = v
-	}
-	given[f.Key] = text
+	given := merged(c.base, map[string]string{f.Key: text})
 	q := url.Values{}
 	for _, fd := range c.fields {
 		if v, ok := given[fd.Key]; ok {

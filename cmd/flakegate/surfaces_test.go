@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -137,19 +138,9 @@ func TestEverySurfaceReadsTheSchema(t *testing.T) {
 // and holds them to one outcome.
 func (c paramCalc) agree(t *testing.T, h http.Handler, f param.Field, text string) {
 	t.Helper()
-	given := map[string]string{}
-	for k, v := range c.base {
-		given[k] = v
-	}
-	given[f.Key] = text
+	given := merged(c.base, map[string]string{f.Key: text})
 	// A link and the page hold every input: the defaults and the given.
-	full := map[string]string{}
-	for k, v := range c.schema.Defaults() {
-		full[k] = v
-	}
-	for k, v := range given {
-		full[k] = v
-	}
+	full := merged(c.schema.Defaults(), given)
 	keys := make([]string, len(c.fields))
 	for i, f := range c.fields {
 		keys[i] = f.Key
@@ -172,6 +163,14 @@ func (c paramCalc) agree(t *testing.T, h http.Handler, f param.Field, text strin
 			t.Errorf("%s -%s %q:\n%-4s %+v\napi  %+v", c.path, f.Key, text, s, o, got["api"])
 		}
 	}
+}
+
+// merged is a copy of a with b's texts over it.
+func merged(a, b map[string]string) map[string]string {
+	out := make(map[string]string, len(a)+len(b))
+	maps.Copy(out, a)
+	maps.Copy(out, b)
+	return out
 }
 
 // numeric are the kinds a JSON body may give as a JSON number (a list, as
