@@ -23,7 +23,7 @@ type CompareShare = share.CompareState
 // unknown field, another version, and tallies no log could give; the
 // comparison checks the rest (duplicate ids, the settings' ranges).
 func DecodeCompareShare(text string) (CompareShare, error) {
-	raw, err := unpackShare(text)
+	raw, err := share.Unpack(text)
 	if err != nil {
 		return CompareShare{}, err
 	}

@@ -29,7 +29,7 @@ const maxHistoryShareTests = 20_000
 // (a rate outside [0,1], more failures than runs, a flaky test without
 // its first failure), so the view never shows a wrong number or fails.
 func DecodeHistoryShare(text string) (*history.Result, error) {
-	raw, err := unpackShare(text)
+	raw, err := share.Unpack(text)
 	if err != nil {
 		return nil, err
 	}
