@@ -75,11 +75,8 @@ func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFormat(format, reportFormats()); err != nil {
+	if format, err = reportFormat(format); err != nil {
 		return err
-	}
-	if format == formatAuto {
-		format = report.FormatAuto
 	}
 	if opt.ClusterField != "" {
 		opt.Clusters = map[string]string{}

@@ -70,11 +70,8 @@ func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFormat(format, reportFormats()); err != nil {
+	if format, err = reportFormat(format); err != nil {
 		return err
-	}
-	if format == formatAuto {
-		format = report.FormatAuto
 	}
 	hr := &historyReader{h: history.New(), format: format}
 	hr.h.SetLimits(MaxHistoryTests, MaxCells)

@@ -74,19 +74,20 @@ func (h *handler) addLink(r *http.Request, res any) {
 	if site == "" {
 		return
 	}
+	// set writes the link to view, and its note, into a result's fields.
+	set := func(view share.View, link, note *string) {
+		l := words.LinkOf(view, site)
+		*link, *note = l.URL, l.Note
+	}
 	switch x := res.(type) {
 	case *gate.BudgetResult:
-		l := words.LinkOf(share.BudgetOf(x), site)
-		x.Link, x.LinkNote = l.URL, l.Note
+		set(share.BudgetOf(x), &x.Link, &x.LinkNote)
 	case *gate.DecideResult:
-		l := words.LinkOf(share.DecideOf(x), site)
-		x.Link, x.LinkNote = l.URL, l.Note
+		set(share.DecideOf(x), &x.Link, &x.LinkNote)
 	case *gate.SizeResult:
-		l := words.LinkOf(share.SizeOf(x), site)
-		x.Link, x.LinkNote = l.URL, l.Note
+		set(share.SizeOf(x), &x.Link, &x.LinkNote)
 	case *gate.FreezeResult:
-		l := words.LinkOf(share.FreezeOf(x), site)
-		x.Link, x.LinkNote = l.URL, l.Note
+		set(share.FreezeOf(x), &x.Link, &x.LinkNote)
 	case *quarantine.CleanRunsResult:
 		x.Link = words.LinkOf(share.CleanRunsOf(x), site).URL
 	}
