@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,10 +101,7 @@ func TestCompareRefusals(t *testing.T) {
 // byte, for the same logs (functions/api's corpus case compare-cluster,
 // served on http://example.com with the calculator beside it).
 func TestCompareSameBytesAsAPI(t *testing.T) {
-	golden, err := os.ReadFile("../../functions/api/testdata/golden/compare-cluster.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := mustRead(t, "../../functions/api/testdata/golden/compare-cluster.txt")
 	_, body, ok := strings.Cut(string(golden), "\n\n")
 	if !ok {
 		t.Fatal("no body in the API's golden answer")

@@ -179,10 +179,7 @@ func TestHistoryQuarantine(t *testing.T) {
 func TestHistoryInputs(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"seed2.json", "count5.json"} {
-		b, err := os.ReadFile(reportsDir + "gotest/" + n)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustRead(t, reportsDir+"gotest/"+n)
 		os.WriteFile(filepath.Join(dir, n), b, 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a report"), 0o644)

@@ -21,19 +21,13 @@ func TestHistoryZipSameAsAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	apiDir := filepath.Join(wd, "..", "..", "functions", "api", "testdata")
-	golden, err := os.ReadFile(filepath.Join(apiDir, "golden", "history-zip-extras.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := mustRead(t, filepath.Join(apiDir, "golden", "history-zip-extras.txt"))
 	_, body, ok := strings.Cut(string(golden), "\n\n")
 	if !ok {
 		t.Fatal("no body in the API's golden answer")
 	}
 	for _, file := range []string{"history_extras.zip", "history_runs.zip"} {
-		b, err := os.ReadFile(filepath.Join(apiDir, file))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustRead(t, filepath.Join(apiDir, file))
 		t.Chdir(t.TempDir())
 		if err := os.WriteFile("archive.zip", b, 0o644); err != nil {
 			t.Fatal(err)

@@ -95,10 +95,7 @@ func TestJSONIsTheContract(t *testing.T) {
 }
 
 func TestStdinAndFlagsAfterArguments(t *testing.T) {
-	csv, err := os.ReadFile("testdata/base.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	csv := mustRead(t, "testdata/base.csv")
 	code1, fromStdin, _ := cli(t, string(csv), "aa", "-", "-json")
 	code2, fromFile, _ := cli(t, "", "aa", "-json", "testdata/base.csv")
 	if code1 != exitOK || code2 != exitOK || fromStdin != fromFile {

@@ -138,10 +138,7 @@ func TestQuarantineWeek(t *testing.T) {
 		t.Errorf("TestUpload never showed as improving")
 	}
 	checkGolden(t, "testdata/quarantine/week.txt", transcript.Bytes())
-	final, err := os.ReadFile(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	final := mustRead(t, reg)
 	checkGolden(t, "testdata/quarantine/week-registry.json", final)
 	// Eight reports, each counted once: the measurement the claims were
 	// made from (by add -from, so that no check counts it again) and the
@@ -158,10 +155,7 @@ func TestQuarantineWeek(t *testing.T) {
 // the registry, and returns its result.
 func checkCopy(t *testing.T, reg string, s weekStep) *quarantine.Result {
 	t.Helper()
-	b, err := os.ReadFile(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := mustRead(t, reg)
 	cp := filepath.Join(t.TempDir(), "quarantine.json")
 	if err := os.WriteFile(cp, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -286,10 +280,7 @@ func TestQuarantineRuns(t *testing.T) {
 // says what and where, and leaves the registry's bytes as they were.
 func TestQuarantineErrors(t *testing.T) {
 	reg := weekRegistryAt(t, "2026-11-24")
-	before, err := os.ReadFile(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := mustRead(t, reg)
 	dir := filepath.Dir(reg)
 	bad := filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(bad, bytes.Replace(before, []byte(`"passed": 47,`), []byte(`"passed": 48,`), 1), 0o644); err != nil {
@@ -498,7 +489,7 @@ func TestQuarantineCI(t *testing.T) {
 
 func weekRegistryBytes(t *testing.T, date string) []byte { return mustRead(t, weekRegistryAt(t, date)) }
 
-func mustRead(t *testing.T, path string) []byte {
+func mustRead(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -34,10 +34,7 @@ func checkGolden(t *testing.T, path string, got []byte) {
 		}
 		return
 	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustRead(t, path)
 	if !bytes.Equal(got, want) {
 		t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
 	}

@@ -3,7 +3,6 @@ package quarantine
 import (
 	"bytes"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
@@ -14,10 +13,7 @@ import (
 // *core.Error with a line and column (or, past a limit, TooLarge). Never a
 // panic, never another error.
 func FuzzParse(f *testing.F) {
-	valid, err := os.ReadFile("testdata/registry.json")
-	if err != nil {
-		f.Fatal(err)
-	}
+	valid := readFile(f, "testdata/registry.json")
 	f.Add(valid)
 	f.Add([]byte(`{"version": 1, "tests": []}`))
 	f.Add([]byte(`{"version": 2, "tests": []}`))
