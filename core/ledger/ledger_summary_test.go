@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,10 +22,7 @@ func TestLedgerSummaryRoundTrip(t *testing.T) {
 		t.Fatalf("want at least 4 ledgers, found %d", len(files))
 	}
 	for _, path := range files {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := mustRead(t, path)
 		l := ledger.New()
 		if err := report.ReadLedger(bytes.NewReader(raw), l); err != nil {
 			t.Fatal(err)

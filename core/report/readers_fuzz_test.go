@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,10 +112,7 @@ func samples(f *testing.F, pattern string, limit int) []string {
 func globFiles(pattern string) ([]string, error) { return filepath.Glob(pattern) }
 
 func readAll(f *testing.F, path string) []byte {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
+	raw := mustRead(f, path)
 	return raw
 }
 

@@ -3,7 +3,6 @@ package report
 import (
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,10 +49,7 @@ func checkLedger(t *testing.T, l *ledger.Ledger) {
 func addSamples(f *testing.F, pattern string, limit int) {
 	files, _ := filepath.Glob(pattern)
 	for _, p := range files {
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
+		raw := mustRead(f, p)
 		f.Add(string(raw[:min(len(raw), limit)]))
 	}
 }

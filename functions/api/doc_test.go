@@ -1,7 +1,6 @@
 package api
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,10 +11,7 @@ import (
 // table: every served path is in its list of routes, with its methods
 // when they are not the params routes' GET and POST.
 func TestDocListsEveryRoute(t *testing.T) {
-	raw, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := mustRead(t, "doc.go")
 	doc := string(raw)
 	for path, methods := range Routes() {
 		name := strings.TrimPrefix(path, Prefix)

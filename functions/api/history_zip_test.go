@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"os"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
@@ -26,10 +25,7 @@ func TestHistoryZipReadsReportsOnly(t *testing.T) {
 	h := New(Options{})
 	post := func(file string) []byte {
 		t.Helper()
-		b, err := os.ReadFile("testdata/" + file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustRead(t, "testdata/"+file)
 		w := serve(h, http.MethodPost, "/v1/history", "application/zip", string(b))
 		if w.Code != http.StatusOK {
 			t.Fatalf("%s: status %d: %s", file, w.Code, w.Body)

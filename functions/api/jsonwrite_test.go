@@ -50,10 +50,7 @@ func TestAppendJSON(t *testing.T) {
 		t.Fatalf("only %d JSON files found", len(files))
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustRead(t, f)
 		if json.Valid(b) {
 			checkAppendJSON(t, f, json.RawMessage(b))
 		}

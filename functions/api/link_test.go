@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 )
@@ -92,10 +91,7 @@ func TestUploadLinks(t *testing.T) {
 		return res
 	}
 	read := func(name string) string {
-		b, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustRead(t, "testdata/"+name)
 		return string(b)
 	}
 	res := post("/v1/ledger?min_trials=5", "application/x-ndjson", read("ledger.jsonl"))

@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/flakegate/flakegate/functions/api/apitest"
@@ -12,10 +11,7 @@ import (
 // flakegate quarantine check -json on the same registry and report wrote
 // cmd/flakegate/testdata/quarantine/night3.json.
 func TestQuarantineCheckIsTheCLIs(t *testing.T) {
-	want, err := os.ReadFile("../../cmd/flakegate/testdata/quarantine/night3.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustRead(t, "../../cmd/flakegate/testdata/quarantine/night3.json")
 	var c apitest.Case
 	for _, k := range loadCorpus(t) {
 		if k.Name == "quarantine-check-reports" {
