@@ -11,6 +11,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // A summary that went through JSON (as a share link carries it) gives the
@@ -22,7 +23,7 @@ func TestLedgerSummaryRoundTrip(t *testing.T) {
 		t.Fatalf("want at least 4 ledgers, found %d", len(files))
 	}
 	for _, path := range files {
-		raw := mustRead(t, path)
+		raw := testfile.Read(t, path)
 		l := ledger.New()
 		if err := report.ReadLedger(bytes.NewReader(raw), l); err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // closeRel reports whether got is within rel of want, relatively, or within
@@ -54,7 +55,7 @@ func TestLedgerGolden(t *testing.T) {
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		t.Run(name, func(t *testing.T) {
-			raw := mustRead(t, strings.TrimSuffix(path, ".jsonl")+".golden.json")
+			raw := testfile.Read(t, strings.TrimSuffix(path, ".jsonl")+".golden.json")
 			var want goldenLedger
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
@@ -112,7 +113,7 @@ func TestLedgerMessyWarnings(t *testing.T) {
 
 // The JSON of a result is the same bytes however often it is computed.
 func TestLedgerDeterministic(t *testing.T) {
-	raw := mustRead(t, "testdata/ledger/random_many.jsonl")
+	raw := testfile.Read(t, "testdata/ledger/random_many.jsonl")
 	var first []byte
 	for i := range 5 {
 		res := resultOf(t, bytes.NewReader(raw))
@@ -225,7 +226,7 @@ func TestReadLedgerTolerates(t *testing.T) {
 
 func FuzzReadLedger(f *testing.F) {
 	for _, p := range []string{"testdata/ledger/messy.jsonl"} {
-		raw := mustRead(f, p)
+		raw := testfile.Read(f, p)
 		f.Add(string(raw[:min(len(raw), 4000)]))
 	}
 	f.Add(`{"run": "b1", "arm": "baseline", "nodeid": "t", "when": "call", "outcome": "passed"}`)
@@ -284,14 +285,4 @@ func resultOf(t *testing.T, r io.Reader) *ledger.Result {
 		t.Fatal(err)
 	}
 	return res
-}
-
-// mustRead is the bytes of the file at path; a test that cannot read it fails.
-func mustRead(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // FuzzParse: any bytes either read as a registry that Validate accepts and
@@ -13,7 +14,7 @@ import (
 // *core.Error with a line and column (or, past a limit, TooLarge). Never a
 // panic, never another error.
 func FuzzParse(f *testing.F) {
-	valid := readFile(f, "testdata/registry.json")
+	valid := testfile.Read(f, "testdata/registry.json")
 	f.Add(valid)
 	f.Add([]byte(`{"version": 1, "tests": []}`))
 	f.Add([]byte(`{"version": 2, "tests": []}`))

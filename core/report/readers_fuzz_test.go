@@ -9,6 +9,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/jsonscan"
+	"github.com/flakegate/flakegate/internal/testfile"
 
 	"github.com/flakegate/flakegate/core/ledger"
 )
@@ -112,7 +113,7 @@ func samples(f *testing.F, pattern string, limit int) []string {
 func globFiles(pattern string) ([]string, error) { return filepath.Glob(pattern) }
 
 func readAll(f *testing.F, path string) []byte {
-	raw := mustRead(f, path)
+	raw := testfile.Read(f, path)
 	return raw
 }
 

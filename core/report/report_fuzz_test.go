@@ -9,6 +9,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // checkReportErr fails unless err is nil or an *Error that says where.
@@ -49,7 +50,7 @@ func checkLedger(t *testing.T, l *ledger.Ledger) {
 func addSamples(f *testing.F, pattern string, limit int) {
 	files, _ := filepath.Glob(pattern)
 	for _, p := range files {
-		raw := mustRead(f, p)
+		raw := testfile.Read(f, p)
 		f.Add(string(raw[:min(len(raw), limit)]))
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/stat"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the report goldens in testdata/reports/golden")
@@ -446,7 +447,7 @@ func TestReportGolden(t *testing.T) {
 // not read in part.
 func TestReportLimit(t *testing.T) {
 	for _, path := range []string{"testdata/reports/gotest/count5.json", "testdata/reports/junit/surefire_reruns.xml", "../ledger/testdata/ledger/messy.jsonl"} {
-		raw := mustRead(t, path)
+		raw := testfile.Read(t, path)
 		for _, limit := range []int64{10, int64(len(raw)) / 2, int64(len(raw)) - 1} {
 			err := Read(LimitReader(bytes.NewReader(raw), limit), Options{}, ledger.New())
 			if core.ErrorKind(err) != core.TooLarge {
@@ -497,14 +498,4 @@ func TestFlakeBudgets(t *testing.T) {
 	if _, err := ledger.New().FlakeBudgets(gate.DefaultBudgetInput); core.ErrorKind(err) != core.Unusable {
 		t.Errorf("no executions: %v", err)
 	}
-}
-
-// mustRead is the bytes of the file at path; a test that cannot read it fails.
-func mustRead(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

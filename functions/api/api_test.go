@@ -438,13 +438,3 @@ func TestStatusOf(t *testing.T) {
 		t.Errorf("a server error leaks its cause: %q", p.Detail)
 	}
 }
-
-// mustRead is the bytes of the file at path; a test that cannot read it fails.
-func mustRead(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}

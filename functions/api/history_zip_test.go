@@ -10,6 +10,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // TestHistoryZipReadsReportsOnly posts testdata/history_extras.zip: the
@@ -25,7 +26,7 @@ func TestHistoryZipReadsReportsOnly(t *testing.T) {
 	h := New(Options{})
 	post := func(file string) []byte {
 		t.Helper()
-		b := mustRead(t, "testdata/"+file)
+		b := testfile.Read(t, "testdata/"+file)
 		w := serve(h, http.MethodPost, "/v1/history", "application/zip", string(b))
 		if w.Code != http.StatusOK {
 			t.Fatalf("%s: status %d: %s", file, w.Code, w.Body)

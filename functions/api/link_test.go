@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // linkOf serves a GET with the given Host (and TLS, and headers) and
@@ -91,7 +93,7 @@ func TestUploadLinks(t *testing.T) {
 		return res
 	}
 	read := func(name string) string {
-		b := mustRead(t, "testdata/"+name)
+		b := testfile.Read(t, "testdata/"+name)
 		return string(b)
 	}
 	res := post("/v1/ledger?min_trials=5", "application/x-ndjson", read("ledger.jsonl"))

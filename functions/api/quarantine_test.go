@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // The API's check of the week's third night is the CLI's, byte for byte:
 // flakegate quarantine check -json on the same registry and report wrote
 // cmd/flakegate/testdata/quarantine/night3.json.
 func TestQuarantineCheckIsTheCLIs(t *testing.T) {
-	want := mustRead(t, "../../cmd/flakegate/testdata/quarantine/night3.json")
+	want := testfile.Read(t, "../../cmd/flakegate/testdata/quarantine/night3.json")
 	var c apitest.Case
 	for _, k := range loadCorpus(t) {
 		if k.Name == "quarantine-check-reports" {
