@@ -53,8 +53,7 @@ func historyRoutes() []*route {
 		path:    "history",
 		summary: "The flaky tests in many CI runs' reports, with outages and tests failing together kept out as incidents",
 		params: append([]param{
-			{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
-				doc: "the reports' format, one of the names listed; auto detects it from each file's content"},
+			formatParam("the reports' format, one of the names listed; auto detects it from each file's content"),
 		}, inputs(schema.History)...),
 		post:    postHistory,
 		body:    []bodyKind{bodyHistoryZip, bodyMultipartHistory},
