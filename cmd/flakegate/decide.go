@@ -27,8 +27,7 @@ func runDecide(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(share.DecideOf(res), site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	link := words.SetLink(share.DecideOf(res), site, &res.Link, &res.LinkNote)
 	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation {
 		return append([]annotation{resultNote(res.Blocks, words.DecideAnswer(res))}, caveatNotes(res.Warnings)...)
 	}, markdown: func() string { return words.DecideMarkdown(res, decideSize(in), link) },
@@ -76,8 +75,7 @@ func runSize(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(share.SizeOf(res), site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	link := words.SetLink(share.SizeOf(res), site, &res.Link, &res.LinkNote)
 	return false, out.print(e, printed{res: res, link: link, notes: func() []annotation {
 		return append([]annotation{resultNote(false, words.SizeSentence(res))}, caveatNotes(res.Warnings)...)
 	}, markdown: func() string { return words.SizeMarkdown(res, link) },
@@ -129,8 +127,7 @@ func runFreeze(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(share.FreezeOf(res), site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	link := words.SetLink(share.FreezeOf(res), site, &res.Link, &res.LinkNote)
 	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation {
 		return append([]annotation{resultNote(res.Blocks, words.FreezeAnswer(res))}, caveatNotes(res.Warnings)...)
 	}, markdown: func() string { return words.FreezeMarkdown(res, link) },

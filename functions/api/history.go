@@ -93,8 +93,7 @@ func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		l := words.LinkOf(view, site)
-		res.Link, res.LinkNote = l.URL, l.Note
+		words.SetLink(view, site, &res.Link, &res.LinkNote)
 	}
 	return h.writeResult(w, r, res, cacheNone)
 }

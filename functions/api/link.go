@@ -74,20 +74,15 @@ func (h *handler) addLink(r *http.Request, res any) {
 	if site == "" {
 		return
 	}
-	// set writes the link to view, and its note, into a result's fields.
-	set := func(view share.View, link, note *string) {
-		l := words.LinkOf(view, site)
-		*link, *note = l.URL, l.Note
-	}
 	switch x := res.(type) {
 	case *gate.BudgetResult:
-		set(share.BudgetOf(x), &x.Link, &x.LinkNote)
+		words.SetLink(share.BudgetOf(x), site, &x.Link, &x.LinkNote)
 	case *gate.DecideResult:
-		set(share.DecideOf(x), &x.Link, &x.LinkNote)
+		words.SetLink(share.DecideOf(x), site, &x.Link, &x.LinkNote)
 	case *gate.SizeResult:
-		set(share.SizeOf(x), &x.Link, &x.LinkNote)
+		words.SetLink(share.SizeOf(x), site, &x.Link, &x.LinkNote)
 	case *gate.FreezeResult:
-		set(share.FreezeOf(x), &x.Link, &x.LinkNote)
+		words.SetLink(share.FreezeOf(x), site, &x.Link, &x.LinkNote)
 	case *quarantine.CleanRunsResult:
 		x.Link = words.LinkOf(share.CleanRunsOf(x), site).URL
 	}
@@ -104,8 +99,7 @@ func (h *handler) addQuarantineLink(r *http.Request, res *quarantine.Result, st 
 	if err != nil {
 		return err
 	}
-	link := words.LinkOf(v, site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	words.SetLink(v, site, &res.Link, &res.LinkNote)
 	return nil
 }
 
@@ -120,8 +114,7 @@ func (h *handler) addLedgerLink(r *http.Request, res *ledger.Result, l *ledger.L
 	if err != nil {
 		return err
 	}
-	link := words.LinkOf(v, site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	words.SetLink(v, site, &res.Link, &res.LinkNote)
 	return nil
 }
 
@@ -133,12 +126,10 @@ func (h *handler) addFlakesLink(r *http.Request, res *ledger.FlakesResult) {
 		return
 	}
 	if v, ok := share.FlakesOf(res); ok {
-		l := words.LinkOf(v, site)
-		res.Link, res.LinkNote = l.URL, l.Note
+		words.SetLink(v, site, &res.Link, &res.LinkNote)
 	}
 	for _, f := range res.Flakes {
-		l := words.LinkOf(share.BudgetOf(f.Budget), site)
-		f.Budget.Link, f.Budget.LinkNote = l.URL, l.Note
+		words.SetLink(share.BudgetOf(f.Budget), site, &f.Budget.Link, &f.Budget.LinkNote)
 	}
 }
 
