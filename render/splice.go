@@ -107,9 +107,21 @@ func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s, e, ok := element(doc, RegionID); ok {
+	// The example's figures of a part's scope outside the region (the
+	// quarantine page's release rule) go: the region holds the link's.
+	for _, p := range v.Parts {
+		if p.Scope == "" {
+			continue
+		}
+		if s, e, ok := element(doc, `data-scope="`+p.Scope+`"`); ok {
+			if rs, re, ok := element(doc, `id="`+RegionID+`"`); !ok || s < rs || s >= re {
+				doc = doc[:s] + doc[e:]
+			}
+		}
+	}
+	if s, e, ok := element(doc, `id="`+RegionID+`"`); ok {
 		doc = doc[:s] + region + doc[e:]
-	} else if s, e, ok := element(doc, "answer"); ok {
+	} else if s, e, ok := element(doc, `id="answer"`); ok {
 		doc = doc[:s] + region + doc[e:]
 	} else {
 		i := strings.LastIndex(doc, "</main>")
@@ -140,10 +152,11 @@ func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	return []byte(doc), nil
 }
 
-// element finds the element of id in doc: the offsets of its start tag and
-// past its end tag, counting nested elements of its name.
-func element(doc, id string) (start, end int, ok bool) {
-	at := strings.Index(doc, ` id="`+id+`"`)
+// element finds the first element whose start tag holds the attribute
+// attr (id="result") in doc: the offsets of its start tag and past its
+// end tag, counting nested elements of its name.
+func element(doc, attr string) (start, end int, ok bool) {
+	at := strings.Index(doc, " "+attr)
 	if at < 0 {
 		return 0, 0, false
 	}
