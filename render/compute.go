@@ -216,7 +216,7 @@ func (v *View) aa(text string) error {
 	}
 	s, err := share.DecodeAA(text)
 	if err != nil {
-		return fmt.Errorf("its data is damaged, cut short or changed when copied (%v)", err)
+		return err // share's words: the data is damaged, cut short or changed
 	}
 	if s.Baseline == nil {
 		return errors.New("its data holds no baseline")
@@ -284,7 +284,7 @@ func (v *View) compare(text string) error {
 	}
 	s, err := share.DecodeCompare(text)
 	if err != nil {
-		return fmt.Errorf("its data is damaged, cut short or changed when copied (%v)", err)
+		return err // share's words: the data is damaged, cut short or changed
 	}
 	a, b, opt := s.Sides()
 	res, err := compare.Compare(a, b, opt)
@@ -300,7 +300,7 @@ func (v *View) history(text string) error {
 	}
 	res, err := share.DecodeHistory(text)
 	if err != nil {
-		return fmt.Errorf("its data is damaged, cut short or changed when copied (%v)", err)
+		return err // share's words: the data is damaged, cut short or changed
 	}
 	res.Link, res.LinkNote = "", "" // a link's own address is the page's
 	return v.add("", res, words.HistoryMarkdown(res, words.Link{}))
