@@ -37,6 +37,7 @@ func main() {
 		// small requests holds about 11 MiB.
 		RetireBytes: 64 << 20,
 		Failure:     api.WriteFailure,
+		Pages:       http.HandlerFunc(pages),
 	})
 	log.Fatal(err)
 }
