@@ -123,6 +123,6 @@ func inline(s string) string {
 }
 
 // unescape is Markdown text without its backslash escapes.
-func unescape(s string) string {
-	return strings.NewReplacer(`\|`, "|", `\<`, "<", "\\`", "`", `\*`, "*").Replace(s)
-}
+func unescape(s string) string { return unescaper.Replace(s) }
+
+var unescaper = strings.NewReplacer(`\|`, "|", `\<`, "<", "\\`", "`", `\*`, "*")

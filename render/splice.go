@@ -145,11 +145,11 @@ func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	meta("name", "twitter:card", "summary")
 	meta("name", "twitter:title", v.Answer)
 	meta("name", "twitter:description", desc)
-	doc = metaRe.ReplaceAllString(doc, "")
-	doc = titleRe.ReplaceAllLiteralString(doc, "<title>"+html.EscapeString(title)+"</title>")
+	// The head alone is searched: it is a few hundred bytes of the page.
 	i := strings.Index(doc, "</head>")
-	doc = doc[:i] + head.String() + doc[i:]
-	return []byte(doc), nil
+	top := metaRe.ReplaceAllString(doc[:i], "")
+	top = titleRe.ReplaceAllLiteralString(top, "<title>"+html.EscapeString(title)+"</title>")
+	return []byte(top + head.String() + doc[i:]), nil
 }
 
 // element finds the first element whose start tag holds the attribute
@@ -196,9 +196,16 @@ func element(doc, attr string) (start, end int, ok bool) {
 // fillForm puts each field's text into the value of the form's input of
 // that name, and selects the option of that value in a select of that name.
 func fillForm(doc string, text map[string]string) string {
-	if len(text) == 0 {
+	// The form alone is searched, not the whole page.
+	start, end := strings.Index(doc, "<form"), strings.Index(doc, "</form>")
+	if len(text) == 0 || start < 0 || end < start {
 		return doc
 	}
+	return doc[:start] + fillInputs(doc[start:end], text) + doc[end:]
+}
+
+// fillInputs is fillForm on the form's HTML.
+func fillInputs(doc string, text map[string]string) string {
 	doc = inputRe.ReplaceAllStringFunc(doc, func(tag string) string {
 		m := nameRe.FindStringSubmatch(tag)
 		if m == nil {
