@@ -72,7 +72,7 @@ func TestDecideLedger(t *testing.T) {
 	}
 	v, err = Ledger(s, ledger.DefaultOptions)
 	if err != nil || v.Left != LeftLedger || v.LeftBytes <= MaxFragment || !v.Linked() ||
-		v.URL("https://x.example") != "https://x.example/decide#baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2" {
+		v.URL("https://x.example") != "https://x.example/decide?baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2" {
 		t.Errorf("long ledger: %+v %v", v, err)
 	}
 }
@@ -118,7 +118,7 @@ func TestFreezeView(t *testing.T) {
 func TestAAView(t *testing.T) {
 	side := &aa.Side{Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
 	v, err := AA(side, nil)
-	if err != nil || !strings.HasPrefix(v.Fragment, "aa=") || v.URL("https://x.example/tools/") != "https://x.example/tools/aa#"+v.Fragment {
+	if err != nil || !strings.HasPrefix(v.Fragment, "aa=") || v.URL("https://x.example/tools/") != "https://x.example/tools/aa?"+v.Fragment {
 		t.Errorf("%+v %v", v, err)
 	}
 	big := &aa.Side{}
@@ -189,7 +189,7 @@ func ExampleBudget() {
 	in.Observed = &core.Count{Passed: 1, Trials: 120}
 	site, _ := ParseSite("https://flakegate.example/")
 	fmt.Println(Budget(in).URL(site))
-	// Output: https://flakegate.example/#cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2
+	// Output: https://flakegate.example/?cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2
 }
 
 // A link of the first format (no version) left out every input at its
@@ -263,7 +263,7 @@ func TestDecodeWhatIsEncoded(t *testing.T) {
 // a view that has none.
 func TestLinkForms(t *testing.T) {
 	v := View{Path: DecidePath, Fragment: "baseline=1%2F2&v=2"}
-	if got := v.FragmentURL("https://x.example/"); got != "https://x.example/decide#baseline=1%2F2&v=2" {
+	if got := v.FragmentURL("https://x.example/"); got != "https://x.example/decide?baseline=1%2F2&v=2" {
 		t.Errorf("FragmentURL %q", got)
 	}
 	if got := v.QueryURL("https://x.example"); got != "https://x.example/decide?baseline=1%2F2&v=2" {

@@ -121,7 +121,7 @@ func TestActionQuarantine(t *testing.T) {
 			if fmt.Sprint(s.outputs) != fmt.Sprint(want) {
 				t.Errorf("outputs %v, want %v", s.outputs, want)
 			}
-			if c.inputs["SITE"] != "" && !strings.HasPrefix(res.Link, site+"/quarantine#") {
+			if c.inputs["SITE"] != "" && !strings.HasPrefix(res.Link, site+"/quarantine?") {
 				t.Errorf("link %q", res.Link)
 			}
 			note := "::error file=quarantine.json,title=flakegate%3A quarantined example.com/flaky.TestGone is missing::example.com/flaky.TestGone: missing: not in the new reports"
