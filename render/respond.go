@@ -20,8 +20,10 @@ const MaxTemplate = 1 << 20
 // the page as it is. The answer is text/html with a strong ETag of its
 // bytes (the same link on the same site gives the same bytes); a matching
 // If-None-Match is answered 304. Headers the caller set before (the
-// site's) are kept.
-func Respond(w http.ResponseWriter, r *http.Request, tpl []byte) bool {
+// site's) are kept. origin is the site's scheme and host as the client
+// reached it ("https://flakegate.example"), for the preview's og:url; ""
+// leaves og:url out.
+func Respond(w http.ResponseWriter, r *http.Request, tpl []byte, origin string) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
@@ -32,7 +34,11 @@ func Respond(w http.ResponseWriter, r *http.Request, tpl []byte) bool {
 	if err != nil {
 		return false
 	}
-	body, err := Splice(tpl, v, r.URL.RawQuery, self(r))
+	self := ""
+	if origin != "" {
+		self = origin + r.URL.Path + "?" + r.URL.RawQuery
+	}
+	body, err := Splice(tpl, v, r.URL.RawQuery, self)
 	if err != nil {
 		return false
 	}
@@ -51,18 +57,6 @@ func Respond(w http.ResponseWriter, r *http.Request, tpl []byte) bool {
 		w.Write(body)
 	}
 	return true
-}
-
-// self is the link's own address, for og:url: the request's, on its host.
-func self(r *http.Request) string {
-	if r.Host == "" {
-		return ""
-	}
-	scheme := "https"
-	if r.TLS == nil && (strings.HasPrefix(r.Host, "127.0.0.1") || strings.HasPrefix(r.Host, "localhost") || strings.HasPrefix(r.Host, "[::1]")) {
-		scheme = "http"
-	}
-	return scheme + "://" + r.Host + r.URL.Path + "?" + r.URL.RawQuery
 }
 
 // matches reports whether an If-None-Match value names etag ("*" or a

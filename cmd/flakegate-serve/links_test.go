@@ -35,7 +35,7 @@ func TestLinksOpenOnTheirAnswer(t *testing.T) {
 				t.Fatalf("the CLI's link %q is not a query link", link)
 			}
 			doc := fetch(t, link, "")
-			rendertest.CheckPage(t, doc, answer, c.Prefix, result, c.Skip...)
+			rendertest.CheckPage(t, doc, link, answer, c.Prefix, result, c.Skip...)
 		})
 	}
 }

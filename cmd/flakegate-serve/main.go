@@ -119,7 +119,8 @@ func links(site fs.FS, files http.Handler) http.Handler {
 		if r.URL.RawQuery != "" {
 			if tpl, ok := template(site, r.URL.Path); ok {
 				static.Headers.Apply(w.Header(), r.URL.Path)
-				if render.Respond(w, r, tpl) {
+				// The local server speaks plain HTTP only.
+				if render.Respond(w, r, tpl, "http://"+r.Host) {
 					return
 				}
 			}

@@ -77,7 +77,7 @@ func TestWorkerLinks(t *testing.T) {
 			if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 				t.Errorf("headers %v: want the site's CSP and text/html", resp.Header)
 			}
-			rendertest.CheckPage(t, string(body), answer, c.Prefix, result, c.Skip...)
+			rendertest.CheckPage(t, string(body), link, answer, c.Prefix, result, c.Skip...)
 			again, body2 := get(link, "", http.MethodGet)
 			etag := again.Header.Get("ETag")
 			if !bytes.Equal(body, body2) || etag == "" || etag != resp.Header.Get("ETag") {
