@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/flakegate/flakegate/share"
@@ -163,6 +165,25 @@ func TestNotRendered(t *testing.T) {
 		if _, err := Compute(c.path, c.query); !errors.Is(err, ErrNotRendered) {
 			t.Errorf("%s?%.30s: %v, want ErrNotRendered", c.path, c.query, err)
 		}
+	}
+	// An A/A link whose check costs more than MaxWorkSteps: 30 scenarios
+	// in 400 runs (the trend test permutes the 400 runs 9,999 times).
+	side := &aa.Side{}
+	for i := range 30 {
+		side.Scenarios = append(side.Scenarios, aa.Tally{ID: fmt.Sprintf("s%02d", i), Passed: 200, Total: 400})
+	}
+	for i := range 400 {
+		side.Runs = append(side.Runs, aa.Tally{ID: fmt.Sprintf("r%03d", i), Passed: 15, Total: 30})
+	}
+	if w := aa.Work(side, 0, 0, aa.DefaultOptions); w <= MaxWorkSteps {
+		t.Fatalf("the costly side costs only %.3g steps", w)
+	}
+	view, err := share.AA(side, nil)
+	if err != nil || view.Fragment == "" {
+		t.Fatalf("%v %+v", err, view)
+	}
+	if _, err := Compute(share.AAPath, view.Fragment); !errors.Is(err, ErrNotRendered) {
+		t.Errorf("a costly A/A link: %v, want ErrNotRendered", err)
 	}
 	// A damaged link says so, in the page's words, with no figure.
 	v, err := Compute("/history", "history=AAAA")
