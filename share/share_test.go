@@ -160,8 +160,8 @@ func TestParseSite(t *testing.T) {
 }
 
 // FuzzParseSite: whatever it accepts is an http(s) address that parses
-// back to itself, and a view's link on it is a URL whose fragment is the
-// view's.
+// back to itself, and a view's link on it is a URL whose query is the
+// view's state, and its fragment link one whose fragment is.
 func FuzzParseSite(f *testing.F) {
 	for _, s := range []string{"https://flakegate.example", "http://127.0.0.1:8080/", "https://a.b/c/", "https://x/#y", "http://[::1]", "https://%41.example/%2f"} {
 		f.Add(s)
@@ -176,9 +176,14 @@ func FuzzParseSite(f *testing.F) {
 		if err != nil || again != site {
 			t.Fatalf("%q gave %q, which gives %q, %v", s, site, again, err)
 		}
-		u, err := url.Parse(View{Path: BudgetPath, Fragment: frag}.URL(site))
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.EscapedFragment() != frag || u.RawQuery != "" {
+		v := View{Path: BudgetPath, Fragment: frag}
+		u, err := url.Parse(v.URL(site))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.RawQuery != frag || u.Fragment != "" {
 			t.Fatalf("%q: link %v, %v", site, u, err)
+		}
+		u, err = url.Parse(v.FragmentURL(site))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.EscapedFragment() != frag || u.RawQuery != "" {
+			t.Fatalf("%q: fragment link %v, %v", site, u, err)
 		}
 	})
 }
@@ -263,7 +268,7 @@ func TestDecodeWhatIsEncoded(t *testing.T) {
 // a view that has none.
 func TestLinkForms(t *testing.T) {
 	v := View{Path: DecidePath, Fragment: "baseline=1%2F2&v=2"}
-	if got := v.FragmentURL("https://x.example/"); got != "https://x.example/decide?baseline=1%2F2&v=2" {
+	if got := v.FragmentURL("https://x.example/"); got != "https://x.example/decide#baseline=1%2F2&v=2" {
 		t.Errorf("FragmentURL %q", got)
 	}
 	if got := v.QueryURL("https://x.example"); got != "https://x.example/decide?baseline=1%2F2&v=2" {
