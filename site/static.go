@@ -16,8 +16,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/flakegate/flakegate/static"
 	"github.com/flakegate/flakegate/page"
+	"github.com/flakegate/flakegate/static"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

@@ -16,8 +16,8 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/param"
 	api "github.com/flakegate/flakegate/functions/api"
-	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/page"
+	"github.com/flakegate/flakegate/share"
 )
 
 // outcome is what a surface made of a calculator's inputs: the answer's
