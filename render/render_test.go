@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/flakegate/flakegate/share"
@@ -288,3 +290,35 @@ func FuzzCompute(f *testing.F) {
 }
 
 func count(passed, trials int64) core.Count { return core.Count{Passed: passed, Trials: trials} }
+
+// TestEscapes: text a link carries (here compare's question ids, which
+// the results and their summary list) reaches the page as text, never as
+// markup, in the region and in the head.
+func TestEscapes(t *testing.T) {
+	const evil = `<img src=x onerror=alert(1)>"'&`
+	var a, b aa.Side
+	for i := range 12 {
+		id := fmt.Sprintf("%s%d", evil, i)
+		a.Scenarios = append(a.Scenarios, aa.Tally{ID: id, Passed: int64(i % 2), Total: 1})
+		b.Scenarios = append(b.Scenarios, aa.Tally{ID: id, Passed: 1, Total: 1})
+	}
+	view, err := share.Compare(&a, &b, compare.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Compute(share.ComparePath, view.Fragment+"&x="+url.QueryEscape(evil))
+	if err != nil || v.Err != nil {
+		t.Fatalf("%v %v", err, v.Err)
+	}
+	tpl, err := os.ReadFile(filepath.Join("testdata", "page.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Splice(tpl, v, view.Fragment+"&x="+url.QueryEscape(evil), "https://x.example/compare?"+evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "<img") || !strings.Contains(string(out), "&lt;img src=x onerror=alert(1)&gt;") {
+		t.Error("a question id is not escaped as text")
+	}
+}
