@@ -31,8 +31,8 @@ func DecodeCompareShare(text string) (CompareShare, error) {
 	if err := decodeState(raw, &s); err != nil {
 		return CompareShare{}, err
 	}
-	if s.Version != 1 {
-		return CompareShare{}, fmt.Errorf("share data: unknown version %d", s.Version)
+	if err := s.Check(); err != nil {
+		return CompareShare{}, err
 	}
 	for _, side := range []struct {
 		name string
