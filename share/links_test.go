@@ -31,8 +31,8 @@ const (
 
 // The sides of the links above.
 var (
-	linkA = &aa.Side{Scenarios: []aa.Tally{{ID: "q1", Passed: 3, Total: 4}, {ID: "q2", Passed: 1, Total: 4}, {ID: "q3", Passed: 4, Total: 4}, {ID: "q4", Passed: 0, Total: 4}}}
-	linkB = &aa.Side{Scenarios: []aa.Tally{{ID: "q1", Passed: 4, Total: 4}, {ID: "q2", Passed: 3, Total: 4}, {ID: "q3", Passed: 4, Total: 4}, {ID: "q4", Passed: 2, Total: 4}}}
+	linkA    = &aa.Side{Scenarios: []aa.Tally{{ID: "q1", Passed: 3, Total: 4}, {ID: "q2", Passed: 1, Total: 4}, {ID: "q3", Passed: 4, Total: 4}, {ID: "q4", Passed: 0, Total: 4}}}
+	linkB    = &aa.Side{Scenarios: []aa.Tally{{ID: "q1", Passed: 4, Total: 4}, {ID: "q2", Passed: 3, Total: 4}, {ID: "q3", Passed: 4, Total: 4}, {ID: "q4", Passed: 2, Total: 4}}}
 	linkBase = &aa.Side{Scenarios: []aa.Tally{{ID: "s1", Passed: 9, Total: 10}, {ID: "s2", Passed: 10, Total: 10}, {ID: "s3", Passed: 7, Total: 10}},
 		Runs: []aa.Tally{{ID: "r1", Passed: 3, Total: 3}, {ID: "r2", Passed: 2, Total: 3}}, Rows: 30}
 	// checkBase is a baseline whose tallies agree, for the A/A check.
