@@ -11,6 +11,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 )
@@ -46,9 +47,13 @@ func DecodeHistoryShare(text string) (*history.Result, error) {
 	return r, nil
 }
 
-// decodeState reads a link's JSON state into v: one JSON value, no field
-// v does not have.
+// decodeState reads a link's JSON state into v: one JSON value in the
+// grammar of every link (core/jsonscan: no key twice, no NaN, UTF-8 only,
+// nothing after it), no field v does not have.
 func decodeState(raw []byte, v any) error {
+	if err := jsonscan.Check(raw, "share"); err != nil {
+		return fmt.Errorf("share data: %w", err)
+	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {

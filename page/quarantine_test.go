@@ -224,7 +224,7 @@ func FuzzQuarantineShareJSON(f *testing.F) {
 		if err := quarantine.Write(&b, s.Registry); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := quarantine.Parse([]byte(b.String()), farFuture); err != nil {
+		if _, err := quarantine.Parse([]byte(b.String()), "9999-12-31"); err != nil {
 			t.Fatalf("an accepted registry does not read back: %v", err)
 		}
 		quarantine.Check(s.Registry, s.Reports, s.Options("2026-12-02"))
@@ -237,4 +237,20 @@ func weekRegistryF(f *testing.F) []byte {
 		f.Fatal(err)
 	}
 	return data
+}
+
+// TestShareStateStrict: the compare and history links are held to the
+// grammar of every link: a key given twice, NaN or data after the state
+// are refused where they are (columns counted on the text).
+func TestShareStateStrict(t *testing.T) {
+	var s CompareShare
+	for _, c := range []struct{ in, want string }{
+		{`{"v":1,"v":1}`, `share data: 1:8: field "v" appears twice`},
+		{`{"v":NaN}`, `share data: 1:6: v: malformed JSON: NaN and Infinity are not JSON numbers`},
+		{`{"v":1} {}`, `share data: 1:9: malformed JSON: '{' after the end of the value`},
+	} {
+		if err := decodeState([]byte(c.in), &s); err == nil || err.Error() != c.want {
+			t.Errorf("%s: got %v, want %s", c.in, err, c.want)
+		}
+	}
 }
