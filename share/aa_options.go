@@ -75,17 +75,3 @@ func (s AAState) Input() (param.AAInput, error) {
 	}
 	return param.AAInput{}, fmt.Errorf("share data: unknown version %d", s.Version)
 }
-
-// textMap reads {"key": "text", ...} or null (as nil): a state's options.
-func (d *shareDecoder) textMap() (map[string]string, error) {
-	if d.Null() {
-		return nil, nil
-	}
-	m := map[string]string{}
-	err := d.Object(func(key []byte) error {
-		t, err := d.Text()
-		m[string(key)] = t
-		return err
-	})
-	return m, err
-}

@@ -39,7 +39,7 @@ func ReadAAJSON(raw []byte) (AAState, error) {
 		case "candidate":
 			return d.side(&s.Candidate)
 		case "options":
-			m, err := d.textMap()
+			m, err := d.strMap()
 			s.Options = m
 			return err
 		}

@@ -195,12 +195,8 @@ func TestQuarantineLinkKeepsItsMeaning(t *testing.T) {
 		t.Errorf("release rule %+v (%v), form %v", rel, err, form)
 	}
 	q, _ := url.ParseQuery(v.Fragment)
-	raw, err := Unpack(q.Get("registry"))
+	s, err := DecodeQuarantine(q.Get("registry"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	var s QuarantineState
-	if err := json.Unmarshal(raw, &s); err != nil {
 		t.Fatal(err)
 	}
 	got := s.Options(opt.Today)
