@@ -8,6 +8,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/share"
 )
 
@@ -53,3 +54,48 @@ func TestAALinkOptions(t *testing.T) {
 }
 
 func jsonString(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// compare -site links to the comparison with the options given: the
+// comparison of the link's questions with the link's options is the
+// result -json prints.
+func TestCompareLinkOptions(t *testing.T) {
+	for _, opts := range [][]string{
+		nil,
+		{"-cluster", "passage", "-effect", "5%", "-level", "0.9", "-power", "0.9", "-max-listed", "3"},
+	} {
+		args := append(append([]string{"compare", "-json", "-site", "https://flakegate.example", "-format", "samples", "-score", "correct"}, opts...),
+			"testdata/compare/race-a.jsonl", "testdata/compare/race-b.jsonl")
+		_, out, errs := cli(t, "", args...)
+		var printed map[string]any
+		if err := json.Unmarshal([]byte(out), &printed); err != nil {
+			t.Fatalf("%v: %v: %s", opts, err, errs)
+		}
+		link, _ := printed["link"].(string)
+		_, enc, _ := strings.Cut(link, "compare=")
+		raw, err := share.Unpack(enc)
+		var s share.CompareState
+		if err == nil {
+			err = json.Unmarshal(raw, &s)
+		}
+		if err == nil {
+			err = s.Check()
+		}
+		if err != nil {
+			t.Fatalf("%v: link %q: %v", opts, link, err)
+		}
+		a, b, opt := s.Sides()
+		res, err := compare.Compare(a, b, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Link = link
+		res.LinkNote, _ = printed["link_note"].(string)
+		var buf bytes.Buffer
+		core.WriteJSON(&buf, res)
+		var again map[string]any
+		json.Unmarshal(buf.Bytes(), &again)
+		if a, p := jsonString(again), jsonString(printed); a != p {
+			t.Errorf("%v: the link's comparison differs from the printed result:\n%s\nwant\n%s", opts, a, p)
+		}
+	}
+}
