@@ -142,15 +142,31 @@ func (v View) Linked() bool {
 	return v.Left != LeftStatistics && v.Left != LeftRates && v.Left != LeftComparison && v.Left != LeftHistory
 }
 
-// URL is the view's link on site (a ParseSite address), "" when the view
-// has none (Linked).
-func (v View) URL(site string) string {
+// URL is the view's link on site (a ParseSite address), the one the CLI,
+// the API and the page hand out: QueryURL, which opens on its answer from
+// the server's first byte and previews with it. "" when the view has none
+// (Linked).
+func (v View) URL(site string) string { return v.QueryURL(site) }
+
+// FragmentURL is the view's link on site with its state in the fragment,
+// which no server receives: the page computes it, offline too. "" when the
+// view has none (Linked).
+func (v View) FragmentURL(site string) string { return v.link(site, "#") }
+
+// QueryURL is the view's link on site with its state in the query string:
+// the server that serves the calculator receives it and renders the
+// answer into the page it sends (package render). "" when the view has
+// none (Linked).
+func (v View) QueryURL(site string) string { return v.link(site, "?") }
+
+// link is the view's link on site with its state after sep.
+func (v View) link(site, sep string) string {
 	if !v.Linked() || site == "" {
 		return ""
 	}
 	u := strings.TrimSuffix(site, "/") + v.Path
 	if v.Fragment != "" {
-		u += "#" + v.Fragment
+		u += sep + v.Fragment
 	}
 	return u
 }
@@ -293,12 +309,13 @@ func exactRatio(v float64) (*big.Rat, bool) {
 }
 
 // AA is the A/A view of a baseline's and an optional candidate's
-// statistics. Past MaxFragment the view has no link (LeftStatistics).
-func AA(base, cand *aa.Side) (View, error) {
+// statistics checked with opt. Past MaxFragment the view has no link
+// (LeftStatistics).
+func AA(base, cand *aa.Side, opt aa.Options) (View, error) {
 	if base == nil {
 		return View{}, errors.New("share: an A/A view needs a baseline")
 	}
-	enc, err := EncodeAA(AAState{Baseline: base, Candidate: cand})
+	enc, err := EncodeAA(AAState{Baseline: base, Candidate: cand, Options: AAOptionsText(AAInputOf(opt))})
 	if err != nil {
 		return View{}, err
 	}

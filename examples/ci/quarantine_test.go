@@ -103,7 +103,7 @@ func TestActionQuarantine(t *testing.T) {
 			if s.summary != md || !strings.HasPrefix(md, "**The gate blocks: 1 of 2 quarantined tests needs its owner (1 missing).**") {
 				t.Errorf("summary\n%s\n--- want flakegate -markdown's:\n%s", s.summary, md)
 			}
-			checkOutputs(t, s, js, c.verdict, code, c.inputs["SITE"] != "", site+"/quarantine#")
+			checkOutputs(t, s, js, c.verdict, code, c.inputs["SITE"] != "", site+"/quarantine?")
 			note := "::error file=quarantine.json,title=flakegate%3A quarantined example.com/flaky.TestGone is missing::example.com/flaky.TestGone: missing: not in the new reports"
 			if !strings.Contains(s.stdout, note) || strings.Count(s.stdout, "::error ") != 1 {
 				t.Errorf("want one error annotation, starting %q, in:\n%s", note, s.stdout)
