@@ -121,7 +121,8 @@ func startLoad(t *testing.T, ctx context.Context, url string) {
 // note; what is typed meanwhile is computed once the calculator is up
 // (the figures must equal the CLI's for the same inputs, the independent
 // reference the other browser tests use); a failed load says so in the
-// note, and the pre-rendered figures (the CLI's defaults) stay readable.
+// note, with a Retry button (TestFailedLoadRetries), and the pre-rendered
+// figures (the CLI's defaults, the page's own without a link) stay readable.
 func TestPageWhileLoading(t *testing.T) {
 	browser, cancel := startBrowser(t)
 	defer cancel()
@@ -158,8 +159,8 @@ func TestPageWhileLoading(t *testing.T) {
 					t.Fatal(err)
 				}
 				expectFields(t, ctx, "edits made while loading", "", typed)
-				if err := webtest.Poll(ctx, 5*time.Second, `document.getElementById('in-cap').value === '5' && document.getElementById('in-target').value === '0.9' && location.hash.includes('cap=5') && location.hash.includes('target=0.9')`); err != nil {
-					state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('in-cap').value + ' ' + document.getElementById('in-target').value + ' ' + location.hash`))
+				if err := webtest.Poll(ctx, 5*time.Second, `document.getElementById('in-cap').value === '5' && document.getElementById('in-target').value === '0.9' && location.search.includes('cap=5') && location.search.includes('target=0.9')`); err != nil {
+					state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('in-cap').value + ' ' + document.getElementById('in-target').value + ' ' + location.search`))
 					t.Errorf("the edits are not in the fields and the link: %s (%v)", state, err)
 				}
 				if id, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id : ''`)); id != "in-target" {
@@ -176,8 +177,8 @@ func TestPageWhileLoading(t *testing.T) {
 					t.Fatalf("no failure note: %v (note %+v)", err, loaderNote(t, ctx))
 				}
 				n := loaderNote(t, ctx)
-				if !strings.Contains(n.Text, "could not load") || !strings.Contains(n.Text, "Reload") || n.Role != "alert" || n.Share > 0.25 {
-					t.Errorf("the failure note is %+v; want a small alert saying the calculator could not load", n)
+				if !strings.Contains(n.Text, "could not load: the server answered 503") || !strings.Contains(n.Text, "Retry") || n.Role != "alert" || n.Share > 0.25 {
+					t.Errorf("the failure note is %+v; want a small alert saying why the calculator could not load, with Retry", n)
 				}
 				if msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](visibleJS+`('in-cap')`)); err != nil || msg != "" {
 					t.Errorf("after a failed load: %s %v", msg, err)
