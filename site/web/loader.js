@@ -46,10 +46,17 @@ const flakegateEarly = (() => {
   // (see web/first.js): a fragment link, or a query link the page was not
   // rendered for.
   const root = document.documentElement;
-  const meta = document.querySelector('meta[name="flakegate-link"]');
+  const rendered = document.querySelector('[data-rendered="server"]');
+  const canonical = (q) => {
+    const p = new URLSearchParams(q);
+    p.sort();
+    return p.toString();
+  };
   if (
     root.classList.contains("fg-query") &&
-    (!meta || meta.getAttribute("content") !== location.search.slice(1))
+    (!rendered ||
+      canonical(rendered.dataset.link || "") !==
+        canonical(location.search.slice(1)))
   ) {
     root.classList.add("fg-example");
   }
