@@ -6,6 +6,9 @@
 //   - a 1,000,000-row A/A CSV chosen with the file picker, until its figures
 //     are on the page, and the longest gap between frames meanwhile;
 //   - keystroke → figures updated in the budget form;
+//   - a link's first figure against the pre-rendered page's first paint
+//     and time to interactive, on the local server, which renders query
+//     links (first.go);
 //   - the same cold and repeat loads of go-app's smallest page (package
 //     floor, built from the same go-app), so the calculator's load times
 //     come with the ratio to what go-app alone costs on this machine, and
@@ -83,6 +86,15 @@ type Result struct {
 	CSVMaxFrameMS  []float64 `json:"csv_longest_frame_gap_ms"`
 	KeyMS          []float64 `json:"keystroke_to_dom_ms"`
 	KeyPaintMS     []float64 `json:"keystroke_to_next_frame_ms"`
+	// First paint and first figure, cold, on the local server (first.go).
+	FloorFirstPaintMS []float64 `json:"goapp_floor_first_paint_ms"`
+	FloorMountMS      []float64 `json:"goapp_floor_mounted_ms"`
+	PlainFirstPaintMS []float64 `json:"prerendered_first_paint_ms"`
+	PlainReadyMS      []float64 `json:"prerendered_interactive_ms"`
+	QueryFigureMS     []float64 `json:"query_link_first_figure_ms"`
+	QueryReadyMS      []float64 `json:"query_link_interactive_ms"`
+	PrivateFigureMS   []float64 `json:"private_link_first_figure_ms"`
+	PrivateReadyMS    []float64 `json:"private_link_interactive_ms"`
 }
 
 func main() {
@@ -92,7 +104,7 @@ func main() {
 	reps := flag.Int("n", 5, "repetitions of each timing")
 	flag.StringVar(&tracePkg, "trace-pkg", "", "with -only trace and an app.wasm that keeps names: list the functions of this package (e.g. encoding_json) compiled on first call")
 	flag.DurationVar(&settle, "settle", 0, "stay on the page this long after the cold load before the repeat visits (lets V8 cache compiled code)")
-	only := flag.String("only", "", "measure only this part: sizes, load, csv or keys (default all); profile or trace to see where a load's time goes")
+	only := flag.String("only", "", "measure only this part: sizes, load, first, csv or keys (default all); profile or trace to see where a load's time goes")
 	flag.Parse()
 	if err := run(*site, *out, *rows, *reps, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/web:", err)
@@ -129,7 +141,7 @@ func run(site, out string, rows, reps int, only string) error {
 		return err
 	}
 	var floorURL, linkedURL string
-	if want("load") {
+	if want("load") || want("first") {
 		for _, p := range []struct {
 			dir, pkg string
 			size     *int64
@@ -185,6 +197,11 @@ func run(site, out string, rows, reps int, only string) error {
 		cl, rl := median(r.ColdLinkedMS), median(r.RepeatLinkedMS)
 		fmt.Printf("linked floor / go-app floor (the code's size), medians: cold %.2f×, repeat %.2f×; calculator / linked floor (running it): cold budget %.2f×, A/A %.2f×; repeat budget %.2f×, A/A %.2f×\n",
 			cl/cf, rl/rf, median(r.ColdBudgetMS)/cl, median(r.ColdAAMS)/cl, median(r.RepeatMS)/rl, median(r.RepeatAAMS)/rl)
+	}
+	if want("first") {
+		if err := firstBench(tmp, site, floorURL, budgetLink, budgetSel, reps, &r); err != nil {
+			return err
+		}
 	}
 	if only == "trace" {
 		raw, err := os.ReadFile(filepath.Join(site, "web", "app.wasm"))
