@@ -30,6 +30,8 @@ var layers = map[string][]string{
 	"core/compare":  {"core", "core/stat", "core/ledger", "core/report", "core/aa"},
 	"words":         {"core/...", "share"},
 	"share":         {"core/..."},
+	// render is linked into the Worker: the core and the words, no go-app.
+	"render": {"core/...", "share", "words"},
 	// static writes the site's brotli copies at build time (precompress.go);
 	// the module is no package of ours, and nothing else may come in.
 	"static": {"github.com/andybalholm/brotli"},
@@ -160,6 +162,9 @@ func TestViolations(t *testing.T) {
 		{"page/webtest", module + "/cmd/flakegate-serve", true},
 		{"page", module + "/words", false},
 		{"cmd/flakegate", module + "/core/aa", false},
+		{"render", module + "/words", false},
+		{"render", module + "/page", true},
+		{"render", "github.com/maxence-charriere/go-app/v10/pkg/app", true},
 	} {
 		if got := len(violations(tc.pkg, []string{tc.imp})) > 0; got != tc.bad {
 			t.Errorf("%s importing %s: violation %v, want %v", tc.pkg, tc.imp, got, tc.bad)

@@ -19,36 +19,8 @@ import (
 // a link carries it as "compare=" + base64url(DEFLATE(JSON)).
 type CompareShare = share.CompareState
 
-// DecodeCompareShare reverses share.Compare's fragment value. It refuses an
-// unknown field, another version, and tallies no log could give; the
-// comparison checks the rest (duplicate ids, the settings' ranges).
-func DecodeCompareShare(text string) (CompareShare, error) {
-	raw, err := unpackShare(text)
-	if err != nil {
-		return CompareShare{}, err
-	}
-	var s CompareShare
-	if err := decodeState(raw, &s); err != nil {
-		return CompareShare{}, err
-	}
-	if s.Version != 1 {
-		return CompareShare{}, fmt.Errorf("share data: unknown version %d", s.Version)
-	}
-	for _, side := range []struct {
-		name string
-		ts   []aa.Tally
-	}{{"a", s.A}, {"b", s.B}} {
-		if len(side.ts) == 0 {
-			return CompareShare{}, fmt.Errorf("share data: side %s has no questions", side.name)
-		}
-		for _, t := range side.ts {
-			if t.Total < 1 || t.Passed < 0 || t.Passed > t.Total {
-				return CompareShare{}, fmt.Errorf("share data: side %s: question %q: passed %d of %d", side.name, t.ID, t.Passed, t.Total)
-			}
-		}
-	}
-	return s, nil
-}
+// DecodeCompareShare is share.DecodeCompare.
+func DecodeCompareShare(text string) (CompareShare, error) { return share.DecodeCompare(text) }
 
 // cmpSide is one side of the comparison while its logs are read and once
 // they are.

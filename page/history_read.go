@@ -3,7 +3,6 @@ package page
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,84 +18,8 @@ import (
 // a link carries it as "history=" + base64url(DEFLATE(JSON)).
 type HistoryShare = share.HistoryState
 
-// maxHistoryShareTests bounds the tests and incidents a link may list, so
-// that a crafted link cannot make the page build an endless table.
-const maxHistoryShareTests = 20_000
-
-// DecodeHistoryShare reverses share.History's fragment value. It refuses
-// an unknown field, another version, and figures no history could give
-// (a rate outside [0,1], more failures than runs, a flaky test without
-// its first failure), so the view never shows a wrong number or fails.
-func DecodeHistoryShare(text string) (*history.Result, error) {
-	raw, err := unpackShare(text)
-	if err != nil {
-		return nil, err
-	}
-	var s HistoryShare
-	if err := decodeState(raw, &s); err != nil {
-		return nil, err
-	}
-	if s.Version != 1 {
-		return nil, fmt.Errorf("share data: unknown version %d", s.Version)
-	}
-	r := s.Result
-	if err := checkHistoryShare(r); err != nil {
-		return nil, fmt.Errorf("share data: %v", err)
-	}
-	return r, nil
-}
-
-// decodeState reads a link's JSON state into v: one JSON value, no field
-// v does not have.
-func decodeState(raw []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("share data: %v", err)
-	}
-	if d.More() {
-		return errors.New("share data: more after the state")
-	}
-	return nil
-}
-
-func checkHistoryShare(r *history.Result) error {
-	frac := func(v float64) bool { return v >= 0 && v <= 1 }
-	switch {
-	case r == nil:
-		return errors.New("no result")
-	case r.Runs < 1 || r.Tests < 0 || r.Results < 0 || r.Flaky < 0 || r.Naive < 0:
-		return fmt.Errorf("%d runs of %d tests", r.Runs, r.Tests)
-	case len(r.Flakes)+len(r.Broken) > maxHistoryShareTests || len(r.Incidents) > maxHistoryShareTests:
-		return fmt.Errorf("more than %d tests or incidents", maxHistoryShareTests)
-	case r.Flaky != len(r.Flakes):
-		return fmt.Errorf("flaky %d, but %d flaky tests listed", r.Flaky, len(r.Flakes))
-	case !frac(r.BaselineRate) || !frac(r.OutageThreshold) || !frac(r.Confidence) || !frac(r.Target):
-		return errors.New("a fraction outside [0,1]")
-	case r.Cap < 0 || r.CostSeconds != nil && !(*r.CostSeconds >= 0):
-		return errors.New("a negative cap or cost")
-	}
-	for _, inc := range r.Incidents {
-		if len(inc.Runs) == 0 || !frac(inc.PValue) || inc.FailedTests < 0 || inc.RunTests < 0 || !(inc.Expected >= 0) {
-			return fmt.Errorf("incident %q: runs or evidence out of range", inc.Kind)
-		}
-	}
-	for _, list := range [][]history.TestHistory{r.Flakes, r.Broken} {
-		for _, t := range list {
-			switch {
-			case t.Runs < 1 || t.Failures < 1 || t.Failures > t.Runs || t.LongestStreak < 0 || t.LongestStreak > t.Failures:
-				return fmt.Errorf("test %q: failed %d of %d runs", t.Test, t.Failures, t.Runs)
-			case !frac(t.Rate) || !frac(t.Lower) || !frac(t.Upper) || !frac(t.FlipRate) || !frac(t.PowerAtCap) || !frac(t.Trend.PValue):
-				return fmt.Errorf("test %q: a fraction outside [0,1]", t.Test)
-			case t.FirstFailure == nil || t.LastFailure == nil:
-				return fmt.Errorf("test %q: no first or last failure", t.Test)
-			case t.CostSeconds != nil && !(*t.CostSeconds >= 0), t.RunSeconds != nil && !(*t.RunSeconds >= 0):
-				return fmt.Errorf("test %q: a negative cost or run time", t.Test)
-			}
-		}
-	}
-	return nil
-}
+// DecodeHistoryShare is share.DecodeHistory.
+func DecodeHistoryShare(text string) (*history.Result, error) { return share.DecodeHistory(text) }
 
 // historyFile is one dropped file: its name and a function that reads it
 // whole (at most max bytes, else an error).

@@ -1,9 +1,6 @@
 package page
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -29,78 +26,14 @@ var quarantineFields = []field{
 // base64url(DEFLATE(JSON)).
 type QuarantineShare = share.QuarantineState
 
-// farFuture is the date a registry from a link is first read against: the
-// check itself then holds its dates to the view's date.
-const farFuture = "9999-12-31"
-
-// maxShareTrials bounds a test's trials in a share's reports, so that no
-// sum of them overflows.
-const maxShareTrials = 1 << 53
-
-// DecodeQuarantineShare reverses share.EncodeQuarantine. It reads the
-// registry as strictly as the CLI reads the file (quarantine.Parse), and
-// refuses an unknown field, another version, and counts no report could
-// give. The check's settings are checked by the check itself.
+// DecodeQuarantineShare is share.DecodeQuarantine.
 func DecodeQuarantineShare(text string) (*QuarantineShare, error) {
-	raw, err := unpackShare(text)
-	if err != nil {
-		return nil, err
-	}
-	return ParseQuarantineShareJSON(raw)
+	return share.DecodeQuarantine(text)
 }
 
-// ParseQuarantineShareJSON reads the uncompressed JSON of a
-// QuarantineShare.
+// ParseQuarantineShareJSON is share.ParseQuarantineJSON.
 func ParseQuarantineShareJSON(raw []byte) (*QuarantineShare, error) {
-	var s struct {
-		Version    int                 `json:"v"`
-		Registry   json.RawMessage     `json:"registry"`
-		Reports    *quarantine.Reports `json:"reports"`
-		Renames    map[string]string   `json:"renames"`
-		Comparable float64             `json:"comparable"`
-		Target     float64             `json:"target"`
-		Cap        int64               `json:"cap"`
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&s); err != nil {
-		return nil, fmt.Errorf("share data: %v", err)
-	}
-	if d.More() {
-		return nil, errors.New("share data: more after the state")
-	}
-	if s.Version != 1 {
-		return nil, fmt.Errorf("share data: unknown version %d", s.Version)
-	}
-	if len(s.Registry) == 0 {
-		return nil, errors.New("share data: no registry")
-	}
-	reg, err := quarantine.Parse(s.Registry, farFuture)
-	if err != nil {
-		return nil, fmt.Errorf("share data: the registry: %w", err)
-	}
-	if r := s.Reports; r != nil {
-		if r.Runs < 0 {
-			return nil, fmt.Errorf("share data: %d runs", r.Runs)
-		}
-		for id, runs := range r.Tests {
-			var sum int64
-			for _, c := range runs {
-				if c.Trials < 0 || c.Passed < 0 || c.Passed > c.Trials || c.Trials > maxShareTrials-sum {
-					return nil, fmt.Errorf("share data: test %q: passed %d of %d", id, c.Passed, c.Trials)
-				}
-				sum += c.Trials
-			}
-		}
-		if r.Tests == nil {
-			r.Tests = map[string][]core.Count{}
-		}
-		if r.Warnings == nil {
-			r.Warnings = []string{}
-		}
-	}
-	return &QuarantineShare{Version: 1, Registry: reg, Reports: s.Reports, Renames: s.Renames,
-		Comparable: s.Comparable, Target: s.Target, Cap: s.Cap}, nil
+	return share.ParseQuarantineJSON(raw)
 }
 
 // Quarantine is the page at "/quarantine": the clean runs that prove a

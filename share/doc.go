@@ -4,7 +4,10 @@
 // reopens in the calculator with the same figures wherever it was made.
 //
 // Contract:
-//   - A view's state is in the URL fragment, never the query string. The
+//   - A view's state is a query string's text (View.Fragment), which a
+//     link puts in its fragment (FragmentURL: no server receives it) or
+//     in its query string (QueryURL: the server renders the answer into
+//     the page it sends). URL is the form handed out. The
 //     budget, decide and quarantine views hold their form's text as a
 //     query string (Form: keys sorted, so the same state is the same link;
 //     every input with text, at its default or not, and the format's

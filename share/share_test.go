@@ -257,3 +257,19 @@ func TestDecodeWhatIsEncoded(t *testing.T) {
 		t.Errorf("damaged link: %v", err)
 	}
 }
+
+// TestLinkForms: the same state after "#" (no server receives it) or "?"
+// (the server renders it), the site's trailing slash dropped; no link for
+// a view that has none.
+func TestLinkForms(t *testing.T) {
+	v := View{Path: DecidePath, Fragment: "baseline=1%2F2&v=2"}
+	if got := v.FragmentURL("https://x.example/"); got != "https://x.example/decide#baseline=1%2F2&v=2" {
+		t.Errorf("FragmentURL %q", got)
+	}
+	if got := v.QueryURL("https://x.example"); got != "https://x.example/decide?baseline=1%2F2&v=2" {
+		t.Errorf("QueryURL %q", got)
+	}
+	if got := (View{Path: AAPath, Left: LeftStatistics}).QueryURL("https://x.example"); got != "" {
+		t.Errorf("a view without a link: %q", got)
+	}
+}

@@ -144,13 +144,27 @@ func (v View) Linked() bool {
 
 // URL is the view's link on site (a ParseSite address), "" when the view
 // has none (Linked).
-func (v View) URL(site string) string {
+func (v View) URL(site string) string { return v.link(site, "#") }
+
+// FragmentURL is the view's link on site with its state in the fragment,
+// which no server receives: the page computes it, offline too. "" when the
+// view has none (Linked).
+func (v View) FragmentURL(site string) string { return v.link(site, "#") }
+
+// QueryURL is the view's link on site with its state in the query string:
+// the server that serves the calculator receives it and renders the
+// answer into the page it sends (package render). "" when the view has
+// none (Linked).
+func (v View) QueryURL(site string) string { return v.link(site, "?") }
+
+// link is the view's link on site with its state after sep.
+func (v View) link(site, sep string) string {
 	if !v.Linked() || site == "" {
 		return ""
 	}
 	u := strings.TrimSuffix(site, "/") + v.Path
 	if v.Fragment != "" {
-		u += "#" + v.Fragment
+		u += sep + v.Fragment
 	}
 	return u
 }

@@ -8,8 +8,10 @@
 // The site is served by package static as Workers serves it in production:
 // /decide is decide.html, a path that names no file gets index.html, and
 // the site's headers (static.Headers, its CSP among them; the same rules
-// the generator writes to _headers for Workers) are applied. Files are read
-// on every request, so `make site` needs no restart.
+// the generator writes to _headers for Workers) are applied. A page whose
+// URL holds a link's query (/decide?v=2&baseline=…) is sent with that
+// link's answer, figures and preview tags in it (package render). Files
+// are read on every request, so `make site` needs no restart.
 package main
 
 import (
@@ -23,10 +25,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/render"
 	"github.com/flakegate/flakegate/static"
 )
 
@@ -101,8 +105,49 @@ func newMux(opt api.Options, site fs.FS) (http.Handler, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(api.Prefix, api.New(opt))
-	mux.Handle("/", files)
+	mux.Handle("/", links(site, files))
 	return pacedBodies(nosniff(mux)), nil
+}
+
+// links answers a calculator page whose URL holds a link's query with the
+// page as pre-rendered, showing that link's answer (package render), and
+// leaves every other request to files. Go's server refuses a request line
+// and headers past http.DefaultMaxHeaderBytes (1 MiB) with 431, far above
+// render.MaxQuery, past which the page is served as pre-rendered.
+func links(site fs.FS, files http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.RawQuery != "" {
+			if tpl, ok := template(site, r.URL.Path); ok {
+				static.Headers.Apply(w.Header(), r.URL.Path)
+				if render.Respond(w, r, tpl) {
+					return
+				}
+			}
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// template is the pre-rendered page of a calculator path, if the site has
+// it and it is no larger than render.MaxTemplate.
+func template(site fs.FS, path string) ([]byte, bool) {
+	if _, ok := render.Titles[path]; !ok {
+		return nil, false
+	}
+	name := strings.TrimPrefix(path, "/") + ".html"
+	if path == "/" {
+		name = "index.html"
+	}
+	f, err := site.Open(name)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, render.MaxTemplate+1))
+	if err != nil || len(b) > render.MaxTemplate {
+		return nil, false
+	}
+	return b, true
 }
 
 // nosniff marks every answer, the mux's own redirects too, as meaning

@@ -1,9 +1,13 @@
 //go:build js && wasm
 
-// Command workers serves flakegate's JSON API on Cloudflare Workers. It is
-// built with GOOS=js GOARCH=wasm into dist/worker/app.wasm, beside the
-// JavaScript shim in shim/ (`make worker`); wrangler.toml at the repository
-// root routes /v1/* here and serves everything else from the static site.
+// Command workers serves flakegate's JSON API on Cloudflare Workers, and
+// renders calculator links into their pages. It is built with GOOS=js
+// GOARCH=wasm into dist/worker/app.wasm, beside the JavaScript shim in
+// shim/ (`make worker`); wrangler.toml at the repository root routes /v1/*
+// and the calculator's pages here and serves everything else from the
+// static site. The shim answers a page without a query from the assets
+// itself; for a page with one (a link) it fetches the page as pre-rendered
+// from the assets and hands both to pages (package render).
 //
 // One instance of this program serves every request of its isolate, several
 // at a time (package bridge). The API keeps no state between requests, so
@@ -13,11 +17,14 @@
 package main
 
 import (
+	"io"
 	"log"
+	"net/http"
 	"os"
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/workers/bridge"
+	"github.com/flakegate/flakegate/render"
 )
 
 func main() {
@@ -30,8 +37,25 @@ func main() {
 		// small requests holds about 11 MiB.
 		RetireBytes: 64 << 20,
 		Failure:     api.WriteFailure,
+		Pages:       http.HandlerFunc(pages),
 	})
 	log.Fatal(err)
+}
+
+// pages answers the shim's request to render a link: its URL and headers
+// are the client's, its body the page as pre-rendered. A link that is not
+// rendered (render.Respond) is answered 204, and the shim sends the page as
+// it is.
+func pages(w http.ResponseWriter, r *http.Request) {
+	tpl, err := io.ReadAll(io.LimitReader(r.Body, render.MaxTemplate+1))
+	if err == nil && len(tpl) <= render.MaxTemplate {
+		get := r.Clone(r.Context())
+		get.Method = http.MethodGet
+		if render.Respond(w, get, tpl) {
+			return
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // retiringLog receives the API's log, which it writes only when the server

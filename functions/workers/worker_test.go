@@ -46,10 +46,18 @@ func buildWorker(t *testing.T, tags ...string) string {
 // site, and stops it when the test ends.
 func startWorker(t *testing.T, workerDir string) *wranglerdev.Server {
 	t.Helper()
-	dir, siteDir := t.TempDir(), t.TempDir()
+	siteDir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(siteDir, "index.html"), []byte(testIndex), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return startWorkerSite(t, workerDir, siteDir)
+}
+
+// startWorkerSite runs the Worker in workerDir under wrangler dev with the
+// site in siteDir, and stops it when the test ends.
+func startWorkerSite(t *testing.T, workerDir, siteDir string) *wranglerdev.Server {
+	t.Helper()
+	dir := t.TempDir()
 	cfg, err := wranglerdev.Config(root, dir, filepath.Join(workerDir, "worker.mjs"), siteDir)
 	if err != nil {
 		t.Fatal(err)

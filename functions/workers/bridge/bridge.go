@@ -38,6 +38,11 @@ type Options struct {
 	// Log receives a line and a stack for each panic that escapes the
 	// handler; nil means standard error (the Worker's console).
 	Log io.Writer
+	// Pages, when not nil, is registered as goSide.render: the handler of
+	// the requests the shim makes itself to render a page (a calculator
+	// link: the request's URL, headers and, as its body, the page as
+	// pre-rendered). Only the shim calls it; no client reaches it.
+	Pages http.Handler
 }
 
 // shim is the shim's side of this instance, from registration.
@@ -60,6 +65,12 @@ func Serve(h http.Handler, opt Options) error {
 		serve(h, logw, args[0], args[1], args[2])
 		return nil
 	}))
+	if opt.Pages != nil {
+		goSide.Set("render", js.FuncOf(func(_ js.Value, args []js.Value) any {
+			serve(opt.Pages, logw, args[0], args[1], args[2])
+			return nil
+		}))
+	}
 	goSide.Set("discardBytes", float64(opt.DiscardBytes))
 	goSide.Set("retireBytes", float64(opt.RetireBytes))
 	if opt.Failure != nil {

@@ -10,8 +10,10 @@
 //     goSide.serve(request, source, respond) serves one request,
 //     goSide.discardBytes and goSide.retireBytes are the Options and
 //     goSide.failure (status, fields, body, as respond's) the answer for a
-//     request the instance cannot answer; and keeps what that call
-//     returns: the shim's side, with retire() and stats().
+//     request the instance cannot answer, and goSide.render (with
+//     Options.Pages) serves a request the shim made to render a page, as
+//     serve does; and keeps what that call returns: the shim's side, with
+//     retire() and stats().
 //   - request is the JavaScript Request. It is read (method, url, headers)
 //     during the serve call, which the shim makes in that request's own
 //     context, so no request's I/O object is touched from another's.

@@ -113,7 +113,15 @@ class Instance {
   // serve hands request to Go and waits for its answer, then discards what
   // the handler left of a body it began to read.
   async serve(request) {
-    if (this.dead) return failed();
+    const got = await this.call("serve", request);
+    return got === null ? failed() : toResponse(got);
+  }
+
+  // call hands request to Go's entry (goSide.serve, or goSide.render for a
+  // request the shim made) and waits for the answer: { status, fields,
+  // body }, or null when Go could not give one.
+  async call(entry, request) {
+    if (this.dead) return null;
     const source = request.body === null ? null : new Source(this, request.body, this.goSide.discardBytes);
     let settle;
     const answer = new Promise((resolve) => (settle = resolve));
@@ -128,10 +136,10 @@ class Instance {
         this.retire(`its memory grew to ${(bytes / 2 ** 20).toFixed(1)} MiB, and a wasm memory never shrinks`);
       }
     };
-    this.enter(() => this.goSide.serve(request, source, respond));
+    this.enter(() => this.goSide[entry](request, source, respond));
     const got = await answer;
     if (source !== null) await source.discard();
-    return got === null ? failed() : toResponse(got);
+    return got;
   }
 
   stats() {
@@ -210,14 +218,57 @@ function toResponse({ status, fields, body }) {
   return new Response(nobody ? null : body, { status, headers });
 }
 
-async function fetch(request) {
+// live is the live instance, started if there is none; null when it could
+// not start.
+function live() {
   let inst = instance;
   if (inst === null) {
     inst = new Instance();
-    if (inst.dead) return failed();
+    if (inst.dead) return null;
     instance = inst;
   }
-  return inst.serve(request);
+  return inst;
+}
+
+// PAGES are the calculator's pages (wrangler.toml's run_worker_first names
+// them too): with a query, their URL is a link, rendered by Go.
+const PAGES = new Set(["/", "/decide", "/aa", "/quarantine", "/compare", "/history"]);
+
+// MAX_QUERY is render.MaxQuery: a longer query is not rendered. Cloudflare
+// refuses URLs over 16 KB itself (its documented limit, "URL size").
+const MAX_QUERY = 9216;
+
+// page answers a request outside /v1/. A calculator page whose URL holds a
+// query (a link) is fetched as pre-rendered from the assets and handed to
+// Go with the request, which renders the link into it; the answer keeps
+// the asset's headers (the site's _headers: CSP and the rest), and takes
+// Go's Content-Type and ETag. Anything else, or a link Go does not render
+// (it answers 204), is the asset itself.
+async function page(request, env) {
+  const url = new URL(request.url);
+  const get = request.method === "GET" || request.method === "HEAD";
+  if (!PAGES.has(url.pathname) || url.search.length <= 1 || url.search.length - 1 > MAX_QUERY || !get) {
+    return env.ASSETS.fetch(request);
+  }
+  const asset = await env.ASSETS.fetch(new Request(new URL(url.pathname, url), { headers: { "accept-encoding": "identity" } }));
+  if (asset.status !== 200) return asset;
+  const html = new Uint8Array(await asset.arrayBuffer());
+  const headers = new Headers(asset.headers);
+  for (const name of ["content-length", "content-encoding", "etag"]) headers.delete(name);
+  const inst = live();
+  const got = inst === null ? null : await inst.call("render", new Request(request.url, { method: "POST", headers: request.headers, body: html }));
+  if (got === null || got.status === 204) {
+    return new Response(request.method === "HEAD" ? null : html, { status: 200, headers });
+  }
+  const answer = toResponse(got);
+  for (const [name, value] of answer.headers) headers.set(name, value);
+  return new Response(request.method === "HEAD" || got.status === 304 ? null : answer.body, { status: got.status, headers });
+}
+
+async function fetch(request, env) {
+  if (env && env.ASSETS && !new URL(request.url).pathname.startsWith("/v1/")) return page(request, env);
+  const inst = live();
+  return inst === null ? failed() : inst.serve(request);
 }
 
 export default { fetch };

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/render"
+	"github.com/flakegate/flakegate/render/rendertest"
+)
+
+// TestLinksOpenOnTheirAnswer fetches, with a plain HTTP client, the link
+// the CLI writes (-site) for a result of every page, from the local
+// server's handler, and checks the HTML it sends: the CLI's answer (the
+// first line of its -markdown) in the answer box, the title and the
+// preview tags; and the figures (fieldcheck, both ways) equal to the
+// CLI's -json. The expected values are the CLI's own output.
+func TestLinksOpenOnTheirAnswer(t *testing.T) {
+	h, err := newMux(api.LocalOptions(), os.DirFS(rendertest.Prerendered(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, c := range rendertest.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			link, result, answer := rendertest.Result(t, "../..", srv.URL, c)
+			// Today's links are fragments: the same state as a query.
+			link = strings.Replace(link, "#", "?", 1)
+			doc := fetch(t, link, "")
+			rendertest.CheckPage(t, doc, answer, c.Prefix, result, c.Skip...)
+		})
+	}
+}
+
+// fetch GETs u (with If-None-Match etag when not "") and returns the body
+// of a 200.
+func fetch(t *testing.T, u, etag string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", u, resp.StatusCode, b)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if resp.Header.Get("Content-Security-Policy") == "" {
+		t.Error("a rendered page without the site's CSP")
+	}
+	return string(b)
+}
+
+// TestLinkCaching: the same link gives the same bytes and ETag; the ETag
+// is answered 304; a link past render.MaxQuery, and a page without a
+// query, are served as pre-rendered.
+func TestLinkCaching(t *testing.T) {
+	dir := rendertest.Prerendered(t)
+	h, err := newMux(api.LocalOptions(), os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(target, etag string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodGet, target, nil)
+		if etag != "" {
+			r.Header.Set("If-None-Match", etag)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	link := "/decide?baseline=12%2F20&confidence=0.95&min_trials=20&patched=19%2F20&property=unknown&v=2"
+	a, b := get(link, ""), get(link, "")
+	if a.Code != 200 || !bytes.Equal(a.Body.Bytes(), b.Body.Bytes()) || a.Header().Get("ETag") == "" || a.Header().Get("ETag") != b.Header().Get("ETag") {
+		t.Fatalf("the same link twice: %d, ETag %q and %q, same bytes %v", a.Code, a.Header().Get("ETag"), b.Header().Get("ETag"), bytes.Equal(a.Body.Bytes(), b.Body.Bytes()))
+	}
+	if w := get(link, a.Header().Get("ETag")); w.Code != http.StatusNotModified || w.Body.Len() != 0 {
+		t.Errorf("If-None-Match: %d with %d bytes", w.Code, w.Body.Len())
+	}
+	if w := get(strings.Replace(link, "19", "18", 1), a.Header().Get("ETag")); w.Code != 200 {
+		t.Errorf("another link with the first one's ETag: %d", w.Code)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "decide.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q0 := len(link) - len("/decide?")
+	long := link + "&pad=" + strings.Repeat("x", render.MaxQuery+1-q0-len("&pad="))
+	for _, target := range []string{"/decide", long} {
+		w := get(target, "")
+		if w.Code != 200 || !bytes.Equal(w.Body.Bytes(), want) {
+			t.Errorf("%.40s…: %d, the pre-rendered page %v", target, w.Code, bytes.Equal(w.Body.Bytes(), want))
+		}
+	}
+	// Just within the bound, the same link is rendered.
+	within := link + "&pad=" + strings.Repeat("x", render.MaxQuery-q0-len("&pad="))
+	if w := get(within, ""); w.Code != 200 || !strings.Contains(w.Body.String(), `data-rendered="server"`) {
+		t.Errorf("a query of %d bytes was not rendered", len(within)-len("/decide?"))
+	}
+}

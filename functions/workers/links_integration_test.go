@@ -1,0 +1,106 @@
+//go:build !js && integration
+
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flakegate/flakegate/render"
+	"github.com/flakegate/flakegate/render/rendertest"
+	"github.com/flakegate/flakegate/static"
+)
+
+// TestWorkerLinks runs the deployed Worker under wrangler dev with the
+// calculator's pre-rendered pages and the site's _headers as its assets,
+// and fetches, with a plain HTTP client, the link the CLI makes (-site) of
+// a result of every page: the page holds the CLI's answer, preview tags
+// with it, and figures equal to the CLI's -json (rendertest.CheckPage, the
+// local server's check), under the site's headers. The same link gives the
+// same bytes and a 304 on its ETag; a page without a query, and a query
+// past render.MaxQuery, is the asset as it is.
+func TestWorkerLinks(t *testing.T) {
+	needWrangler(t)
+	site := t.TempDir()
+	pages, err := filepath.Glob(filepath.Join(rendertest.Prerendered(t), "*.html"))
+	if err != nil || len(pages) < 6 {
+		t.Fatalf("pre-rendered pages: %v %v", pages, err)
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(site, filepath.Base(p)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	headers, err := static.Headers.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(site, static.HeadersFile), headers, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startWorkerSite(t, buildWorker(t), site)
+	client := &http.Client{Timeout: 60 * time.Second}
+	get := func(u, etag, method string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, u, nil)
+		req.Header.Set("Accept-Encoding", "identity")
+		if etag != "" {
+			req.Header.Set("If-None-Match", etag)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	for _, c := range rendertest.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			link, result, answer := rendertest.Result(t, root, s.URL, c)
+			link = strings.Replace(link, "#", "?", 1)
+			start := time.Now()
+			resp, body := get(link, "", http.MethodGet)
+			t.Logf("%s: %d bytes in %v", c.Name, len(body), time.Since(start))
+			if resp.StatusCode != 200 {
+				t.Fatalf("GET %s: %d %s", link, resp.StatusCode, body)
+			}
+			if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Errorf("headers %v: want the site's CSP and text/html", resp.Header)
+			}
+			rendertest.CheckPage(t, string(body), answer, c.Prefix, result, c.Skip...)
+			again, body2 := get(link, "", http.MethodGet)
+			etag := again.Header.Get("ETag")
+			if !bytes.Equal(body, body2) || etag == "" || etag != resp.Header.Get("ETag") {
+				t.Errorf("the same link twice: same bytes %v, ETag %q and %q", bytes.Equal(body, body2), resp.Header.Get("ETag"), etag)
+			}
+			if r, b := get(link, etag, http.MethodGet); r.StatusCode != http.StatusNotModified || len(b) != 0 {
+				t.Errorf("If-None-Match: %d with %d bytes", r.StatusCode, len(b))
+			}
+			if r, b := get(link, "", http.MethodHead); r.StatusCode != 200 || len(b) != 0 {
+				t.Errorf("HEAD: %d with %d bytes", r.StatusCode, len(b))
+			}
+		})
+	}
+	want, err := os.ReadFile(filepath.Join(site, "decide.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "baseline=12%2F20&confidence=0.95&min_trials=20&patched=19%2F20&property=unknown&v=2"
+	for _, u := range []string{"/decide", "/decide?" + q + "&pad=" + strings.Repeat("x", render.MaxQuery-len(q)-len("&pad=")+1)} {
+		resp, body := get(s.URL+u, "", http.MethodGet)
+		if resp.StatusCode != 200 || !bytes.Equal(body, want) {
+			t.Errorf("GET %.60s…: %d, the asset %v", u, resp.StatusCode, bytes.Equal(body, want))
+		}
+	}
+}

@@ -1,0 +1,238 @@
+package render
+
+import (
+	"errors"
+	"html"
+	"regexp"
+	"strings"
+)
+
+// The region a link's answer goes into, in the pre-rendered page: the
+// element of id "result" (the example's result), else of id "answer" (a
+// page that shows none until it is given input), else a new section at the
+// end of <main>. The section written there carries data-rendered="server"
+// and data-link (the link's query string, as it was rendered), so the page
+// knows the figures shown are the link's own.
+const (
+	RegionID    = "result"
+	RenderedKey = "data-rendered"
+	LinkKey     = "data-link"
+)
+
+// maxDescription bounds the preview's description, in bytes (chat apps
+// show about 200 characters; Open Graph readers cut at 300).
+const maxDescription = 300
+
+// Region is the HTML of a view: the answer in its box, each part's
+// summary (tables, notes, caveats) and every figure of the results in
+// "All figures", under the page's contract (data-field, data-scope).
+func Region(v *View, query string) (string, error) {
+	var b strings.Builder
+	b.WriteString(`<section class="result" id="` + RegionID + `" aria-label="Result" ` + RenderedKey + `="server" ` +
+		LinkKey + `="` + html.EscapeString(query) + `">`)
+	b.WriteString(`<div class="answer ` + v.Tone + `" id="answer" role="status" aria-live="polite"><p class="lead"><strong>` +
+		html.EscapeString(v.Answer) + `</strong></p></div>`)
+	for i, p := range v.Parts {
+		if p.Markdown == "" {
+			continue // its words are in an earlier part's summary
+		}
+		if i > 0 {
+			b.WriteString(`<p class="lead">` + inline(firstMarkdownLine(p.Markdown)) + `</p>`)
+		}
+		writeMarkdown(&b, p.Markdown)
+	}
+	if len(v.Parts) > 0 {
+		b.WriteString(`<details class="figures"><summary>All figures</summary>`)
+		for _, p := range v.Parts {
+			if err := writeFigures(&b, p.Scope, p.JSON); err != nil {
+				return "", err
+			}
+		}
+		b.WriteString(`</details>`)
+	}
+	b.WriteString(`</section>`)
+	return b.String(), nil
+}
+
+// firstMarkdownLine is the first line of a part's Markdown, as written.
+func firstMarkdownLine(md string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(md), "\n")
+	return line
+}
+
+// Description is the preview's text: the answer and the figures the
+// summary gives under it in a plain paragraph, within maxDescription bytes.
+func Description(v *View) string {
+	d := v.Answer
+	if len(v.Parts) > 0 {
+		blocks := strings.Split(strings.TrimSpace(v.Parts[0].Markdown), "\n\n")
+		if len(blocks) > 1 && !strings.ContainsAny(blocks[1][:1], "|->#[") {
+			d += " " + unescape(strings.ReplaceAll(blocks[1], "\n", " "))
+		}
+	}
+	if len(d) > maxDescription {
+		cut := strings.LastIndexByte(d[:maxDescription-len("…")], ' ')
+		if cut < 0 {
+			cut = maxDescription - len("…")
+		}
+		d = d[:cut] + "…"
+	}
+	return d
+}
+
+var (
+	titleRe = regexp.MustCompile(`<title>[^<]*</title>`)
+	metaRe  = regexp.MustCompile(`<meta (?:name|property)="(description|og:title|og:description|og:url|og:type|og:image)"[^>]*>\s*`)
+	inputRe = regexp.MustCompile(`<input [^>]*>`)
+	valueRe = regexp.MustCompile(`\svalue(="[^"]*")?`)
+	nameRe  = regexp.MustCompile(`\sname="([^"]*)"`)
+	selRe   = regexp.MustCompile(`(?s)<select [^>]*name="([^"]*)"[^>]*>.*?</select>`)
+	optRe   = regexp.MustCompile(`<option [^>]*>`)
+)
+
+// errNoHead: the template is not a pre-rendered page.
+var errNoHead = errors.New("render: the page has no <head> and <main>")
+
+// Splice is the pre-rendered page tpl showing v: its region (Region)
+// instead of the example's, the form's inputs holding the link's text, and
+// a head whose title, description and Open Graph and Twitter card tags
+// carry the answer. self is the link's absolute address for og:url ("" to
+// leave it out).
+func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
+	doc := string(tpl)
+	if !strings.Contains(doc, "</head>") || !strings.Contains(doc, "</main>") {
+		return nil, errNoHead
+	}
+	region, err := Region(v, query)
+	if err != nil {
+		return nil, err
+	}
+	// The example's figures of a part's scope outside the region (the
+	// quarantine page's release rule) go: the region holds the link's.
+	for _, p := range v.Parts {
+		if p.Scope == "" {
+			continue
+		}
+		if s, e, ok := element(doc, `data-scope="`+p.Scope+`"`); ok {
+			if rs, re, ok := element(doc, `id="`+RegionID+`"`); !ok || s < rs || s >= re {
+				doc = doc[:s] + doc[e:]
+			}
+		}
+	}
+	if s, e, ok := element(doc, `id="`+RegionID+`"`); ok {
+		doc = doc[:s] + region + doc[e:]
+	} else if s, e, ok := element(doc, `id="answer"`); ok {
+		doc = doc[:s] + region + doc[e:]
+	} else {
+		i := strings.LastIndex(doc, "</main>")
+		doc = doc[:i] + region + doc[i:]
+	}
+	doc = fillForm(doc, v.Form)
+
+	title := v.Answer + " · " + v.Title + " · flakegate"
+	desc := Description(v)
+	var head strings.Builder
+	meta := func(attr, key, value string) {
+		head.WriteString(`<meta ` + attr + `="` + key + `" content="` + html.EscapeString(value) + `">` + "\n")
+	}
+	meta("name", "description", desc)
+	meta("property", "og:type", "website")
+	meta("property", "og:title", v.Answer)
+	meta("property", "og:description", desc)
+	if self != "" {
+		meta("property", "og:url", self)
+	}
+	meta("name", "twitter:card", "summary")
+	meta("name", "twitter:title", v.Answer)
+	meta("name", "twitter:description", desc)
+	// The head alone is searched: it is a few hundred bytes of the page.
+	i := strings.Index(doc, "</head>")
+	top := metaRe.ReplaceAllString(doc[:i], "")
+	top = titleRe.ReplaceAllLiteralString(top, "<title>"+html.EscapeString(title)+"</title>")
+	return []byte(top + head.String() + doc[i:]), nil
+}
+
+// element finds the first element whose start tag holds the attribute
+// attr (id="result") in doc: the offsets of its start tag and past its
+// end tag, counting nested elements of its name.
+func element(doc, attr string) (start, end int, ok bool) {
+	at := strings.Index(doc, " "+attr)
+	if at < 0 {
+		return 0, 0, false
+	}
+	start = strings.LastIndexByte(doc[:at], '<')
+	if start < 0 {
+		return 0, 0, false
+	}
+	name := doc[start+1 : at]
+	if sp := strings.IndexAny(name, " \t\n"); sp >= 0 {
+		name = name[:sp]
+	}
+	open, closing := "<"+name, "</"+name+">"
+	depth, i := 0, start
+	for i < len(doc) {
+		o := strings.Index(doc[i:], open)
+		c := strings.Index(doc[i:], closing)
+		if c < 0 {
+			return 0, 0, false
+		}
+		if o >= 0 && o < c {
+			// Only a whole tag name opens: <section>, not <sectionx>.
+			if k := i + o + len(open); k < len(doc) && strings.IndexByte(" >\t\n", doc[k]) >= 0 {
+				depth++
+			}
+			i += o + len(open)
+			continue
+		}
+		depth--
+		i += c + len(closing)
+		if depth == 0 {
+			return start, i, true
+		}
+	}
+	return 0, 0, false
+}
+
+// fillForm puts each field's text into the value of the form's input of
+// that name, and selects the option of that value in a select of that name.
+func fillForm(doc string, text map[string]string) string {
+	// The form alone is searched, not the whole page.
+	start, end := strings.Index(doc, "<form"), strings.Index(doc, "</form>")
+	if len(text) == 0 || start < 0 || end < start {
+		return doc
+	}
+	return doc[:start] + fillInputs(doc[start:end], text) + doc[end:]
+}
+
+// fillInputs is fillForm on the form's HTML.
+func fillInputs(doc string, text map[string]string) string {
+	doc = inputRe.ReplaceAllStringFunc(doc, func(tag string) string {
+		m := nameRe.FindStringSubmatch(tag)
+		if m == nil {
+			return tag
+		}
+		t, ok := text[html.UnescapeString(m[1])]
+		if !ok {
+			return tag
+		}
+		value := ` value="` + html.EscapeString(t) + `"`
+		if valueRe.MatchString(tag) {
+			return valueRe.ReplaceAllLiteralString(tag, value)
+		}
+		return strings.TrimSuffix(tag, ">") + value + ">"
+	})
+	return selRe.ReplaceAllStringFunc(doc, func(sel string) string {
+		m := selRe.FindStringSubmatch(sel)
+		t, ok := text[html.UnescapeString(m[1])]
+		if !ok {
+			return sel
+		}
+		return optRe.ReplaceAllStringFunc(sel, func(opt string) string {
+			opt = strings.Replace(opt, " selected", "", 1)
+			if strings.Contains(opt, ` value="`+html.EscapeString(t)+`"`) {
+				opt = strings.TrimSuffix(opt, ">") + " selected>"
+			}
+			return opt
+		})
+	})
+}
