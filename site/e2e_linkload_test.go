@@ -42,8 +42,11 @@ func expectLink(t *testing.T, ctx context.Context, what string, c linkCase) {
 		expectFields(t, ctx, what, c.prefix, c.want, c.skip...)
 		return
 	}
-	if err := webtest.Poll(ctx, 10*time.Second, `(document.getElementById('answer-text')||{}).textContent === `+strconv.Quote(c.answer)); err != nil {
-		got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById('answer-text')||{}).textContent || ''`))
+	// The calculator's answer is #answer-text; the server's, the lead of
+	// its answer box.
+	const answerJS = `((document.getElementById('answer-text') || document.querySelector('#answer .lead') || {}).textContent || '').trim()`
+	if err := webtest.Poll(ctx, 10*time.Second, answerJS+` === `+strconv.Quote(c.answer)); err != nil {
+		got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](answerJS))
 		t.Errorf("%s: the page says %q; want the CLI's %q", what, got, c.answer)
 	}
 }
@@ -435,3 +438,145 @@ func TestQueryLinkOffline(t *testing.T) {
 		}
 	}
 }
+
+// paintWatchJS runs in every new document before its scripts and records,
+// before each frame (requestAnimationFrame), the time, how many figures
+// <main> shows (data-field elements with a box, visible, outside those
+// kept for tests; the answer box counts as one, since a server-rendered
+// page keeps its figures under "All figures", closed), and whether the calculator has taken the page over (its
+// <main> is not the pre-rendered one). It stops a second after the
+// takeover.
+const paintWatchJS = `window.__fp = {ticks: []};
+(function tick() {
+  const fp = window.__fp;
+  const main = document.querySelector('main');
+  let n = 0;
+  if (main) {
+    for (const el of main.querySelectorAll('[data-field]')) {
+      if (el.closest('[aria-hidden]')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0 && el.checkVisibility({visibilityProperty: true, opacityProperty: true})) n++;
+    }
+    const a = document.getElementById('answer');
+    if (a && a.textContent.trim() && a.checkVisibility({visibilityProperty: true, opacityProperty: true})) n++;
+  }
+  const client = !!main && !main.hasAttribute('data-prerendered');
+  fp.ticks.push([performance.now(), n, client]);
+  if (client && fp.client === undefined) fp.client = performance.now();
+  if (fp.client === undefined || performance.now() - fp.client < 1000) requestAnimationFrame(tick);
+})();`
+
+type paintLog struct {
+	Ticks  [][3]any `json:"ticks"`
+	FCP    float64  `json:"fcp"`
+	Client *float64 `json:"client"`
+}
+
+// readPaints returns the frames recorded and the first paint's time.
+func readPaints(t *testing.T, ctx context.Context) paintLog {
+	t.Helper()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(Object.assign({}, window.__fp, {fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime}))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l paintLog
+	if err := json.Unmarshal([]byte(raw), &l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// A query link made by the CLI (-site), opened on the local server (which
+// renders the link's answer into the page it sends, package render), shows
+// the link's own figures in the first paint, at both widths and at 1.6
+// Mbit/s: the frame painted first holds figures, and the calculator takes
+// the page over without a frame that holds none; once it has, the page's
+// figures equal the CLI's -json. With app.wasm blocked, what the server
+// sent is read back: its figures are the CLI's, shown, with no note that
+// they are the example's.
+func TestQueryLinkFirstPaint(t *testing.T) {
+	browser, cancel := startBrowser(t)
+	defer cancel()
+	dir, _ := built(t)
+	srv, err := webtest.StartLocalServer(repoRoot(), t.TempDir(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	links := cliLinks(t, srv.URL)
+	for _, w := range widths {
+		for _, c := range links {
+			link := queryLink(c.link)
+			t.Run(w.name+"/"+c.name+"/as sent", func(t *testing.T) {
+				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+				defer cancel()
+				if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: srv.URL + "/web/app.wasm", Block: true}}}); err != nil {
+					t.Fatal(err)
+				}
+				goTo(t, ctx, link)
+				if err := webtest.Poll(ctx, 30*time.Second, `!!document.querySelector('#app-wasm-loader.fg-failed')`); err != nil {
+					t.Fatal(err)
+				}
+				if v := loading(t, ctx); !v.ViewShown || v.Note != "" {
+					t.Errorf("the page the server rendered for the link: %+v; want its figures shown, with no note that they are the example's", v)
+				}
+				if !evalJS[bool](t, ctx, `!!document.querySelector('[data-rendered="server"]')`) {
+					t.Fatal("the local server did not render the link")
+				}
+				expectLink(t, ctx, c.name+" as the server sent it", c)
+			})
+			for _, slow := range []bool{false, true} {
+				name := w.name + "/" + c.name + "/first paint"
+				if slow {
+					name += " at 1.6 Mbit/s"
+				}
+				t.Run(name, func(t *testing.T) {
+					ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+					defer cancel()
+					if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: paintWatchJS}); err != nil {
+						t.Fatal(err)
+					}
+					if slow {
+						throttle(t, ctx)
+					}
+					goTo(t, ctx, link)
+					if err := webtest.Poll(ctx, 120*time.Second, `!!window.__fp && window.__fp.client !== undefined && performance.now() - window.__fp.client > 1100`); err != nil {
+						t.Fatal(err)
+					}
+					l := readPaints(t, ctx)
+					if l.FCP < 0 {
+						t.Fatal("no first paint recorded")
+					}
+					// The frame painted first is the last one begun at or
+					// before the first paint's time.
+					first := -1
+					for i, tk := range l.Ticks {
+						if tk[0].(float64) <= l.FCP {
+							first = i
+						}
+					}
+					if first < 0 {
+						t.Fatalf("no frame before the first paint at %.0f ms", l.FCP)
+					}
+					if n := tk1(l.Ticks[first]); n == 0 {
+						t.Errorf("the first paint (%.0f ms) shows no figure", l.FCP)
+					}
+					for _, tk := range l.Ticks[first:] {
+						if tk1(tk) == 0 {
+							t.Errorf("at %.0f ms, after the first paint, a frame shows no figure (client %v)", tk[0].(float64), tk[2])
+							break
+						}
+					}
+					expectLink(t, ctx, c.name+" taken over", c)
+					t.Logf("first paint %.0f ms with %d figures; the calculator took over at %.0f ms", l.FCP, tk1(l.Ticks[first]), *l.Client)
+				})
+			}
+		}
+	}
+}
+
+// tk1 is a frame's count of figures shown.
+func tk1(tk [3]any) int { return int(tk[1].(float64)) }
