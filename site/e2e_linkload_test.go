@@ -362,7 +362,7 @@ func TestFailedLoadRetries(t *testing.T) {
 						t.Fatalf("no failure note: %v (%+v)", err, loading(t, ctx))
 					}
 					v := loading(t, ctx)
-					cause := "could not download its code"
+					cause := "the browser could not download its code"
 					if how == "503" {
 						cause = "the server answered 503"
 					}

@@ -149,6 +149,7 @@ const (
 	goRun                  = "    go.run(wasm.instance);\n    loader.remove();\n"
 	registerWorker         = "goappInitServiceWorker();\n"
 	wasmLoaderEnd          = "    console.error(\"loading wasm failed: \", err);\n  }\n"
+	showProgress           = "    showProgress(0);\n"
 	loadFailed             = "    loaderIcon.className = \"goapp-logo\";\n    loaderLabel.innerText = err;\n"
 )
 
@@ -186,6 +187,11 @@ func patchAppJS(path string) error {
 		return errors.New("generate: go-app's app.js changed; review patchAppJS")
 	}
 	s = strings.Replace(s, loadFailed, "    flakegateEarly.failed(err, loader, loaderIcon, loaderLabel);\n", 1)
+	// The loader's label then says whose figures the page shows.
+	if strings.Count(s, showProgress) != 1 {
+		return errors.New("generate: go-app's app.js changed; review patchAppJS")
+	}
+	s = strings.Replace(s, showProgress, showProgress+"    flakegateEarly.loading(loaderLabel);\n", 1)
 	s = strings.Replace(s, registerWorker, "", 1)
 	s = strings.Replace(s, wasmLoaderEnd, wasmLoaderEnd+"  "+registerWorker, 1)
 	return os.WriteFile(path, []byte(loaderJS+s), 0o644)

@@ -65,8 +65,6 @@ const flakegateEarly = (() => {
     ? "Loading the calculator… This link's figures appear once it has " +
       "computed them; the built-in example's are hidden meanwhile."
     : null;
-  const label = document.getElementById("app-wasm-loader-label");
-  if (loadingWords && label) label.innerText = loadingWords;
 
   // Why app.wasm did not load, in the reader's words: never the
   // browser's own message ("TypeError: Failed to fetch").
@@ -92,6 +90,11 @@ const flakegateEarly = (() => {
   };
 
   return {
+    // loading says in the loader's label, once go-app has written its
+    // own, that the figures on the page are not the link's, when so.
+    loading(label) {
+      if (loadingWords) label.innerText = loadingWords;
+    },
     // loadError tags why the download of app.wasm failed, for why():
     // "network" (fetch rejected) or "status" (an answer other than 2xx).
     loadError(kind, status) {
@@ -168,7 +171,7 @@ const flakegateEarly = (() => {
         loader.classList.remove("fg-failed");
         loader.removeAttribute("role");
         icon.className = "goapp-logo goapp-spin";
-        label.innerText = loadingWords || goappLoadingLabel;
+        label.innerText = goappLoadingLabel;
         if (note) note.innerText = note.dataset.loading || note.innerText;
         goappInitWebAssembly();
       };
