@@ -8,6 +8,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // A link carries the view's state in its query string (the default, which
@@ -94,5 +95,38 @@ func TestQueryLinks(t *testing.T) {
 	e2.ConsumeAll()
 	if p := d.ctx.Page().URL(); p.RawQuery != "" || p.EscapedFragment() != u.RawQuery {
 		t.Errorf("private link %s; want #%s", p, u.RawQuery)
+	}
+}
+
+// The Share section offers a private link and says what each form sends to
+// whom; ticking it moves the view's state from the query string into the
+// fragment, and unticking moves it back.
+func TestPrivateLinkBox(t *testing.T) {
+	linkMode = linkQuery
+	defer func() { linkMode = linkPrivate }()
+	c := &budgetT{}
+	e := load(t, c)
+	c.SetField(c.ctx, "cap", "5")
+	c.ctx.Update()
+	e.ConsumeAll()
+	html := app.HTMLString(c)
+	if !strings.Contains(html, `id="private-link"`) || !strings.Contains(html, "sent to the server of this site") {
+		t.Fatalf("no private-link box saying what a query link sends:\n%s", html)
+	}
+	state := c.ctx.Page().URL().RawQuery
+	setPrivateLinks(c.ctx, true)
+	c.ctx.Update()
+	e.ConsumeAll()
+	if u := c.ctx.Page().URL(); u.RawQuery != "" || u.EscapedFragment() != state {
+		t.Errorf("private: %s; want #%s", u, state)
+	}
+	if html := app.HTMLString(c); !strings.Contains(html, "never send to a server") {
+		t.Error("the private link's note does not say its inputs stay in the browser")
+	}
+	setPrivateLinks(c.ctx, false)
+	c.ctx.Update()
+	e.ConsumeAll()
+	if u := c.ctx.Page().URL(); u.RawQuery != state || u.EscapedFragment() != "" {
+		t.Errorf("back to a query link: %s; want ?%s", u, state)
 	}
 }

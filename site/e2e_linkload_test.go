@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -234,11 +233,7 @@ type loadingView struct {
 
 func loading(t *testing.T, ctx context.Context) loadingView {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[loadingView](loadingJS))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return evalJS[loadingView](t, ctx, loadingJS)
 }
 
 // The page is pre-rendered with its built-in example, and the calculator
@@ -254,14 +249,7 @@ func loading(t *testing.T, ctx context.Context) loadingView {
 func TestLinkNeverShowsTheExample(t *testing.T) {
 	browser, cancel := startBrowser(t)
 	defer cancel()
-	dir, _ := built(t)
-	site, err := webtest.NewHandler(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gate := &wasmGate{site: site}
-	srv := httptest.NewServer(gate)
-	defer srv.Close()
+	gate, srv := gatedSite(t)
 	links := cliLinks(t, srv.URL)
 
 	for _, w := range widths {
@@ -285,10 +273,7 @@ func TestLinkNeverShowsTheExample(t *testing.T) {
 				}
 				took := time.Since(start)
 				expectLink(t, ctx, c.name+" link", c)
-				log, err := chromedp.Run(ctx, chromedp.Evaluate[frameLog](`window.__fg`))
-				if err != nil {
-					t.Fatal(err)
-				}
+				log := evalJS[frameLog](t, ctx, `window.__fg`)
 				if log.Shown != "" {
 					t.Errorf("before the calculator computed the link, the page showed the example's %s", log.Shown)
 				}
@@ -323,14 +308,7 @@ func TestLinkNeverShowsTheExample(t *testing.T) {
 func TestFailedLoadRetries(t *testing.T) {
 	browser, cancel := startBrowser(t)
 	defer cancel()
-	dir, _ := built(t)
-	site, err := webtest.NewHandler(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gate := &wasmGate{site: site}
-	srv := httptest.NewServer(gate)
-	defer srv.Close()
+	gate, srv := gatedSite(t)
 	links := cliLinks(t, srv.URL)
 
 	for _, w := range widths {
@@ -475,15 +453,7 @@ type paintLog struct {
 // readPaints returns the frames recorded and the first paint's time.
 func readPaints(t *testing.T, ctx context.Context) paintLog {
 	t.Helper()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(Object.assign({}, window.__fp, {fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime}))`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l paintLog
-	if err := json.Unmarshal([]byte(raw), &l); err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return evalJS[paintLog](t, ctx, `Object.assign({}, window.__fp, {fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime})`)
 }
 
 // A query link made by the CLI (-site), opened on the local server (which

@@ -46,6 +46,20 @@ func (g *wasmGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.site.ServeHTTP(w, r)
 }
 
+// gatedSite serves the built site through a wasmGate until the test ends.
+func gatedSite(t *testing.T) (*wasmGate, *httptest.Server) {
+	t.Helper()
+	dir, _ := built(t)
+	site, err := webtest.NewHandler(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := &wasmGate{site: site}
+	srv := httptest.NewServer(gate)
+	t.Cleanup(srv.Close)
+	return gate, srv
+}
+
 // set holds app.wasm back (returning the release function), fails it, or
 // (neither) serves it.
 func (g *wasmGate) set(hold, fail bool) func() {
@@ -126,14 +140,7 @@ func startLoad(t *testing.T, ctx context.Context, url string) {
 func TestPageWhileLoading(t *testing.T) {
 	browser, cancel := startBrowser(t)
 	defer cancel()
-	dir, _ := built(t)
-	site, err := webtest.NewHandler(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gate := &wasmGate{site: site}
-	srv := httptest.NewServer(gate)
-	defer srv.Close()
+	gate, srv := gatedSite(t)
 	defaults := cli(t, "budget", "-json", "-rates", "0.05,0.02,0.01")
 	typed := cli(t, "budget", "-json", "-rates", "0.05,0.02,0.01", "-cap", "5", "-target", "0.9")
 
