@@ -261,7 +261,8 @@ func TestLinkNeverShowsTheExample(t *testing.T) {
 				throttle(t, ctx)
 				start := time.Now()
 				goTo(t, ctx, fragmentLink(c.link))
-				if err := webtest.Poll(ctx, 30*time.Second, `!!document.getElementById('app-wasm-loader-label') && document.readyState !== 'loading'`); err != nil {
+				// app.js, deferred, has run and written the loader's label.
+				if err := webtest.Poll(ctx, 30*time.Second, `!!document.getElementById('app-wasm-loader-label') && typeof flakegateEarly === 'object'`); err != nil {
 					t.Fatal(err)
 				}
 				if v := loading(t, ctx); v.Prerendered && (v.ViewShown || !strings.Contains(v.Note, "figures appear here once it has computed them") ||
@@ -514,7 +515,7 @@ func TestQueryLinkFirstPaint(t *testing.T) {
 					}
 					goTo(t, ctx, link)
 					if err := webtest.Poll(ctx, 120*time.Second, `!!window.__fp && window.__fp.client !== undefined && performance.now() - window.__fp.client > 1100`); err != nil {
-						t.Fatal(err)
+						t.Fatalf("%v\npage: %+v; app.wasm: %s", err, loading(t, ctx), evalJS[string](t, ctx, `JSON.stringify(performance.getEntriesByType('resource').filter(e => e.name.endsWith('app.wasm')).map(e => [e.initiatorType, e.startTime, e.responseEnd, e.transferSize]))`))
 					}
 					l := readPaints(t, ctx)
 					if l.FCP < 0 {
