@@ -34,16 +34,16 @@ import (
 // the floor's mount; the target is a query link's first figure within 1.1×
 // the pre-rendered page's first paint.
 
-// firstJS records, in window.__fp, the first paint, when selector first
-// matches, and when the page became interactive (the loader's note, once
-// seen, is gone and <main> or the floor's component is there).
-func firstJS(selector string) string {
+// firstJS records, in window.__fp, the first paint, when the JavaScript
+// expression shown first holds, and when the page became interactive (the
+// loader's note, once seen, is gone).
+func firstJS(shown string) string {
 	return `window.__fp = {};
 (() => {
-  const fp = window.__fp, sel = ` + strconv.Quote(selector) + `;
+  const fp = window.__fp, shown = () => ` + shown + `;
   new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === 'first-contentful-paint') fp.fcp = e.startTime; }).observe({type: 'paint', buffered: true});
   const check = () => {
-    if (fp.match === undefined && document.querySelector(sel)) fp.match = performance.now();
+    if (fp.match === undefined && shown()) fp.match = performance.now();
     if (document.getElementById('app-wasm-loader')) fp.loader = true;
     else if (fp.loader && fp.ready === undefined) fp.ready = performance.now();
   };
@@ -58,15 +58,15 @@ type firstTimes struct {
 }
 
 // firstLoad opens link cold in a fresh profile and returns its first
-// paint, the first match of selector and its time to interactive, in ms
-// from navigation start.
-func firstLoad(profile, link, selector string) (firstTimes, error) {
+// paint, when shown first held and its time to interactive, in ms from
+// navigation start.
+func firstLoad(profile, link, shown string) (firstTimes, error) {
 	ctx, cancel, err := webtest.NewBrowser(context.Background(), profile)
 	if err != nil {
 		return firstTimes{}, err
 	}
 	defer cancel()
-	if err := chromedp.Do(ctx, inject(firstJS(selector)), chromedp.Navigate(link)); err != nil {
+	if err := chromedp.Do(ctx, inject(firstJS(shown)), chromedp.Navigate(link)); err != nil {
 		return firstTimes{}, err
 	}
 	if err := webtest.Poll(ctx, 60*time.Second, `window.__fp && window.__fp.fcp !== undefined && window.__fp.match !== undefined && window.__fp.ready !== undefined`); err != nil {
@@ -90,7 +90,7 @@ func (t firstTimes) figure() float64 { return max(t.Match, t.FCP) }
 
 // firstBench runs the loads above reps times, interleaved, and prints the
 // medians and their ratios.
-func firstBench(tmp, site, floorURL, budgetLink, budgetSel string, reps int, r *Result) error {
+func firstBench(tmp, site, floorURL, budgetLink string, reps int, r *Result) error {
 	srv, err := webtest.StartLocalServer(".", tmp, site)
 	if err != nil {
 		return err
@@ -104,9 +104,16 @@ func firstBench(tmp, site, floorURL, budgetLink, budgetSel string, reps int, r *
 	plain := srv.URL + "/"
 	query := srv.URL + "/?" + state
 	private := srv.URL + "/#" + state
-	// The pre-rendered page's first paint, and its time to interactive:
-	// the budget page's first figure is in its HTML.
-	const anyFigure = `[data-field="reruns"]`
+	// A link's own answer is on the page once the answer box holds its
+	// sentence (words.BudgetAnswer, which the calculator and the server
+	// both write); the pre-rendered page's example answer is another.
+	answer, err := budgetAnswer()
+	if err != nil {
+		return err
+	}
+	linkShown := `((document.getElementById('answer') || {}).textContent || '').includes(` + strconv.Quote(answer) + `)`
+	const floorShown = `!!document.querySelector(` + "`" + floor.Selector + "`" + `)`
+	const plainShown = `!!document.getElementById('answer')`
 	var floorT, plainT, queryT, privateT []firstTimes
 	n := 0
 	for i := 0; i < reps; i++ {
@@ -114,10 +121,10 @@ func firstBench(tmp, site, floorURL, budgetLink, budgetSel string, reps int, r *
 			link, sel string
 			into      *[]firstTimes
 		}{
-			{floorURL, floor.Selector, &floorT},
-			{plain, anyFigure, &plainT},
-			{query, budgetSel, &queryT},
-			{private, budgetSel, &privateT},
+			{floorURL, floorShown, &floorT},
+			{plain, plainShown, &plainT},
+			{query, linkShown, &queryT},
+			{private, linkShown, &privateT},
 		} {
 			n++
 			t, err := firstLoad(filepath.Join(tmp, "first"+strconv.Itoa(n)), l.link, l.sel)

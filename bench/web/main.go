@@ -56,6 +56,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	calc "github.com/flakegate/flakegate/page"
 	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/words"
 )
 
 // Result is what the benchmark measured; times in milliseconds.
@@ -199,7 +200,7 @@ func run(site, out string, rows, reps int, only string) error {
 			cl/cf, rl/rf, median(r.ColdBudgetMS)/cl, median(r.ColdAAMS)/cl, median(r.RepeatMS)/rl, median(r.RepeatAAMS)/rl)
 	}
 	if want("first") {
-		if err := firstBench(tmp, site, floorURL, budgetLink, budgetSel, reps, &r); err != nil {
+		if err := firstBench(tmp, site, floorURL, budgetLink, reps, &r); err != nil {
 			return err
 		}
 	}
@@ -313,18 +314,32 @@ func sizes(path string, r *Result) error {
 	return nil
 }
 
-// budgetShare is a budget link whose first figure differs from the
-// pre-rendered defaults, and the selector of that figure.
-func budgetShare(base string) (string, string, error) {
+// budgetInput is the budget of the benchmarks' link: its first figure
+// differs from the pre-rendered defaults.
+func budgetInput() gate.BudgetInput {
 	cost := 8.0
-	res, err := gate.Budget(gate.BudgetInput{Target: 0.9, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
-		Rates: []float64{0.05, 0.02, 0.001}, Observed: &core.Count{Passed: 1, Trials: 120}})
+	return gate.BudgetInput{Target: 0.9, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
+		Rates: []float64{0.05, 0.02, 0.001}, Observed: &core.Count{Passed: 1, Trials: 120}}
+}
+
+// budgetShare is the budget link, and the selector of its first figure.
+func budgetShare(base string) (string, string, error) {
+	res, err := gate.Budget(budgetInput())
 	if err != nil {
 		return "", "", err
 	}
 	link := base + "/#cap=5&cost=8&observe=1%2F120&rates=0.05%2C0.02%2C0.001&target=0.9"
 	sel := fmt.Sprintf(`tr[data-scope="rows.0"] [data-field="reruns"][value="%d"]`, *res.Rows[0].Reruns)
 	return link, sel, nil
+}
+
+// budgetAnswer is the budget link's answer sentence (words.BudgetAnswer).
+func budgetAnswer() (string, error) {
+	res, err := gate.Budget(budgetInput())
+	if err != nil {
+		return "", err
+	}
+	return words.BudgetAnswer(res), nil
 }
 
 // aaShare is an A/A link for a 300-scenario, 10-run suite.
