@@ -26,11 +26,7 @@ func TestParseCount(t *testing.T) {
 		}
 	}
 	// Column is the 1-based character position of the fault.
-	bad := []struct {
-		in   string
-		col  int
-		frag string
-	}{
+	bad := []refusal{
 		{"", 1, "want passed/trials"},
 		{"17", 1, "want passed/trials"},
 		{"  17", 3, "want passed/trials"},
@@ -53,17 +49,7 @@ func TestParseCount(t *testing.T) {
 		{"éé/x", 1, "whole number"},
 		{"1/éx", 3, "whole number"},
 	}
-	for _, c := range bad {
-		_, err := ParseCount("baseline", c.in)
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("ParseCount(%q): want *Error, got %v", c.in, err)
-			continue
-		}
-		if e.Kind != Invalid || e.Field != "baseline" || e.Column != c.col || !strings.Contains(e.Msg, c.frag) {
-			t.Errorf("ParseCount(%q) = %+v; want column %d and %q", c.in, e, c.col, c.frag)
-		}
-	}
+	checkRefusals(t, "ParseCount", "baseline", bad, ParseCount)
 }
 
 func TestParseRates(t *testing.T) {
@@ -92,11 +78,7 @@ func TestParseRates(t *testing.T) {
 			}
 		}
 	}
-	bad := []struct {
-		in   string
-		col  int
-		frag string
-	}{
+	bad := []refusal{
 		{",", 1, "empty item 1"},
 		{"0.05,", 6, "empty item 2"},
 		{"0.05,,0.1", 6, "empty item 2"},
@@ -114,17 +96,7 @@ func TestParseRates(t *testing.T) {
 		{"0.1,x", 5, "not a number"},
 		{"0x1p-2000", 1, "not hexadecimal"},
 	}
-	for _, c := range bad {
-		_, err := ParseRates("rates", c.in)
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("ParseRates(%q): want *Error, got %v", c.in, err)
-			continue
-		}
-		if e.Kind != Invalid || e.Field != "rates" || e.Column != c.col || !strings.Contains(e.Msg, c.frag) {
-			t.Errorf("ParseRates(%q) = %+v; want column %d and %q", c.in, e, c.col, c.frag)
-		}
-	}
+	checkRefusals(t, "ParseRates", "rates", bad, ParseRates)
 }
 
 func FuzzParseCount(f *testing.F) {
@@ -163,4 +135,30 @@ func FuzzParseRates(f *testing.F) {
 			t.Fatalf("ParseRates(%q) gave %d numbers, want %d", s, len(rs), want)
 		}
 	})
+}
+
+// refusal is a text a parser refuses, the 1-based character column of the
+// fault and a fragment of the reason.
+type refusal struct {
+	in   string
+	col  int
+	frag string
+}
+
+// checkRefusals holds parse, the function named call, to refusing each
+// text of bad with an Invalid *Error naming field, at the column and with
+// the reason bad gives.
+func checkRefusals[T any](t *testing.T, call, field string, bad []refusal, parse func(field, s string) (T, error)) {
+	t.Helper()
+	for _, c := range bad {
+		_, err := parse(field, c.in)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s(%q): want *Error, got %v", call, c.in, err)
+			continue
+		}
+		if e.Kind != Invalid || e.Field != field || e.Column != c.col || !strings.Contains(e.Msg, c.frag) {
+			t.Errorf("%s(%q) = %+v; want column %d and %q", call, c.in, e, c.col, c.frag)
+		}
+	}
 }

@@ -3,9 +3,11 @@
 //
 // Here: the input error (*Error, its Kind, and FieldErrorf and PosErrorf,
 // with which every reader and calculator words one), counts of passes out
-// of trials (Count, ParseCount, ParseRates), the default confidence and its
-// check, the machine names of verdicts, gates, property checks and lanes,
-// and WriteJSON, through which every surface writes a result.
+// of trials (Count, ParseCount, ParseRates), the CSV table the counts,
+// samples and manifest readers read a header and its rows with (CSVTable,
+// CSVError), the default confidence and its check, the machine names of
+// verdicts, gates, property checks and lanes, and WriteJSON, through which
+// every surface writes a result.
 //
 // Below, one concept a package, dependencies pointing one way (no package
 // imports one above it; stat imports nothing of ours):

@@ -12,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -153,7 +154,7 @@ func (c *AA) openFragment(v string) bool {
 	if q["aa"] == "" {
 		return false
 	}
-	s, err := DecodeAAShare(q["aa"])
+	s, err := share.DecodeAA(q["aa"])
 	if err != nil {
 		c.linkErr = err
 		c.sides = [2]side{{gen: c.sides[0].gen + 1}, {gen: c.sides[1].gen + 1}}
@@ -287,7 +288,7 @@ func (c *AA) writeURL(ctx app.Context) {
 	s, ok := c.shareState()
 	frag := ""
 	if ok {
-		enc, err := EncodeAAShare(s)
+		enc, err := share.EncodeAA(s)
 		if err == nil {
 			c.shareLen = len(enc) + len("aa=")
 			if c.shareLen > MaxShareFragment {
@@ -335,11 +336,11 @@ func readSide(r io.Reader, name string) (*aa.Side, *AAShare, error) {
 		return side, nil, err
 	}
 	if first == '{' {
-		raw, err := io.ReadAll(io.LimitReader(br, maxShareJSON+1))
+		raw, err := io.ReadAll(io.LimitReader(br, share.MaxJSON+1))
 		if err != nil {
 			return nil, nil, err
 		}
-		s, err := ParseAAShareJSON(raw)
+		s, err := share.ParseAAJSON(raw)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -33,20 +33,20 @@ func runnerChoices() []choice {
 }
 
 // BudgetInputFrom turns the text of the budget form into a core input. Its
-// error is a FieldErrors with a *core.Error for each field it cannot read,
+// error is a param.Errors with a *core.Error for each field it cannot read,
 // naming the form field; those fields keep their default in the input.
 func BudgetInputFrom(s map[string]string) (gate.BudgetInput, error) {
 	in, err := param.Budget.Parse(s)
-	return in, FieldErrors(errorList(err)).orNil()
+	return in, errorList(err).Err()
 }
 
 // budgetFrom computes the budget the form's text asks for. When the text is
-// invalid there is no result, and the error is a FieldErrors with every
+// invalid there is no result, and the error is a param.Errors with every
 // invalid field's fault: what BudgetInputFrom cannot read and, for the
 // other fields, what the input's own check refuses (gate's Problems).
 func budgetFrom(s map[string]string) (*gate.BudgetResult, error) {
 	in, err := BudgetInputFrom(s)
-	errs := FieldErrors(errorList(err))
+	errs := errorList(err)
 	for _, p := range in.Problems() {
 		if errs.For(errField(p)) == nil {
 			errs = append(errs, p)
@@ -57,7 +57,7 @@ func budgetFrom(s map[string]string) (*gate.BudgetResult, error) {
 	}
 	res, err := gate.Budget(in)
 	if err != nil {
-		return nil, FieldErrors{err}
+		return nil, param.Errors{err}
 	}
 	return res, nil
 }

@@ -5,51 +5,43 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-var decideFields = []field{
-	{Key: "baseline", Label: "Baseline passed / trials", Default: "10/20", Hint: "before the patch, e.g. 10/20"},
-	{Key: "patched", Label: "Patched passed / trials", Default: "17/20", Hint: "after the patch, e.g. 17/20"},
-	{Key: "min_trials", Label: "Minimum trials per arm", Default: "20", Hint: "with fewer trials in an arm there is no verdict", Mode: "numeric"},
-	{Key: "confidence", Label: "Confidence of both intervals", Default: "0.95", Hint: "a fraction in (0,1) or a percentage, e.g. 95%"},
-	{Key: "property", Label: "Deterministic property check", Default: core.PropertyUnknown, Hint: "an improvement is accepted only once it passed"},
-}
+// decideFields are the decide form's fields: the schema's inputs
+// (param.Decide), in its order and starting from its text, with the page's
+// labels and hints.
+var decideFields = formFields(param.Decide.Fields, param.Decide.Starts(), map[string]field{
+	"baseline":   {Label: "Baseline passed / trials", Hint: "before the patch, e.g. 10/20"},
+	"patched":    {Label: "Patched passed / trials", Hint: "after the patch, e.g. 17/20"},
+	"min_trials": {Label: "Minimum trials per arm", Hint: "with fewer trials in an arm there is no verdict", Mode: "numeric"},
+	"confidence": {Label: "Confidence of both intervals", Hint: "a fraction in (0,1) or a percentage, e.g. 95%"},
+	"property":   {Label: "Deterministic property check", Hint: "an improvement is accepted only once it passed"},
+})
 
 // DecideInputFrom turns the text of the decide form into a core input. Its
-// error is a FieldErrors with a *core.Error for each field it cannot read,
-// naming the form field; those fields keep their zero value in the input.
+// error is a param.Errors with a *core.Error for each field it cannot read,
+// naming the form field; those fields keep their default in the input.
 func DecideInputFrom(s map[string]string) (gate.DecideInput, error) {
-	in := gate.DefaultDecideInput
-	var errs FieldErrors
-	var err error
-	in.Baseline, err = parseCount("baseline", s["baseline"], armCount)
-	errs.add(err)
-	in.Patched, err = parseCount("patched", s["patched"], armCount)
-	errs.add(err)
-	in.MinTrials, err = parseInt("min_trials", s["min_trials"])
-	errs.add(err)
-	in.Confidence, err = parseFraction("confidence", s["confidence"])
-	errs.add(err)
-	in.Property = strings.TrimSpace(s["property"])
-	return in, errs.orNil()
+	in, err := param.Decide.Parse(s)
+	return in, errorList(err).Err()
 }
 
 // decideFrom decides what the form's text asks. When the text is invalid
-// there is no result, and the error is a FieldErrors with every invalid
+// there is no result, and the error is a param.Errors with every invalid
 // field's fault: what DecideInputFrom cannot read and what gate.Decide
 // rejects.
 func decideFrom(s map[string]string) (gate.DecideInput, *gate.DecideResult, error) {
 	in, err := DecideInputFrom(s)
-	res, errs := collect(FieldErrors(errorList(err)), func(bad FieldErrors) (*gate.DecideResult, error) {
+	res, errs := collect(errorList(err), func(bad param.Errors) (*gate.DecideResult, error) {
 		return gate.Decide(decideStandIns(in, bad))
 	})
 	if len(errs) > 0 {
@@ -60,7 +52,7 @@ func decideFrom(s map[string]string) (gate.DecideInput, *gate.DecideResult, erro
 
 // decideStandIns is in with a valid value in each field that bad names, so
 // that gate.Decide goes on to check the others.
-func decideStandIns(in gate.DecideInput, bad FieldErrors) gate.DecideInput {
+func decideStandIns(in gate.DecideInput, bad param.Errors) gate.DecideInput {
 	d := gate.DefaultDecideInput
 	for _, err := range bad {
 		switch errField(err) {
@@ -141,7 +133,7 @@ func (c *Decide) openLedger(frag string) {
 	if enc == "" {
 		return
 	}
-	if s, err := DecodeLedgerShare(enc); err != nil {
+	if s, err := share.DecodeLedger(enc); err != nil {
 		c.bookErr = fmt.Errorf("this link's ledger could not be read: %w", err)
 	} else {
 		c.book, c.bookShare = s, enc
@@ -234,7 +226,7 @@ func (c *Decide) ClearLedger(ctx app.Context) {
 
 func (c *Decide) setBook(s *ledger.Summary) {
 	c.book, c.bookShare, c.bookLong = s, "", 0
-	if enc, err := EncodeLedgerShare(s); err == nil {
+	if enc, err := share.EncodeLedger(s); err == nil {
 		if len(enc)+len("ledger=") > MaxShareFragment {
 			c.bookLong = len(enc)
 		} else {

@@ -1,7 +1,6 @@
 package page
 
 import (
-	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/share"
 )
 
@@ -10,9 +9,3 @@ import (
 // test's verdict exactly as from the trials. A decide link carries it as
 // "ledger=" + base64url(DEFLATE(JSON)).
 type LedgerShare = share.LedgerState
-
-// EncodeLedgerShare is share.EncodeLedger: the fragment value of s.
-func EncodeLedgerShare(s *ledger.Summary) (string, error) { return share.EncodeLedger(s) }
-
-// DecodeLedgerShare is share.DecodeLedger.
-func DecodeLedgerShare(text string) (*ledger.Summary, error) { return share.DecodeLedger(text) }

@@ -43,14 +43,14 @@ func stdLedgerShare(raw []byte) (LedgerShare, error) {
 func TestLedgerShareRoundTrip(t *testing.T) {
 	for _, name := range []string{"seed_20x20.jsonl", "messy.jsonl", "random_many.jsonl"} {
 		l := readLedgerFile(t, name)
-		enc, err := EncodeLedgerShare(l.Summary())
+		enc, err := share.EncodeLedger(l.Summary())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if strings.ContainsAny(enc, "+/=%&#") {
 			t.Errorf("%s: fragment value needs escaping: %q", name, enc)
 		}
-		s, err := DecodeLedgerShare(enc)
+		s, err := share.DecodeLedger(enc)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -102,7 +102,7 @@ func TestLedgerShareJSONMatchesEncodingJSON(t *testing.T) {
 // table of wrong verdicts.
 func TestDecodeLedgerShareRejects(t *testing.T) {
 	pack := func(v any) string {
-		s, err := packShare(v)
+		s, err := share.Pack(v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestDecodeLedgerShareRejects(t *testing.T) {
 		{pack(map[string]any{"v": 1, "extra": 1}), `unknown field "extra"`},
 		{pack(LedgerShare{Version: 1, Ledger: forged}), `test "a": 5 passed of 2 trials`},
 	} {
-		_, err := DecodeLedgerShare(c.text)
+		_, err := share.DecodeLedger(c.text)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: got %v, want an error saying %q", c.text, err, c.msg)
 		}

@@ -2,112 +2,25 @@ package page
 
 import (
 	"errors"
-	"math"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/param"
 )
 
-// Rates as people write them: the expected lists are the decimal values
-// written in each input (a percentage over 100), read as the CLI reads
-// the same fraction (core.ParseFloat of "0.05" is the float64 nearest
-// 0.05, which 5% must equal exactly).
-func TestParseRatesAsWritten(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want []float64
-	}{
-		{"0.05 0.02 0.01", []float64{0.05, 0.02, 0.01}},
-		{"0.05,0.02,0.01", []float64{0.05, 0.02, 0.01}},
-		{"0.05, 0.02,\t0.01", []float64{0.05, 0.02, 0.01}},
-		{"0.05\n0.02\r\n0.01\n", []float64{0.05, 0.02, 0.01}},
-		{"5% 2%, 1%", []float64{0.05, 0.02, 0.01}},
-		{"5 % 0.02", []float64{0.05, 0.02}},
-		{"0.05; 0.02", []float64{0.05, 0.02}},
-		{"12.5%", []float64{0.125}},
-		{"1e-3", []float64{0.001}},
-		{"  ", []float64{}},
-		{"", []float64{}},
-	} {
-		got, err := parseRates("rates", c.in)
-		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("%q: %v, %v; want %v", c.in, got, err, c.want)
-		}
-	}
-}
-
-// A refusal names the rate by its place and column when the list has
-// several, and speaks of the value alone when it is the only one.
-func TestParseRatesRefusals(t *testing.T) {
-	for _, c := range []struct {
-		in, msg string
-		col     int
-	}{
-		{"0.05 abc", `rate 2: "abc" is not a number`, 6},
-		{"0.05, .02", `rate 2: ".02" is not a number: write a digit before the point (0.02)`, 7},
-		{"5%%", `"5%%" is not a percentage`, 0},
-		{"abc", `"abc" is not a number`, 0},
-		{"0.05 +0.02", `rate 2: "+0.02" is not a number: write it without the leading '+'`, 6},
-		{"1e999", `"1e999" is out of the range of a number`, 0},
-	} {
-		_, err := parseRates("rates", c.in)
-		var e *core.Error
-		if !errors.As(err, &e) {
-			t.Errorf("%q: %v, want a *core.Error", c.in, err)
-			continue
-		}
-		if !strings.HasPrefix(e.Msg, c.msg) || e.Column != c.col || e.Field != "rates" {
-			t.Errorf("%q: field %q column %d %q; want column %d, message starting %q", c.in, e.Field, e.Column, e.Msg, c.col, c.msg)
-		}
-	}
-}
-
-// Counts in the field's own words: an observed history is fails/runs,
-// an arm passed/trials; the messages never borrow the other's words, and
-// a fault inside the text gives its column.
-func TestParseCountWords(t *testing.T) {
-	for _, c := range []struct {
-		in     string
-		w      countWords
-		msg    string
-		col    int
-		absent string
-	}{
-		{"abc", historyCount, `want fails/runs such as 1/120, got "abc"`, 1, "passed"},
-		{"5/3", historyCount, "5 is more than the 3 runs", 1, "trials"},
-		{"1/x", historyCount, `the number of runs must be a whole number >= 0, found "x"`, 3, "trials"},
-		{"/120", historyCount, `missing the number of fails in "/120"`, 1, "passed"},
-		{"1/2/3", historyCount, `want one slash in fails/runs, got "1/2/3"`, 4, "passed"},
-		{"01/120", historyCount, "the number of fails 01 has leading zeros; write it without them", 1, "passed"},
-		{"", historyCount, "required, as fails/runs such as 1/120", 0, "passed"},
-		{"x", armCount, `want passed/trials such as 17/20, got "x"`, 1, "fails"},
-		{"21/20", armCount, "21 is more than the 20 trials", 1, "runs"},
-	} {
-		_, err := parseCount("f", c.in, c.w)
-		var e *core.Error
-		if !errors.As(err, &e) {
-			t.Errorf("%q: %v, want a *core.Error", c.in, err)
-			continue
-		}
-		if e.Msg != c.msg || e.Column != c.col || strings.Contains(e.Msg, c.absent) {
-			t.Errorf("%q: column %d %q; want column %d %q", c.in, e.Column, e.Msg, c.col, c.msg)
-		}
-	}
-}
-
-// Single values never speak of columns: the whole field is the value.
+// Single values never speak of columns at their field: the whole field is
+// the value.
 func TestSingleValuesHaveNoColumn(t *testing.T) {
 	for _, c := range []struct {
 		field, in string
 		parse     func(field, s string) error
 	}{
-		{"target", "9x", func(f, s string) error { _, err := parseFraction(f, s); return err }},
-		{"target", "0x1p-4", func(f, s string) error { _, err := parseFraction(f, s); return err }},
-		{"cost", "8 s", func(f, s string) error { _, err := parseOptSeconds(f, s); return err }},
-		{"cap", "3.5", func(f, s string) error { _, err := parseInt(f, s); return err }},
-		{"cap", "99999999999999999999", func(f, s string) error { _, err := parseInt(f, s); return err }},
+		{"target", "9x", read(param.Fraction)},
+		{"target", "0x1p-4", read(param.Fraction)},
+		{"cost", "8 s", read(param.Seconds)},
+		{"cap", "3.5", read(param.Integer)},
+		{"cap", "99999999999999999999", read(param.Integer)},
 	} {
 		err := c.parse(c.field, c.in)
 		var e *core.Error
@@ -121,38 +34,10 @@ func TestSingleValuesHaveNoColumn(t *testing.T) {
 	}
 }
 
-// FuzzParseCountAgreesWithCore: the page reads a count by the grammar of
-// core.ParseCount (the CLI's and the API's), only its messages differ.
-func FuzzParseCountAgreesWithCore(f *testing.F) {
-	for _, s := range []string{"17/20", " 1 / 120 ", "0/0", "01/2", "1/2/3", "x", "", "/", "5/3", "+1/2", "1/-2", "99999999999999999999/1", "1\t/\t2", "١/٢"} {
-		f.Add(s)
+// read reads a field of kind k, as the forms read their fields.
+func read(k param.Kind) func(field, s string) error {
+	return func(field, s string) error {
+		_, _, err := param.Field{Key: field, Kind: k}.Read(s)
+		return err
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, wantErr := core.ParseCount("f", s)
-		got, err := parseCount("f", s, armCount)
-		if (err == nil) != (wantErr == nil) || got != want {
-			t.Fatalf("%q: page %v, %v; core %v, %v", s, got, err, want, wantErr)
-		}
-	})
-}
-
-// FuzzParseRatesAgreesWithCore: a comma-separated list without
-// percentages reads as core.ParseRates reads it; whatever the page reads
-// is finite, and every list core reads, the page reads too.
-func FuzzParseRatesAgreesWithCore(f *testing.F) {
-	for _, s := range []string{"0.05,0.02", "0.05 0.02", "5%", "1e-3,,2", " , ", "0.05;0.02\n0.01", "x", "1e400", "-0", "0.5%%"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseRates("rates", s)
-		for _, v := range got {
-			if math.IsInf(v, 0) || math.IsNaN(v) {
-				t.Fatalf("%q: read %v", s, got)
-			}
-		}
-		want, wantErr := core.ParseRates("rates", s)
-		if wantErr == nil && len(want) > 0 && (err != nil || !slices.Equal(got, want)) {
-			t.Fatalf("%q: page %v, %v; core %v", s, got, err, want)
-		}
-	})
 }

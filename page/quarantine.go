@@ -3,22 +3,30 @@ package page
 import (
 	"fmt"
 	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-var quarantineFields = []field{
-	{Key: "below", Label: "Failure rate to prove a test below", Default: "0.01", Hint: "a fraction in (0,1) or a percentage, e.g. 0.01 or 1%"},
-	{Key: "confidence", Label: "Confidence of the proof", Default: "0.95", Hint: "in (0,1), e.g. 0.95 or 95%"},
-	{Key: "today", Label: "Date of the registry's check", Default: "", Hint: "YYYY-MM-DD: tests expire by it; blank for today"},
+// quarantineFields are the quarantine form's fields: the release rule's
+// inputs (param.QuarantineRelease) and the check's date
+// (param.QuarantineCheck), starting from their defaults, with the page's
+// labels and hints.
+var quarantineFields = formFields(quarantineInputs(), param.QuarantineRelease.Starts(), map[string]field{
+	"below":      {Label: "Failure rate to prove a test below", Hint: "a fraction in (0,1) or a percentage, e.g. 0.01 or 1%"},
+	"confidence": {Label: "Confidence of the proof", Hint: "in (0,1), e.g. 0.95 or 95%"},
+	"today":      {Label: "Date of the registry's check", Hint: "YYYY-MM-DD: tests expire by it; blank for today"},
+})
+
+func quarantineInputs() []param.Field {
+	today, _ := param.QuarantineCheck.Field("today")
+	return append(append([]param.Field{}, param.QuarantineRelease.Fields...), today)
 }
 
 // QuarantineShare is the shareable state of a registry's check
@@ -128,30 +136,31 @@ func (c *Quarantine) Open(ctx app.Context, frag string) {
 
 // today is the date of the check: the form's, or the day it is here.
 func (c *Quarantine) today() (string, error) {
-	t := strings.TrimSpace(c.st["today"])
-	if t == "" {
+	f, _ := param.QuarantineCheck.Field("today")
+	v, absent, err := f.Read(c.st["today"])
+	if err != nil {
+		return "", err
+	}
+	if absent {
 		return time.Now().Format(time.DateOnly), nil
 	}
-	if _, err := time.Parse(time.DateOnly, t); err != nil {
-		return "", inputErr("today", 0, "want a date YYYY-MM-DD, got "+strconv.Quote(t))
-	}
-	return t, nil
+	return v.(string), nil
 }
 
 func (c *Quarantine) compute() {
-	var errs FieldErrors
-	below, err := parseFraction("below", c.st["below"])
-	errs.add(err)
-	conf, err := parseFraction("confidence", c.st["confidence"])
-	errs.add(err)
+	rel, err := param.QuarantineRelease.Parse(map[string]string{"below": c.st["below"], "confidence": c.st["confidence"]})
+	errs := errorList(err)
 	c.rule = nil
 	if len(errs) == 0 {
-		c.rule, err = quarantine.CleanRunsFor(below, conf)
-		errs.add(err)
+		if c.rule, err = quarantine.CleanRunsFor(rel.Below, rel.Confidence); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	today, err := c.today()
-	errs.add(err)
-	c.err = errs.orNil()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	c.err = errs.Err()
 	c.res, c.resErr = nil, c.stateErr
 	if c.state == nil || err != nil {
 		return

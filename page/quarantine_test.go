@@ -10,8 +10,8 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/quarantine"
-	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/page/fieldcheck"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

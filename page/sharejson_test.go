@@ -10,7 +10,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 )
 
-// stdShare decodes raw as ParseAAShareJSON did with encoding/json.
+// stdShare decodes raw as share.ParseAAJSON did with encoding/json.
 func stdShare(raw []byte) (AAShare, error) {
 	var s AAShare
 	dec := json.NewDecoder(bytes.NewReader(raw))

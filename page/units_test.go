@@ -20,6 +20,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/page/fieldcheck"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -75,19 +76,19 @@ func sampleSide(t testing.TB, csv string) *aa.Side {
 func TestAAShareRoundTrip(t *testing.T) {
 	base := sampleSide(t, aaCSV(200, 10, func(s, r int) bool { return (s*31+r*17)%23 == 0 }))
 	cand := sampleSide(t, aaCSV(200, 3, func(s, r int) bool { return (s+r)%7 == 0 }))
-	enc, err := EncodeAAShare(AAShare{Baseline: base, Candidate: cand})
+	enc, err := share.EncodeAA(AAShare{Baseline: base, Candidate: cand})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Same statistics, same link bytes.
-	enc2, _ := EncodeAAShare(AAShare{Baseline: base, Candidate: cand})
+	enc2, _ := share.EncodeAA(AAShare{Baseline: base, Candidate: cand})
 	if enc != enc2 {
 		t.Error("encoding is not deterministic")
 	}
 	if strings.ContainsAny(enc, "+/=%#&") {
 		t.Errorf("encoding is not fragment-safe: %q", enc[:40])
 	}
-	back, err := DecodeAAShare(enc)
+	back, err := share.DecodeAA(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestAAShareRoundTrip(t *testing.T) {
 }
 
 func TestAAShareRejects(t *testing.T) {
-	good, _ := EncodeAAShare(AAShare{Baseline: &aa.Side{Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}}})
+	good, _ := share.EncodeAA(AAShare{Baseline: &aa.Side{Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}}})
 	for name, text := range map[string]string{
 		"not base64":   "***",
 		"not deflate":  "aGVsbG8",
@@ -114,7 +115,7 @@ func TestAAShareRejects(t *testing.T) {
 		"version":      mustEncodeJSON(t, `{"v":2,"baseline":{"scenarios":[],"runs":[],"rows":0,"duplicates":0}}`),
 		"unknown keys": mustEncodeJSON(t, `{"v":1,"baseline":{"scenarios":[],"runs":[],"rows":0,"duplicates":0},"x":1}`),
 	} {
-		if _, err := DecodeAAShare(text); err == nil {
+		if _, err := share.DecodeAA(text); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -135,25 +136,25 @@ func rawEncode(js string) string {
 	return base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
 
-func FuzzDecodeAAShare(f *testing.F) {
-	good, _ := EncodeAAShare(AAShare{Baseline: &aa.Side{
+func FuzzDecodeAAShareText(f *testing.F) {
+	good, _ := share.EncodeAA(AAShare{Baseline: &aa.Side{
 		Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}})
 	for _, s := range []string{good, "", "***", "aGVsbG8", good[:5], rawEncode(`{"v":1,"baseline":null}`)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		s, err := DecodeAAShare(text)
+		s, err := share.DecodeAA(text)
 		if err != nil {
 			return
 		}
 		// Whatever decodes must be safe to compute with, and re-encode to
 		// the same statistics.
 		aa.Check(s.Baseline, s.Candidate, aa.DefaultOptions)
-		enc, err := EncodeAAShare(s)
+		enc, err := share.EncodeAA(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := DecodeAAShare(enc)
+		back, err := share.DecodeAA(enc)
 		if err != nil {
 			t.Fatalf("re-encoded share does not decode: %v", err)
 		}
@@ -230,14 +231,14 @@ func TestFitTrend(t *testing.T) {
 	}
 }
 
-func ExampleEncodeAAShare() {
+func Example_aaShare() {
 	side := &aa.Side{
 		Scenarios: []aa.Tally{{ID: "login", Passed: 2, Total: 3}, {ID: "search", Passed: 3, Total: 3}},
 		Runs:      []aa.Tally{{ID: "r1", Passed: 2, Total: 2}, {ID: "r2", Passed: 1, Total: 2}, {ID: "r3", Passed: 2, Total: 2}},
 		Rows:      6,
 	}
-	enc, _ := EncodeAAShare(AAShare{Baseline: side})
-	back, _ := DecodeAAShare(enc)
+	enc, _ := share.EncodeAA(AAShare{Baseline: side})
+	back, _ := share.DecodeAA(enc)
 	fmt.Println(back.Baseline.Scenarios[0].ID, back.Baseline.Scenarios[0].Passed, back.Baseline.Scenarios[0].Total)
 	// Output: login 2 3
 }
@@ -330,26 +331,5 @@ func TestPowerPlotManyRates(t *testing.T) {
 	}
 	if !strings.Contains(svg, "pl-series0 pl-dash1") || !strings.Contains(svg, "pl-series5 pl-dash2") {
 		t.Error("curves past the sixth are not dashed")
-	}
-}
-
-// A percentage is read as the CLI reads the same fraction: "95%" is the
-// float64 nearest 0.95 (95*0.01 would be 0.9500000000000001).
-func TestParseFractionPercent(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want float64
-	}{
-		{"95%", 0.95}, {"99.9%", 0.999}, {" 97.5 % ", 0.975}, {"9.5e1%", 0.95}, {"1e-3%", 1e-5}, {"0.95", 0.95}, {"100%", 1},
-	} {
-		got, err := parseFraction("confidence", c.in)
-		if err != nil || got != c.want {
-			t.Errorf("%q: %v, %v; want %v exactly", c.in, got, err, c.want)
-		}
-	}
-	for _, in := range []string{"%", "95e%", "x%", "Inf%", "95%%"} {
-		if v, err := parseFraction("confidence", in); err == nil {
-			t.Errorf("%q read as %v", in, v)
-		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/page/fieldcheck"
+	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -370,7 +371,7 @@ func TestAAPageAndShareLink(t *testing.T) {
 		t.Errorf("no note that the figures are the baseline's alone:\n%s", html)
 	}
 	f := c.ctx.Page().URL()
-	back, err := DecodeAAShare(strings.TrimPrefix(f.Fragment, "aa="))
+	back, err := share.DecodeAA(strings.TrimPrefix(f.Fragment, "aa="))
 	if err != nil || back.Candidate != nil || back.Baseline == nil || back.Baseline.Rows != bs.Rows {
 		t.Errorf("the link holds %+v (%v), want the baseline alone", back, err)
 	}
@@ -407,7 +408,7 @@ func TestAATooLargeForALink(t *testing.T) {
 	}
 	// The offered JSON reopens the view exactly.
 	s, _ := c.shareState()
-	back, err := ParseAAShareJSON(ShareJSON(s))
+	back, err := share.ParseAAJSON(ShareJSON(s))
 	if err != nil {
 		t.Fatal(err)
 	}

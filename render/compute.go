@@ -25,6 +25,13 @@ import (
 // calculator then computes in the browser.
 const MaxQuery = share.MaxFragment + 1<<10
 
+// MaxWorkSteps bounds the A/A check a link may ask of the server (aa.Work,
+// about a nanosecond a step natively): an A/A link of many runs, whose
+// in-depth analyses (the trend test's permutations) cost more, is not
+// rendered, and the page computes it in the browser as before. A link of
+// 24 scenarios in 6 runs costs 1.4e5 steps.
+const MaxWorkSteps = 1e7
+
 // Part is one result a view shows: the result's JSON (as core.WriteJSON
 // writes it, without link and link_note) under the data-scope Scope (""
 // for the page's top level), and its Markdown summary, whose first line is
@@ -220,6 +227,13 @@ func (v *View) aa(text string) error {
 	}
 	if s.Baseline == nil {
 		return errors.New("its data holds no baseline")
+	}
+	var cn, cr int
+	if s.Candidate != nil {
+		cn, cr = len(s.Candidate.Scenarios), len(s.Candidate.Runs)
+	}
+	if aa.Work(s.Baseline, cn, cr, aa.DefaultOptions) > MaxWorkSteps {
+		return ErrNotRendered // the page computes it, in slices
 	}
 	res, err := aa.Check(s.Baseline, s.Candidate, aa.DefaultOptions)
 	if err != nil {

@@ -20,8 +20,9 @@
 //     form's inputs holding the link's text, and into the head's title,
 //     description and Open Graph and Twitter card tags.
 //   - Bounded: a query past MaxQuery bytes, or a template past MaxTemplate,
-//     is not rendered (the page is served as pre-rendered); packed values
-//     are unpacked within share.MaxJSON. The same link and template give
+//     is not rendered (the page is served as pre-rendered), nor is an A/A
+//     link whose check costs more than MaxWorkSteps; packed values are
+//     unpacked within share.MaxJSON. The same link and template give
 //     the same bytes, whose hash is the ETag (Respond).
 //   - It imports the core, share and words and the standard library only
 //     (no go-app, no page), so the Worker links it at a small cost.

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"flag"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/flakegate/flakegate/share"
@@ -164,6 +168,25 @@ func TestNotRendered(t *testing.T) {
 			t.Errorf("%s?%.30s: %v, want ErrNotRendered", c.path, c.query, err)
 		}
 	}
+	// An A/A link whose check costs more than MaxWorkSteps: 30 scenarios
+	// in 400 runs (the trend test permutes the 400 runs 9,999 times).
+	side := &aa.Side{}
+	for i := range 30 {
+		side.Scenarios = append(side.Scenarios, aa.Tally{ID: fmt.Sprintf("s%02d", i), Passed: 200, Total: 400})
+	}
+	for i := range 400 {
+		side.Runs = append(side.Runs, aa.Tally{ID: fmt.Sprintf("r%03d", i), Passed: 15, Total: 30})
+	}
+	if w := aa.Work(side, 0, 0, aa.DefaultOptions); w <= MaxWorkSteps {
+		t.Fatalf("the costly side costs only %.3g steps", w)
+	}
+	view, err := share.AA(side, nil)
+	if err != nil || view.Fragment == "" {
+		t.Fatalf("%v %+v", err, view)
+	}
+	if _, err := Compute(share.AAPath, view.Fragment); !errors.Is(err, ErrNotRendered) {
+		t.Errorf("a costly A/A link: %v, want ErrNotRendered", err)
+	}
 	// A damaged link says so, in the page's words, with no figure.
 	v, err := Compute("/history", "history=AAAA")
 	if err != nil || v.Err == nil || !strings.Contains(v.Answer, "damaged") || len(v.Parts) != 0 {
@@ -267,3 +290,35 @@ func FuzzCompute(f *testing.F) {
 }
 
 func count(passed, trials int64) core.Count { return core.Count{Passed: passed, Trials: trials} }
+
+// TestEscapes: text a link carries (here compare's question ids, which
+// the results and their summary list) reaches the page as text, never as
+// markup, in the region and in the head.
+func TestEscapes(t *testing.T) {
+	const evil = `<img src=x onerror=alert(1)>"'&`
+	var a, b aa.Side
+	for i := range 12 {
+		id := fmt.Sprintf("%s%d", evil, i)
+		a.Scenarios = append(a.Scenarios, aa.Tally{ID: id, Passed: int64(i % 2), Total: 1})
+		b.Scenarios = append(b.Scenarios, aa.Tally{ID: id, Passed: 1, Total: 1})
+	}
+	view, err := share.Compare(&a, &b, compare.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Compute(share.ComparePath, view.Fragment+"&x="+url.QueryEscape(evil))
+	if err != nil || v.Err != nil {
+		t.Fatalf("%v %v", err, v.Err)
+	}
+	tpl, err := os.ReadFile(filepath.Join("testdata", "page.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Splice(tpl, v, view.Fragment+"&x="+url.QueryEscape(evil), "https://x.example/compare?"+evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "<img") || !strings.Contains(string(out), "&lt;img src=x onerror=alert(1)&gt;") {
+		t.Error("a question id is not escaped as text")
+	}
+}

@@ -12,57 +12,67 @@ import (
 // bytes (the pages are about 16 KB).
 const MaxTemplate = 1 << 20
 
-// Respond answers r, a GET or HEAD of a calculator page whose URL holds a
-// link's query, with the pre-rendered page tpl showing the link's answer
-// (Compute, Splice), and reports whether it did. It did not when the
-// request is of another method, names no page, has no query or one longer
-// than MaxQuery, or tpl is not a pre-rendered page: the caller then serves
-// the page as it is. The answer is text/html with a strong ETag of its
-// bytes (the same link on the same site gives the same bytes); a matching
-// If-None-Match is answered 304. Headers the caller set before (the
-// site's) are kept.
-func Respond(w http.ResponseWriter, r *http.Request, tpl []byte) bool {
+// Page is the pre-rendered page tpl showing the link of r, a GET or HEAD
+// of a calculator page whose URL holds a link's query (Compute, Splice),
+// and whether there is one. There is none when the request is of another
+// method, names no page, has no query or one longer than MaxQuery, asks
+// for more work than MaxWorkSteps, or tpl is not a pre-rendered page: the
+// caller then serves the page as it is. The same link and tpl give the
+// same bytes. origin is the site's scheme and host as the client reached
+// it ("https://flakegate.example"), for the preview's og:url; "" leaves
+// og:url out.
+func Page(r *http.Request, tpl []byte, origin string) ([]byte, bool) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return false
+		return nil, false
 	}
 	if len(tpl) > MaxTemplate || len(r.URL.RawQuery) > MaxQuery {
-		return false
+		return nil, false
 	}
 	v, err := Compute(r.URL.Path, r.URL.RawQuery)
 	if err != nil {
-		return false
+		return nil, false
 	}
-	body, err := Splice(tpl, v, r.URL.RawQuery, self(r))
+	self := ""
+	if origin != "" {
+		self = origin + r.URL.Path + "?" + r.URL.RawQuery
+	}
+	body, err := Splice(tpl, v, r.URL.RawQuery, self)
 	if err != nil {
-		return false
+		return nil, false
 	}
+	return body, true
+}
+
+// Send answers r with body, a rendered page (in the coding the caller set
+// in Content-Encoding, if any), as text/html with a strong ETag of the
+// bytes sent; a matching If-None-Match is answered 304. Headers the
+// caller set before (the site's) are kept.
+func Send(w http.ResponseWriter, r *http.Request, body []byte) {
 	sum := sha256.Sum256(body)
 	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	if matches(r.Header.Get("If-None-Match"), etag) {
+		h.Del("Content-Encoding")
 		w.WriteHeader(http.StatusNotModified)
-		return true
+		return
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodGet {
+	if r.Method != http.MethodHead {
 		w.Write(body)
 	}
-	return true
 }
 
-// self is the link's own address, for og:url: the request's, on its host.
-func self(r *http.Request) string {
-	if r.Host == "" {
-		return ""
+// Respond answers r with the page tpl showing its link (Page, then Send)
+// and reports whether it did; when it did not, nothing is written.
+func Respond(w http.ResponseWriter, r *http.Request, tpl []byte, origin string) bool {
+	body, ok := Page(r, tpl, origin)
+	if ok {
+		Send(w, r, body)
 	}
-	scheme := "https"
-	if r.TLS == nil && (strings.HasPrefix(r.Host, "127.0.0.1") || strings.HasPrefix(r.Host, "localhost") || strings.HasPrefix(r.Host, "[::1]")) {
-		scheme = "http"
-	}
-	return scheme + "://" + r.Host + r.URL.Path + "?" + r.URL.RawQuery
+	return ok
 }
 
 // matches reports whether an If-None-Match value names etag ("*" or a

@@ -60,14 +60,29 @@ func firstMarkdownLine(md string) string {
 	return line
 }
 
-// Description is the preview's text: the answer and the figures the
-// summary gives under it in a plain paragraph, within maxDescription bytes.
+// Description is the preview's text: the answer, then the key figures the
+// summary gives under it (its first paragraph, the first item of its list,
+// or the first row of its table, each cell after its column's name),
+// within maxDescription bytes.
 func Description(v *View) string {
 	d := v.Answer
 	if len(v.Parts) > 0 {
 		blocks := strings.Split(strings.TrimSpace(v.Parts[0].Markdown), "\n\n")
-		if len(blocks) > 1 && !strings.ContainsAny(blocks[1][:1], "|->#[") {
-			d += " " + unescape(strings.ReplaceAll(blocks[1], "\n", " "))
+		if len(blocks) > 1 {
+			lines := strings.Split(blocks[1], "\n")
+			switch first := lines[0]; {
+			case strings.HasPrefix(first, "- "):
+				d += " " + unescape(strings.TrimPrefix(first, "- "))
+			case strings.HasPrefix(first, "|") && len(lines) > 2:
+				head, row := cells(first), cells(lines[2])
+				var parts []string
+				for i := range min(len(head), len(row)) {
+					parts = append(parts, unescape(head[i])+" "+unescape(row[i]))
+				}
+				d += " " + strings.Join(parts, "; ") + "."
+			case !strings.ContainsAny(first[:1], ">#["):
+				d += " " + unescape(strings.Join(lines, " "))
+			}
 		}
 	}
 	if len(d) > maxDescription {

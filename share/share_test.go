@@ -72,7 +72,7 @@ func TestDecideLedger(t *testing.T) {
 	}
 	v, err = Ledger(s, ledger.DefaultOptions)
 	if err != nil || v.Left != LeftLedger || v.LeftBytes <= MaxFragment || !v.Linked() ||
-		v.URL("https://x.example") != "https://x.example/decide#baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2" {
+		v.URL("https://x.example") != "https://x.example/decide?baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2" {
 		t.Errorf("long ledger: %+v %v", v, err)
 	}
 }
@@ -118,7 +118,7 @@ func TestFreezeView(t *testing.T) {
 func TestAAView(t *testing.T) {
 	side := &aa.Side{Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
 	v, err := AA(side, nil)
-	if err != nil || !strings.HasPrefix(v.Fragment, "aa=") || v.URL("https://x.example/tools/") != "https://x.example/tools/aa#"+v.Fragment {
+	if err != nil || !strings.HasPrefix(v.Fragment, "aa=") || v.URL("https://x.example/tools/") != "https://x.example/tools/aa?"+v.Fragment {
 		t.Errorf("%+v %v", v, err)
 	}
 	big := &aa.Side{}
@@ -160,8 +160,8 @@ func TestParseSite(t *testing.T) {
 }
 
 // FuzzParseSite: whatever it accepts is an http(s) address that parses
-// back to itself, and a view's link on it is a URL whose fragment is the
-// view's.
+// back to itself, and a view's link on it is a URL whose query is the
+// view's state, and its fragment link one whose fragment is.
 func FuzzParseSite(f *testing.F) {
 	for _, s := range []string{"https://flakegate.example", "http://127.0.0.1:8080/", "https://a.b/c/", "https://x/#y", "http://[::1]", "https://%41.example/%2f"} {
 		f.Add(s)
@@ -176,9 +176,14 @@ func FuzzParseSite(f *testing.F) {
 		if err != nil || again != site {
 			t.Fatalf("%q gave %q, which gives %q, %v", s, site, again, err)
 		}
-		u, err := url.Parse(View{Path: BudgetPath, Fragment: frag}.URL(site))
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.EscapedFragment() != frag || u.RawQuery != "" {
+		v := View{Path: BudgetPath, Fragment: frag}
+		u, err := url.Parse(v.URL(site))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.RawQuery != frag || u.Fragment != "" {
 			t.Fatalf("%q: link %v, %v", site, u, err)
+		}
+		u, err = url.Parse(v.FragmentURL(site))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.EscapedFragment() != frag || u.RawQuery != "" {
+			t.Fatalf("%q: fragment link %v, %v", site, u, err)
 		}
 	})
 }
@@ -189,7 +194,7 @@ func ExampleBudget() {
 	in.Observed = &core.Count{Passed: 1, Trials: 120}
 	site, _ := ParseSite("https://flakegate.example/")
 	fmt.Println(Budget(in).URL(site))
-	// Output: https://flakegate.example/#cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2
+	// Output: https://flakegate.example/?cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2
 }
 
 // A link of the first format (no version) left out every input at its

@@ -142,9 +142,11 @@ func (v View) Linked() bool {
 	return v.Left != LeftStatistics && v.Left != LeftRates && v.Left != LeftComparison && v.Left != LeftHistory
 }
 
-// URL is the view's link on site (a ParseSite address), "" when the view
-// has none (Linked).
-func (v View) URL(site string) string { return v.link(site, "#") }
+// URL is the view's link on site (a ParseSite address), the one the CLI,
+// the API and the page hand out: QueryURL, which opens on its answer from
+// the server's first byte and previews with it. "" when the view has none
+// (Linked).
+func (v View) URL(site string) string { return v.QueryURL(site) }
 
 // FragmentURL is the view's link on site with its state in the fragment,
 // which no server receives: the page computes it, offline too. "" when the

@@ -325,7 +325,7 @@ func TestPageInputAsWritten(t *testing.T) {
 		// One failure, one run: words that agree.
 		typeIn(t, ctx, "in-rates", "")
 		typeIn(t, ctx, "in-observe", "1/1")
-		waitFor(t, ctx, `!!document.querySelector('[data-scope=observed] [data-field=fails]')`)
+		waitFor(t, ctx, `(document.querySelector('.observed') || {textContent: ''}).textContent.startsWith('Observed 1 failure in 1 run')`)
 		if obs := evalString(t, ctx, `document.querySelector('.observed').textContent`); !strings.HasPrefix(obs, "Observed 1 failure in 1 run:") {
 			t.Errorf("observed: %q", obs)
 		}
@@ -341,6 +341,7 @@ func TestPageInputAsWritten(t *testing.T) {
 		// No message repeats its field's name or a prefix.
 		for _, k := range []string{"min_trials", "confidence"} {
 			typeIn(t, ctx, "in-"+k, "0")
+			waitFor(t, ctx, `!!document.querySelector('[data-error="`+k+`"]')`)
 		}
 		msgs := evalString(t, ctx, `[...document.querySelectorAll('[data-error]')].map(e => e.dataset.error + '=' + e.textContent).join('\n')`)
 		for _, m := range strings.Split(msgs, "\n") {

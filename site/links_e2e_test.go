@@ -82,7 +82,7 @@ func TestResultLinks(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			link, result := splitLink(t, c.json)
-			if !strings.HasPrefix(link, srv.URL+c.path) || (c.path == "/" && !strings.HasPrefix(link, srv.URL+"/#")) {
+			if !strings.HasPrefix(link, srv.URL+c.path) || (c.path == "/" && !strings.HasPrefix(link, srv.URL+"/?")) {
 				t.Fatalf("link %q does not open %s%s", link, srv.URL, c.path)
 			}
 			// A fresh browser context: no state from an earlier page.

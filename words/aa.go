@@ -1,6 +1,7 @@
 package words
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -146,14 +147,12 @@ func roundPoints(drop float64) string {
 }
 
 // AAVerdictWords is an A/A candidate's verdict in words.
-func AAVerdictWords(verdict string) string {
-	switch verdict {
-	case core.VerdictRegression:
-		return "regression"
-	case core.VerdictNoRegression:
-		return "no regression shown"
-	}
-	return verdict
+func AAVerdictWords(verdict string) string { return cmp.Or(aaVerdictWords[verdict], verdict) }
+
+// aaVerdictWords name the A/A verdicts.
+var aaVerdictWords = map[string]string{
+	core.VerdictRegression:   "regression",
+	core.VerdictNoRegression: "no regression shown",
 }
 
 // AACandidate says, for a candidate, the verdict and why: the mean drop

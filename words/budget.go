@@ -1,6 +1,7 @@
 package words
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/flakegate/flakegate/core"
@@ -11,21 +12,7 @@ import (
 // runner's own setting, and the Markdown summary.
 
 // LaneWords says what a lane of the merge gate does, in a few words.
-func LaneWords(lane string) string {
-	switch lane {
-	case core.LaneGate:
-		return "rerun in the gate"
-	case core.LaneNightly:
-		return "nightly lane"
-	case core.LaneRefuseGreen:
-		return "refuse the green"
-	case core.LaneQuarantine:
-		return "quarantine"
-	case core.LaneUnreachable:
-		return "nothing to catch"
-	}
-	return lane
-}
+func LaneWords(lane string) string { return cmp.Or(lanes[lane].words, lane) }
 
 // BudgetMarkdown summarises a rerun budget: whether the gate can see each
 // flake, what the cap catches, and what catching it takes.

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/flakegate/flakegate/core"
@@ -11,21 +12,7 @@ import (
 // actions and their Markdown summaries.
 
 // GateSentence says what a two-arm gate does, as the start of a sentence.
-func GateSentence(g string) string {
-	switch g {
-	case core.GateBlock:
-		return "The gate blocks the patch"
-	case core.GateQuarantine:
-		return "The gate blocks and quarantines the test, attributing nothing to the patch"
-	case core.GateNoClaim:
-		return "The gate does not block, but the patch cannot claim a flake fix"
-	case core.GateAccept:
-		return "The gate accepts the patch"
-	case core.GateOwed:
-		return "The gate does not block yet: accept the improvement only once a deterministic property check passes"
-	}
-	return "The gate says " + g
-}
+func GateSentence(g string) string { return cmp.Or(gates[g].sentence, "The gate says "+g) }
 
 // VerdictClause says why, from the two arms: "the pass rate fell from
 // 85.0% (51/60) to 50.0% (30/60), and their 95% Wilson intervals do not
@@ -47,36 +34,10 @@ func VerdictClause(verdict string, baseline, patched gate.Arm, minTrials int64, 
 }
 
 // VerdictWords is a two-arm verdict in a few words, for a table cell.
-func VerdictWords(verdict string) string {
-	switch verdict {
-	case core.VerdictImproved:
-		return "rose"
-	case core.VerdictRegressed:
-		return "fell"
-	case core.VerdictNoChange:
-		return "no change shown"
-	case core.VerdictUnderpowered:
-		return "too few trials"
-	}
-	return verdict
-}
+func VerdictWords(verdict string) string { return cmp.Or(verdicts[verdict].words, verdict) }
 
 // GateWords is a gate action in a few words, for a table cell.
-func GateWords(g string) string {
-	switch g {
-	case core.GateBlock:
-		return "blocks"
-	case core.GateQuarantine:
-		return "blocks: quarantine"
-	case core.GateNoClaim:
-		return "passes, no claim"
-	case core.GateAccept:
-		return "accepts"
-	case core.GateOwed:
-		return "passes, check owed"
-	}
-	return g
-}
+func GateWords(g string) string { return cmp.Or(gates[g].words, g) }
 
 // DecideMarkdown summarises a two-arm verdict and, when known, the trials
 // per arm that would separate the observed rates.

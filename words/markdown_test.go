@@ -1,7 +1,6 @@
 package words
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -104,19 +103,7 @@ func TestDecideMarkdownSizingWarnings(t *testing.T) {
 // TestAAMarkdownMinus: negative differences are written with the minus
 // sign (U+2212) that the threshold's "−" uses, never a hyphen.
 func TestAAMarkdownMinus(t *testing.T) {
-	read := func(path string) *aa.Side {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		s, err := aa.ReadCSV(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	r, err := aa.Check(read("../examples/baseline.csv"), read("../examples/candidate.csv"), aa.DefaultOptions)
+	r, err := aa.Check(readSide(t, "../examples/baseline.csv"), readSide(t, "../examples/candidate.csv"), aa.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/flakegate/flakegate/bench/internal/proc"
 	"github.com/flakegate/flakegate/core/aa"
 )
 
@@ -31,13 +32,13 @@ func BenchmarkReadAA(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := proc.CPUTime()
 	for b.Loop() {
 		if _, err := aa.ReadCSV(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	proc.ReportCPU(b, start)
 }
 
 // BenchmarkAA computes the figures of the 1,000,000-row CSV's tallies, with
@@ -49,13 +50,13 @@ func BenchmarkAA(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := proc.CPUTime()
 	for b.Loop() {
 		if _, err := aa.Check(side, side, aa.DefaultOptions); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	proc.ReportCPU(b, start)
 }
 
 // The generator writes the shape it promises, deterministically.

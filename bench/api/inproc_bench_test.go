@@ -3,18 +3,11 @@ package main
 import (
 	"bytes"
 	"net/http/httptest"
-	"syscall"
 	"testing"
 
+	"github.com/flakegate/flakegate/bench/internal/proc"
 	"github.com/flakegate/flakegate/functions/api"
 )
-
-// cpuNow is the CPU time the process has used, user and system, in ns.
-func cpuNow() int64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
 
 // BenchmarkPostAA is the work of one POST /v1/aa of the load check's CSV
 // (200 scenarios × 20 runs) in process, without a network: with
@@ -25,7 +18,7 @@ func BenchmarkPostAA(b *testing.B) {
 	h := api.New(api.LocalOptions())
 	body := SeedCSV(200, 20)
 	b.ReportAllocs()
-	start := cpuNow()
+	start := proc.CPUTime()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			req := httptest.NewRequest("POST", "/v1/aa", bytes.NewReader(body))
@@ -37,5 +30,5 @@ func BenchmarkPostAA(b *testing.B) {
 			}
 		}
 	})
-	b.ReportMetric(float64(cpuNow()-start)/float64(b.N), "cpu-ns/op")
+	proc.ReportCPU(b, start)
 }

@@ -10,10 +10,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,24 +20,16 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/flakegate/flakegate/bench/internal/proc"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := run(ctx, os.Args[1:], os.Stdout)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench/api:", err)
-		os.Exit(1)
-	}
-}
+func main() { proc.Main("bench/api", run) }
 
 // Result is one route's load run.
 type Result struct {
@@ -90,7 +80,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 
-	base, srvPid, stopServer, err := startServer(ctx, *server, dir)
+	base, srvPid, stopServer, err := proc.StartServer(ctx, *server, dir, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -134,46 +124,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	if *out != "" {
-		b, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
-			return err
-		}
-	}
-	if failed != nil {
-		return errors.New(strings.Join(failed, "; "))
-	}
-	return nil
-}
-
-// startServer starts a local server binary on a free loopback port and
-// returns its URL, its process id and how to stop it.
-func startServer(ctx context.Context, bin, site string) (string, int, func(), error) {
-	srv := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-site", site)
-	pipe, err := srv.StdoutPipe()
-	if err != nil {
-		return "", 0, nil, err
-	}
-	srv.Stderr = os.Stderr
-	if err := srv.Start(); err != nil {
-		return "", 0, nil, err
-	}
-	stop := func() {
-		srv.Process.Signal(syscall.SIGINT)
-		srv.Wait()
-	}
-	line, err := bufio.NewReader(pipe).ReadString('\n')
-	if err != nil {
-		stop()
-		return "", 0, nil, fmt.Errorf("reading the server's URL: %v", err)
-	}
-	m := regexp.MustCompile(`(http://127\.0\.0\.1:\d+)/`).FindStringSubmatch(line)
-	if m == nil {
-		stop()
-		return "", 0, nil, fmt.Errorf("the server printed %q, not its URL", line)
-	}
-	go io.Copy(io.Discard, pipe)
-	return m[1], srv.Process.Pid, stop, nil
+	return proc.Finish(*out, results, failed)
 }
 
 // comparePeer times POST /v1/aa on two servers in turns (rounds of each,
@@ -197,7 +148,7 @@ func comparePeer(ctx context.Context, stdout io.Writer, wrk, server, peer, dir, 
 	var t [2]tally
 	for round := 0; round < rounds; round++ {
 		for i, bin := range []string{server, peer} {
-			base, pid, stop, err := startServer(ctx, bin, dir)
+			base, pid, stop, err := proc.StartServer(ctx, bin, dir, os.Stderr)
 			if err != nil {
 				return fmt.Errorf("%s: %v", bin, err)
 			}
@@ -281,7 +232,7 @@ func load(ctx context.Context, wrk string, pid int, d time.Duration, conns int, 
 	cmd := exec.CommandContext(ctx, wrk, cmdArgs...)
 	var outBuf strings.Builder
 	cmd.Stdout, cmd.Stderr = &outBuf, &outBuf
-	cpu0, cpuErr := cpuTicks(pid)
+	cpu0, cpuErr := proc.CPUTicks(pid)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, err
@@ -303,12 +254,12 @@ func load(ctx context.Context, wrk string, pid int, d time.Duration, conns int, 
 			}
 			waiting = false
 		case <-tick.C:
-			if rss, err := rssMiB(pid); err == nil {
-				samples = append(samples, sample{time.Since(start), rss})
+			if rss, err := proc.RSS(pid); err == nil {
+				samples = append(samples, sample{time.Since(start), proc.MiB(rss)})
 			}
 		}
 	}
-	cpu1, cpuErr1 := cpuTicks(pid)
+	cpu1, cpuErr1 := proc.CPUTicks(pid)
 	res, err := parseWrk(outBuf.String())
 	if err != nil {
 		return res, err
@@ -326,38 +277,6 @@ func load(ctx context.Context, wrk string, pid int, d time.Duration, conns int, 
 		}
 	}
 	return res, nil
-}
-
-// cpuTicks is the user and system time of process pid, in clock ticks.
-func cpuTicks(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The fields after the command name, which is in parentheses.
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) < 13 {
-		return 0, errors.New("short /proc stat")
-	}
-	u, err1 := strconv.ParseInt(f[11], 10, 64)
-	s, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, errors.New("unreadable /proc stat")
-	}
-	return u + s, nil
-}
-
-func rssMiB(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	m := regexp.MustCompile(`VmRSS:\s+(\d+) kB`).FindSubmatch(b)
-	if m == nil {
-		return 0, errors.New("no VmRSS")
-	}
-	kb, _ := strconv.ParseFloat(string(m[1]), 64)
-	return kb / 1024, nil
 }
 
 // parseWrk reads wrk's summary.

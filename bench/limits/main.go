@@ -17,42 +17,28 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/flakegate/flakegate/bench/internal/proc"
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
 	"github.com/flakegate/flakegate/functions/lambda/lambdatest"
 	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := run(ctx, os.Args[1:], os.Stdout)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench/limits:", err)
-		os.Exit(1)
-	}
-}
+func main() { proc.Main("bench/limits", run) }
 
 // Result is one request's figures on one platform.
 type Result struct {
@@ -120,16 +106,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		results = append(results, rs...)
 		failed = append(failed, fails...)
 	}
-	if *out != "" {
-		b, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
-			return err
-		}
-	}
-	if len(failed) > 0 {
-		return errors.New(strings.Join(failed, "; "))
-	}
-	return nil
+	return proc.Finish(*out, results, failed)
 }
 
 // measure runs the floor and the worst requests on p.
@@ -141,7 +118,7 @@ func measure(ctx context.Context, p *platform, duration time.Duration, clients i
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(stdout, "%s: idle RSS %.1f MiB, body limit %d bytes, work budget %.3g steps\n", p.name, mib(idle), p.limit, p.steps)
+	fmt.Fprintf(stdout, "%s: idle RSS %.1f MiB, body limit %d bytes, work budget %.3g steps\n", p.name, proc.MiB(idle), p.limit, p.steps)
 	var results []Result
 	var failed []string
 	var floor float64
@@ -185,7 +162,7 @@ func measure(ctx context.Context, p *platform, duration time.Duration, clients i
 		res.Requests, res.Failed = n, bad
 		res.PerSecond = float64(n) / duration.Seconds()
 		res.P50ms, res.P99ms = percentile(lat, 0.50), percentile(lat, 0.99)
-		res.PeakRSSMiB = mib(max(0, peak-idle))
+		res.PeakRSSMiB = proc.MiB(max(0, peak-idle))
 		if c.Name == health.Name {
 			floor = res.P50ms
 		}
@@ -245,8 +222,6 @@ func percentile(lat []time.Duration, q float64) float64 {
 	return float64(s[i].Microseconds()) / 1000
 }
 
-func mib(b int64) float64 { return float64(b) / (1 << 20) }
-
 // start starts one platform.
 func start(ctx context.Context, name, root, dir string) (*platform, error) {
 	client := &http.Client{Timeout: 120 * time.Second, Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 16}}
@@ -274,24 +249,12 @@ func start(ctx context.Context, name, root, dir string) (*platform, error) {
 		if out, err := build.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("building the server: %v\n%s", err, out)
 		}
-		srv := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-site", dir)
-		pipe, err := srv.StdoutPipe()
+		base, pid, stop, err := proc.StartServer(ctx, bin, dir, nil)
 		if err != nil {
 			return nil, err
 		}
-		if err := srv.Start(); err != nil {
-			return nil, err
-		}
-		line, err := bufio.NewReader(pipe).ReadString('\n')
-		m := regexp.MustCompile(`(http://127\.0\.0\.1:\d+)/`).FindStringSubmatch(line)
-		if err != nil || m == nil {
-			srv.Process.Kill()
-			return nil, fmt.Errorf("the server printed %q, not its URL (%v)", line, err)
-		}
-		go io.Copy(io.Discard, pipe)
 		return &platform{name: "local server", limit: api.DefaultMaxBodyBytes, steps: api.DefaultWorkSteps,
-			send: httpSend(m[1]), rss: func() (int64, error) { return treeRSS(srv.Process.Pid) },
-			stop: func() { srv.Process.Signal(syscall.SIGINT); srv.Wait() }}, nil
+			send: httpSend(base), rss: func() (int64, error) { return proc.TreeRSS(pid) }, stop: stop}, nil
 	case "lambda":
 		e, err := lambdatest.Start(root, dir)
 		if err != nil {
@@ -307,7 +270,7 @@ func start(ctx context.Context, name, root, dir string) (*platform, error) {
 				status, _, answer, err := lambdatest.Invoke(client, e.URL, ev)
 				return status, len(answer), err
 			},
-			rss: func() (int64, error) { return treeRSS(e.Pid()) }, stop: e.Stop, serial: true}, nil
+			rss: func() (int64, error) { return proc.TreeRSS(e.Pid()) }, stop: e.Stop, serial: true}, nil
 	case "worker":
 		wdir, site := filepath.Join(dir, "worker"), filepath.Join(dir, "site")
 		if err := wranglerdev.Build(root, wdir); err != nil {
@@ -330,35 +293,4 @@ func start(ctx context.Context, name, root, dir string) (*platform, error) {
 			}, stop: s.Stop}, nil
 	}
 	return nil, fmt.Errorf("unknown platform %q: local, lambda or worker", name)
-}
-
-// treeRSS is the resident memory of pid and its children, from /proc.
-func treeRSS(pid int) (int64, error) {
-	total, err := rss(pid)
-	if err != nil {
-		return 0, err
-	}
-	raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
-	for _, f := range strings.Fields(string(raw)) {
-		if c, err := strconv.Atoi(f); err == nil {
-			if n, err := treeRSS(c); err == nil {
-				total += n
-			}
-		}
-	}
-	return total, nil
-}
-
-func rss(pid int) (int64, error) {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, errors.New("no VmRSS")
 }

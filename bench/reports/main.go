@@ -28,9 +28,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"time"
 
+	"github.com/flakegate/flakegate/bench/internal/proc"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
 )
@@ -139,7 +139,10 @@ func readOne(path, format string) error {
 	took := time.Since(start)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	hwm := vmHWM()
+	hwm, err := proc.Status("self", "VmHWM") // the peak resident set size
+	if err != nil {
+		hwm = "unknown"
+	}
 	var trials int64
 	for _, t := range res.Tests {
 		trials += t.Baseline.Trials
@@ -174,6 +177,18 @@ func timed(path string, read func(io.Reader) error) (time.Duration, error) {
 	return time.Since(start), err
 }
 
+// drain reads every token next gives, to its end (io.EOF).
+func drain[T any](next func() (T, error)) error {
+	for {
+		if _, err := next(); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
 // tokenPeer times the standard library's tokenizer of the format's syntax
 // over the whole file: a line-by-line encoding/json Unmarshal of each event
 // for go test -json and each row for the JSONL ledger, Decoder.Token for
@@ -181,17 +196,7 @@ func timed(path string, read func(io.Reader) error) (time.Duration, error) {
 func tokenPeer(path, format string) (time.Duration, string, error) {
 	switch format {
 	case "junit":
-		d, err := timed(path, func(r io.Reader) error {
-			dec := xml.NewDecoder(r)
-			for {
-				if _, err := dec.Token(); err != nil {
-					if err == io.EOF {
-						return nil
-					}
-					return err
-				}
-			}
-		})
+		d, err := timed(path, func(r io.Reader) error { return drain(xml.NewDecoder(r).Token) })
 		return d, "encoding/xml Token", err
 	case "gotest", "ledger":
 		d, err := timed(path, func(r io.Reader) error {
@@ -207,30 +212,6 @@ func tokenPeer(path, format string) (time.Duration, string, error) {
 		})
 		return d, "encoding/json Unmarshal per line", err
 	}
-	d, err := timed(path, func(r io.Reader) error {
-		dec := json.NewDecoder(r)
-		for {
-			if _, err := dec.Token(); err != nil {
-				if err == io.EOF {
-					return nil
-				}
-				return err
-			}
-		}
-	})
+	d, err := timed(path, func(r io.Reader) error { return drain(json.NewDecoder(r).Token) })
 	return d, "encoding/json Token", err
-}
-
-// vmHWM is the process's peak resident set size from /proc (Linux).
-func vmHWM() string {
-	raw, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "unknown"
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
 }

@@ -20,17 +20,13 @@ import (
 	"slices"
 	"time"
 
+	"github.com/flakegate/flakegate/bench/internal/proc"
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "sim:", err)
-		os.Exit(1)
-	}
-}
+func main() { proc.Exit("sim", run(os.Args[1:], os.Stdout)) }
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)

@@ -54,8 +54,8 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
-	calc "github.com/flakegate/flakegate/page"
 	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
@@ -360,7 +360,7 @@ func aaShare(base string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	enc, err := calc.EncodeAAShare(calc.AAShare{Baseline: side})
+	enc, err := share.EncodeAA(share.AAState{Baseline: side})
 	if err != nil {
 		return "", "", err
 	}

@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flakegate/flakegate/bench/internal/proc"
 	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 )
 
@@ -38,12 +39,7 @@ import (
 // and two rates, as a reviewer asks it.
 const path = "/v1/budget?target=0.95&cost=8&cap=3&observe=1/120&rates=0.05,0.02"
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "bench/worker:", err)
-		os.Exit(1)
-	}
-}
+func main() { proc.Exit("bench/worker", run(os.Args[1:], os.Stdout)) }
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
@@ -159,15 +155,22 @@ func run(args []string, out io.Writer) error {
 	if *memory > 0 {
 		fmt.Fprintf(out, "\nmemory over %d more requests to each\n", *memory)
 		for _, tg := range targets {
-			before, err := tg.srv.Usage()
+			// The Worker process's usage, V8's heap and the Go figures, in that order.
+			measure := func() (wranglerdev.Usage, int64, *goStats, error) {
+				u, err := tg.srv.Usage()
+				if err != nil {
+					return u, 0, nil, err
+				}
+				heap, err := tg.srv.IsolateHeap()
+				if err != nil {
+					return u, 0, nil, err
+				}
+				return u, heap, stats(client, tg.srv.URL), nil
+			}
+			before, heapBefore, sb, err := measure()
 			if err != nil {
 				return err
 			}
-			heapBefore, err := tg.srv.IsolateHeap()
-			if err != nil {
-				return err
-			}
-			sb := stats(client, tg.srv.URL)
 			start := time.Now()
 			for range *memory {
 				if _, err := tg.do(); err != nil {
@@ -175,20 +178,15 @@ func run(args []string, out io.Writer) error {
 				}
 			}
 			took := time.Since(start)
-			after, err := tg.srv.Usage()
+			after, heapAfter, sa, err := measure()
 			if err != nil {
 				return err
 			}
-			heapAfter, err := tg.srv.IsolateHeap()
-			if err != nil {
-				return err
-			}
-			sa := stats(client, tg.srv.URL)
 			fmt.Fprintf(out, "%-10s V8 heap after a full collection %d → %d bytes; Worker process resident %.1f → %.1f MiB (%s)",
-				tg.name, heapBefore, heapAfter, mib(before.WorkerRSS), mib(after.WorkerRSS), took.Round(time.Millisecond))
+				tg.name, heapBefore, heapAfter, proc.MiB(before.WorkerRSS), proc.MiB(after.WorkerRSS), took.Round(time.Millisecond))
 			if sb != nil && sa != nil {
 				fmt.Fprintf(out, "; Go live heap %d → %d bytes, wasm memory %.2f → %.2f MiB, JS values held by Go %d → %d, goroutines %d → %d, instance %d → %d",
-					sb.HeapAlloc, sa.HeapAlloc, mib(sb.Shim.WasmMemory), mib(sa.Shim.WasmMemory), sb.Shim.JSRefs, sa.Shim.JSRefs,
+					sb.HeapAlloc, sa.HeapAlloc, proc.MiB(sb.Shim.WasmMemory), proc.MiB(sa.Shim.WasmMemory), sb.Shim.JSRefs, sa.Shim.JSRefs,
 					sb.Goroutines, sa.Goroutines, sb.Shim.Instance, sa.Shim.Instance)
 			}
 			fmt.Fprintln(out)
@@ -321,8 +319,6 @@ func stats(client *http.Client, base string) *goStats {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d)/1e6) }
-
-func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
 func ratio(a, b time.Duration) float64 {
 	if b == 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -31,10 +32,11 @@ func TestLinksOpenOnTheirAnswer(t *testing.T) {
 	for _, c := range rendertest.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			link, result, answer := rendertest.Result(t, "../..", srv.URL, c)
-			// Today's links are fragments: the same state as a query.
-			link = strings.Replace(link, "#", "?", 1)
+			if !strings.Contains(link, "?") {
+				t.Fatalf("the CLI's link %q is not a query link", link)
+			}
 			doc := fetch(t, link, "")
-			rendertest.CheckPage(t, doc, answer, c.Prefix, result, c.Skip...)
+			rendertest.CheckPage(t, doc, link, answer, c.Prefix, result, c.Skip...)
 		})
 	}
 }
@@ -90,6 +92,20 @@ func TestLinkCaching(t *testing.T) {
 	}
 	if w := get(link, a.Header().Get("ETag")); w.Code != http.StatusNotModified || w.Body.Len() != 0 {
 		t.Errorf("If-None-Match: %d with %d bytes", w.Code, w.Body.Len())
+	}
+	// Asked for gzip, the same page in gzip, with an ETag of its own.
+	r := httptest.NewRequest(http.MethodGet, link, nil)
+	r.Header.Set("Accept-Encoding", "br;q=1, gzip;q=0.5")
+	z := httptest.NewRecorder()
+	h.ServeHTTP(z, r)
+	zr, err := gzip.NewReader(z.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unz, err := io.ReadAll(zr)
+	if err != nil || z.Header().Get("Content-Encoding") != "gzip" || !bytes.Equal(unz, a.Body.Bytes()) ||
+		z.Header().Get("ETag") == a.Header().Get("ETag") || z.Header().Get("Vary") != "Accept-Encoding" {
+		t.Errorf("gzip: %v, %v, same page %v, ETag %q", err, z.Header(), bytes.Equal(unz, a.Body.Bytes()), z.Header().Get("ETag"))
 	}
 	if w := get(strings.Replace(link, "19", "18", 1), a.Header().Get("ETag")); w.Code != 200 {
 		t.Errorf("another link with the first one's ETag: %d", w.Code)

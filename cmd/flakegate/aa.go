@@ -11,36 +11,20 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
-	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
 func runAA(e *env, args []string) (bool, error) {
-	opt := aa.DefaultOptions
-	fs := newFlags(e, "aa", "[flags] baseline.csv [candidate.csv] | run-report... [-candidate run-report]...")
-	ks := fs.String("k", "", "runs per side to list thresholds for, comma-separated (default 1,2,4,8)")
-	drops := fs.String("drops", "", "drops to size runs per side for, comma-separated fractions (default 0.02,0.03,0.05)")
-	fs.Var(core.FloatVar{P: &opt.Depth.Drop}, "rule", "the fixed-drop rule's `drop` to count false alarms of, a fraction")
-	fs.Var(core.IntVar[uint64]{P: &opt.Depth.Seed}, "seed", "`seed` of the trend test's permutations and of the simulation")
-	simulate := fs.Bool("simulate", false, "simulate which gates catch which shape of regression")
-	sim := sim.DefaultOptions
-	fs.Var(core.IntVar[int]{P: &sim.Sets}, "sets", "simulated `comparisons` per shape")
-	fs.Var(core.IntVar[int]{P: &sim.RunsPerSide}, "sim-k", "`runs` per side in the simulation")
-	fs.Var(core.FloatVar{P: &sim.Drop}, "sim-drop", "size of the planted regression, a `fraction`")
-	fs.Var(core.IntVar[int]{P: &sim.Broken}, "broken", "stable `scenarios` the broken shape breaks (0: the drop times the scenarios)")
+	fs, inputs, out := calcFlags(e, "aa", "[flags] baseline.csv [candidate.csv] | run-report... [-candidate run-report]...", param.AA)
 	format := fs.String("format", "", formatUsage)
 	baseRuns := filesFlag(fs, "baseline", "a test report or eval log `file` as one baseline run, its tests or samples the scenarios (repeatable)")
 	candRuns := filesFlag(fs, "candidate", "a test report or eval log `file` as one candidate run (repeatable)")
 	evalOpt := evalFlags(fs)
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
@@ -71,28 +55,11 @@ func runAA(e *env, args []string) (bool, error) {
 	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
 		return false, usagef("only one input can be standard input")
 	}
-	if *ks != "" {
-		vs, err := core.ParseRates("k", *ks)
-		if err != nil {
-			return false, err
-		}
-		opt.Ks = opt.Ks[:0:0]
-		for _, v := range vs {
-			if v != float64(int(v)) || v < 1 {
-				return false, usagef("-k: runs per side must be whole numbers >= 1, got %v", v)
-			}
-			opt.Ks = append(opt.Ks, int(v))
-		}
+	in, err := parsed(inputs, param.AA)
+	if err != nil {
+		return false, err
 	}
-	if *drops != "" {
-		if opt.Drops, err = core.ParseRates("drops", *drops); err != nil {
-			return false, err
-		}
-	}
-	if *simulate {
-		sim.Seed = opt.Depth.Seed
-		opt.Simulate = &sim
-	}
+	opt := in.Options
 	var res *aa.Result
 	var base, cand *aa.Side // the sides the link carries
 	var notes []string      // the reports' reading notes, which the link does not carry
@@ -108,7 +75,7 @@ func runAA(e *env, args []string) (bool, error) {
 			return false, err
 		}
 		if res, err = aa.CheckLedger(l, opt); err != nil {
-			return false, err
+			return false, inputs.named(err)
 		}
 		// aa.CheckLedger has read both sides this way already.
 		base, _ = aa.FromLedger(l, ledger.ArmBaseline)
@@ -124,7 +91,7 @@ func runAA(e *env, args []string) (bool, error) {
 			}
 		}
 		if res, err = aa.Check(sides[0], sides[1], opt); err != nil {
-			return false, sideFile(err, pos)
+			return false, sideFile(inputs.named(err), pos)
 		}
 		base, cand = sides[0], sides[1]
 	}

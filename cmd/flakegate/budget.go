@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -17,18 +16,10 @@ import (
 )
 
 func runBudget(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "budget", "[flags] [rate ...]")
-	inputs := schemaFlags(fs, param.Budget.Fields, param.Budget.Defaults(), "runner", "setting")
+	fs, inputs, out := calcFlags(e, "budget", "[flags] [rate ...]", param.Budget)
 	from := filesFlag(fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
-	runner := fs.String("runner", "", "write the answer as this test runner's retry setting, `name[=N]` with N today's setting as the runner counts it (it gives the cap): "+
-		strings.Join(gate.RunnerNames(), ", "))
 	format := fs.String("format", "", formatUsage)
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
@@ -45,8 +36,8 @@ func runBudget(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := runnerFlag(fs, *runner, &in); err != nil {
-		return false, err
+	if in.Setting != nil && flagSet(fs, "cap") {
+		return false, usagef("give -cap (reruns) or -runner %s=N (the runner's own setting), not both", in.Runner)
 	}
 	if len(*from) > 0 {
 		if in.Rates != nil || in.Observed != nil {
@@ -62,33 +53,6 @@ func runBudget(e *env, args []string) (bool, error) {
 	res.Link, res.LinkNote = link.URL, link.Note
 	return res.Blocks(), out.print(e, printed{res: res, link: link, notes: func() []annotation { return budgetNotes(res) }, markdown: func() string { return words.BudgetMarkdown(res, link) },
 		text: func(w io.Writer) error { writeBudget(w, res); return nil }})
-}
-
-// runnerFlag reads -runner NAME[=N] into in: the runner, and with =N its
-// setting, which then gives the cap (so -cap may not be given too).
-func runnerFlag(fs *flag.FlagSet, v string, in *gate.BudgetInput) error {
-	if v == "" {
-		return nil
-	}
-	name, n, withN := strings.Cut(v, "=")
-	if _, ok := gate.LookupRunner(name); !ok {
-		return usagef("-runner: unknown runner %q: want one of %s", name, strings.Join(gate.RunnerNames(), ", "))
-	}
-	in.Runner = name
-	if !withN {
-		return nil
-	}
-	k, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64)
-	if err != nil {
-		return usagef("-runner %s: want today's setting as a whole number after =, such as %s=2, got %q", name, name, n)
-	}
-	capSet := false
-	fs.Visit(func(f *flag.Flag) { capSet = capSet || f.Name == "cap" })
-	if capSet {
-		return usagef("give -cap (reruns) or -runner %s=N (the runner's own setting), not both", name)
-	}
-	in.Setting = &k
-	return nil
 }
 
 // writeBudget writes a budget's text report: the settings, the answer for

@@ -8,6 +8,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -18,23 +19,16 @@ import (
 const compareTextFlips = 20
 
 func runCompare(e *env, args []string) (bool, error) {
-	opt := compare.DefaultOptions
-	fs := newFlags(e, "compare", "[flags] A B | -a log... -b log...")
+	fs, inputs, out := calcFlags(e, "compare", "[flags] A B | -a log... -b log...", param.Compare)
 	aFiles := filesFlag(fs, "a", "an eval log `file` of side A, the model compared against (repeatable: epochs, repeats)")
 	bFiles := filesFlag(fs, "b", "an eval log `file` of side B, the model compared (repeatable)")
 	format := fs.String("format", "", formatUsage)
 	evalOpt := evalFlags(fs)
-	cluster := fs.String("cluster", "", "samples files: the `field` of each row that names the question's group (passage, file, task), for clustered standard errors")
-	fs.Var(core.FloatVar{P: &opt.Level}, "level", "confidence `level` of the intervals, in (0,1)")
-	fs.Var(core.FloatVar{P: &opt.Power}, "power", "the `power` the plan wants, in (0,1)")
-	fs.Var(core.FloatVar{P: &opt.Effect}, "effect", "the change in accuracy to plan for, a `fraction` (0.02 is 2 points)")
-	fs.Var(core.IntVar[int]{P: &opt.MaxListed}, "max-listed", "`questions` listed of each kind (flipped each way, only on one side) in -json and -markdown")
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
-	site, err := out.check(e)
+	opt, err := parsed(inputs, param.Compare)
 	if err != nil {
 		return false, err
 	}
@@ -62,9 +56,8 @@ func runCompare(e *env, args []string) (bool, error) {
 			return false, err
 		}
 	}
-	if *cluster != "" {
-		opt.ClusterField = *cluster
-		if opt.Clusters, err = readClusters(e, append(append([]string{}, *aFiles...), *bFiles...), *cluster, *evalOpt); err != nil {
+	if opt.ClusterField != "" {
+		if opt.Clusters, err = readClusters(e, append(append([]string{}, *aFiles...), *bFiles...), opt.ClusterField, *evalOpt); err != nil {
 			return false, err
 		}
 	}
@@ -74,7 +67,7 @@ func runCompare(e *env, args []string) (bool, error) {
 	}
 	res, err := compare.Compare(a, b, opt)
 	if err != nil {
-		return false, sideOf(err, *aFiles, *bFiles)
+		return false, sideOf(inputs.named(err), *aFiles, *bFiles)
 	}
 	res.Warnings = append(res.Warnings, l.Notes()...)
 	view, err := share.Compare(a, b, opt)

@@ -14,27 +14,17 @@ import (
 )
 
 func runDecide(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "decide", "-baseline passed/trials -patched passed/trials [flags]")
-	inputs := schemaFlags(fs, param.Decide.Fields, param.Decide.Defaults())
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
+	fs, inputs, out := calcFlags(e, "decide", "-baseline passed/trials -patched passed/trials [flags]", param.Decide)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
-	site, err := out.check(e)
-	if err != nil {
+	if err := noArgs(pos, ""); err != nil {
 		return false, err
 	}
-	if len(pos) > 0 {
-		return false, usagef("unexpected argument %q", pos[0])
-	}
-	in, err := parsed(inputs, param.Decide)
+	in, res, err := compute(inputs, param.Decide, gate.Decide)
 	if err != nil {
 		return false, err
-	}
-	res, err := gate.Decide(in)
-	if err != nil {
-		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.DecideOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
@@ -64,14 +54,8 @@ func runDecide(e *env, args []string) (bool, error) {
 }
 
 func runSize(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "size", "[flags] baseline-rate patched-rate")
-	inputs := schemaFlags(fs, param.Size.Fields, param.Size.Defaults())
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	fs, inputs, out := calcFlags(e, "size", "[flags] baseline-rate patched-rate", param.Size)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
@@ -87,13 +71,9 @@ func runSize(e *env, args []string) (bool, error) {
 			inputs.texts[key] = pos[i]
 		}
 	}
-	in, err := parsed(inputs, param.Size)
+	in, res, err := compute(inputs, param.Size, gate.Size)
 	if err != nil {
 		return false, err
-	}
-	res, err := gate.Size(in)
-	if err != nil {
-		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.SizeOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note
@@ -117,20 +97,14 @@ func runSize(e *env, args []string) (bool, error) {
 }
 
 func runFreeze(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "freeze", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]")
-	inputs := schemaFlags(fs, param.Freeze.Fields, param.Freeze.Defaults())
+	fs, inputs, out := calcFlags(e, "freeze", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]", param.Freeze)
 	record := fs.String("record", "", "a stored claim: the JSON this command printed earlier (`file`, - for stdin)")
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
-	site, err := out.check(e)
-	if err != nil {
+	if err := noArgs(pos, ""); err != nil {
 		return false, err
-	}
-	if len(pos) > 0 {
-		return false, usagef("unexpected argument %q", pos[0])
 	}
 	_, claim := inputs.texts["claim"]
 	if claim == (*record != "") {
@@ -150,13 +124,9 @@ func runFreeze(e *env, args []string) (bool, error) {
 			t["confidence"] = param.Exact(c.Confidence)
 		}
 	}
-	in, err := parsed(inputs, param.Freeze)
+	_, res, err := compute(inputs, param.Freeze, gate.Freeze)
 	if err != nil {
 		return false, err
-	}
-	res, err := gate.Freeze(in)
-	if err != nil {
-		return false, inputs.named(err)
 	}
 	link := words.LinkOf(share.FreezeOf(res), site)
 	res.Link, res.LinkNote = link.URL, link.Note

@@ -15,6 +15,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -127,35 +128,26 @@ func historyInputs(args []string) ([]historyInput, func(), error) {
 }
 
 func runHistory(e *env, args []string) (bool, error) {
-	o := history.DefaultOptions
 	fset := newFlags(e, "history", "[flags] report-file|folder|glob|archive.zip ...")
 	manifest := fset.String("manifest", "", "a CSV `file` with the columns file,run,commit,branch,time,job: what each report file's run was")
-	fset.BoolVar(&o.KeepIncidents, "keep-incidents", false, "count the outages' and groups' failures in the per-test rates")
-	cost := fset.String("cost", "", "runner `seconds` per run: a flake's cost is its rate times this")
-	int64Flag(fset, &o.Budget.Cap, "cap", "reruns the gate allows today, a whole `number`")
-	fset.Var(core.FloatVar{P: &o.Budget.Target}, "target", "detection `power` the rerun budgets plan for, in (0,1)")
-	fset.Var(core.FloatVar{P: &o.Alpha}, "alpha", "chance over the whole history of calling one healthy run an outage, in (0,1)")
-	fset.StringVar(&o.Today, "today", "", "the `date` (YYYY-MM-DD) the quarantine claims are dated (default: the last run's day)")
+	optFlags := schemaFlags(fset, param.History.Fields, param.History.Defaults())
 	format := fset.String("format", "", formatUsage)
 	q := quarantineFlags(fset)
 	out := outputFlags(fset)
-	pos, err := parse(fset, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	pos, site, err := begin(e, fset, out, args)
 	if err != nil {
 		return false, err
 	}
 	if len(pos) == 0 {
 		return false, usagef("name the runs' reports: files, folders, globs or zip archives")
 	}
-	if *cost != "" {
-		c, err := core.ParseFloat(*cost)
-		if err != nil {
-			return false, usagef("-cost: want seconds per run, got %q", *cost)
-		}
-		o.Budget.CostSeconds = &c
+	o, err := parsed(optFlags, param.History)
+	if err != nil {
+		return false, err
+	}
+	// The settings are checked before the reports are read.
+	if err := o.Check(); err != nil {
+		return false, optFlags.named(err)
 	}
 	var man *history.Manifest
 	if *manifest != "" {

@@ -22,7 +22,7 @@ func TestHistoryLink(t *testing.T) {
 	link := res.Link
 	res.Link = ""
 	v, err := share.History(&res)
-	if err != nil || link != "https://flakegate.example/history#"+v.Fragment || res.LinkNote != "" {
+	if err != nil || link != "https://flakegate.example/history?"+v.Fragment || res.LinkNote != "" {
 		t.Fatalf("link %q, note %q; want the view of the printed result (%v)", link, res.LinkNote, err)
 	}
 	_, md, _ := cli(t, "", append([]string{"history", "-markdown"}, args...)...)

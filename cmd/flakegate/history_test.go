@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -241,5 +243,61 @@ func TestCodeowners(t *testing.T) {
 		if got := c.ownerOf(tc.test); got != tc.want {
 			t.Errorf("%s: owner %q, want %q", tc.test, got, tc.want)
 		}
+	}
+}
+
+// TestHistoryMinOutageTests: the fewest failed tests of an outage reaches
+// the history from its flag, an input added through the schema alone. The
+// fixture's most-failed runs are counted here from the reports
+// themselves (their <failure elements), not from the history's answer: a
+// run is an outage only when that many tests may make one.
+func TestHistoryMinOutageTests(t *testing.T) {
+	zr, err := zip.OpenReader("testdata/history/month.zip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	most := 0
+	for _, f := range zr.File {
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, bytes.Count(b, []byte("<failure")))
+	}
+	outages := func(min int) int {
+		code, out, errs := cli(t, "", "history", "-json", "-min-outage-tests", strconv.Itoa(min), "testdata/history/month.zip")
+		if code != exitOK && code != exitBlock {
+			t.Fatalf("-min-outage-tests %d: exit %d: %s", min, code, errs)
+		}
+		var res struct {
+			Incidents []struct {
+				Kind string `json:"kind"`
+			} `json:"incidents"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, in := range res.Incidents {
+			if in.Kind == "outage" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := outages(most); n == 0 {
+		t.Errorf("-min-outage-tests %d (the most failed tests of a run): no outage", most)
+	}
+	if n := outages(most + 1); n != 0 {
+		t.Errorf("-min-outage-tests %d (more than any run failed): %d outages", most+1, n)
+	}
+	if code, _, errs := cli(t, "", "history", "-min-outage-tests", "1", "testdata/history/month.zip"); code != exitUsage || !strings.Contains(errs, "-min-outage-tests: must be at least 2, got 1") {
+		t.Errorf("-min-outage-tests 1: exit %d, %s", code, errs)
 	}
 }

@@ -12,18 +12,12 @@ import (
 )
 
 func runLedger(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "ledger", "[flags] [report ...]")
-	inputs := schemaFlags(fs, param.Ledger.Fields, param.Ledger.Defaults())
+	fs, inputs, out := calcFlags(e, "ledger", "[flags] [report ...]", param.Ledger)
 	format := fs.String("format", "", formatUsage)
 	baseline := filesFlag(fs, "baseline", "a report `file` of one baseline run (go test -json or JUnit); repeat per run")
 	patched := filesFlag(fs, "patched", "a report `file` of one patched run (go test -json or JUnit); repeat per run")
 	arm := fs.String("arm", ledger.ArmBaseline, "arm of go test -json or JUnit files given as arguments")
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}

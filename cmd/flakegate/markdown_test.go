@@ -99,7 +99,7 @@ func TestLinkInEveryResult(t *testing.T) {
 				t.Errorf("the fragment of %s is not a query: %v", res.Link, err)
 			}
 			for _, f := range res.Flakes {
-				if !strings.HasPrefix(f.Budget.Link, testSite+"/#") || !strings.Contains(f.Budget.Link, "observe=") {
+				if !strings.HasPrefix(f.Budget.Link, testSite+"/?") || !strings.Contains(f.Budget.Link, "observe=") {
 					t.Errorf("a flake's budget links to %q", f.Budget.Link)
 				}
 			}
@@ -139,14 +139,14 @@ func TestLinks(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"budget", "-cap", "5", "-observe", "1/120", "0.05", "0.02"}, testSite + "/#cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2|"},
-		{[]string{"budget", "-observe", "2/40"}, testSite + "/#cap=3&confidence=0.95&observe=2%2F40&target=0.95&v=2|"},
-		{[]string{"decide", "-baseline", "30/60", "-patched", "51/60", "-property", "passed"}, testSite + "/decide#baseline=30%2F60&confidence=0.95&min_trials=20&patched=51%2F60&property=passed&v=2|"},
+		{[]string{"budget", "-cap", "5", "-observe", "1/120", "0.05", "0.02"}, testSite + "/?cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2|"},
+		{[]string{"budget", "-observe", "2/40"}, testSite + "/?cap=3&confidence=0.95&observe=2%2F40&target=0.95&v=2|"},
+		{[]string{"decide", "-baseline", "30/60", "-patched", "51/60", "-property", "passed"}, testSite + "/decide?baseline=30%2F60&confidence=0.95&min_trials=20&patched=51%2F60&property=passed&v=2|"},
 		// DESIGN.md's sizing, 0.50 against 0.85: the decide view's starting arms, 10/20 and 17/20.
-		{[]string{"size", "0.50", "0.85"}, testSite + "/decide#baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2|"},
-		{[]string{"size", "-confidence", "0.9", "0.05", "0.25"}, testSite + "/decide#baseline=1%2F20&confidence=0.9&min_trials=20&patched=5%2F20&property=unknown&v=2|"},
+		{[]string{"size", "0.50", "0.85"}, testSite + "/decide?baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2|"},
+		{[]string{"size", "-confidence", "0.9", "0.05", "0.25"}, testSite + "/decide?baseline=1%2F20&confidence=0.9&min_trials=20&patched=5%2F20&property=unknown&v=2|"},
 		{[]string{"size", "0.3333333333333333", "0.5"}, "|" + "these pass rates have no exact passed/trials form the two-arm calculator could open."},
-		{[]string{"freeze", "-claim", "57/60", "-newer", "40/60"}, testSite + "/decide#baseline=57%2F60&confidence=0.95&min_trials=20&patched=40%2F60&property=unknown&v=2|"},
+		{[]string{"freeze", "-claim", "57/60", "-newer", "40/60"}, testSite + "/decide?baseline=57%2F60&confidence=0.95&min_trials=20&patched=40%2F60&property=unknown&v=2|"},
 		{[]string{"aa", "-k", "1,2", "testdata/base.csv"}, "|The calculator shows these statistics with its default thresholds and analyses."},
 	} {
 		got := link(c.args...)
@@ -161,7 +161,7 @@ func TestLinks(t *testing.T) {
 	// same verdicts (wasm's tests decode it).
 	got := link("ledger", "-min-trials", "5", "testdata/ledger.jsonl")
 	u, _ := url.Parse(strings.TrimSuffix(got, "|"))
-	q, _ := url.ParseQuery(u.EscapedFragment())
+	q := u.Query()
 	if u.Path != share.DecidePath || q.Get("min_trials") != "5" || q.Get("ledger") == "" {
 		t.Errorf("ledger link %s", got)
 	}
@@ -210,7 +210,7 @@ func TestLedgerLinkTooLong(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, errs)
 	}
-	if res.Link != testSite+"/decide#baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2" || !strings.HasPrefix(res.LinkNote, "This ledger is too long for a link (") {
+	if res.Link != testSite+"/decide?baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2" || !strings.HasPrefix(res.LinkNote, "This ledger is too long for a link (") {
 		t.Fatalf("link %.200q, note %q", res.Link, res.LinkNote)
 	}
 	_, md, _ := cli(t, "", "ledger", "-markdown", "-site", testSite, path)

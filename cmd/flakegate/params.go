@@ -16,6 +16,9 @@ import (
 type inputFlags struct {
 	texts map[string]string // by field key, the flags given
 	flags map[string]param.Field
+	// paths are the fields the calculator's own errors name by another
+	// path than their key ("release.below" for below), by that path.
+	paths map[string]string
 }
 
 // textFlag is one field's flag.Value. Its zero value prints "" so that the
@@ -33,6 +36,10 @@ func (v *textFlag) String() string {
 	return v.def
 }
 
+// IsBoolFlag makes a Bool field's flag a switch: -simulate is
+// -simulate=true.
+func (v *textFlag) IsBoolFlag() bool { return v.f.Kind == param.Bool }
+
 func (v *textFlag) Set(s string) error {
 	if _, _, err := v.f.Read(s); err != nil {
 		var e *core.Error
@@ -46,9 +53,16 @@ func (v *textFlag) Set(s string) error {
 }
 
 // schemaFlags defines on fs a flag for each field of fields but those in
-// skip, with the defaults defs (param's Defaults).
+// skip and those another field's flag carries (param.Field.Joined: the
+// runner's setting is -runner NAME=N), with the defaults defs (param's
+// Defaults).
 func schemaFlags(fs *flag.FlagSet, fields []param.Field, defs map[string]string, skip ...string) *inputFlags {
 	in := &inputFlags{texts: map[string]string{}, flags: map[string]param.Field{}}
+	for _, f := range fields {
+		if f.Joined != "" {
+			skip = append(skip, f.Joined)
+		}
+	}
 outer:
 	for _, f := range fields {
 		for _, k := range skip {
@@ -57,7 +71,14 @@ outer:
 			}
 		}
 		in.flags[f.Key] = f
-		fs.Var(&textFlag{f: f, def: defs[f.Key], texts: in.texts}, f.Flag(), f.Help())
+		if f.Joined != "" {
+			in.flags[f.Joined] = f // its faults are the flag's
+		}
+		def := defs[f.Key]
+		if f.Kind == param.Bool && def == "false" {
+			def = "" // a switch is off unless given
+		}
+		fs.Var(&textFlag{f: f, def: def, texts: in.texts}, f.Flag(), f.Help())
 	}
 	return in
 }
@@ -79,11 +100,57 @@ func parsed[T any](in *inputFlags, s *param.Schema[T]) (T, error) {
 func (in *inputFlags) named(err error) error {
 	var e *core.Error
 	if errors.As(err, &e) && e.File == "" {
-		if f, ok := in.flags[e.Field]; ok {
+		key := e.Field
+		if k, ok := in.paths[key]; ok {
+			key = k
+		}
+		if f, ok := in.flags[key]; ok {
 			c := *e
 			c.Field = "-" + f.Flag()
 			return &c
 		}
 	}
 	return err
+}
+
+// compute reads the inputs given with the schema s and computes calc on
+// them, naming a refused input by its flag, whichever refuses it.
+func compute[T, R any](in *inputFlags, s *param.Schema[T], calc func(T) (R, error)) (T, R, error) {
+	v, err := parsed(in, s)
+	if err != nil {
+		var none R
+		return v, none, err
+	}
+	r, err := calc(v)
+	return v, r, in.named(err)
+}
+
+// calcFlags are the flags of a calculator's command: one for each input
+// of its schema s but those in skip (schemaFlags), and how the answer is
+// printed (outputFlags).
+func calcFlags[T any](e *env, name, synopsis string, s *param.Schema[T], skip ...string) (*flag.FlagSet, *inputFlags, *output) {
+	fs := newFlags(e, name, synopsis)
+	return fs, schemaFlags(fs, s.Fields, s.Defaults(), skip...), outputFlags(fs)
+}
+
+// begin parses a command's arguments and checks how its answer is to be
+// printed: its positional arguments, and the site its links point to.
+func begin(e *env, fs *flag.FlagSet, out *output, args []string) (pos []string, site string, err error) {
+	if pos, err = parse(fs, args); err != nil {
+		return nil, "", err
+	}
+	site, err = out.check(e)
+	return pos, site, err
+}
+
+// noArgs refuses positional arguments where a command takes none; hint,
+// when given, says where the input goes instead.
+func noArgs(pos []string, hint string) error {
+	if len(pos) == 0 {
+		return nil
+	}
+	if hint != "" {
+		return usagef("unexpected argument %q; %s", pos[0], hint)
+	}
+	return usagef("unexpected argument %q", pos[0])
 }

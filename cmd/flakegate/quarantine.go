@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -91,16 +92,25 @@ func addRegistryFlags(fs *flag.FlagSet) *registryFlags {
 	return r
 }
 
-func (r *registryFlags) check(e *env) error {
-	site, err := r.out.check(e)
+// begin parses a verb's arguments (begin) and reads the date: its
+// positional arguments.
+func (r *registryFlags) begin(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	pos, site, err := begin(e, fs, r.out, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.site = site
-	if _, err := time.Parse(time.DateOnly, r.today); err != nil {
-		return usagef("-today: want a date YYYY-MM-DD, got %q", r.today)
+	f, _ := param.QuarantineCheck.Field("today")
+	v, absent, err := f.Read(r.today)
+	switch {
+	case err != nil:
+		return nil, usagef("-today: %s", err.(*core.Error).Msg)
+	case absent:
+		r.today = time.Now().Format(time.DateOnly)
+	default:
+		r.today = v.(string)
 	}
-	return nil
+	return pos, nil
 }
 
 // read reads the registry; when it does not exist, empty says whether to
@@ -278,17 +288,17 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	owner := fs.String("owner", "", "who answers for the tests: a person or a team (required)")
 	reason := fs.String("reason", "", "why they are quarantined, in a sentence (required)")
 	dates := addDateFlags(fs, 30, "or")
-	rel := quarantine.DefaultRelease
-	fs.Float64Var(&rel.Below, "below", rel.Below, "the failure `rate` a test must be proven below to leave quarantine")
-	fs.Float64Var(&rel.Confidence, "release-confidence", rel.Confidence, "the confidence of that proof")
-	confidence := fs.Float64("confidence", core.DefaultConfidence, "the confidence of the claim's Wilson interval")
-	tests, err := parse(fs, args)
+	inputs := schemaFlags(fs, param.QuarantineAdd.Fields, param.QuarantineAdd.Defaults())
+	inputs.paths = map[string]string{"release.below": "below", "release.confidence": "release_confidence", "claim.confidence": "confidence"}
+	tests, err := rf.begin(e, fs, args)
 	if err != nil {
 		return false, err
 	}
-	if err := rf.check(e); err != nil {
+	nums, err := parsed(inputs, param.QuarantineAdd)
+	if err != nil {
 		return false, err
 	}
+	rel, confidence := nums.Release, &nums.Confidence
 	if *owner == "" || *reason == "" {
 		return false, usagef("give -owner and -reason: a quarantined test has someone who answers for it, and a why")
 	}
@@ -360,7 +370,7 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	}
 	next, err := quarantine.Add(reg, rf.today, entries...)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	if next, err = quarantine.Remember(next, rf.today, measured...); err != nil {
 		return false, err
@@ -382,15 +392,12 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 func quarantineList(e *env, args []string) (bool, error) {
 	fs := newFlags(e, "quarantine list", "[flags]")
 	rf := addRegistryFlags(fs)
-	pos, err := parse(fs, args)
+	pos, err := rf.begin(e, fs, args)
 	if err != nil {
 		return false, err
 	}
 	if len(pos) > 0 {
 		return false, usagef("list takes no arguments; to check reports, use flakegate quarantine check")
-	}
-	if err := rf.check(e); err != nil {
-		return false, err
 	}
 	reg, err := rf.read(false)
 	if err != nil {
@@ -429,11 +436,8 @@ func quarantineRenew(e *env, args []string) (bool, error) {
 // (what says which, for the message when none is named), and reads the
 // registry.
 func startEdit(e *env, fs *flag.FlagSet, rf *registryFlags, args []string, what string) ([]string, *quarantine.Registry, error) {
-	pos, err := parse(fs, args)
+	pos, err := rf.begin(e, fs, args)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := rf.check(e); err != nil {
 		return nil, nil, err
 	}
 	if len(pos) == 0 {
@@ -485,23 +489,17 @@ func quarantineRename(e *env, args []string) (bool, error) {
 }
 
 func quarantineRuns(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "quarantine runs", "[-below rate] [-confidence c]")
-	rel := quarantine.DefaultRelease
-	fs.Float64Var(&rel.Below, "below", rel.Below, "the failure `rate` to prove a test below")
-	fs.Float64Var(&rel.Confidence, "confidence", rel.Confidence, "the confidence of the proof")
-	out := outputFlags(fs)
-	pos, err := parse(fs, args)
+	fs, inputs, out := calcFlags(e, "quarantine runs", "[-below rate] [-confidence c]", param.QuarantineRelease)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}
-	if len(pos) > 0 {
-		return false, usagef("unexpected argument %q; give the rate with -below", pos[0])
-	}
-	site, err := out.check(e)
-	if err != nil {
+	if err := noArgs(pos, "give the rate with -below"); err != nil {
 		return false, err
 	}
-	res, err := quarantine.CleanRunsFor(rel.Below, rel.Confidence)
+	_, res, err := compute(inputs, param.QuarantineRelease, func(r quarantine.Release) (*quarantine.CleanRunsResult, error) {
+		return quarantine.CleanRunsFor(r.Below, r.Confidence)
+	})
 	if err != nil {
 		return false, err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/words"
 )
@@ -19,15 +20,14 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 	write := fs.Bool("write", false, "record the new counts in the registry (atomically): released tests leave it, a stale claim is replaced by the newer count, renamed tests move")
 	renames := &renameList{}
 	fs.Var(renames, "rename", "map a renamed test's old id to its new one, as `old=new`, so its trials are kept; repeat per test")
-	opt := quarantine.DefaultOptions
-	fs.Float64Var(&opt.Comparable, "comparable", opt.Comparable, "least ratio of the trials since a claim to its trials that can make it stale")
-	fs.Float64Var(&opt.Budget.Target, "target", opt.Budget.Target, "detection power of the rerun budget shown for each claim")
-	int64Flag(fs, &opt.Budget.Cap, "cap", "`reruns` the gate allows today, for the rerun budget")
-	pos, err := parse(fs, args)
+	inputs := schemaFlags(fs, param.QuarantineCheck.Fields, param.QuarantineCheck.Defaults(), "today")
+	pos, err := rf.begin(e, fs, args)
 	if err != nil {
 		return false, err
 	}
-	if err := rf.check(e); err != nil {
+	inputs.texts["today"] = rf.today
+	opt, err := parsed(inputs, param.QuarantineCheck)
+	if err != nil {
 		return false, err
 	}
 	files := append(append([]string{}, *from...), pos...)
@@ -40,7 +40,6 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	opt.Today = rf.today
 	opt.Renames, err = renames.resolve(reg)
 	if err != nil {
 		return false, err
@@ -53,7 +52,7 @@ func quarantineCheck(e *env, args []string) (bool, error) {
 	}
 	res, next, err := quarantine.Check(reg, rep, opt)
 	if err != nil {
-		return false, err
+		return false, inputs.named(err)
 	}
 	if rep == nil {
 		res.Warnings = append(res.Warnings, words.NoReportsCaveat)

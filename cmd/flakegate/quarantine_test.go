@@ -456,7 +456,7 @@ func TestQuarantineCI(t *testing.T) {
 	if len(blocking) < 3 {
 		t.Fatalf("the night has %d tests that block; the test needs several", len(blocking))
 	}
-	if !strings.HasPrefix(res.Link, "https://flakegate.example/quarantine#") || !strings.Contains(res.Link, "registry=") || !strings.Contains(res.Link, "today=2026-11-25") {
+	if !strings.HasPrefix(res.Link, "https://flakegate.example/quarantine?") || !strings.Contains(res.Link, "registry=") || !strings.Contains(res.Link, "today=2026-11-25") {
 		t.Errorf("link %q", res.Link)
 	}
 

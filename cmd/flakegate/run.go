@@ -85,11 +85,7 @@ func runRun(e *env, args []string) (bool, error) {
 	fs.StringVar(&opt.Ledger.Property, "property", opt.Ledger.Property, "property check result: passed, failed or unknown")
 	aaGate := fs.Bool("aa", false, "gate with the A/A check of an eval suite (each test a scenario, each run a run) instead of per-test verdicts")
 	out := outputFlags(fs)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return false, err
-	}
-	site, err := out.check(e)
+	pos, site, err := begin(e, fs, out, args)
 	if err != nil {
 		return false, err
 	}

@@ -2,8 +2,6 @@ package aa
 
 import (
 	"bytes"
-	"encoding/csv"
-	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -21,12 +19,8 @@ import (
 func CSVKind(head []byte) string {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
+		var line []byte
+		line, head, _ = bytes.Cut(head, []byte("\n"))
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
@@ -53,46 +47,30 @@ func CSVKind(head []byte) string {
 // the same totals. Rows is the total of trials; Duplicates, which the sums
 // cannot show, is 0.
 func ReadCounts(r io.Reader) (*Side, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
-		return nil, countsErr(err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	t := core.NewCSVTable(r, true)
+	t.SkipBlank = true
+	if err := t.ReadHeader(); err != nil {
+		return nil, core.CSVError(err, "malformed CSV in the counts", "the counts CSV is empty", false)
 	}
 	for _, need := range []string{"scenario", "run", "passed", "trials"} {
-		if _, ok := col[need]; !ok {
+		if _, ok := t.Cols[need]; !ok {
 			return nil, core.PosErrorf(core.Invalid, 1, 1, "the counts CSV has no %s column: want scenario,run,passed,trials", need)
 		}
 	}
 	side := &Side{Scenarios: []Tally{}, Runs: []Tally{}}
 	seenS, seenR := map[string]bool{}, map[string]bool{}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range t.Rows() {
 		if err != nil {
-			return nil, countsErr(err)
+			return nil, core.CSVError(err, "malformed CSV in the counts", "the counts CSV is empty", false)
 		}
-		line, _ := cr.FieldPos(0)
 		get := func(name string) string {
-			if i := col[name]; i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
+			s, _ := t.Field(name)
+			return s
 		}
 		num := func(name string) (int64, error) {
 			v, err := strconv.ParseInt(get(name), 10, 64)
 			if err != nil || v < 0 {
-				_, c := cr.FieldPos(min(col[name], len(rec)-1))
+				c := t.Column(min(t.Cols[name], len(t.Rec)-1))
 				return 0, core.PosErrorf(core.Invalid, line, c, "%s must be a whole number >= 0, got %q", name, get(name))
 			}
 			return v, nil
@@ -109,44 +87,26 @@ func ReadCounts(r io.Reader) (*Side, error) {
 			return nil, core.PosErrorf(core.Invalid, line, 1, "passed must lie in [0, trials] and trials be at least 1, got %d of %d", passed, trials)
 		}
 		scen, run := get("scenario"), get("run")
-		t := Tally{Passed: passed, Total: trials}
+		var id, what string
+		var seen map[string]bool
+		var tallies *[]Tally
 		switch {
 		case scen != "" && run == "":
-			if seenS[scen] {
-				return nil, core.PosErrorf(core.Invalid, line, 1, "scenario %q is counted twice", scen)
-			}
-			seenS[scen] = true
-			t.ID = scen
-			side.Scenarios = append(side.Scenarios, t)
+			id, what, seen, tallies = scen, "scenario", seenS, &side.Scenarios
 			side.Rows += trials
 		case run != "" && scen == "":
-			if seenR[run] {
-				return nil, core.PosErrorf(core.Invalid, line, 1, "run %q is counted twice", run)
-			}
-			seenR[run] = true
-			t.ID = run
-			side.Runs = append(side.Runs, t)
+			id, what, seen, tallies = run, "run", seenR, &side.Runs
 		default:
 			return nil, core.PosErrorf(core.Invalid, line, 1, "a counts row names a scenario or a run, not both nor neither (the GROUP BY of one of them)")
 		}
+		if seen[id] {
+			return nil, core.PosErrorf(core.Invalid, line, 1, "%s %q is counted twice", what, id)
+		}
+		seen[id] = true
+		*tallies = append(*tallies, Tally{ID: id, Passed: passed, Total: trials})
 	}
 	if err := checkCounts("counts", side); err != nil {
 		return nil, err
 	}
 	return side, nil
-}
-
-func countsErr(err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return core.PosErrorf(core.Invalid, max(pe.Line, 1), max(pe.Column, 1), "malformed CSV in the counts")
-	}
-	if errors.Is(err, io.EOF) {
-		return core.PosErrorf(core.Invalid, 1, 1, "the counts CSV is empty")
-	}
-	var ce *core.Error
-	if errors.As(err, &ce) {
-		return err
-	}
-	return core.PosErrorf(core.Invalid, 1, 1, "malformed CSV in the counts")
 }

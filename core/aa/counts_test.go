@@ -70,15 +70,7 @@ func countsOf(t *testing.T, path string) string {
 func TestReadCountsMatchesRows(t *testing.T) {
 	for _, name := range []string{"seed_shape", "many_runs", "three_runs"} {
 		path := "testdata/aa/" + name + ".csv"
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := ReadCSV(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		rows := readCSVFile(t, path)
 		counts, err := ReadCounts(strings.NewReader(countsOf(t, path)))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -168,6 +168,16 @@ func (p *aaParser) readLine() (l, full []byte, ok bool, err error) {
 	return b, full, true, nil
 }
 
+// lineOr is readLine for a line that must come: at the end of the input
+// it returns the error end gives.
+func (p *aaParser) lineOr(end func() error) (l, full []byte, err error) {
+	l, full, ok, err := p.readLine()
+	if err == nil && !ok {
+		err = end()
+	}
+	return l, full, err
+}
+
 // aaBlank reports whether a line holds only spaces and tabs.
 func aaBlank(l []byte) bool {
 	for _, c := range l {
@@ -181,14 +191,12 @@ func aaBlank(l []byte) bool {
 func (p *aaParser) readHeader() error {
 	var l, full []byte
 	for {
-		var ok bool
 		var err error
-		l, full, ok, err = p.readLine()
+		l, full, err = p.lineOr(func() error {
+			return core.PosErrorf(core.Invalid, max(p.line, 1), 1, "no header: the CSV must start with a line naming the columns scenario, run and passed")
+		})
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return core.PosErrorf(core.Invalid, max(p.line, 1), 1, "no header: the CSV must start with a line naming the columns scenario, run and passed")
 		}
 		if !aaBlank(l) {
 			break

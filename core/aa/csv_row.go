@@ -103,14 +103,12 @@ func (p *aaParser) record(l, full []byte) error {
 					if len(p.rec) > MaxLine {
 						return core.PosErrorf(core.Invalid, fline, fcol, "a quoted field runs past %d bytes", MaxLine)
 					}
-					var ok bool
 					var err error
-					l, full, ok, err = p.readLine()
+					l, full, err = p.lineOr(func() error {
+						return core.PosErrorf(core.Invalid, fline, fcol, "a quoted field is not closed before the end of the input")
+					})
 					if err != nil {
 						return err
-					}
-					if !ok {
-						return core.PosErrorf(core.Invalid, fline, fcol, "a quoted field is not closed before the end of the input")
 					}
 					i, col = 0, 1
 					continue

@@ -115,15 +115,7 @@ func TestDepthSeed004(t *testing.T) {
 // so the figures above are what the product computes from the same files.
 func TestDepthFixtureReader(t *testing.T) {
 	for _, path := range []string{seedFixture, "testdata/depth/candidate.csv"} {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadCSV(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		got := readCSVFile(t, path)
 		want := loadDepthCSV(t, path)
 		if !slices.Equal(got.Scenarios, want.Scenarios) || !slices.Equal(got.Runs, want.Runs) || got.Rows != want.Rows || got.Duplicates != 0 {
 			t.Errorf("%s: ReadCSV and the test loader disagree", path)
@@ -148,12 +140,14 @@ func TestDepthGolden(t *testing.T) {
 	for _, w := range d.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes())
+	golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes(), *depthUpdate, "-update-depth")
 }
 
-func golden(t *testing.T, path string, got []byte) {
+// golden holds got to the golden file at path, or with update writes it
+// there; flagName is the flag that sets update.
+func golden(t *testing.T, path string, got []byte, update bool, flagName string) {
 	t.Helper()
-	if *depthUpdate {
+	if update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +155,7 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update-depth to create it)", err, t.Name())
+		t.Fatalf("%v (run go test -run %s %s to create it)", err, t.Name(), flagName)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the output:\n%s", filepath.Base(path), got)
@@ -221,13 +215,7 @@ func chiSquareCDF(x, k float64) float64 {
 func TestVarianceRatioSlow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for trial := range 40 {
-		runs := 3 + rng.IntN(20)
-		n := 2 + rng.IntN(60)
-		passed := make([]int64, n)
-		for i := range passed {
-			passed[i] = int64(rng.IntN(runs + 1))
-		}
-		s := synthSide(passed, runs, nil)
+		runs, n, _, s := randomSide(rng, 3, 20, 2, 60)
 		opt := DefaultDepthOptions
 		opt.Permutations = 1 // the p-value is tested elsewhere
 		// Move some passes from later runs to earlier ones, for a trend.
@@ -610,13 +598,7 @@ func TestIndependentRate(t *testing.T) {
 func TestPassKBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for trial := range 20 {
-		runs := 2 + rng.IntN(9)
-		n := 1 + rng.IntN(12)
-		passed := make([]int64, n)
-		for i := range passed {
-			passed[i] = int64(rng.IntN(runs + 1))
-		}
-		s := synthSide(passed, runs, nil)
+		runs, n, passed, s := randomSide(rng, 2, 9, 1, 12)
 		got := passK(s, 8)
 		if len(got) != min(8, runs) {
 			t.Fatalf("trial %d: %d values of k for %d runs", trial, len(got), runs)
@@ -1030,4 +1012,17 @@ func TestEqualDiffs(t *testing.T) {
 			t.Errorf("%s: equalDiffs = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// randomSide is a side of n scenarios over runs runs, drawn from rng: runs
+// is minRuns plus a uniform draw below spanRuns, the scenarios n likewise, and
+// how many runs each scenario passed a uniform draw from 0 to runs.
+func randomSide(rng *rand.Rand, minRuns, spanRuns, minN, spanN int) (runs, n int, passed []int64, s *Side) {
+	runs = minRuns + rng.IntN(spanRuns)
+	n = minN + rng.IntN(spanN)
+	passed = make([]int64, n)
+	for i := range passed {
+		passed[i] = int64(rng.IntN(runs + 1))
+	}
+	return runs, n, passed, synthSide(passed, runs, nil)
 }

@@ -25,16 +25,22 @@ type aaGolden struct {
 	Figures   Result  `json:"figures"`
 }
 
+// readAAFile reads testdata/aa/name with ReadCSV.
 func readAAFile(t testing.TB, name string) *Side {
+	return readCSVFile(t, filepath.Join("testdata", "aa", name))
+}
+
+// readCSVFile reads the scenario,run,passed CSV at path with ReadCSV.
+func readCSVFile(t testing.TB, path string) *Side {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "aa", name))
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	s, err := ReadCSV(f)
 	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	return s
 }
@@ -174,20 +180,7 @@ func TestAAGoldenOutput(t *testing.T) {
 		if err := core.WriteJSON(&b, g.run(t)); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", "aa", g.Case+".out.json")
-		if *aaUpdate {
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update-aa to create it)", err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s: output differs from %s:\n%s", g.Case, path, b.Bytes())
-		}
+		golden(t, filepath.Join("testdata", "aa", g.Case+".out.json"), b.Bytes(), *aaUpdate, "-update-aa")
 	}
 }
 

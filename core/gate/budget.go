@@ -9,20 +9,15 @@ import (
 )
 
 // LaneAction says, in a line, what the gate does for a lane.
-func LaneAction(lane string) string {
-	switch lane {
-	case core.LaneGate:
-		return "rerun to the budget inside the merge gate"
-	case core.LaneNightly:
-		return "rerun on the nightly lane; block only on nightly results"
-	case core.LaneRefuseGreen:
-		return "refuse the green and open a task to make the test deterministic"
-	case core.LaneQuarantine:
-		return "quarantine with an owner and an expiry; replace with a property check or delete"
-	case core.LaneUnreachable:
-		return "nothing to catch: a zero failure rate is never seen by reruns"
-	}
-	return ""
+func LaneAction(lane string) string { return laneActions[lane] }
+
+// laneActions say what the gate does for each lane.
+var laneActions = map[string]string{
+	core.LaneGate:        "rerun to the budget inside the merge gate",
+	core.LaneNightly:     "rerun on the nightly lane; block only on nightly results",
+	core.LaneRefuseGreen: "refuse the green and open a task to make the test deterministic",
+	core.LaneQuarantine:  "quarantine with an owner and an expiry; replace with a property check or delete",
+	core.LaneUnreachable: "nothing to catch: a zero failure rate is never seen by reruns",
 }
 
 // BudgetInput describes a rerun budget question. The zero value is not

@@ -9,20 +9,15 @@ import (
 )
 
 // Action says, in a line, what a gate does.
-func Action(gate string) string {
-	switch gate {
-	case core.GateQuarantine:
-		return "too few trials: quarantine the test and attribute nothing to the patch"
-	case core.GateNoClaim:
-		return "the intervals overlap: the patch may merge on other evidence but cannot claim a flake fix"
-	case core.GateBlock:
-		return "block the patch"
-	case core.GateAccept:
-		return "accept: the rate moved and the property check passed"
-	case core.GateOwed:
-		return "the rate moved up; accept only once a deterministic property check passes"
-	}
-	return ""
+func Action(gate string) string { return actions[gate] }
+
+// actions say what each gate does.
+var actions = map[string]string{
+	core.GateQuarantine: "too few trials: quarantine the test and attribute nothing to the patch",
+	core.GateNoClaim:    "the intervals overlap: the patch may merge on other evidence but cannot claim a flake fix",
+	core.GateBlock:      "block the patch",
+	core.GateAccept:     "accept: the rate moved and the property check passed",
+	core.GateOwed:       "the rate moved up; accept only once a deterministic property check passes",
 }
 
 // Blocks reports whether a gate action stops a merge.

@@ -190,44 +190,30 @@ func ReadManifest(r io.Reader) (*Manifest, error) {
 		return nil, &core.Error{Kind: core.TooLarge, Msg: "the manifest is over 64 MiB"}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err != nil {
+	tab := core.NewCSVTable(bytes.NewReader(data), false)
+	if err := tab.ReadHeader(); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the manifest is empty: want a header file,run,commit,branch,time,job"}
 		}
 		return nil, csvErr(err)
 	}
-	col := map[string]int{}
-	for i, h := range head {
+	tab.Cols = map[string]int{}
+	for i, h := range tab.Header {
 		name := strings.ToLower(strings.TrimSpace(h))
-		if _, dup := col[name]; dup && name != "" {
+		if _, dup := tab.Cols[name]; dup && name != "" {
 			return nil, &core.Error{Kind: core.Invalid, Line: 1, Msg: "the manifest names the column " + strconv.Quote(name) + " twice"}
 		}
-		col[name] = i
+		tab.Cols[name] = i
 	}
-	if _, ok := col["file"]; !ok {
+	if _, ok := tab.Cols["file"]; !ok {
 		return nil, &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the manifest has no file column: want a header file,run,commit,branch,time,job"}
 	}
 	m := &Manifest{index: map[string]int{}}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range tab.Rows() {
 		if err != nil {
 			return nil, csvErr(err)
 		}
-		line, _ := cr.FieldPos(0)
-		get := func(name string) (string, int) {
-			i, ok := col[name]
-			if !ok || i >= len(rec) {
-				return "", 0
-			}
-			_, c := cr.FieldPos(i)
-			return strings.TrimSpace(rec[i]), c
-		}
+		get := tab.Field
 		file, fc := get("file")
 		if file == "" {
 			return nil, &core.Error{Kind: core.Invalid, Line: line, Column: max(fc, 1), Msg: "the file column is empty"}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -61,19 +62,7 @@ func TestLedgerGolden(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			l := ledger.New()
-			if err := report.ReadLedger(f, l); err != nil {
-				t.Fatal(err)
-			}
-			res, err := l.Result(ledger.DefaultOptions)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := ledgerResult(t, path)
 			if res.Runs != want.Runs {
 				t.Errorf("runs %+v, want %+v", res.Runs, want.Runs)
 			}
@@ -103,19 +92,7 @@ func TestLedgerGolden(t *testing.T) {
 }
 
 func TestLedgerMessyWarnings(t *testing.T) {
-	f, err := os.Open("testdata/ledger/messy.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	l := ledger.New()
-	if err := report.ReadLedger(f, l); err != nil {
-		t.Fatal(err)
-	}
-	res, err := l.Result(ledger.DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ledgerResult(t, "testdata/ledger/messy.jsonl")
 	all := strings.Join(res.Warnings, "\n")
 	for _, frag := range []string{"setup and", "teardown failures", "seen in one arm only", "tests/test_new.py::test_added",
 		"1 call rows with outcome skipped", "fewer than 20 trials"} {
@@ -144,14 +121,7 @@ func TestLedgerDeterministic(t *testing.T) {
 	}
 	var first []byte
 	for i := range 5 {
-		l := ledger.New()
-		if err := report.ReadLedger(bytes.NewReader(raw), l); err != nil {
-			t.Fatal(err)
-		}
-		res, err := l.Result(ledger.DefaultOptions)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := resultOf(t, bytes.NewReader(raw))
 		var b bytes.Buffer
 		if err := core.WriteJSON(&b, res); err != nil {
 			t.Fatal(err)
@@ -253,14 +223,7 @@ func TestReadLedgerTolerates(t *testing.T) {
 	// extra fields, and no newline at the end.
 	in := "\xef\xbb\xbf" + `{"run": "b1", "arm": "baseline", "nodeid": "t", "when": "call", "outcome": "passed", "x": {"y": [1]}}` + "\r\n" +
 		"   \r\n\n" + `{"ts": 2, "outcome": "failed", "when": "call", "nodeid": "t", "arm": "patched", "run": "p1"}`
-	l := ledger.New()
-	if err := report.ReadLedger(strings.NewReader(in), l); err != nil {
-		t.Fatal(err)
-	}
-	res, err := l.Result(ledger.DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := resultOf(t, strings.NewReader(in))
 	if tc := res.Tests[0]; tc.Baseline.Passed != 1 || tc.Patched.Trials != 1 || tc.Patched.Passed != 0 {
 		t.Fatalf("%+v", tc)
 	}
@@ -303,4 +266,31 @@ func FuzzReadLedger(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ledgerResult reads the JSONL ledger at path and returns its result with
+// the default options.
+func ledgerResult(t *testing.T, path string) *ledger.Result {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return resultOf(t, f)
+}
+
+// resultOf reads a JSONL ledger from r and returns its result with the
+// default options.
+func resultOf(t *testing.T, r io.Reader) *ledger.Result {
+	t.Helper()
+	l := ledger.New()
+	if err := report.ReadLedger(r, l); err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Result(ledger.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

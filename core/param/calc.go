@@ -31,8 +31,8 @@ var Budget = &Schema[gate.BudgetInput]{
 		{Key: "observe", Kind: Count, Part: "fails", Whole: "runs", Example: "1/120", Unit: "runs",
 			Doc: "an observed failure history as fails/runs; its upper Wilson bound is planned for first"},
 		withDoc(confidence, "confidence of the observed rate's Wilson interval, in (0,1)"),
-		{Key: "runner", Kind: Enum, Choices: gate.RunnerNames(),
-			Doc: "the test runner whose retry setting the answer is written in: gotestsum --rerun-fails, Bazel --flaky_test_attempts or --runs_per_test, " +
+		{Key: "runner", Kind: Enum, Choices: gate.RunnerNames(), Joined: "setting",
+			Doc: "the test runner whose retry setting the answer is written in, optionally with today's setting after = (gotestsum=2): gotestsum --rerun-fails, Bazel --flaky_test_attempts or --runs_per_test, " +
 				"pytest-rerunfailures --reruns, Maven Surefire rerunFailingTestsCount, Gradle test-retry maxRetries, Jest jest.retryTimes, Playwright --retries"},
 		{Key: "setting", Kind: Integer, Unit: "retries",
 			Doc: "today's setting of the runner as it counts it (retries, or attempts and runs with the first included); it gives the cap, so give cap or setting, not both"},
@@ -153,7 +153,7 @@ var Freeze = &Schema[gate.FreezeInput]{
 	Fields: []Field{
 		{Key: "claim", Kind: Count, Required: true, Part: "passed", Whole: "trials", Example: "17/20", Unit: "trials",
 			Doc: "the frozen claim as passed/trials"},
-		{Key: "date", Kind: Text, Doc: "the claim's measurement date, YYYY-MM-DD"},
+		{Key: "date", Kind: Date, Doc: "the claim's measurement date, YYYY-MM-DD"},
 		{Key: "newer", Kind: Count, Part: "passed", Whole: "trials", Example: "17/20", Unit: "trials",
 			Doc: "a newer count of the same test as passed/trials"},
 		withDoc(confidence, "confidence of the claim's interval, in (0,1)"),

@@ -11,6 +11,9 @@
 //	           ("0.05,0.02", "5% 2%", "0.05; 0.02", one per line); blank
 //	           text is the empty list
 //	Integer    a whole number in decimal: "3"
+//	Integers   whole numbers separated as Fractions are: "1,2,4,8"
+//	Bool       true or false
+//	Date       a day, YYYY-MM-DD
 //	Seconds    seconds as a number ("8", "1.5") or a duration ("8s",
 //	           "1m30s", "250ms")
 //	Count      two whole numbers, part/whole: "17/20"
@@ -23,7 +26,9 @@
 // the text, when it is inside it); a surface names the field in its own
 // terms (a flag, a JSON path, a query key, a label), the wording is this
 // package's. Whether a value is in range is the calculator's check
-// (core/gate), so that every surface refuses it in the gate's words.
+// (core/gate...), so that every surface refuses it in the calculator's
+// words; a schema checks only what its calculator leaves to the surfaces
+// (the A/A options' ranges, the simulation's switch, compare's list size).
 //
 // Defaults are not written here: a calculator's defaults are the text of
 // its core Default input (gate.DefaultBudgetInput...), read when asked, so
@@ -52,6 +57,9 @@ const (
 	Count                 // part/whole: 17/20
 	Enum                  // one of Choices
 	Text                  // free text, such as a date
+	Integers              // a list of whole numbers: 1,2,4,8
+	Bool                  // true or false
+	Date                  // a day: 2026-01-02
 )
 
 // Field is one input of a calculator.
@@ -73,6 +81,10 @@ type Field struct {
 	// Example is one ("17/20"); Item names one element of a list ("rate").
 	Part, Whole, Example, Item string
 	Choices                    []string // an Enum's values
+	// Joined is the key of a field whose text may follow this one's after
+	// '=': the runner's "gotestsum=2" is runner gotestsum, setting 2, as
+	// the CLI's -runner is written. Such a field has no flag of its own.
+	Joined string
 	// Unit is what the number counts, for help and documentation:
 	// "fraction", "seconds", "reruns", "trials", "ratio".
 	Unit string
@@ -93,14 +105,15 @@ func (f Field) Name() string {
 }
 
 // Value is one input read: float64 (Fraction, Seconds), []float64
-// (Fractions), int64 (Integer), core.Count (Count) or string (Enum, Text).
+// (Fractions), int64 (Integer), []int64 (Integers), bool (Bool),
+// core.Count (Count) or string (Enum, Text, Date).
 type Value = any
 
 // Read reads the text of the field by the one grammar. absent is true (and
 // the error nil) when the text is blank and the field optional.
 func (f Field) Read(text string) (v Value, absent bool, err error) {
 	t := strings.TrimSpace(text)
-	if t == "" && f.Kind != Fractions && f.Kind != Text && f.Kind != Enum {
+	if t == "" && f.Kind != Fractions && f.Kind != Integers && f.Kind != Text && f.Kind != Enum {
 		return nil, true, nil
 	}
 	switch f.Kind {
@@ -110,6 +123,12 @@ func (f Field) Read(text string) (v Value, absent bool, err error) {
 		v, err = readList(f.Key, text, f.Item)
 	case Integer:
 		v, err = readInteger(f.Key, t)
+	case Integers:
+		v, err = readIntegers(f.Key, text, f.Item)
+	case Bool:
+		v, err = readBool(f.Key, t)
+	case Date:
+		v, err = readDate(f.Key, t)
 	case Seconds:
 		v, err = readSeconds(f.Key, t)
 	case Count:
@@ -156,6 +175,10 @@ func (f Field) Help() string {
 		return f.Doc + "; a `list` of fractions or percentages"
 	case Integer:
 		return f.Doc + "; a whole `number`"
+	case Integers:
+		return f.Doc + "; a `list` of whole numbers"
+	case Bool:
+		return f.Doc
 	case Seconds:
 		return f.Doc + "; `seconds` such as 8, or a duration such as 8s or 1m30s"
 	case Count:
@@ -218,6 +241,25 @@ func percentToFraction(p string) string {
 	return mant + "e" + strconv.Itoa(exp-2)
 }
 
+// readDate reads a day, YYYY-MM-DD.
+func readDate(field, t string) (string, error) {
+	if _, err := time.Parse(time.DateOnly, t); err != nil {
+		return "", core.FieldErrorf(field, "must be a date YYYY-MM-DD, got %s", core.Quote(t))
+	}
+	return t, nil
+}
+
+// readBool reads true or false.
+func readBool(field, t string) (bool, error) {
+	switch t {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, core.FieldErrorf(field, "must be true or false, got %s", core.Quote(t))
+}
+
 func readInteger(field, t string) (int64, error) {
 	v, err := core.ParseInt(t)
 	if err == nil {
@@ -254,7 +296,17 @@ func separator(c rune) bool {
 // readList reads a list of fractions. A fault names the item by its place
 // in the list ("rate 2: ...") and its column, unless it is the only item.
 func readList(field, s, item string) ([]float64, error) {
-	out := []float64{}
+	return readItems(field, s, item, readFraction)
+}
+
+// readIntegers reads a list of whole numbers, as readList reads fractions.
+func readIntegers(field, s, item string) ([]int64, error) {
+	return readItems(field, s, item, readInteger)
+}
+
+// readItems reads the items of a list, each by read.
+func readItems[V any](field, s, item string, read func(field, t string) (V, error)) ([]V, error) {
+	out := []V{}
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -276,7 +328,7 @@ func readList(field, s, item string) ([]float64, error) {
 		if j := skipBlanks(s, i); j < len(s) && s[j] == '%' {
 			text, i = s[start:j+1], j+1
 		}
-		v, err := readFraction(field, text)
+		v, err := read(field, text)
 		if err != nil {
 			if strings.TrimSpace(s) == text {
 				return nil, err // the only item: no place to name
@@ -307,6 +359,16 @@ func ListText(vs []float64) string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
 		out[i] = Exact(v)
+	}
+	return strings.Join(out, ",")
+}
+
+// IntegersText is a list of whole numbers' canonical text, joined by
+// commas.
+func IntegersText[I int | int64](vs []I) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strconv.FormatInt(int64(v), 10)
 	}
 	return strings.Join(out, ",")
 }

@@ -10,11 +10,16 @@ import (
 // fields in the form's order, how a read value is stored in T, and how T
 // is written back as text.
 type Schema[T any] struct {
-	Name   string  // the calculator: "budget", "decide", "size", "freeze"
+	Name   string  // the calculator: "budget", "decide", "aa", "quarantine check"...
 	Fields []Field // in the form's order
 	def    func() T
 	text   func(T) map[string]string
 	set    func(in *T, key string, v Value)
+	// check, when not nil, checks what the fields say together (or a
+	// range the calculator does not check), once every field is read;
+	// given reports whether a field's text was given. Its error is a
+	// *core.Error naming a field.
+	check func(in *T, given func(key string) bool) error
 }
 
 // Field is the field of key, and whether there is one.
@@ -68,6 +73,10 @@ func (s *Schema[T]) Text(in T) map[string]string { return s.text(in) }
 // fields keep their default.
 func (s *Schema[T]) Parse(text map[string]string) (T, error) {
 	in := s.def()
+	text, err := s.split(text)
+	if err != nil {
+		return in, Errors{err}
+	}
 	var errs Errors
 	for _, f := range s.Fields {
 		t, given := text[f.Key]
@@ -92,7 +101,44 @@ func (s *Schema[T]) Parse(text map[string]string) (T, error) {
 	if len(errs) > 0 {
 		return in, errs
 	}
+	if s.check != nil {
+		given := func(key string) bool { _, ok := text[key]; return ok }
+		if err := s.check(&in, given); err != nil {
+			return in, Errors{err}
+		}
+	}
 	return in, nil
+}
+
+// split is text with each joined text ("gotestsum=2") given to its two
+// fields (runner gotestsum, setting 2); the second may not have text of
+// its own too.
+func (s *Schema[T]) split(text map[string]string) (map[string]string, error) {
+	var out map[string]string
+	for _, f := range s.Fields {
+		t, ok := text[f.Key]
+		if f.Joined == "" || !ok {
+			continue
+		}
+		name, n, found := strings.Cut(t, "=")
+		if !found {
+			continue
+		}
+		if other := text[f.Joined]; strings.TrimSpace(other) != "" {
+			return nil, core.FieldErrorf(f.Joined, "given twice: after %s= and as %s", strings.TrimSpace(name), f.Joined)
+		}
+		if out == nil {
+			out = make(map[string]string, len(text)+1)
+			for k, v := range text {
+				out[k] = v
+			}
+		}
+		out[f.Key], out[f.Joined] = name, n
+	}
+	if out == nil {
+		return text, nil
+	}
+	return out, nil
 }
 
 // Errors is every field's fault found by Parse, at most one per field, in
@@ -109,6 +155,24 @@ func (e Errors) Error() string {
 
 // Unwrap gives the parts to errors.Is and errors.As.
 func (e Errors) Unwrap() []error { return e }
+
+// For is the fault of field key, or nil.
+func (e Errors) For(key string) error {
+	for _, err := range e {
+		if FieldOf(err) == key {
+			return err
+		}
+	}
+	return nil
+}
+
+// Err is e as an error: nil when it holds none.
+func (e Errors) Err() error {
+	if len(e) == 0 {
+		return nil
+	}
+	return e
+}
 
 // First is the first fault, as a surface that reports one shows it.
 func First(err error) error {

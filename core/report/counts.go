@@ -3,9 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
-	"errors"
-	"io"
 	"strconv"
 	"strings"
 
@@ -19,7 +16,7 @@ import (
 func countsKind(header []string) string {
 	cols := map[string]bool{}
 	for _, h := range header {
-		cols[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = true
+		cols[core.ColumnName(h)] = true
 	}
 	switch {
 	case cols["test"] && cols["arm"] && cols["passed"] && cols["trials"]:
@@ -55,40 +52,23 @@ func csvHeader(head []byte) []string {
 // Other columns are ignored. The sums carry no order, so a ledger read from
 // them has no recovered runs.
 func readCounts(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err != nil {
-		return csvErr(err, "the counts CSV is empty")
+	t := core.NewCSVTable(r, false)
+	t.SkipBlank = true
+	if err := t.ReadHeader(); err != nil {
+		return core.CSVError(err, "malformed CSV", "the counts CSV is empty", true)
 	}
-	kind := countsKind(header)
+	kind := countsKind(t.Header)
 	if kind == "" {
-		return core.PosErrorf(core.Invalid, 1, 1, "a counts CSV names its columns test,arm,passed,trials (a ledger's sums) or test,fails,runs (a budget's); this header has %s", core.ListNames(header))
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+		return core.PosErrorf(core.Invalid, 1, 1, "a counts CSV names its columns test,arm,passed,trials (a ledger's sums) or test,fails,runs (a budget's); this header has %s", core.ListNames(t.Header))
 	}
 	rows := 0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range t.Rows() {
 		if err != nil {
-			return csvErr(err, "")
+			return core.CSVError(err, "malformed CSV", "", true)
 		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
-		}
-		line, _ := cr.FieldPos(0)
 		field := func(name string) (string, int) {
-			i := col[name]
-			if i >= len(rec) {
-				return "", 1
-			}
-			_, c := cr.FieldPos(i)
-			return strings.TrimSpace(rec[i]), c
+			s, c := t.Field(name)
+			return s, max(c, 1)
 		}
 		num := func(name string) (int64, error) {
 			s, c := field(name)

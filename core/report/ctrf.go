@@ -16,17 +16,9 @@ import (
 // string, or an array of titles) and its name.
 func readCTRF(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	j := newJSONReader(r, "CTRF report")
-	err := j.object(func(key string) error {
-		if key != "results" {
-			return j.skip()
-		}
-		return j.object(func(key string) error {
-			if key != "tests" {
-				return j.skip()
-			}
-			return j.array(func(int) error { return ctrfTest(j, arm, run, l) })
-		})
-	})
+	err := j.member(func() error {
+		return j.array(func(int) error { return ctrfTest(j, arm, run, l) })
+	}, "results", "tests")
 	if err != nil {
 		return err
 	}
@@ -68,14 +60,7 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 		case "retryAttempts":
 			err = j.array(func(int) error {
 				var st string
-				err := j.object(func(key string) error {
-					if key != "status" {
-						return j.skip()
-					}
-					var err error
-					st, err = j.text("an attempt's status")
-					return err
-				})
+				err := j.texts(textField{"status", &st, "an attempt's status"})
 				attempts = append(attempts, st)
 				return err
 			})

@@ -42,12 +42,8 @@ func DetectFormat(head []byte) string {
 		return FormatCounts
 	}
 	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
+		var line []byte
+		line, head, _ = bytes.Cut(head, []byte("\n"))
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] != '{' {
 			continue
@@ -179,12 +175,8 @@ func docFormat(k map[string]byte) string {
 // or a test point, after comments and blank lines.
 func isTAP(t []byte) bool {
 	for len(t) > 0 {
-		line := t
-		if i := bytes.IndexByte(t, '\n'); i >= 0 {
-			line, t = t[:i], t[i+1:]
-		} else {
-			t = nil
-		}
+		var line []byte
+		line, t, _ = bytes.Cut(t, []byte("\n"))
 		line = bytes.TrimSpace(line)
 		switch {
 		case len(line) == 0 || line[0] == '#':

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"io"
 	"sort"
 	"strings"
@@ -58,18 +57,11 @@ func readGoTest(r io.Reader, arm, run string, l *ledger.Ledger, dur func(string,
 	brokenLine, trials := 0, 0
 	var foreign, events int
 	firstForeign := 0
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range lr.lines(false) {
 		if err != nil {
 			return err
 		}
 		t := bytes.TrimSpace(line)
-		if len(t) == 0 {
-			continue
-		}
 		if t[0] != '{' {
 			// go test writes some lines outside test2json when stderr is
 			// mixed in (go: downloading ..., a vet failure); they carry no

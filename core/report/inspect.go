@@ -49,9 +49,7 @@ func readInspect(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 		err := j.object(func(key string) error {
 			switch key {
 			case "status":
-				var err error
-				g.status, err = j.text("the log's status")
-				return err
+				return j.textInto(&g.status, "the log's status")
 			case "samples":
 				return j.array(func(int) error { return g.sample(j) })
 			}
@@ -203,14 +201,7 @@ func (g *inspectLog) zip(r io.Reader) error {
 	}
 	if f := files["header.json"]; f != nil {
 		if err := g.entry(f, func(j *jsonReader) error {
-			return j.object(func(key string) error {
-				if key != "status" {
-					return j.skip()
-				}
-				var err error
-				g.status, err = j.text("the log's status")
-				return err
-			})
+			return j.texts(textField{"status", &g.status, "the log's status"})
 		}); err != nil {
 			return err
 		}

@@ -27,10 +27,7 @@ import (
 func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	j := newJSONReader(r, "Jest JSON report")
 	var files []jestFile
-	err := j.object(func(key string) error {
-		if key != "testResults" {
-			return j.skip()
-		}
+	err := j.member(func() error {
 		return j.array(func(int) error {
 			var f jestFile
 			var status, message string
@@ -67,7 +64,7 @@ func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			files = append(files, f)
 			return err
 		})
-	})
+	}, "testResults")
 	if err != nil {
 		return err
 	}

@@ -128,3 +128,46 @@ func (j *jsonReader) compact() (string, error) {
 	err := value()
 	return b.String(), err
 }
+
+// textField is a string member of an object that texts reads: its key,
+// where its text goes, and what it is, as a refusal says.
+type textField struct {
+	key  string
+	dst  *string
+	want string
+}
+
+// texts reads an object whose members of interest are the strings fields
+// name, passing over the others.
+func (j *jsonReader) texts(fields ...textField) error {
+	return j.object(func(key string) error {
+		for _, f := range fields {
+			if f.key == key {
+				return j.textInto(f.dst, f.want)
+			}
+		}
+		return j.skip()
+	})
+}
+
+// textInto reads a string into dst; want says what it is, as a refusal
+// says.
+func (j *jsonReader) textInto(dst *string, want string) (err error) {
+	*dst, err = j.text(want)
+	return err
+}
+
+// member reads the value at path, a member of an object that is a member
+// of an object and so on (one key, one level), with f, passing over every
+// other member on the way.
+func (j *jsonReader) member(f func() error, path ...string) error {
+	if len(path) == 0 {
+		return f()
+	}
+	return j.object(func(key string) error {
+		if key != path[0] {
+			return j.skip()
+		}
+		return j.member(f, path[1:]...)
+	})
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -45,31 +44,15 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger, dur func(string, 
 	x := newXMLStream(r)
 	pos := x.pos
 	var suites []string // names of the enclosing testsuite elements
-	root := true
 	cases := 0
 	seen := map[string]int{}    // testcases per name in this file
 	unnamed := map[string]int{} // testcases without a name, per class
 	var unnamedAt []string
 	prevID, prevFailed := "", false
-	for {
-		tok, err := x.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	err := x.walk(xmlKind{name: "a JUnit XML report", empty: "a JUnit report", roots: []string{"testsuites", "testsuite"}}, func(tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
-			name := t.Name.Local
-			if root {
-				root = false
-				if name != "testsuites" && name != "testsuite" {
-					line, col := pos()
-					return core.PosErrorf(core.Invalid, line, col, "not a JUnit XML report: the root element is <%s>, want <testsuites> or <testsuite>", name)
-				}
-			}
-			switch name {
+			switch t.Name.Local {
 			case "testsuites":
 				suites = append(suites, "")
 			case "testsuite":
@@ -108,18 +91,17 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger, dur func(string, 
 				}
 				cases++
 			default:
-				if err := x.skip(); err != nil {
-					return err
-				}
+				return x.skip()
 			}
 		case xml.EndElement:
 			if len(suites) > 0 {
 				suites = suites[:len(suites)-1]
 			}
 		}
-	}
-	if root {
-		return core.PosErrorf(core.Invalid, 1, 1, "no XML elements: not a JUnit report")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if cases == 0 {
 		warnf(l, "run %s: the JUnit report has no test cases", run)
@@ -128,14 +110,7 @@ func readJUnit(r io.Reader, arm, run string, l *ledger.Ledger, dur func(string, 
 		warnf(l, "run %s: %s without a name (%s), named after their class and place: \"(unnamed #1)\" and on",
 			run, core.Nouns(len(unnamedAt), "testcase"), core.ListNames(unnamedAt))
 	}
-	var twice []string
-	for id, n := range seen {
-		if n > 1 {
-			twice = append(twice, id)
-		}
-	}
-	if len(twice) > 0 {
-		sort.Strings(twice)
+	if twice := repeated(seen); len(twice) > 0 {
 		warnf(l, "run %s: tests that appear more than once in one JUnit file: %d (%s); each appearance is a trial (go test -count, a rerun, or Playwright projects without includeProjectInTestName)",
 			run, len(twice), core.ListNames(twice))
 	}

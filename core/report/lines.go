@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"iter"
 	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
@@ -63,6 +64,30 @@ func (lr *lineReader) next() ([]byte, error) {
 			return lr.bom(lr.buf), nil
 		default:
 			return nil, err
+		}
+	}
+}
+
+// lines yields the lines next returns, in turn, and nothing more after an
+// error (yielded with a nil line); with blank false it passes over the
+// lines that hold only white space.
+func (lr *lineReader) lines(blank bool) iter.Seq2[[]byte, error] {
+	return func(yield func([]byte, error) bool) {
+		for {
+			line, err := lr.next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !blank && len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			if !yield(line, nil) {
+				return
+			}
 		}
 	}
 }

@@ -3,8 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"io"
 	"strconv"
 
 	"github.com/flakegate/flakegate/core"
@@ -29,16 +27,9 @@ func readLMEval(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) erro
 	seenFilter := map[string]bool{}
 	rows, partial := 0, false
 	var pick lmPick // the rows kept to choose a metric by, when none is named
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range lr.lines(false) {
 		if err != nil {
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		row, err := readLMRow(line, lr.line)
 		if err != nil {
@@ -111,9 +102,7 @@ func readLMRow(line []byte, n int) (lmRow, error) {
 			}
 			return err
 		case "filter":
-			var err error
-			row.filter, err = j.text("the filter's name")
-			return err
+			return j.textInto(&row.filter, "the filter's name")
 		case "metrics":
 			return j.array(func(int) error {
 				s, err := j.text("a metric name")

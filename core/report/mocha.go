@@ -29,14 +29,7 @@ func readMocha(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	titles := func(dst func(name string)) error {
 		return j.array(func(int) error {
 			var name string
-			err := j.object(func(key string) error {
-				if key != "fullTitle" {
-					return j.skip()
-				}
-				var err error
-				name, err = j.text("the test's full title")
-				return err
-			})
+			err := j.texts(textField{"fullTitle", &name, "the test's full title"})
 			dst(name)
 			return err
 		})
@@ -132,12 +125,9 @@ func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			return j.skip()
 		})
 	}
-	err := j.object(func(key string) error {
-		if key == "results" {
-			return j.array(func(int) error { return suite() })
-		}
-		return j.skip()
-	})
+	err := j.member(func() error {
+		return j.array(func(int) error { return suite() })
+	}, "results")
 	if err != nil {
 		return err
 	}
@@ -147,18 +137,7 @@ func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 func mochawesomeTest(j *jsonReader, list, arm, run string, l *ledger.Ledger) error {
 	line, col := j.at()
 	var name, state string
-	err := j.object(func(key string) error {
-		var err error
-		switch key {
-		case "fullTitle":
-			name, err = j.text("the test's full title")
-		case "state":
-			state, err = j.text("a state")
-		default:
-			err = j.skip()
-		}
-		return err
-	})
+	err := j.texts(textField{"fullTitle", &name, "the test's full title"}, textField{"state", &state, "a state"})
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,6 @@ package report
 import (
 	"bufio"
 	"encoding/xml"
-	"errors"
-	"io"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
@@ -25,29 +23,10 @@ import (
 // trial.
 func readNUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	x := newXMLStream(r)
-	root, cases := "", 0
-	for {
-		tok, err := x.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		t, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		if root == "" {
-			root = t.Name.Local
-			if root != "test-run" && root != "test-results" {
-				line, col := x.pos()
-				return core.PosErrorf(core.Invalid, line, col, "not an NUnit report: the root element is <%s>, want <test-run> or <test-results>", root)
-			}
-			continue
-		}
+	cases := 0
+	err := x.walkStarts(xmlKind{name: "an NUnit report", roots: []string{"test-run", "test-results"}}, func(t xml.StartElement) error {
 		if t.Name.Local != "test-case" {
-			continue
+			return nil
 		}
 		line, col := x.pos()
 		name := attr(t, "fullname")
@@ -58,7 +37,7 @@ func readNUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			return core.PosErrorf(core.Invalid, line, col, "a <test-case> without a name or fullname")
 		}
 		cases++
-		if root == "test-run" {
+		if x.root == "test-run" {
 			switch attr(t, "result") {
 			case "Passed", "Warning":
 				l.AddTrial(arm, run, name, true)
@@ -85,12 +64,10 @@ func readNUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 				l.AddTrial(arm, run, name, false)
 			}
 		}
-		if err := x.skip(); err != nil {
-			return err
-		}
-	}
-	if root == "" {
-		return core.PosErrorf(core.Invalid, 1, 1, "no XML elements: not an NUnit report")
+		return x.skip()
+	})
+	if err != nil {
+		return err
 	}
 	if cases == 0 {
 		warnf(l, "run %s: the NUnit report has no test cases", run)

@@ -26,9 +26,7 @@ func readPlaywright(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 		return j.object(func(key string) error {
 			switch key {
 			case "title":
-				var err error
-				title, err = j.text("a suite title")
-				return err
+				return j.textInto(&title, "a suite title")
 			case "suites":
 				return j.array(func(int) error { return suite(appendTitle(path, title)) })
 			case "specs":
@@ -82,9 +80,7 @@ func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Led
 	err := j.object(func(key string) error {
 		switch key {
 		case "title":
-			var err error
-			title, err = j.text("a test title")
-			return err
+			return j.textInto(&title, "a test title")
 		case "tests":
 			return j.array(func(int) error {
 				var project, expected string
@@ -92,24 +88,13 @@ func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Led
 				err := j.object(func(key string) error {
 					switch key {
 					case "projectName":
-						var err error
-						project, err = j.text("a project name")
-						return err
+						return j.textInto(&project, "a project name")
 					case "expectedStatus":
-						var err error
-						expected, err = j.text("the expected status")
-						return err
+						return j.textInto(&expected, "the expected status")
 					case "results":
 						return j.array(func(int) error {
 							var status string
-							err := j.object(func(key string) error {
-								if key != "status" {
-									return j.skip()
-								}
-								var err error
-								status, err = j.text("a result status")
-								return err
-							})
+							err := j.texts(textField{"status", &status, "a result status"})
 							statuses = append(statuses, status)
 							return err
 						})

@@ -28,76 +28,66 @@ type pfResult struct {
 func readPromptfoo(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) error {
 	j := newJSONReader(r, "promptfoo output")
 	var results []pfResult
-	err := j.object(func(key string) error {
-		if key != "results" {
-			return j.skip()
-		}
-		return j.object(func(key string) error {
-			if key != "results" {
-				return j.skip()
-			}
-			return j.array(func(int) error {
-				var res pfResult
-				err := j.object(func(key string) error {
-					var err error
-					switch key {
-					case "success":
-						var v jsonScalar
-						v, err = j.scalar("true or false")
-						res.success = v.kind == "true"
-					case "failureReason":
-						var n int64
-						n, err = j.integer("a failure reason")
-						res.errored = n == 2
-					case "promptIdx":
-						res.prompt, err = j.integer("a prompt index")
-					case "vars":
-						res.vars, err = j.compact()
-					case "provider":
-						err = j.object(func(key string) error {
-							if key != "id" && key != "label" {
-								return j.skip()
-							}
-							s, err := j.text("the provider")
-							if key == "label" && s != "" || res.provider == "" {
-								res.provider = s
-							}
-							return err
-						})
-					case "testCase":
-						var own string
-						err = j.object(func(key string) error {
-							var err error
-							switch key {
-							case "description":
-								res.desc, err = j.text("the test's description")
-							case "metadata":
-								err = j.object(func(key string) error {
-									if key != "strategyId" {
-										return j.skip()
-									}
-									var err error
-									res.strategy, err = j.text("the red-team strategy")
-									return err
-								})
-							case "provider":
-								own, err = pfProvider(j)
-							default:
-								err = j.skip()
-							}
-							return err
-						})
-						res.strategy = cmpOr(res.strategy, own)
-					default:
-						err = j.skip()
-					}
-					return err
-				})
-				results = append(results, res)
+	err := j.member(func() error {
+		return j.array(func(int) error {
+			var res pfResult
+			err := j.object(func(key string) error {
+				var err error
+				switch key {
+				case "success":
+					var v jsonScalar
+					v, err = j.scalar("true or false")
+					res.success = v.kind == "true"
+				case "failureReason":
+					var n int64
+					n, err = j.integer("a failure reason")
+					res.errored = n == 2
+				case "promptIdx":
+					res.prompt, err = j.integer("a prompt index")
+				case "vars":
+					res.vars, err = j.compact()
+				case "provider":
+					err = j.object(func(key string) error {
+						if key != "id" && key != "label" {
+							return j.skip()
+						}
+						s, err := j.text("the provider")
+						if key == "label" && s != "" || res.provider == "" {
+							res.provider = s
+						}
+						return err
+					})
+				case "testCase":
+					var own string
+					err = j.object(func(key string) error {
+						var err error
+						switch key {
+						case "description":
+							res.desc, err = j.text("the test's description")
+						case "metadata":
+							err = j.object(func(key string) error {
+								if key != "strategyId" {
+									return j.skip()
+								}
+								return j.textInto(&res.strategy, "the red-team strategy")
+							})
+						case "provider":
+							own, err = pfProvider(j)
+						default:
+							err = j.skip()
+						}
+						return err
+					})
+					res.strategy = cmpOr(res.strategy, own)
+				default:
+					err = j.skip()
+				}
 				return err
 			})
+			results = append(results, res)
+			return err
 		})
-	})
+	}, "results", "results")
 	if err != nil {
 		return err
 	}
@@ -150,9 +140,7 @@ func pfProvider(j *jsonReader) (string, error) {
 		if key != "id" {
 			return j.skip()
 		}
-		var err error
-		id, err = j.text("the test's provider id")
-		return err
+		return j.textInto(&id, "the test's provider id")
 	})
 	return id, err
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"sync"
 
@@ -264,3 +265,15 @@ func utf8Text(r io.Reader) io.Reader {
 }
 
 func warnf(l *ledger.Ledger, format string, args ...any) { l.Warn(fmt.Sprintf(format, args...)) }
+
+// repeated lists, sorted, the names seen counts more than once.
+func repeated(seen map[string]int) []string {
+	var twice []string
+	for name, n := range seen {
+		if n > 1 {
+			twice = append(twice, name)
+		}
+	}
+	sort.Strings(twice)
+	return twice
+}

@@ -24,18 +24,7 @@ func readRSpec(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 				examples++
 				line, col := j.at()
 				var name, status string
-				err := j.object(func(key string) error {
-					var err error
-					switch key {
-					case "full_description":
-						name, err = j.text("the example's full description")
-					case "status":
-						status, err = j.text("a status")
-					default:
-						err = j.skip()
-					}
-					return err
-				})
+				err := j.texts(textField{"full_description", &name, "the example's full description"}, textField{"status", &status, "a status"})
 				if err != nil {
 					return err
 				}

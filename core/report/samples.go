@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"io"
 	"strconv"
@@ -41,15 +40,13 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 	if t := bytes.TrimLeft(peekHead(r), " \t\r\n\xef\xbb\xbf"); len(t) > 0 && t[0] == '{' {
 		return readSamplesJSONL(r, idField, scoreField, opt.Eval.Run, add)
 	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
-		return csvErr(err, "the samples CSV has no header")
+	t := core.NewCSVTable(r, true)
+	t.SkipBlank = true
+	if err := t.ReadHeader(); err != nil {
+		return core.CSVError(err, "malformed CSV", "the samples CSV has no header", true)
 	}
 	col := func(name string) int {
-		for i, h := range header {
+		for i, h := range t.Header {
 			if strings.EqualFold(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")), name) {
 				return i
 			}
@@ -65,28 +62,19 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 		name string
 	}{{idCol, idField}, {scoreCol, scoreField}, {runCol, opt.Eval.Run}} {
 		if c.i < 0 && c.name != "" {
-			return core.PosErrorf(core.Invalid, 1, 1, "the samples CSV has no column %q (its header: %s)", c.name, core.ListNames(header))
+			return core.PosErrorf(core.Invalid, 1, 1, "the samples CSV has no column %q (its header: %s)", c.name, core.ListNames(t.Header))
 		}
 	}
-	header = append([]string(nil), header...)
 	rows := 0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range t.Rows() {
 		if err != nil {
-			return csvErr(err, "")
+			return core.CSVError(err, "malformed CSV", "", true)
 		}
-		line, _ := cr.FieldPos(0)
 		get := func(i int) string {
-			if i < 0 || i >= len(rec) {
+			if i < 0 || i >= len(t.Rec) {
 				return ""
 			}
-			return strings.TrimSpace(rec[i])
-		}
-		if len(rec) == 1 && get(0) == "" {
-			continue
+			return strings.TrimSpace(t.Rec[i])
 		}
 		score := jsonScalar{kind: "string", s: get(scoreCol)}
 		if err := add(line, 1, get(idCol), get(runCol), score); err != nil {
@@ -163,27 +151,4 @@ func readSamplesJSONL(r io.Reader, idField, scoreField, runField string, add fun
 func peekHead(r *bufio.Reader) []byte {
 	b, _ := r.Peek(512)
 	return b
-}
-
-// csvErr words an encoding/csv error with its place.
-func csvErr(err error, empty string) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		msg := "malformed CSV"
-		switch {
-		case errors.Is(pe.Err, csv.ErrBareQuote):
-			msg += ": a quote inside an unquoted field"
-		case errors.Is(pe.Err, csv.ErrQuote):
-			msg += ": a quoted field that does not end"
-		}
-		return core.PosErrorf(core.Invalid, max(pe.Line, 1), max(pe.Column, 1), "%s", msg)
-	}
-	if errors.Is(err, io.EOF) && empty != "" {
-		return core.PosErrorf(core.Invalid, 1, 1, "%s", empty)
-	}
-	var ce *core.Error
-	if errors.As(err, &ce) {
-		return err
-	}
-	return core.PosErrorf(core.Invalid, 1, 1, "malformed CSV")
 }

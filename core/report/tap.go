@@ -4,9 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"errors"
-	"io"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -91,11 +88,7 @@ func readTAP(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 		bailWhy  string
 		anyLine  bool
 	)
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range lr.lines(true) {
 		if err != nil {
 			return err
 		}
@@ -193,14 +186,7 @@ func readTAP(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	} else if planned >= 0 && top < planned {
 		warnf(l, "run %s: the TAP plan promised %d tests but %d ran (did the run crash?)", run, planned, top)
 	}
-	var twice []string
-	for name, n := range seen {
-		if n > 1 {
-			twice = append(twice, name)
-		}
-	}
-	if len(twice) > 0 {
-		sort.Strings(twice)
+	if twice := repeated(seen); len(twice) > 0 {
 		warnf(l, "run %s: test points with the same name: %d (%s); each is a trial", run, len(twice), core.ListNames(twice))
 	}
 	return nil

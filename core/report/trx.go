@@ -3,8 +3,6 @@ package report
 import (
 	"bufio"
 	"encoding/xml"
-	"errors"
-	"io"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -30,25 +28,9 @@ func readTRX(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	var stack []int                // open UnitTestResults: index in results, or -1 once known to be a parent
 	classes := map[string]string{} // testId -> class name
 	unitTest := ""                 // id of the UnitTest definition being read
-	root := ""
-	for {
-		tok, err := x.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	err := x.walk(xmlKind{name: "a TRX file", roots: []string{"TestRun"}}, func(tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if root == "" {
-				root = t.Name.Local
-				if root != "TestRun" {
-					line, col := x.pos()
-					return core.PosErrorf(core.Invalid, line, col, "not a TRX file: the root element is <%s>, want <TestRun>", root)
-				}
-				continue
-			}
 			switch t.Name.Local {
 			case "UnitTestResult":
 				results = append(results, trxResult{testID: attr(t, "testId"), name: attr(t, "testName"), outcome: attr(t, "outcome")})
@@ -81,9 +63,10 @@ func readTRX(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 				unitTest = ""
 			}
 		}
-	}
-	if root == "" {
-		return core.PosErrorf(core.Invalid, 1, 1, "no XML elements: not a TRX file")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, res := range results {
 		name := res.name

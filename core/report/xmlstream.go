@@ -1,9 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"io"
+	"iter"
+	"slices"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -16,7 +19,8 @@ import (
 // record of every open element) or a reader builds anything for it.
 type xmlStream struct {
 	d     *xml.Decoder
-	depth int // elements open
+	depth int    // elements open
+	root  string // the root element's name, once walk has read it
 }
 
 // MaxXMLDepth is how deeply the elements of an XML report may nest. Test
@@ -92,6 +96,19 @@ func (x *xmlStream) next() (xml.Token, error) {
 	return tok, nil
 }
 
+// tokens yields the tokens next returns, to the end of the input, and
+// nothing more after an error (yielded with a nil token).
+func (x *xmlStream) tokens() iter.Seq2[xml.Token, error] {
+	return func(yield func(xml.Token, error) bool) {
+		for {
+			tok, err := x.next()
+			if errors.Is(err, io.EOF) || !yield(tok, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
 // skip passes over the rest of the element just started, keeping no more
 // than next does.
 func (x *xmlStream) skip() error {
@@ -104,4 +121,46 @@ func (x *xmlStream) skip() error {
 		}
 	}
 	return nil
+}
+
+// xmlKind names a kind of XML report in the errors of walk.
+type xmlKind struct {
+	name  string   // with its article, as an error says it: "an NUnit report"
+	empty string   // the name a file with no element is not, when other than name
+	roots []string // the root elements the kind has
+}
+
+// walk reads a whole report of kind k, giving each token to each, from the
+// root element's start tag on (and what comes before it, as it comes). The
+// root element must be one of k.roots; x.root names it.
+func (x *xmlStream) walk(k xmlKind, each func(tok xml.Token) error) error {
+	for tok, err := range x.tokens() {
+		if err != nil {
+			return err
+		}
+		if t, ok := tok.(xml.StartElement); ok && x.root == "" {
+			x.root = t.Name.Local
+			if !slices.Contains(k.roots, x.root) {
+				line, col := x.pos()
+				return core.PosErrorf(core.Invalid, line, col, "not %s: the root element is <%s>, want <%s>", k.name, x.root, strings.Join(k.roots, "> or <"))
+			}
+		}
+		if err := each(tok); err != nil {
+			return err
+		}
+	}
+	if x.root == "" {
+		return core.PosErrorf(core.Invalid, 1, 1, "no XML elements: not %s", cmp.Or(k.empty, k.name))
+	}
+	return nil
+}
+
+// walkStarts is walk for a reader that needs the start tags only.
+func (x *xmlStream) walkStarts(k xmlKind, each func(t xml.StartElement) error) error {
+	return x.walk(k, func(tok xml.Token) error {
+		if t, ok := tok.(xml.StartElement); ok {
+			return each(t)
+		}
+		return nil
+	})
 }

@@ -3,8 +3,6 @@ package report
 import (
 	"bufio"
 	"encoding/xml"
-	"errors"
-	"io"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -19,27 +17,8 @@ import (
 // cleanup failing, under <errors>) are outside any test: a warning.
 func readXUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	x := newXMLStream(r)
-	root, tests, envErrors := "", 0, 0
-	for {
-		tok, err := x.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		t, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		if root == "" {
-			root = t.Name.Local
-			if root != "assemblies" && root != "assembly" {
-				line, col := x.pos()
-				return core.PosErrorf(core.Invalid, line, col, "not an xUnit.net report: the root element is <%s>, want <assemblies> or <assembly>", root)
-			}
-			continue
-		}
+	tests, envErrors := 0, 0
+	err := x.walkStarts(xmlKind{name: "an xUnit.net report", roots: []string{"assemblies", "assembly"}}, func(t xml.StartElement) error {
 		switch t.Name.Local {
 		case "error":
 			envErrors++
@@ -59,13 +38,12 @@ func readXUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			case "Fail":
 				l.AddTrial(arm, run, name, false)
 			}
-			if err := x.skip(); err != nil {
-				return err
-			}
+			return x.skip()
 		}
-	}
-	if root == "" {
-		return core.PosErrorf(core.Invalid, 1, 1, "no XML elements: not an xUnit.net report")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if tests == 0 {
 		warnf(l, "run %s: the xUnit.net report has no tests", run)

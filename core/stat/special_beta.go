@@ -84,27 +84,9 @@ func betaFraction(a, b, x float64) float64 {
 		fm := float64(m)
 		m2 := 2 * fm
 		aa := float64(float64(fm*(b-fm))*x) / float64((qam+m2)*(a+m2))
-		d = 1 + float64(aa*d)
-		if math.Abs(d) < fpmin {
-			d = fpmin
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < fpmin {
-			c = fpmin
-		}
-		d = 1 / d
-		h = float64(h * float64(d*c))
+		h = float64(h * lentz(aa, 1, &c, &d))
 		aa = -float64(float64((a+fm)*(qab+fm))*x) / float64((a+m2)*(qap+m2))
-		d = 1 + float64(aa*d)
-		if math.Abs(d) < fpmin {
-			d = fpmin
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < fpmin {
-			c = fpmin
-		}
-		d = 1 / d
-		del := float64(d * c)
+		del := lentz(aa, 1, &c, &d)
 		h = float64(h * del)
 		if math.Abs(del-1) < eps {
 			break
@@ -179,4 +161,22 @@ func StudentQuantile(p, nu float64) float64 {
 			return math.Min(math.MaxFloat64, t*math.Max(2, Exp(Log(tail/target)/nu)))
 		})
 	return sign * t
+}
+
+// lentz is one step of Lentz's method for a continued fraction (Numerical
+// Recipes 5.2): with the next partial numerator an and denominator bn it
+// moves C and D on, each kept away from 0, and returns the factor C·D by
+// which the fraction's value changes.
+func lentz(an, bn float64, c, d *float64) float64 {
+	const fpmin = 1e-300
+	*d = bn + float64(an**d)
+	if math.Abs(*d) < fpmin {
+		*d = fpmin
+	}
+	*c = bn + an/(*c)
+	if math.Abs(*c) < fpmin {
+		*c = fpmin
+	}
+	*d = 1 / *d
+	return float64(*d * *c)
 }

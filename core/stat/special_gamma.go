@@ -196,16 +196,7 @@ func GammaInc(a, x float64) (p, q float64) {
 		fi := float64(i)
 		an := -float64(fi * (fi - a))
 		b += 2
-		d = float64(an*d) + b
-		if math.Abs(d) < fpmin {
-			d = fpmin
-		}
-		c = b + an/c
-		if math.Abs(c) < fpmin {
-			c = fpmin
-		}
-		d = 1 / d
-		del := float64(d * c)
+		del := lentz(an, b, &c, &d)
 		h = float64(h * del)
 		if math.Abs(del-1) < eps {
 			break

@@ -15,10 +15,7 @@ import (
 // a missing side is an error.
 func TestActionCompare(t *testing.T) {
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "flakegate")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/flakegate/flakegate/cmd/flakegate").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, tmp)
 	logs, err := filepath.Abs("../../core/compare/testdata/logs")
 	if err != nil {
 		t.Fatal(err)

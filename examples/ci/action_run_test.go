@@ -3,7 +3,6 @@ package ci
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,10 +19,7 @@ import (
 // script would print them.
 func TestActionStepRun(t *testing.T) {
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "flakegate")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/flakegate/flakegate/cmd/flakegate").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, tmp)
 	work := filepath.Join(tmp, "work")
 	emit := func(dir, action string) {
 		if err := os.MkdirAll(filepath.Join(work, dir), 0o755); err != nil {

@@ -81,16 +81,8 @@ func runStep(t *testing.T, bin, dir string, inputs map[string]string) step {
 	for k, v := range inputs {
 		cmd.Env = append(cmd.Env, "INPUT_"+k+"="+v)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	s := step{stdout: stdout.String(), stderr: stderr.String(), outputs: map[string]string{}}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		s.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	s := step{outputs: map[string]string{}}
+	s.stdout, s.stderr, s.code = runCmd(t, cmd)
 	raw, err := os.ReadFile(summary)
 	if err != nil {
 		t.Fatal(err)
@@ -121,10 +113,7 @@ func TestActionStep(t *testing.T) {
 		t.Fatal("the action's step needs bash: ", err)
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "flakegate")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/flakegate/flakegate/cmd/flakegate").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, tmp)
 	work := filepath.Join(tmp, "work")
 	// Scale 0 fixes every flake; 2 makes TestTable/often (rate 0.5) fail
 	// every time. FLAKY_SEED fixes every outcome.
@@ -230,23 +219,7 @@ func TestActionStep(t *testing.T) {
 			if c.inputs["SITE"] == "" {
 				js, code = cli(append(c.args, "-json")...)
 			}
-			var res struct {
-				Link string `json:"link"`
-			}
-			if err := json.Unmarshal([]byte(js), &res); err != nil {
-				t.Fatal(err)
-			}
-			got, err := os.ReadFile(s.outputs["json"])
-			if err != nil || string(got) != js {
-				t.Errorf("output json %q: %v; its content differs from flakegate -json's", s.outputs["json"], err)
-			}
-			want := map[string]string{"verdict": c.verdict, "blocks": fmt.Sprint(code == 1), "link": res.Link, "json": s.outputs["json"]}
-			if fmt.Sprint(s.outputs) != fmt.Sprint(want) {
-				t.Errorf("outputs %v, want %v", s.outputs, want)
-			}
-			if c.inputs["SITE"] != "" && !strings.HasPrefix(res.Link, site+"/") {
-				t.Errorf("link %q", res.Link)
-			}
+			checkOutputs(t, s, js, c.verdict, code, c.inputs["SITE"] != "", site+"/")
 			for _, a := range c.errors {
 				if !strings.Contains(s.stdout, "\n"+a) && !strings.HasPrefix(s.stdout, a) {
 					t.Errorf("no annotation %q in:\n%s", a, s.stdout)
@@ -286,10 +259,7 @@ func escapeProp(s string) string {
 // says so, and outputs that say there is no result.
 func TestActionStepBadInput(t *testing.T) {
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "flakegate")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/flakegate/flakegate/cmd/flakegate").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, tmp)
 	work := filepath.Join(tmp, "work 100%")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
@@ -357,10 +327,7 @@ func TestActionYAML(t *testing.T) {
 // report: its summary is flakegate's -markdown and its status the gate's.
 func TestSummaryScript(t *testing.T) {
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "flakegate")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/flakegate/flakegate/cmd/flakegate").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, tmp)
 	junit, _ := filepath.Abs("../../core/report/testdata/reports/junit/gotestsum_count3.xml")
 	bad := filepath.Join(tmp, "bad.xml")
 	os.WriteFile(bad, []byte("<testsuites><testsuite><testcase"), 0o644)
@@ -378,16 +345,9 @@ func TestSummaryScript(t *testing.T) {
 		cmd := exec.Command("sh", "summary.sh")
 		cmd.Args = append(cmd.Args, c.args...)
 		cmd.Env = append(os.Environ(), "FLAKEGATE="+bin, "SUMMARY="+summary, "FLAKEGATE_SITE="+site)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		}
-		if code != c.code || !strings.Contains(stderr.String(), c.say) {
-			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, stderr.String(), c.code, c.say)
+		stdout, stderr, code := runCmd(t, cmd)
+		if code != c.code || !strings.Contains(stderr, c.say) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, stderr, c.code, c.say)
 			continue
 		}
 		if c.code == 2 {
@@ -395,7 +355,7 @@ func TestSummaryScript(t *testing.T) {
 		}
 		want, _ := exec.Command(bin, append(c.args, "-markdown", "-site", site)...).Output()
 		got, _ := os.ReadFile(summary)
-		if string(got) != string(want) || stdout.String() != string(want) {
+		if string(got) != string(want) || stdout != string(want) {
 			t.Errorf("%v: the summary file and the output are not flakegate -markdown's:\n%s", c.args, got)
 		}
 	}
@@ -418,5 +378,54 @@ func TestExamplesUseTheAction(t *testing.T) {
 				t.Errorf("%s lacks %q", file, w)
 			}
 		}
+	}
+}
+
+// buildCLI builds flakegate into dir and returns the binary's path.
+func buildCLI(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "flakegate")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/flakegate/flakegate/cmd/flakegate").CombinedOutput(); err != nil {
+		t.Fatalf("building the CLI: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runCmd runs cmd and returns its standard output and error and its exit
+// status; failing to run it at all fails the test.
+func runCmd(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// checkOutputs holds a step's outputs to flakegate's own -json answer js
+// and exit status code: the verdict, whether it blocks, the link (starting
+// with linkPrefix when linked is set) and a JSON file holding js.
+func checkOutputs(t *testing.T, s step, js, verdict string, code int, linked bool, linkPrefix string) {
+	t.Helper()
+	var res struct {
+		Link string `json:"link"`
+	}
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(s.outputs["json"]); err != nil || string(got) != js {
+		t.Errorf("output json %q: %v; its content differs from flakegate -json's", s.outputs["json"], err)
+	}
+	want := map[string]string{"verdict": verdict, "blocks": fmt.Sprint(code == 1), "link": res.Link, "json": s.outputs["json"]}
+	if fmt.Sprint(s.outputs) != fmt.Sprint(want) {
+		t.Errorf("outputs %v, want %v", s.outputs, want)
+	}
+	if linked && !strings.HasPrefix(res.Link, linkPrefix) {
+		t.Errorf("link %q", res.Link)
 	}
 }

@@ -5,7 +5,6 @@ package ci
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -57,11 +56,7 @@ func TestGateScript(t *testing.T) {
 		t.Fatal("the gate script needs sh: ", err)
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "flakegate")
-	build := exec.Command("go", "build", "-o", bin, "github.com/flakegate/flakegate/cmd/flakegate")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, tmp)
 	script, err := filepath.Abs("flakegate-gate.sh")
 	if err != nil {
 		t.Fatal(err)
@@ -103,18 +98,9 @@ func TestGateScript(t *testing.T) {
 			cmd.Env = append(os.Environ(), "RUNS=5", "REPORTS="+reports, "LEDGER="+ledgerPath, "FLAKEGATE="+bin,
 				"FLAKEGATE_FLAGS=-min-trials 5 -json", "GO_TEST_FLAGS=-run TestStable|TestFlaky|TestTable -timeout 2m",
 				"FLAKY_SEED=7", "GOWORK=off", "GOFLAGS=-mod=mod")
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			stdout, stderr, code := runCmd(t, cmd)
 			if code != c.exit {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout.String(), stderr.String())
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, stdout, stderr)
 			}
 			for _, arm := range []string{"b", "p"} {
 				got, _ := filepath.Glob(filepath.Join(reports, arm+"[0-9]*", "stdout"))
@@ -127,8 +113,8 @@ func TestGateScript(t *testing.T) {
 				t.Fatalf("the ledger: %v, %d runs", err, len(st.Records))
 			}
 			var res runner.Result
-			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-				t.Fatalf("the CLI's -json output: %v\n%s", err, stdout.String())
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+				t.Fatalf("the CLI's -json output: %v\n%s", err, stdout)
 			}
 			if res.Runs != (runner.ArmRuns{Baseline: 5, Patched: 5}) || res.Verdict == nil {
 				t.Fatalf("runs %+v, verdict %v", res.Runs, res.Verdict)
@@ -150,7 +136,7 @@ func TestGateScript(t *testing.T) {
 				}
 			}
 			if !found {
-				t.Errorf("TestTable/often missing from %s", stdout.String())
+				t.Errorf("TestTable/often missing from %s", stdout)
 			}
 		})
 	}

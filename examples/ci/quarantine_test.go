@@ -2,9 +2,7 @@ package ci
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,10 +22,7 @@ func TestActionQuarantine(t *testing.T) {
 		t.Fatal("the action's step needs bash: ", err)
 	}
 	tmp := t.TempDir()
-	bin, work := filepath.Join(tmp, "flakegate"), filepath.Join(tmp, "work")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/flakegate/flakegate/cmd/flakegate").CombinedOutput(); err != nil {
-		t.Fatalf("building the CLI: %v\n%s", err, out)
-	}
+	bin, work := buildCLI(t, tmp), filepath.Join(tmp, "work")
 	goTestRuns(t, work, "night", "1", 3)
 	// cli runs flakegate in the work folder: its output and exit status,
 	// which is never 2 (bad input) here.
@@ -108,22 +103,7 @@ func TestActionQuarantine(t *testing.T) {
 			if s.summary != md || !strings.HasPrefix(md, "**The gate blocks: 1 of 2 quarantined tests needs its owner (1 missing).**") {
 				t.Errorf("summary\n%s\n--- want flakegate -markdown's:\n%s", s.summary, md)
 			}
-			var res struct {
-				Link string `json:"link"`
-			}
-			if err := json.Unmarshal([]byte(js), &res); err != nil {
-				t.Fatal(err)
-			}
-			if got, err := os.ReadFile(s.outputs["json"]); err != nil || string(got) != js {
-				t.Errorf("output json %q: %v; its content differs from flakegate -json's", s.outputs["json"], err)
-			}
-			want := map[string]string{"verdict": c.verdict, "blocks": fmt.Sprint(code == 1), "link": res.Link, "json": s.outputs["json"]}
-			if fmt.Sprint(s.outputs) != fmt.Sprint(want) {
-				t.Errorf("outputs %v, want %v", s.outputs, want)
-			}
-			if c.inputs["SITE"] != "" && !strings.HasPrefix(res.Link, site+"/quarantine#") {
-				t.Errorf("link %q", res.Link)
-			}
+			checkOutputs(t, s, js, c.verdict, code, c.inputs["SITE"] != "", site+"/quarantine?")
 			note := "::error file=quarantine.json,title=flakegate%3A quarantined example.com/flaky.TestGone is missing::example.com/flaky.TestGone: missing: not in the new reports"
 			if !strings.Contains(s.stdout, note) || strings.Count(s.stdout, "::error ") != 1 {
 				t.Errorf("want one error annotation, starting %q, in:\n%s", note, s.stdout)

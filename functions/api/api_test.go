@@ -234,8 +234,8 @@ func TestBodyIsTheCoreContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The API adds the link of the calculator view on its own origin
-	// (httptest's example.com), in the form the page writes.
-	res.Link = "http://example.com/#cap=3&confidence=0.95&cost=8&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2"
+	// (httptest's example.com), as a query link.
+	res.Link = "http://example.com/?cap=3&confidence=0.95&cost=8&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2"
 	var want bytes.Buffer
 	core.WriteJSON(&want, res)
 	got := serve(New(Options{}), "GET", "/v1/budget?cost=8&cap=3&observe=1/120&rates=0.05,0.02", "", "")

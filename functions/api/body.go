@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core/aa"
-	"github.com/flakegate/flakegate/core/aa/sim"
 	"github.com/flakegate/flakegate/core/ledger"
 	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
@@ -65,55 +64,6 @@ func (h *handler) postArgs(rt *route, r *http.Request) (*args, error) {
 
 const aaMedia = "text/csv (the baseline's scenario,run,passed rows) or multipart/form-data with parts baseline and optional candidate"
 
-// aaDepthArgs reads the in-depth and simulation settings, named as the
-// CLI's flags are; the core checks their ranges.
-func aaDepthArgs(a *args, opt *aa.Options) error {
-	a.number("rule", &opt.Depth.Drop)
-	seed := int64(opt.Depth.Seed)
-	a.integer("seed", &seed)
-	simulate := "false"
-	a.str("simulate", &simulate)
-	sim := sim.DefaultOptions
-	sets, k, broken := int64(sim.Sets), int64(sim.RunsPerSide), int64(sim.Broken)
-	a.integer("sets", &sets)
-	a.integer("sim_k", &k)
-	a.number("sim_drop", &sim.Drop)
-	a.integer("broken", &broken)
-	if a.err != nil {
-		return a.err
-	}
-	if d := opt.Depth.Drop; !(d > 0 && d <= 1) {
-		return invalid("rule", "must be a fraction in (0,1], got %v", d)
-	}
-	if seed < 0 || seed >= 1<<53 {
-		return invalid("seed", "must be in [0, 2^53), got %d", seed)
-	}
-	opt.Depth.Seed = uint64(seed)
-	switch simulate {
-	case "false":
-		if a.has("sets", "sim_k", "sim_drop", "broken") {
-			return invalid("simulate", "sets, sim_k, sim_drop and broken need simulate=true")
-		}
-		return nil
-	case "true":
-	default:
-		return invalid("simulate", "must be true or false, got %q", simulate)
-	}
-	const most = 1 << 30
-	for _, f := range []struct {
-		name string
-		v    int64
-	}{{"sets", sets}, {"sim_k", k}, {"broken", broken}} {
-		if f.v < 0 || f.v > most {
-			return invalid(f.name, "must be in [0, %d], got %d", most, f.v)
-		}
-	}
-	sim.Sets, sim.RunsPerSide, sim.Broken = int(sets), int(k), int(broken)
-	sim.Seed = opt.Depth.Seed
-	opt.Simulate = &sim
-	return nil
-}
-
 // The uploads of /v1/aa: A/A CSVs (format=csv), or test reports, each file
 // a run and each test a scenario.
 var (
@@ -138,14 +88,13 @@ var (
 func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["aa"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
-	opt := aa.DefaultOptions
 	format := formatCSV
 	a.str("format", &format)
-	a.integers("k", &opt.Ks)
-	a.numbers("drops", &opt.Drops)
-	if err := aaDepthArgs(a, &opt); err != nil {
+	in, err := schemaArgs(a, schema.AA)
+	if err != nil {
 		return err
 	}
+	opt := in.Options
 	eval := evalArgs(a)
 	if a.err != nil {
 		return a.err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
+	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -18,7 +19,6 @@ const bodyMultipartCompare bodyKind = 200
 
 // maxCompareListed caps max_listed: each list (flipped each way, only on
 // one side) of one answer.
-const maxCompareListed = 1000
 
 // evalParams say how to read eval logs, for every route that reads them,
 // named as the CLI's flags are.
@@ -49,13 +49,7 @@ func compareRoutes() []*route {
 		params: append([]param{
 			{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
 				doc: "the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)"},
-		}, append(evalParams, []param{
-			{name: "cluster", kind: kString, def: "", doc: "samples files: the field of each row that names the question's group (passage, file, task), for clustered standard errors"},
-			{name: "level", kind: kNumber, def: "0.95", doc: "confidence level of the intervals, in (0,1)"},
-			{name: "power", kind: kNumber, def: "0.8", doc: "the power the plan wants, in (0,1)"},
-			{name: "effect", kind: kNumber, def: "0.02", doc: "the change in accuracy to plan for, a fraction in [0.0001, 1]"},
-			{name: "max_listed", kind: kInteger, def: "100", doc: "questions listed of each kind (flipped each way, only on one side), in [1, 1000]"},
-		}...)...),
+		}, append(evalParams, inputs(schema.Compare)...)...),
 		post:    postCompare,
 		body:    []bodyKind{bodyMultipartCompare},
 		results: "CompareResult",
@@ -74,26 +68,16 @@ var compareUpload = &upload{
 func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 	rt := h.routes["compare"]
 	a := queryArgs(rt.params, r.URL.RawQuery)
-	opt := compare.DefaultOptions
 	format := formatAuto
 	a.str("format", &format)
 	eval := evalArgs(a)
-	a.str("cluster", &opt.ClusterField)
-	a.number("level", &opt.Level)
-	a.number("power", &opt.Power)
-	a.number("effect", &opt.Effect)
-	listed := int64(opt.MaxListed)
-	a.integer("max_listed", &listed)
-	if a.err != nil {
-		return a.err
+	opt, err := schemaArgs(a, schema.Compare)
+	if err != nil {
+		return err
 	}
 	if err := checkFormat(format, reportFormats()); err != nil {
 		return err
 	}
-	if listed < 1 || listed > maxCompareListed {
-		return invalid("max_listed", "must be from 1 to %d, got %d", maxCompareListed, listed)
-	}
-	opt.MaxListed = int(listed)
 	if format == formatAuto {
 		format = report.FormatAuto
 	}

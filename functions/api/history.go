@@ -9,6 +9,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
+	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -51,18 +52,10 @@ func historyRoutes() []*route {
 	return []*route{{
 		path:    "history",
 		summary: "The flaky tests in many CI runs' reports, with outages and tests failing together kept out as incidents",
-		params: []param{
+		params: append([]param{
 			{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
 				doc: "the reports' format, one of the names listed; auto detects it from each file's content"},
-			{name: "keep_incidents", kind: kString, def: "false", enum: []string{"false", "true"},
-				doc: "count the outages' and groups' failures in the per-test rates"},
-			{name: "alpha", kind: kNumber, def: "0.01", doc: "chance over the whole history of calling one healthy run an outage, in (0,1)"},
-			{name: "target", kind: kNumber, def: "0.95", doc: "detection power the rerun budgets plan for, in (0,1)"},
-			{name: "cost_seconds", alias: "cost", kind: kNumber, doc: "runner seconds per run, >= 0: a flake costs its rate times this; omit when unknown"},
-			{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, >= 0"},
-			{name: "today", kind: kString, doc: "the date the quarantine claims are dated, YYYY-MM-DD; default: the last run's day"},
-			confidenceParam,
-		},
+		}, inputs(schema.History)...),
 		post:    postHistory,
 		body:    []bodyKind{bodyHistoryZip, bodyMultipartHistory},
 		results: "HistoryResult",
@@ -71,23 +64,15 @@ func historyRoutes() []*route {
 
 func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
 	a := queryArgs(h.routes["history"].params, r.URL.RawQuery)
-	o := history.DefaultOptions
-	format, keep := formatAuto, "false"
+	format := formatAuto
 	a.str("format", &format)
-	a.str("keep_incidents", &keep)
-	a.number("alpha", &o.Alpha)
-	a.number("target", &o.Budget.Target)
-	a.optNumber("cost_seconds", &o.Budget.CostSeconds)
-	a.integer("cap", &o.Budget.Cap)
-	a.str("today", &o.Today)
-	a.number("confidence", &o.Confidence)
-	if a.err != nil {
-		return a.err
+	o, err := schemaArgs(a, schema.History)
+	if err != nil {
+		return err
 	}
 	if err := checkFormat(format, reportFormats()); err != nil {
 		return err
 	}
-	o.KeepIncidents = keep == "true"
 	if format == formatAuto {
 		format = report.FormatAuto
 	}

@@ -43,7 +43,7 @@ func linkOf(t *testing.T, opt Options, host string, tlsOn bool, hdr map[string]s
 // Options.NoLinks override the origin.
 func TestLinkOrigin(t *testing.T) {
 	const q = "/v1/decide?baseline=30/60&patched=51/60&property=passed"
-	const frag = "/decide#baseline=30%2F60&confidence=0.95&min_trials=20&patched=51%2F60&property=passed&v=2"
+	const frag = "/decide?baseline=30%2F60&confidence=0.95&min_trials=20&patched=51%2F60&property=passed&v=2"
 	https := map[string]string{"X-Forwarded-Proto": "https"}
 	for _, c := range []struct {
 		name  string
@@ -99,11 +99,11 @@ func TestUploadLinks(t *testing.T) {
 		return string(b)
 	}
 	res := post("/v1/ledger?min_trials=5", "application/x-ndjson", read("ledger.jsonl"))
-	if l, _ := res["link"].(string); !strings.HasPrefix(l, "http://127.0.0.1:8080/decide#confidence=0.95&ledger=") || !strings.Contains(l, "&min_trials=5") {
+	if l, _ := res["link"].(string); !strings.HasPrefix(l, "http://127.0.0.1:8080/decide?confidence=0.95&ledger=") || !strings.Contains(l, "&min_trials=5") {
 		t.Errorf("ledger link %q", l)
 	}
 	res = post("/v1/aa", "text/csv", read("aa_baseline.csv"))
-	if l, _ := res["link"].(string); !strings.HasPrefix(l, "http://127.0.0.1:8080/aa#aa=") {
+	if l, _ := res["link"].(string); !strings.HasPrefix(l, "http://127.0.0.1:8080/aa?aa=") {
 		t.Errorf("A/A link %q", l)
 	}
 	res = post("/v1/aa?k=1,2", "text/csv", read("aa_baseline.csv"))

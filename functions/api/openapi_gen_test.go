@@ -361,16 +361,31 @@ func paramSchema(p param, inJSON bool) obj {
 	switch p.kind {
 	case kNumber:
 		s = obj{{"type", "number"}}
+	case kFraction, kSeconds:
+		// The one grammar: a number, or a string such as "95%" or "8s".
+		text := obj{{"type", "string"}, {"description", "a fraction such as 0.95, or a percentage such as 95%"}, {"examples", []string{"0.95", "95%"}}}
+		if p.kind == kSeconds {
+			text = obj{{"type", "string"}, {"description", "seconds such as 8, or a duration such as 8s or 1m30s"}, {"examples", []string{"8", "8s", "1m30s"}}}
+		}
+		s = obj{{"oneOf", []any{obj{{"type", "number"}}, text}}}
 	case kInteger:
 		s = obj{{"type", "integer"}}
+		if inJSON { // also a string of the one grammar, as in a query
+			s = obj{{"oneOf", []any{s, obj{{"type", "string"}, {"description", "a whole number in decimal"}, {"examples", []string{"3"}}}}}}
+		}
 	case kString:
 		s = obj{{"type", "string"}}
 		if p.enum != nil {
 			s = s.with("enum", p.enum)
 		}
+		if p.joined != "" { // a choice, or a choice=N giving the joined parameter
+			s = obj{{"anyOf", []any{s, obj{{"type", "string"}, {"pattern", "^(" + strings.Join(p.enum, "|") + ")=[0-9]+$"}}}}}
+		}
 		if p.name == "date" {
 			s = s.with("format", "date")
 		}
+	case kDate:
+		s = obj{{"type", "string"}, {"format", "date"}}
 	case kCount:
 		text := obj{{"type", "string"}, {"pattern", `^[ \t]*(0|[1-9][0-9]*)[ \t]*/[ \t]*(0|[1-9][0-9]*)[ \t]*$`},
 			{"examples", []string{"17/20"}}}

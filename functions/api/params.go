@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -25,6 +26,9 @@ const (
 	kNumbers              // "0.05,0.02" (JSON: also an array)
 	kIntegers             // "1,2,4" (JSON: also an array)
 	kString               // free text, or one of enum
+	kFraction             // 0.95 or "95%" (JSON: a number, or a string of the one grammar)
+	kSeconds              // 8 or "8s", "1m30s" (JSON: a number, or a string of the one grammar)
+	kDate                 // a day, "2026-01-02"
 )
 
 // param is one input of a route: a query parameter for GET, and a member of
@@ -38,7 +42,8 @@ type param struct {
 	keys     [2]string // a count's object members: passed/trials, fails/runs
 	def      string    // the default, as text, for the docs
 	doc      string
-	most     int // the most items of a list, 0 for no limit but the body's
+	most     int    // the most items of a list, 0 for no limit but the body's
+	joined   string // the parameter an enum's value may carry after '=' (runner=gotestsum=2 gives setting)
 }
 
 // args are the parameters of one request, from a query string, a form or a
@@ -204,7 +209,7 @@ func example(p param) string {
 	switch p.kind {
 	case kCount:
 		return fmt.Sprintf(", as %s/%s such as 17/20", p.keys[0], p.keys[1])
-	case kNumber:
+	case kNumber, kFraction, kSeconds:
 		return ", a number"
 	}
 	return ""
@@ -460,7 +465,7 @@ func clip(js []byte) string {
 func schemaParams(fields []schema.Field, defs map[string]string, most map[string]int) []param {
 	out := make([]param, len(fields))
 	for i, f := range fields {
-		p := param{name: f.Name(), required: f.Required, def: defs[f.Key], doc: f.Doc, most: most[f.Key]}
+		p := param{name: f.Name(), required: f.Required, def: defs[f.Key], doc: f.Doc, most: most[f.Key], joined: f.Joined}
 		if f.API != "" {
 			p.alias = f.Key
 		}
@@ -468,12 +473,20 @@ func schemaParams(fields []schema.Field, defs map[string]string, most map[string
 			p.doc += "; at most " + words.Count(int64(p.most)) + " per request"
 		}
 		switch f.Kind {
-		case schema.Fraction, schema.Seconds:
-			p.kind = kNumber
+		case schema.Fraction:
+			p.kind = kFraction
+		case schema.Seconds:
+			p.kind = kSeconds
 		case schema.Fractions:
 			p.kind = kNumbers
+		case schema.Integers:
+			p.kind = kIntegers
 		case schema.Integer:
 			p.kind = kInteger
+		case schema.Bool:
+			p.kind, p.enum = kString, []string{"false", "true"}
+		case schema.Date:
+			p.kind = kDate
 		case schema.Count:
 			p.kind, p.keys = kCount, [2]string{f.Part, f.Whole}
 		default:
@@ -486,10 +499,11 @@ func schemaParams(fields []schema.Field, defs map[string]string, most map[string
 
 // schemaArgs reads a calculator's input from a request's parameters with
 // its schema: a query's or a form's text as it is, and in a JSON body a
-// string as its text (for a count, a list or a word), a number as its JSON text, a count's object and a
-// list's array as their canonical text. A number is a JSON number, as the
-// OpenAPI document says. The first fault is the answer,
-// naming the parameter as the API calls it.
+// string as its text, read by the one grammar ("95%", "8s", "17/20",
+// "0.05,0.02"), a number as its JSON text, a boolean as true or false, a
+// count's object and a list's array as their canonical text. The first
+// fault is the answer, naming the parameter as the API calls it (the JSON
+// path of a body's member).
 func schemaArgs[T any](a *args, s *schema.Schema[T]) (T, error) {
 	texts := map[string]string{}
 	for _, f := range s.Fields {
@@ -525,23 +539,36 @@ func (a *args) text(f schema.Field) (string, bool) {
 	if !ok || js == nil {
 		return text, ok
 	}
-	switch f.Kind {
-	case schema.Count, schema.Fractions, schema.Enum, schema.Text:
-		if json.Unmarshal(js, &text) == nil {
-			return text, true
-		}
+	// A string is text of the one grammar, whatever the field's kind.
+	if json.Unmarshal(js, &text) == nil {
+		return text, true
 	}
 	switch f.Kind {
-	case schema.Fraction, schema.Seconds:
+	case schema.Fraction:
 		if !isJSONNumber(js) {
-			a.err = invalid(name, "must be a JSON number, got %s", clip(js))
+			a.err = invalid(name, "must be a JSON number or a string such as \"95%%\", got %s", clip(js))
 		}
 		return string(js), true
+	case schema.Seconds:
+		if !isJSONNumber(js) {
+			a.err = invalid(name, "must be a JSON number or a string such as \"8s\", got %s", clip(js))
+		}
+		return string(js), true
+	case schema.Fractions, schema.Integers:
+		if isJSONNumber(js) { // a list of one
+			return string(js), true
+		}
 	case schema.Integer:
 		if !isJSONNumber(js) {
-			a.err = invalid(name, "must be a whole JSON number, got %s", clip(js))
+			a.err = invalid(name, "must be a whole JSON number or a string such as \"3\", got %s", clip(js))
 		}
 		return string(js), true
+	case schema.Bool:
+		var b bool
+		if json.Unmarshal(js, &b) != nil {
+			a.err = invalid(name, "must be true or false, got %s", clip(js))
+		}
+		return strconv.FormatBool(b), true
 	case schema.Count:
 		c, err := a.countObject(name, js)
 		if err != nil {
@@ -549,10 +576,16 @@ func (a *args) text(f schema.Field) (string, bool) {
 			return "", false
 		}
 		return schema.CountText(*c), true
+	}
+	switch f.Kind {
 	case schema.Fractions:
 		var vs []float64
 		a.numbers(name, &vs)
 		return schema.ListText(vs), true
+	case schema.Integers:
+		var vs []int
+		a.integers(name, &vs)
+		return schema.IntegersText(vs), true
 	}
 	a.err = invalid(name, "must be a JSON string, got %s", clip(js))
 	return "", false

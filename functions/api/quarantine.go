@@ -12,6 +12,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
@@ -34,18 +35,13 @@ const maxRenamesBytes = 1 << 20
 // entry with every field given: 42, and the comma before the next.
 const marksPerEntry = 48
 
-var todayParam = param{name: "today", kind: kString,
+var todayParam = param{name: "today", kind: kDate,
 	doc: "the date of the check, YYYY-MM-DD: tests expire by it and no date in the registry may be after it; default: the server's date (UTC)"}
 
 func quarantineRoutes() []*route {
 	registryOnly := []bodyKind{bodyRegistry}
 	withReports := []bodyKind{bodyRegistry, bodyMultipartRegistry}
-	checkParams := []param{
-		todayParam,
-		{name: "comparable", kind: kNumber, def: "0.5", doc: "least ratio of the trials since a claim to its trials that can make it stale, in (0,1]"},
-		{name: "target", kind: kNumber, def: "0.95", doc: "detection power of the rerun budget shown for each claim, in (0,1)"},
-		{name: "cap", kind: kInteger, def: "3", doc: "reruns the gate allows today, for the rerun budget, >= 0"},
-	}
+	checkParams := append([]param{todayParam}, inputs(schema.QuarantineCheck, "comparable", "target", "cap")...)
 	return []*route{
 		{
 			path:    "quarantine/check",
@@ -64,17 +60,14 @@ func quarantineRoutes() []*route {
 		{
 			path:    "quarantine/add",
 			summary: "Quarantine tests: from reports (each a run) or from a count, into the registry sent (or a new one)",
-			params: []param{
+			params: append([]param{
 				todayParam,
 				{name: "test", kind: kString, doc: "the test to quarantine; with reports and no test, every test that both failed and passed in them"},
 				{name: "claim", kind: kCount, keys: [2]string{"passed", "trials"}, doc: "the test's measured passes as passed/trials, instead of reports"},
 				{name: "owner", kind: kString, required: true, doc: "who answers for the tests: a person or a team"},
 				{name: "reason", kind: kString, required: true, doc: "why they are quarantined, in a sentence"},
 				{name: "expires", kind: kString, doc: "the last day of the quarantine, YYYY-MM-DD; default: 30 days after today"},
-				{name: "below", kind: kNumber, def: "0.01", doc: "the failure rate a test must be proven below to leave, in (0,1)"},
-				{name: "release_confidence", kind: kNumber, def: "0.95", doc: "the confidence of that proof, in (0,1)"},
-				confidenceParam,
-			},
+			}, inputs(schema.QuarantineAdd)...),
 			post: postQuarantineAdd, body: withReports,
 			results: "Registry",
 		},
@@ -135,22 +128,17 @@ func quarantineRoutes() []*route {
 		{
 			path:    "quarantine/release",
 			summary: "Clean runs in a row that prove a failure rate below a target",
-			params: []param{
-				{name: "below", kind: kNumber, def: "0.01", doc: "the failure rate to prove a test below, in (0,1)"},
-				confidenceParam,
-			},
-			get: paramsRoute(quarantineRelease), post: paramsRoute(quarantineRelease),
+			params:  inputs(schema.QuarantineRelease),
+			get:     paramsRoute(quarantineRelease), post: paramsRoute(quarantineRelease),
 			results: "CleanRunsResult",
 		},
 	}
 }
 
 func quarantineRelease(a *args) (any, error) {
-	rel := quarantine.DefaultRelease
-	a.number("below", &rel.Below)
-	a.number("confidence", &rel.Confidence)
-	if a.err != nil {
-		return nil, a.err
+	rel, err := schemaArgs(a, schema.QuarantineRelease)
+	if err != nil {
+		return nil, err
 	}
 	return quarantine.CleanRunsFor(rel.Below, rel.Confidence)
 }
@@ -359,18 +347,22 @@ func readRenames(r io.Reader) (map[string]string, error) {
 	return m, nil
 }
 
-// quarantineToday reads the today parameter: a date, by default the
-// server's in UTC.
+// quarantineToday reads the today parameter: a date (param.QuarantineCheck's
+// today); not given or blank, the server's in UTC.
 func quarantineToday(a *args) (string, error) {
-	today := time.Now().UTC().Format(time.DateOnly)
-	a.str("today", &today)
+	f, _ := schema.QuarantineCheck.Field("today")
+	text, _ := a.text(f)
 	if a.err != nil {
 		return "", a.err
 	}
-	if _, err := time.Parse(time.DateOnly, today); err != nil {
-		return "", invalid("today", "must be a date YYYY-MM-DD, got %q", today)
+	v, absent, err := f.Read(text)
+	if err != nil {
+		return "", err
 	}
-	return today, nil
+	if absent {
+		return time.Now().UTC().Format(time.DateOnly), nil
+	}
+	return v.(string), nil
 }
 
 // postQuarantineCheck answers a check: its result, or with write the
@@ -382,18 +374,15 @@ func postQuarantineCheck(write bool) handlerFunc {
 			path = "quarantine/write"
 		}
 		a := queryArgs(h.routes[path].params, r.URL.RawQuery)
-		opt := quarantine.DefaultOptions
 		today, err := quarantineToday(a)
 		if err != nil {
 			return err
 		}
-		opt.Today = today
-		a.number("comparable", &opt.Comparable)
-		a.number("target", &opt.Budget.Target)
-		a.integer("cap", &opt.Budget.Cap)
-		if a.err != nil {
-			return a.err
+		opt, err := schemaArgs(a, schema.QuarantineCheck)
+		if err != nil {
+			return err
 		}
+		opt.Today = today
 		in, err := h.readQuarantine(w, r, quarantineUpload, today)
 		if err != nil {
 			return err
@@ -425,19 +414,19 @@ func postQuarantineAdd(h *handler, w http.ResponseWriter, r *http.Request) error
 	}
 	var test, owner, reason, expires string
 	var claim *core.Count
-	rel := quarantine.DefaultRelease
-	confidence := core.DefaultConfidence
 	a.str("test", &test)
 	a.count("claim", &claim)
 	a.str("owner", &owner)
 	a.str("reason", &reason)
 	a.str("expires", &expires)
-	a.number("below", &rel.Below)
-	a.number("release_confidence", &rel.Confidence)
-	a.number("confidence", &confidence)
+	nums, err := schemaArgs(a, schema.QuarantineAdd)
 	if a.err != nil {
 		return a.err
 	}
+	if err != nil {
+		return err
+	}
+	rel, confidence := nums.Release, nums.Confidence
 	if expires == "" {
 		t, _ := time.Parse(time.DateOnly, today)
 		expires = t.AddDate(0, 0, 30).Format(time.DateOnly)

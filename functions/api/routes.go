@@ -12,10 +12,11 @@ var confidenceParam = param{name: "confidence", kind: kNumber, def: "0.95",
 	doc: "confidence level of the Wilson intervals, in (0,1)"}
 
 // budgetArgs reads a budget's input (param.Budget); a runner's setting
-// gives the cap, so the two are not given together.
+// (setting, or runner=NAME=N) gives the cap, so the two are not given
+// together.
 func budgetArgs(a *args) (gate.BudgetInput, error) {
 	in, err := schemaArgs(a, schema.Budget)
-	if err == nil && a.has("setting") && a.has("cap") {
+	if err == nil && in.Setting != nil && a.has("cap") {
 		err = invalid("setting", "give cap (reruns) or setting (the runner's own count), not both")
 	}
 	return in, err
@@ -73,17 +74,7 @@ func routes() []*route {
 			params: append([]param{
 				{name: "format", kind: kString, def: formatCSV, enum: aaFormats(),
 					doc: "the uploads' format: the A/A CSV (rows, or scenario,run,passed,trials counts), or test reports and eval logs (each file a run, each test or sample a scenario)"},
-				{name: "k", kind: kIntegers, def: "1,2,4,8", doc: "runs per side to list alarm thresholds for"},
-				{name: "drops", kind: kNumbers, def: "0.02,0.03,0.05", doc: "drops, as fractions in (0,1], to size runs per side for"},
-				{name: "rule", kind: kNumber, def: "0.02", doc: "the fixed-drop rule's drop to count false alarms of, a fraction in (0,1]"},
-				{name: "seed", kind: kInteger, def: "1", doc: "seed of the trend test's permutations and of the simulation, in [0, 2^53)"},
-				{name: "simulate", kind: kString, def: "false", enum: []string{"false", "true"},
-					doc: "also simulate which gates catch which shape of regression (CPU-heavy; capped by the core)"},
-				{name: "sets", kind: kInteger, def: "4000", doc: "simulated comparisons per shape, with simulate=true"},
-				{name: "sim_k", kind: kInteger, def: "4", doc: "runs per side in the simulation"},
-				{name: "sim_drop", kind: kNumber, def: "0.02", doc: "size of the planted regression in the simulation, a fraction"},
-				{name: "broken", kind: kInteger, def: "0", doc: "stable scenarios the broken shape breaks; 0 means the drop times the scenarios"},
-			}, evalParams...),
+			}, append(inputs(schema.AA), evalParams...)...),
 			post:    postAA,
 			body:    []bodyKind{bodyCSV, bodyMultipartAA},
 			results: "AAResult",

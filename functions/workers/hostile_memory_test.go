@@ -25,5 +25,5 @@ func TestWorkerHostileMemory(t *testing.T) {
 		return uint64(getStats(t, client, s.URL).Shim.WasmMemory + isolateHeap(t, s)), nil
 	}
 	probe := apitest.MemoryProbe{What: "wasm memory and V8 heap", Start: figure, Peak: figure, Cap: 128 << 20}
-	apitest.RunHostileMemory(t, "Worker", apitest.HostileCases(), api.DefaultMaxBodyBytes, probe, apitest.HTTPDo(s.URL, api.DefaultMaxBodyBytes))
+	apitest.RunHostileMemory(t, "Worker", apitest.HostileCases(), api.DefaultMaxBodyBytes, probe, retryRestart(t, apitest.HTTPDo(s.URL, api.DefaultMaxBodyBytes)))
 }

@@ -19,7 +19,7 @@ import (
 func TestWorkerHostile(t *testing.T) {
 	needWrangler(t)
 	s := startWorker(t, buildWorker(t))
-	apitest.RunHostile(t, "Worker", apitest.HostileCases(), apitest.HTTPDo(s.URL, api.DefaultMaxBodyBytes))
+	apitest.RunHostile(t, "Worker", apitest.HostileCases(), retryRestart(t, apitest.HTTPDo(s.URL, api.DefaultMaxBodyBytes)))
 	u, err := url.Parse(s.URL)
 	if err != nil {
 		t.Fatal(err)

@@ -51,7 +51,12 @@ func pages(w http.ResponseWriter, r *http.Request) {
 	if err == nil && len(tpl) <= render.MaxTemplate {
 		get := r.Clone(r.Context())
 		get.Method = http.MethodGet
-		if render.Respond(w, get, tpl) {
+		// The bridge sets X-Forwarded-Proto from the request's own URL.
+		origin := ""
+		if p := r.Header.Get("X-Forwarded-Proto"); (p == "http" || p == "https") && r.Host != "" {
+			origin = p + "://" + r.Host
+		}
+		if render.Respond(w, get, tpl, origin) {
 			return
 		}
 	}

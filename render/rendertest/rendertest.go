@@ -129,9 +129,13 @@ func Result(t testing.TB, root, site string, c Case) (link string, result []byte
 }
 
 // CheckPage checks a rendered page: the answer in the answer box, the
-// title and every preview tag, and its figures against result.
-func CheckPage(t testing.TB, doc, answer, prefix string, result []byte, skip ...string) {
+// title and every preview tag (og:url the link itself), and its figures
+// against result.
+func CheckPage(t testing.TB, doc, link, answer, prefix string, result []byte, skip ...string) {
 	t.Helper()
+	if !strings.Contains(doc, `<meta property="og:url" content="`+html.EscapeString(link)+`">`) {
+		t.Errorf("og:url is not the link %s", link)
+	}
 	esc := html.EscapeString(answer)
 	if !strings.Contains(doc, `<p class="lead"><strong>`+esc+`</strong></p>`) {
 		t.Errorf("the answer box does not hold the CLI's answer %q", answer)

@@ -29,6 +29,19 @@ func knownModel() Model {
 	return Model{Pass: q, Runs: 20, FormulaDrop: 0.015702506975924176, MeasuredDrop: &measured}
 }
 
+// runKnown runs the default simulation of knownModel with seed.
+func runKnown(t *testing.T, seed uint64) (Model, Options, *Result) {
+	t.Helper()
+	m := knownModel()
+	opt := DefaultOptions
+	opt.Seed = seed
+	res, err := Run(m, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, opt, res
+}
+
 // show prints an optional rate.
 func show(x *float64) string {
 	if x == nil {
@@ -122,13 +135,7 @@ func probDropAtLeast(pb, pc []float64, d int) float64 {
 // are sums of independent binomials, so the chance is an exact convolution.
 // The simulated rate must fall within 4.5 binomial standard deviations.
 func TestRunExact(t *testing.T) {
-	m := knownModel()
-	opt := DefaultOptions
-	opt.Seed = 2026
-	res, err := Run(m, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, opt, res := runKnown(t, 2026)
 	n, k, N := 200, opt.RunsPerSide, float64(opt.Sets)
 	q := m.Pass
 	// The integer drop of the totals at which each gate starts firing.
@@ -185,13 +192,7 @@ func TestRunExact(t *testing.T) {
 // tolerance is 0.03 plus 4.5 binomial standard deviations (the original A/A
 // script reports its own check within 3.5 points).
 func TestRunPairedTPower(t *testing.T) {
-	m := knownModel()
-	opt := DefaultOptions
-	opt.Seed = 7
-	res, err := Run(m, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, opt, res := runKnown(t, 7)
 	n, k, N := 200, float64(opt.RunsPerSide), float64(opt.Sets)
 	q := m.Pass
 	power := func(p2 []float64) float64 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // A MemoryProbe reads a platform's memory around each hostile request, so
@@ -44,7 +45,9 @@ func RunHostileMemory(t *testing.T, runtime string, cases []Hostile, limit int64
 		if err != nil {
 			t.Fatalf("%s: %s: %v", runtime, h.Name, err)
 		}
+		began := time.Now()
 		status, hdr, answer, err := do(h)
+		answered := time.Since(began)
 		if err == nil {
 			err = h.Check(status, hdr, answer)
 		}
@@ -52,6 +55,7 @@ func RunHostileMemory(t *testing.T, runtime string, cases []Hostile, limit int64
 			t.Errorf("%s: %s: %v", runtime, h.Name, err)
 		}
 		peak, err := probe.Peak()
+		probed := time.Since(began) - answered
 		if err != nil {
 			t.Fatalf("%s: %s: %v", runtime, h.Name, err)
 		}
@@ -63,7 +67,7 @@ func RunHostileMemory(t *testing.T, runtime string, cases []Hostile, limit int64
 			worst, worstName = took, h.Name
 		}
 		if testing.Verbose() {
-			t.Logf("%s: %s: status %d, body %d bytes, %s %.1f MB, %.1f MB above its start", runtime, h.Name, status, len(body), probe.What, float64(peak)/1e6, float64(took)/1e6)
+			t.Logf("%s: %s: status %d in %v (then %v to measure), body %d bytes, %s %.1f MB, %.1f MB above its start", runtime, h.Name, status, answered.Round(time.Millisecond), probed.Round(time.Millisecond), len(body), probe.What, float64(peak)/1e6, float64(took)/1e6)
 		}
 		if bound := 2*uint64(len(body)) + 32<<20; took > bound {
 			t.Errorf("%s: %s: %s rose by %.1f MB for a body of %d bytes, over %.1f MB", runtime, h.Name, probe.What, float64(took)/1e6, len(body), float64(bound)/1e6)

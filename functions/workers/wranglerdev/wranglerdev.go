@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -121,6 +122,14 @@ type Server struct {
 	cmd       *exec.Cmd
 	logs      *apitest.Output
 	done      chan struct{}
+
+	// One devtools connection serves every IsolateHeap call: a connection
+	// opened and dropped per call, hundreds of times, is what a rare
+	// "disconnected: ::write(...): Broken pipe" in workerd followed, after
+	// which the Worker stopped answering.
+	inspMu sync.Mutex
+	insp   *remote.Conn
+	inspID int64
 }
 
 // Start runs `wrangler dev` with the configuration cfg, its state and home
@@ -180,6 +189,12 @@ func (s *Server) Logs() string { return s.logs.String() }
 
 // Stop ends wrangler and workerd: SIGTERM, then SIGKILL after 10 s.
 func (s *Server) Stop() {
+	s.inspMu.Lock()
+	if s.insp != nil {
+		s.insp.Close()
+		s.insp = nil
+	}
+	s.inspMu.Unlock()
 	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
 	select {
 	case <-s.done:
@@ -235,16 +250,34 @@ func (s *Server) Usage() (Usage, error) {
 // Runtime.getHeapUsage. HeapProfiler.collectGarbage would be the direct
 // way, but workerd does not answer it.
 func (s *Server) IsolateHeap() (int64, error) {
+	s.inspMu.Lock()
+	defer s.inspMu.Unlock()
+	n, err := s.isolateHeap()
+	if err != nil && s.insp != nil {
+		// A connection the proxy dropped: once more on a fresh one.
+		s.insp.Close()
+		s.insp = nil
+		n, err = s.isolateHeap()
+	}
+	return n, err
+}
+
+func (s *Server) isolateHeap() (int64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ws := fmt.Sprintf("ws://127.0.0.1:%d/ws", s.inspector)
-	// wrangler's inspector proxy wants an Origin, and a loopback one.
-	c, err := remote.DialContext(ctx, ws, remote.WithConnHTTPHeader(http.Header{"Origin": {"http://127.0.0.1"}}))
-	if err != nil {
-		return 0, fmt.Errorf("the Worker's inspector at %s: %v", ws, err)
+	if s.insp == nil {
+		ws := fmt.Sprintf("ws://127.0.0.1:%d/ws", s.inspector)
+		// wrangler's inspector proxy wants an Origin, and a loopback one.
+		c, err := remote.DialContext(ctx, ws, remote.WithConnHTTPHeader(http.Header{"Origin": {"http://127.0.0.1"}}))
+		if err != nil {
+			return 0, fmt.Errorf("the Worker's inspector at %s: %v", ws, err)
+		}
+		s.insp = c
 	}
-	defer c.Close()
-	call := func(id int64, method, params string) (json.RawMessage, error) {
+	c := s.insp
+	call := func(method, params string) (json.RawMessage, error) {
+		s.inspID++
+		id := s.inspID
 		msg := &cdproto.Message{ID: id, Method: cdproto.MethodType(method)}
 		if params != "" {
 			msg.Params = []byte(params)
@@ -266,10 +299,10 @@ func (s *Server) IsolateHeap() (int64, error) {
 			return json.RawMessage(m.Result), nil
 		}
 	}
-	if _, err := call(1, "HeapProfiler.takeHeapSnapshot", `{"reportProgress":false}`); err != nil {
+	if _, err := call("HeapProfiler.takeHeapSnapshot", `{"reportProgress":false}`); err != nil {
 		return 0, err
 	}
-	raw, err := call(2, "Runtime.getHeapUsage", "")
+	raw, err := call("Runtime.getHeapUsage", "")
 	if err != nil {
 		return 0, err
 	}
