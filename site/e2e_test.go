@@ -317,7 +317,7 @@ func TestEndToEnd(t *testing.T) {
 		expectFields(t, ctx, "aa", "", want["aa"])
 		screenshot(t, ctx, "aa-desktop")
 		links["aa"] = location(t, ctx)
-		if !strings.Contains(links["aa"], "#aa=") {
+		if !strings.Contains(links["aa"], "?aa=") {
 			t.Errorf("A/A link holds no statistics: %s", links["aa"])
 		}
 		// A bad row in a pasted CSV is reported with its line and column.
