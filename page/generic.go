@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -38,8 +39,7 @@ func genericNode(name string, raw json.RawMessage, heading bool) app.UI {
 			})),
 		)
 	case '[':
-		var items []json.RawMessage
-		json.Unmarshal(raw, &items)
+		items := jsonItems(raw)
 		if t := genericTable(name, label, items); t != nil {
 			return t
 		}
@@ -69,9 +69,7 @@ func genericLeaf(name string, raw json.RawMessage) app.UI {
 	case s == "true" || s == "false":
 		return fieldBool(name, s == "true", "yes", "no")
 	case strings.HasPrefix(s, `"`):
-		var v string
-		json.Unmarshal(raw, &v)
-		return fieldStr(name, v)
+		return fieldStr(name, jsonText(raw))
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -84,27 +82,47 @@ func genericLeaf(name string, raw json.RawMessage) app.UI {
 	return fieldNum(name, v, text)
 }
 
-// orderedObject splits a JSON object into its keys and raw values, in order.
+// orderedObject splits a JSON object into its keys and raw values, in
+// order, with the core's scanner; nil when raw is not one object.
 func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
+	var s jsonscan.Scanner
+	s.Reset(raw, 1, "value")
 	var keys []string
 	var vals []json.RawMessage
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	err := s.Object(func(key []byte) error {
+		v, err := s.Value()
+		keys, vals = append(keys, string(key)), append(vals, v)
+		return err
+	})
+	if err != nil || s.End() != nil {
 		return nil, nil
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			break
-		}
-		var v json.RawMessage
-		if dec.Decode(&v) != nil {
-			break
-		}
-		keys = append(keys, t.(string))
-		vals = append(vals, v)
-	}
 	return keys, vals
+}
+
+// jsonItems splits a JSON array into its elements' raw values; nil when
+// raw is not one array.
+func jsonItems(raw json.RawMessage) []json.RawMessage {
+	var s jsonscan.Scanner
+	s.Reset(raw, 1, "value")
+	var items []json.RawMessage
+	err := s.Array(func(int) error {
+		v, err := s.Value()
+		items = append(items, v)
+		return err
+	})
+	if err != nil || s.End() != nil {
+		return nil
+	}
+	return items
+}
+
+// jsonText is the text of a JSON string ("" when raw is not one).
+func jsonText(raw json.RawMessage) string {
+	var s jsonscan.Scanner
+	s.Reset(raw, 1, "value")
+	v, _ := s.Text()
+	return v
 }
 
 // genericTable renders a list of flat objects (one entry per scenario, say)

@@ -34,12 +34,14 @@ func quarantineInputs() []param.Field {
 // base64url(DEFLATE(JSON)).
 type QuarantineShare = share.QuarantineState
 
-// DecodeQuarantineShare is share.DecodeQuarantine.
+// DecodeQuarantineShare reverses share.EncodeQuarantine
+// (share.DecodeQuarantine).
 func DecodeQuarantineShare(text string) (*QuarantineShare, error) {
 	return share.DecodeQuarantine(text)
 }
 
-// ParseQuarantineShareJSON is share.ParseQuarantineJSON.
+// ParseQuarantineShareJSON reads the uncompressed JSON of a
+// QuarantineShare (share.ParseQuarantineJSON).
 func ParseQuarantineShareJSON(raw []byte) (*QuarantineShare, error) {
 	return share.ParseQuarantineJSON(raw)
 }

@@ -111,14 +111,8 @@ func (d *shareDecoder) side(p **aa.Side) error {
 
 // tallies reads [{"id": …, "passed": …, "total": …}, …] or null.
 func (d *shareDecoder) tallies() ([]aa.Tally, error) {
-	var ts []aa.Tally
-	err := d.array(func(null bool) {
-		if !null {
-			ts = []aa.Tally{}
-		}
-	}, func() error {
-		var t aa.Tally
-		err := d.Object(func(key []byte) error {
+	return sliceOf(d, func(t *aa.Tally) error {
+		return d.Object(func(key []byte) error {
 			var err error
 			switch string(key) {
 			case "id":
@@ -132,13 +126,27 @@ func (d *shareDecoder) tallies() ([]aa.Tally, error) {
 			}
 			return err
 		})
-		ts = append(ts, t)
+	})
+}
+
+// sliceOf reads [item, item, ...] into a slice, or null (nil), each element
+// with item; on an error the slice is nil.
+func sliceOf[T any](d *shareDecoder, item func(*T) error) ([]T, error) {
+	var out []T
+	err := d.array(func(null bool) {
+		if !null {
+			out = []T{}
+		}
+	}, func() error {
+		var v T
+		err := item(&v)
+		out = append(out, v)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return ts, nil
+	return out, nil
 }
 
 // array reads [item, item, ...] or null: start is told which it found

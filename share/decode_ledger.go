@@ -156,15 +156,8 @@ func (d *shareDecoder) ints(names []string, dst ...*int64) error {
 
 // strs reads an array of strings, or null (nil).
 func (d *shareDecoder) strs() ([]string, error) {
-	var out []string
-	err := d.array(func(null bool) {
-		if !null {
-			out = []string{}
-		}
-	}, func() error {
-		s, err := d.Text()
-		out = append(out, s)
+	return sliceOf(d, func(s *string) (err error) {
+		*s, err = d.Text()
 		return err
 	})
-	return out, err
 }

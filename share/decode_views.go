@@ -6,88 +6,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/history"
-	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/core/jsonscan"
 )
 
-// The decoders of the quarantine, compare and history views' packed
-// states, shared by the page and the server that renders a link.
-
-// FarFuture is the date a registry from a link is first read against: the
-// check itself then holds its dates to the view's date.
-const FarFuture = "9999-12-31"
-
-// maxShareTrials bounds a test's trials in a share's reports, so that no
-// sum of them overflows.
-const maxShareTrials = 1 << 53
-
-// DecodeQuarantine reverses share.EncodeQuarantine. It reads the
-// registry as strictly as the CLI reads the file (quarantine.Parse), and
-// refuses an unknown field, another version, and counts no report could
-// give. The check's settings are checked by the check itself.
-func DecodeQuarantine(text string) (*QuarantineState, error) {
-	raw, err := Unpack(text)
-	if err != nil {
-		return nil, err
-	}
-	return ParseQuarantineJSON(raw)
-}
-
-// ParseQuarantineJSON reads the uncompressed JSON of a
-// QuarantineShare.
-func ParseQuarantineJSON(raw []byte) (*QuarantineState, error) {
-	var s struct {
-		Version    int                 `json:"v"`
-		Registry   json.RawMessage     `json:"registry"`
-		Reports    *quarantine.Reports `json:"reports"`
-		Renames    map[string]string   `json:"renames"`
-		Comparable float64             `json:"comparable"`
-		Target     float64             `json:"target"`
-		Cap        int64               `json:"cap"`
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&s); err != nil {
-		return nil, fmt.Errorf("share data: %v", err)
-	}
-	if d.More() {
-		return nil, errors.New("share data: more after the state")
-	}
-	if s.Version != 1 {
-		return nil, fmt.Errorf("share data: unknown version %d", s.Version)
-	}
-	if len(s.Registry) == 0 {
-		return nil, errors.New("share data: no registry")
-	}
-	reg, err := quarantine.Parse(s.Registry, FarFuture)
-	if err != nil {
-		return nil, fmt.Errorf("share data: the registry: %w", err)
-	}
-	if r := s.Reports; r != nil {
-		if r.Runs < 0 {
-			return nil, fmt.Errorf("share data: %d runs", r.Runs)
-		}
-		for id, runs := range r.Tests {
-			var sum int64
-			for _, c := range runs {
-				if c.Trials < 0 || c.Passed < 0 || c.Passed > c.Trials || c.Trials > maxShareTrials-sum {
-					return nil, fmt.Errorf("share data: test %q: passed %d of %d", id, c.Passed, c.Trials)
-				}
-				sum += c.Trials
-			}
-		}
-		if r.Tests == nil {
-			r.Tests = map[string][]core.Count{}
-		}
-		if r.Warnings == nil {
-			r.Warnings = []string{}
-		}
-	}
-	return &QuarantineState{Version: 1, Registry: reg, Reports: s.Reports, Renames: s.Renames,
-		Comparable: s.Comparable, Target: s.Target, Cap: s.Cap}, nil
-}
+// The decoders of the compare and history views' packed states, shared by
+// the page and the server that renders a link (the quarantine view's are
+// in decode_quarantine.go).
 
 // DecodeCompare reverses share.Compare's fragment value. It refuses an
 // unknown field, another version, and tallies no log could give; the
@@ -147,9 +73,13 @@ func DecodeHistory(text string) (*history.Result, error) {
 	return r, nil
 }
 
-// decodeState reads a link's JSON state into v: one JSON value, no field
-// v does not have.
+// decodeState reads a link's JSON state into v: one JSON value in the
+// grammar of every link (core/jsonscan: no key twice, no NaN, UTF-8 only,
+// nothing after it), no field v does not have.
 func decodeState(raw []byte, v any) error {
+	if err := jsonscan.Check(raw, "share"); err != nil {
+		return fmt.Errorf("share data: %w", err)
+	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {

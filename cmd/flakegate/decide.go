@@ -8,6 +8,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -170,6 +171,11 @@ func readRecord(e *env, name string) (*gate.Claim, error) {
 	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	// The grammar of every JSON input (core/jsonscan), with its line,
+	// column and path; encoding/json then maps the checked text.
+	if err := jsonscan.Check(b, "claim"); err != nil {
+		return nil, fmt.Errorf("%s:%v", displayName(name), err)
 	}
 	var doc struct {
 		Claim *gate.Claim `json:"claim"`

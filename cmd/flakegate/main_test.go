@@ -320,3 +320,39 @@ func TestAASideErrorNamesItsFile(t *testing.T) {
 		}
 	}
 }
+
+// TestReportJSONStrict: a JSON report with a repeated key or a NaN, which
+// once was read, is refused (exit 2) with its file, line, column and the
+// JSON path of the value. Positions counted on the text by hand.
+func TestReportJSONStrict(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, text, want string }{
+		{"repeat.json", "{\"config\": {},\n \"suites\": [{\"title\": \"a.spec.ts\", \"specs\": [], \"specs\": []}]}",
+			`repeat.json:2:49: suites[0]: field "specs" appears twice`},
+		{"nan.json", "{\"numTotalTests\": 1, \"testResults\": [{\"assertionResults\": [\n  {\"fullName\": \"a\", \"status\": \"passed\", \"duration\": NaN}]}]}",
+			"nan.json:2:53: testResults[0].assertionResults[0].duration: malformed JSON: NaN and Infinity are not JSON numbers"},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := cli(t, "", "ledger", p)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %q", c.name, code, errs, c.want)
+		}
+	}
+}
+
+// TestRecordJSONStrict: a stored claim is read with the grammar of every
+// JSON input: a repeated key is refused with its place (column counted on
+// the text) and path.
+func TestRecordJSONStrict(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "claim.json")
+	if err := os.WriteFile(p, []byte(`{"claim": {"passed": 57, "trials": 60, "passed": 1}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := cli(t, "", "freeze", "-record", p, "-newer", "41/60")
+	if want := `claim.json:1:40: claim: field "passed" appears twice`; code != exitUsage || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q; want %q", code, errs, want)
+	}
+}

@@ -2,6 +2,7 @@ package jsonscan_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/flakegate/flakegate/core/jsonscan"
 )
@@ -36,4 +37,33 @@ func Example() {
 	// Output:
 	// b1
 	// 3:86: results[0]: unknown field "okay"
+}
+
+// A stream is read a piece at a time: a long value the reader skips takes
+// no more memory than the limit, while one it keeps may not exceed it.
+func ExampleScanner_ResetReader() {
+	report := strings.NewReader(`{"title": "checkout", "log": "` + strings.Repeat("x", 10000) + `", "title": "again"}`)
+	var s jsonscan.Scanner
+	s.ResetReader(report, 1024, "report")
+	err := s.Object(func(key []byte) error {
+		if string(key) == "title" {
+			title, err := s.Text()
+			fmt.Println(title)
+			return err
+		}
+		return s.Skip()
+	})
+	fmt.Println(err)
+	// Output:
+	// checkout
+	// 1:10034: field "title" appears twice
+}
+
+// Check holds a text to the grammar before another reader maps it.
+func ExampleCheck() {
+	fmt.Println(jsonscan.Check([]byte(`{"rate": NaN}`), "claim"))
+	fmt.Println(jsonscan.Check([]byte(`{"rate": 0.5}`), "claim"))
+	// Output:
+	// 1:10: rate: malformed JSON: NaN and Infinity are not JSON numbers
+	// <nil>
 }

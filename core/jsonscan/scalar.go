@@ -22,55 +22,76 @@ func (s *Scanner) Text() (string, error) {
 	return string(b), err
 }
 
-// string reads a string from its opening quote; keep asks for its text.
+// string reads a string from its opening quote, at s.tok; keep asks for
+// its text. A stream's refill may move the text in b: indices held across
+// one are taken from s.tok, or as offsets in the text.
 func (s *Scanner) string(keep bool) ([]byte, error) {
-	open := s.i
 	s.i++
-	start, wide := s.i, false
-	// The common case: no escape.
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			v := s.b[start:s.i]
-			if wide && !utf8.Valid(v) {
-				return nil, s.badUTF8(start, s.i)
+	wide := false
+	for {
+		// The common case, no escape, on locals the compiler keeps in
+		// registers; a stream refills between passes.
+		b, i := s.b, s.i
+		for ; i < len(b); i++ {
+			c := b[i]
+			if plain[c] {
+				continue
 			}
-			s.i++
-			return v, nil
-		case c == '\\':
-			if wide && !utf8.Valid(s.b[start:s.i]) {
-				return nil, s.badUTF8(start, s.i)
+			switch {
+			case c >= 0x80:
+				wide = true
+				continue
+			case c == '"':
+				v := b[s.tok+1 : i]
+				if wide && !utf8.Valid(v) {
+					return nil, s.badUTF8(s.tok+1, i)
+				}
+				s.i = i + 1
+				return v, nil
 			}
-			return s.escaped(open, start, keep)
-		case c < 0x20:
+			s.i = i
+			if c == '\\' {
+				if wide && !utf8.Valid(b[s.tok+1:i]) {
+					return nil, s.badUTF8(s.tok+1, i)
+				}
+				return s.escaped(keep)
+			}
 			return nil, s.errHere("malformed JSON: a control character (byte 0x%02x) inside a string; it must be escaped", c)
-		case c >= 0x80:
-			wide = true
 		}
-		s.i++
+		s.i = i
+		if !s.need(1) {
+			return nil, s.cutString(Pos(s.off + s.tok))
+		}
 	}
-	return nil, s.cutString(open)
 }
+
+// plain tells the bytes a string holds as they are: ASCII but for the
+// quote, the backslash and the control characters.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // badUTF8 is the error of the first byte of b[from:to] that is not UTF-8.
 func (s *Scanner) badUTF8(from, to int) error {
 	for i := from; i < to; {
 		r, n := utf8.DecodeRune(s.b[i:to])
 		if r == utf8.RuneError && n <= 1 {
-			return s.Errorf(Pos(i), "a string that is not valid UTF-8 (byte 0x%02x)", s.b[i])
+			return s.Errorf(Pos(s.off+i), "a string that is not valid UTF-8 (byte 0x%02x)", s.b[i])
 		}
 		i += n
 	}
-	return s.Errorf(Pos(from), "a string that is not valid UTF-8")
+	return s.Errorf(Pos(s.off+from), "a string that is not valid UTF-8")
 }
 
 // escaped reads the rest of a string that holds an escape, s.i at the
-// first backslash; b[start:s.i] is valid UTF-8 without escapes.
-func (s *Scanner) escaped(open, start int, keep bool) ([]byte, error) {
-	s.buf = append(s.buf[:0], s.b[start:s.i]...)
-	plain := s.i // where the run of bytes without escape starts
-	for s.i < len(s.b) {
+// first backslash; b[s.tok+1:s.i] is valid UTF-8 without escapes.
+func (s *Scanner) escaped(keep bool) ([]byte, error) {
+	s.buf = append(s.buf[:0], s.b[s.tok+1:s.i]...)
+	plain := s.pos() // where the run of bytes without escape starts
+	for s.i < len(s.b) || s.need(1) {
 		c := s.b[s.i]
 		switch {
 		case c == '"':
@@ -88,75 +109,149 @@ func (s *Scanner) escaped(open, start int, keep bool) ([]byte, error) {
 		if err := s.flush(plain, keep); err != nil {
 			return nil, err
 		}
-		at := s.i
-		if s.i+1 >= len(s.b) {
-			break
-		}
-		e := s.b[s.i+1]
-		s.i += 2
-		var r rune
-		switch e {
-		case '"', '\\', '/':
-			r = rune(e)
-		case 'b':
-			r = '\b'
-		case 'f':
-			r = '\f'
-		case 'n':
-			r = '\n'
-		case 'r':
-			r = '\r'
-		case 't':
-			r = '\t'
-		case 'u':
-			var ok bool
-			if r, ok = s.hex4(); !ok {
-				if hexPrefix(s.b[s.i:], 4) {
-					return nil, s.cutString(open)
-				}
-				return nil, s.Errorf(Pos(at), `malformed JSON: \u must be followed by four hex digits`)
-			}
-			if utf16.IsSurrogate(r) {
-				lo, ok := rune(0), false
-				rest := s.b[s.i:]
-				if len(rest) >= 2 && rest[0] == '\\' && rest[1] == 'u' {
-					s.i += 2
-					lo, ok = s.hex4()
-				}
-				if !ok && r < 0xdc00 && len(rest) < 6 && (len(rest) < 1 || rest[0] == '\\') &&
-					(len(rest) < 2 || rest[1] == 'u') && hexPrefix(rest[min(2, len(rest)):], 4) {
-					return nil, s.cutString(open) // \ud834 and the text ends
-				}
-				if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
-					return nil, s.Errorf(Pos(at), `a \u escape of half a UTF-16 surrogate pair, without its other half`)
-				}
-			}
-		default:
-			return nil, s.Errorf(Pos(at), `malformed JSON: unknown escape \%s in a string`, describeRune(e))
+		r, err := s.escape(Pos(s.off + s.tok))
+		if err != nil {
+			return nil, err
 		}
 		if keep {
 			s.buf = utf8.AppendRune(s.buf, r)
 		}
-		plain = s.i
+		plain = s.pos()
 	}
-	return nil, s.cutString(open)
+	return nil, s.cutString(Pos(s.off + s.tok))
+}
+
+// escape reads one escape, s.i at its backslash, in the string that opens
+// at open.
+func (s *Scanner) escape(open Pos) (rune, error) {
+	at := s.pos()
+	if !s.need(2) {
+		return 0, s.cutString(open)
+	}
+	e := s.b[s.i+1]
+	s.i += 2
+	switch e {
+	case '"', '\\', '/':
+		return rune(e), nil
+	case 'b':
+		return '\b', nil
+	case 'f':
+		return '\f', nil
+	case 'n':
+		return '\n', nil
+	case 'r':
+		return '\r', nil
+	case 't':
+		return '\t', nil
+	case 'u':
+	default:
+		return 0, s.Errorf(at, `malformed JSON: unknown escape \%s in a string`, describeRune(e))
+	}
+	r, ok := s.hex4()
+	if !ok {
+		if hexPrefix(s.b[s.i:], 4) {
+			return 0, s.cutString(open)
+		}
+		return 0, s.Errorf(at, `malformed JSON: \u must be followed by four hex digits`)
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, nil
+	}
+	lo := rune(0)
+	s.need(6)
+	rest := s.b[s.i:]
+	if len(rest) >= 2 && rest[0] == '\\' && rest[1] == 'u' {
+		s.i += 2
+		lo, ok = s.hex4()
+	} else {
+		ok = false
+	}
+	if !ok && r < 0xdc00 && len(rest) < 6 && (len(rest) < 1 || rest[0] == '\\') &&
+		(len(rest) < 2 || rest[1] == 'u') && hexPrefix(rest[min(2, len(rest)):], 4) {
+		return 0, s.cutString(open) // \ud834 and the text ends
+	}
+	if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
+		return 0, s.Errorf(at, `a \u escape of half a UTF-16 surrogate pair, without its other half`)
+	}
+	return r, nil
+}
+
+// skipString passes over a string of a stream that the reader does not
+// keep, holding a piece of it at a time (a long string the reader skips is
+// no token it must hold), with the errors string gives: a control
+// character before a bad UTF-8 byte of the same run without escapes.
+func (s *Scanner) skipString() error {
+	open := s.pos()
+	s.open = where{at: int(open)} // drop keeps its place
+	s.i++
+	s.tok = s.i // the run of bytes without escape that is not checked yet
+	var bad *Error
+	for {
+		if s.i == len(s.b) {
+			// Check the run up to its last whole character and let it go.
+			cut := s.i
+			for k := 1; k <= utf8.UTFMax && cut-k >= s.tok; k++ {
+				if utf8.RuneStart(s.b[cut-k]) {
+					if !utf8.FullRune(s.b[cut-k : cut]) {
+						cut -= k
+					}
+					break
+				}
+			}
+			if bad == nil && !utf8.Valid(s.b[s.tok:cut]) {
+				bad, _ = s.badUTF8(s.tok, cut).(*Error)
+			}
+			s.tok = cut
+			if !s.need(1) {
+				return s.cutString(open)
+			}
+		}
+		c := s.b[s.i]
+		switch {
+		case c == '"' || c == '\\':
+			if bad == nil && !utf8.Valid(s.b[s.tok:s.i]) {
+				bad, _ = s.badUTF8(s.tok, s.i).(*Error)
+			}
+			if bad != nil {
+				return bad
+			}
+			if c == '"' {
+				s.i++
+				return nil
+			}
+			s.tok = s.i
+			if _, err := s.escape(open); err != nil {
+				return err
+			}
+			s.tok = s.i
+			continue
+		case c < 0x20:
+			return s.errHere("malformed JSON: a control character (byte 0x%02x) inside a string; it must be escaped", c)
+		}
+		s.i++
+	}
 }
 
 // flush checks the bytes from plain to the cursor, which hold no escape,
 // and keeps them in s.buf when keep is set.
-func (s *Scanner) flush(plain int, keep bool) error {
-	if !utf8.Valid(s.b[plain:s.i]) {
-		return s.badUTF8(plain, s.i)
+func (s *Scanner) flush(plain Pos, keep bool) error {
+	from := int(plain) - s.off
+	if !utf8.Valid(s.b[from:s.i]) {
+		return s.badUTF8(from, s.i)
 	}
 	if keep {
-		s.buf = append(s.buf, s.b[plain:s.i]...)
+		s.buf = append(s.buf, s.b[from:s.i]...)
+		if s.r != nil && len(s.buf) > s.limit {
+			s.rerr, s.long = errTooLong, Pos(s.off+s.tok)
+			return s.readError()
+		}
 	}
 	return nil
 }
 
 // cutString is the error of a string the text ends inside.
-func (s *Scanner) cutString(open int) error {
-	return s.short(s.Errorf(Pos(open), "malformed JSON: the %s ends inside a string (is it cut short?)", s.what))
+func (s *Scanner) cutString(open Pos) error {
+	return s.short(s.Errorf(open, "malformed JSON: the %s ends inside a string (is it cut short?)", s.what))
 }
 
 // hexPrefix reports whether b is shorter than n and all hex digits.
@@ -181,7 +276,7 @@ func describeRune(c byte) string {
 
 // hex4 reads the four hex digits of a \u escape.
 func (s *Scanner) hex4() (rune, bool) {
-	if len(s.b)-s.i < 4 {
+	if !s.need(4) {
 		return 0, false
 	}
 	var r rune
@@ -205,53 +300,58 @@ func (s *Scanner) hex4() (rune, bool) {
 // Number reads a number and returns its text, which is in RFC 8259's
 // grammar (strconv.ParseFloat reads it).
 func (s *Scanner) Number() ([]byte, error) {
-	s.space()
-	start := s.i
+	s.space() // the number starts at s.tok
 	if s.i < len(s.b) && s.b[s.i] == '-' {
 		s.i++
 	}
-	ok := s.i < len(s.b) && s.b[s.i] == '0'
+	ok := s.need(1) && s.b[s.i] == '0'
 	if ok {
 		s.i++
 	} else {
 		ok = s.digits()
 	}
-	if ok && s.i < len(s.b) && s.b[s.i] == '.' {
+	if ok && s.need(1) && s.b[s.i] == '.' {
 		s.i++
 		ok = s.digits()
 	}
-	if ok && s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+	if ok && s.need(1) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
 		s.i++
-		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+		if s.need(1) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
 			s.i++
 		}
 		ok = s.digits()
 	}
-	if ok && (s.i == len(s.b) || !isNumberByte(s.b[s.i])) {
-		return s.b[start:s.i], nil
+	if ok && (!s.need(1) && !s.failed() || s.i < len(s.b) && !isNumberByte(s.b[s.i])) {
+		return s.b[s.tok:s.i], nil
 	}
 	// Not a number: "-", "1.", "01", "1.5.2".
-	if s.i == len(s.b) && s.i > start {
-		return nil, s.short(s.Errorf(Pos(start), "malformed JSON: the %s ends inside a number (is it cut short?)", s.what))
+	if s.i == len(s.b) && s.i > s.tok {
+		return nil, s.short(s.Errorf(Pos(s.off+s.tok), "malformed JSON: the %s ends inside a number (is it cut short?)", s.what))
 	}
-	end := s.i
-	for end < len(s.b) && end-start < 40 && isNumberByte(s.b[end]) {
-		end++
+	n := s.i - s.tok // the number's bytes, which a refill may move
+	for n < 40 && (s.tok+n < len(s.b) || s.need(s.tok+n+1-s.i)) && isNumberByte(s.b[s.tok+n]) {
+		n++
 	}
-	s.i = start
-	if end == start {
+	s.i = s.tok
+	switch {
+	case n == 0 && s.i < len(s.b) && (s.b[s.i] == 'N' || s.b[s.i] == 'I'):
+		return nil, s.errHere("malformed JSON: NaN and Infinity are not JSON numbers")
+	case n == 0:
 		return nil, s.unexpected("a number")
+	case n == 1 && s.b[s.i] == '-' && s.need(2) && s.b[s.i+1] == 'I':
+		return nil, s.errHere("malformed JSON: NaN and Infinity are not JSON numbers")
 	}
-	return nil, s.errHere("malformed JSON: %s is not a number", strconv.Quote(string(s.b[start:end])))
+	return nil, s.errHere("malformed JSON: %s is not a number", strconv.Quote(string(s.b[s.i:s.i+n])))
 }
 
 // digits passes over a run of digits and reports whether there was one.
 func (s *Scanner) digits() bool {
-	from := s.i
-	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+	n := 0
+	for (s.i < len(s.b) || s.need(1)) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
 		s.i++
+		n++
 	}
-	return s.i > from
+	return n > 0
 }
 
 func isNumberByte(c byte) bool {
@@ -292,9 +392,9 @@ func (s *Scanner) describeValue() string {
 	if k == Object || k == Array {
 		return k.String()
 	}
-	save := s.i
+	save := s.pos()
 	v, err := s.Value()
-	s.i = save
+	s.i = int(save) - s.off
 	if err != nil || utf8.RuneCount(v) > 40 {
 		return k.String()
 	}

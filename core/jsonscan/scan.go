@@ -1,7 +1,15 @@
-// Package jsonscan reads JSON text held in memory without reflection, for
-// the readers that must be strict, fast and small in the browser build: a
-// JSONL ledger's rows, go test -json events and the calculator's share
-// links. It imports nothing of the module's.
+// Package jsonscan is the one JSON grammar of flakegate: every reader of
+// JSON input (test reports, ledgers, registries, API bodies, share links)
+// walks its text with a Scanner, without reflection, so that each is
+// strict, fast and small in the browser build. It imports nothing of the
+// module's.
+//
+// A Scanner reads a text held in memory (Reset) or streams one from an
+// io.Reader (ResetReader) through a refillable buffer: memory then stays
+// bounded by the largest single token (a string, a number, or a value
+// taken whole with Value), which may not exceed the limit given; a longer
+// one is refused at its position. Both modes accept the same texts and give
+// the same tokens and the same errors.
 //
 // The grammar is RFC 8259's, and stricter than encoding/json in four ways:
 // a key may not repeat in an object (a repeated member has two meanings),
@@ -18,7 +26,9 @@ package jsonscan
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -59,7 +69,16 @@ type Error struct {
 	// Short is set when the text ends before the value does: it is the
 	// beginning of a text that could be whole, as a line cut short is.
 	Short bool
+	// Err is the reader's error when a streamed text could not be read to
+	// its end (nil for a mistake in the text itself).
+	Err error
+	// Repeated is the key given twice, when that is the mistake: the
+	// member's path is Path and Repeated joined by a dot.
+	Repeated string
 }
+
+// Unwrap is the reader's error, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Error is "line:column: path: message".
 func (e *Error) Error() string {
@@ -89,7 +108,30 @@ type Scanner struct {
 	keys  []byte // the keys of the open objects, one after the other
 	spans []span // where each key of the open objects is in keys
 	buf   []byte // a string with escapes, decoded
+
+	// Streaming (ResetReader): b is a window on the text, refilled from r.
+	// Only b[s.keep():] must stay; a read may move it to the front of b,
+	// so that positions held across a read are offsets in the text (Pos).
+	r     io.Reader
+	rerr  error // r's error once it gave one: io.EOF at the end
+	limit int   // the most bytes one token may take, > 0
+	off   int   // the offset in the text of b[0]; 0 in memory
+	col0  int   // the column of b[0] (its line is line)
+	tok   int   // the index in b of the token being read
+	pin   int   // Value: the offset of the value being taken whole, or -1
+	long  Pos   // the token that outgrew limit
+	mark  where // the last place Where counted to, to count on from there
+	open  where // the string skipString is in; line 0 until it is let go
+	empty int   // reads in a row that gave nothing
+
+	counting bool // AllowRepeats: an object holds only its current key
 }
+
+// where is a place in the text with its line and column.
+type where struct{ at, line, col int }
+
+// errTooLong is rerr when a token outgrows the buffer's limit.
+var errTooLong = errors.New("a token longer than the limit")
 
 type seg struct {
 	index int // -1 in an object
@@ -97,6 +139,9 @@ type seg struct {
 	keys  int    // in spans, where this object's keys start
 	keyAt Pos    // where the member being read starts, in an object
 	set   keySet // its keys, once it has many
+	// keyLine and keyCol are keyAt's place once a stream has let it go
+	// from its buffer; 0 before.
+	keyLine, keyCol int
 }
 
 type span struct{ from, to int }
@@ -113,14 +158,47 @@ const manyKeys = 16
 func (s *Scanner) Reset(b []byte, line int, what string) {
 	s.b, s.i, s.line, s.what = b, 0, line, what
 	s.path, s.keys, s.spans = s.path[:0], s.keys[:0], s.spans[:0]
+	s.r, s.rerr, s.off, s.col0, s.tok, s.pin, s.open = nil, nil, 0, 1, 0, -1, where{at: -1}
+	s.counting = false
 }
+
+// AllowRepeats makes s, until the next Reset, a walk that only measures a
+// text (counts its values before a reader takes it): an object then holds
+// its current key alone, not all of them, so its memory does not grow with
+// its members, and a key given twice passes. A reader that takes the text's
+// meaning never calls it.
+func (s *Scanner) AllowRepeats() { s.counting = true }
 
 // Where is the line and column of p.
 func (s *Scanner) Where(p Pos) (line, col int) {
-	off := min(max(int(p), 0), len(s.b))
-	head := s.b[:off]
-	start := bytes.LastIndexByte(head, '\n') + 1
-	return s.line + bytes.Count(head, []byte{'\n'}), utf8.RuneCount(head[start:]) + 1
+	at := int(p) - s.off
+	if at < 0 {
+		// A key or string a stream has let go of: its place was kept.
+		if s.open.at == int(p) && s.open.line > 0 {
+			return s.open.line, s.open.col
+		}
+		for _, g := range s.path {
+			if g.index < 0 && g.keyAt == p && g.keyLine > 0 {
+				return g.keyLine, g.keyCol
+			}
+		}
+	}
+	at = min(max(at, 0), len(s.b))
+	from, line, col := 0, s.line, s.col0
+	if m := s.mark.at - s.off; s.r != nil && m >= 0 && m <= at {
+		from, line, col = m, s.mark.line, s.mark.col
+	}
+	head := s.b[from:at]
+	if nl := bytes.LastIndexByte(head, '\n'); nl >= 0 {
+		line += bytes.Count(head, []byte{'\n'})
+		col = 1 + utf8.RuneCount(head[nl+1:])
+	} else {
+		col += utf8.RuneCount(head)
+	}
+	if s.r != nil {
+		s.mark = where{s.off + at, line, col}
+	}
+	return line, col
 }
 
 // Path is the JSON path of the value being read: `results[3].status`.
@@ -141,21 +219,35 @@ func (s *Scanner) Path() string {
 
 // Errorf is an error at p, naming the path of the value being read.
 func (s *Scanner) Errorf(p Pos, format string, args ...any) *Error {
+	if s.failed() {
+		return s.readError()
+	}
 	line, col := s.Where(p)
 	return &Error{Line: line, Column: col, Path: s.Path(), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (s *Scanner) errHere(format string, args ...any) *Error {
-	return s.Errorf(Pos(s.i), format, args...)
+	return s.Errorf(s.pos(), format, args...)
 }
 
-// space skips white space.
+// space skips white space; the next token starts where it stops.
 func (s *Scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
+	if s.i < len(s.b) && s.b[s.i] > ' ' { // no white space: compact JSON
+		s.tok = s.i
+		return
+	}
+	s.spaces()
+}
+
+// spaces is space past white space or the end of the buffer.
+func (s *Scanner) spaces() {
+	for {
+		b, i := s.b, s.i
+		for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		s.i, s.tok = i, i // all before the next token may go
+		if i < len(b) || !s.need(1) {
 			return
 		}
 	}
@@ -164,7 +256,7 @@ func (s *Scanner) space() {
 // At skips white space and returns the position of the next value.
 func (s *Scanner) At() Pos {
 	s.space()
-	return Pos(s.i)
+	return s.pos()
 }
 
 // Kind skips white space and tells the kind of the next value (End at the
@@ -172,6 +264,9 @@ func (s *Scanner) At() Pos {
 func (s *Scanner) Kind() (Kind, error) {
 	s.space()
 	if s.i == len(s.b) {
+		if s.failed() {
+			return End, s.readError()
+		}
 		return End, nil
 	}
 	switch c := s.b[s.i]; {
@@ -189,6 +284,8 @@ func (s *Scanner) Kind() (Kind, error) {
 		return False, nil
 	case c == 'n':
 		return Null, nil
+	case c == 'N' || c == 'I':
+		return End, s.errHere("malformed JSON: NaN and Infinity are not JSON numbers")
 	}
 	return End, s.errHere("malformed JSON: a value cannot start with %s", describe(s.b[s.i]))
 }
@@ -221,17 +318,25 @@ func (s *Scanner) unexpected(want string) error {
 // End checks that nothing but white space is left.
 func (s *Scanner) End() error {
 	s.space()
+	if s.failed() {
+		return s.readError()
+	}
 	if s.i < len(s.b) {
 		return s.errHere("malformed JSON: %s after the end of the value", describe(s.b[s.i]))
 	}
 	return nil
 }
 
-// AtEnd skips white space and reports whether the text is over.
+// AtEnd skips white space and reports whether the text is over (a stream
+// that cannot be read further is not: End then says why).
 func (s *Scanner) AtEnd() bool {
 	s.space()
-	return s.i == len(s.b)
+	return s.i == len(s.b) && !s.failed()
 }
+
+// failed reports whether a stream stopped before its end: a token too long
+// or the reader's error.
+func (s *Scanner) failed() bool { return s.rerr != nil && s.rerr != io.EOF }
 
 // Object reads an object, calling field for each member with its key
 // (valid until field returns) and the cursor before the value, which field
@@ -262,19 +367,24 @@ func (s *Scanner) Object(field func(key []byte) error) error {
 		if s.i >= len(s.b) || s.b[s.i] != '"' {
 			return s.unexpected("a key in quotes")
 		}
-		at := Pos(s.i)
+		at := s.pos()
 		key, err := s.String()
 		if err != nil {
 			return err
 		}
+		if s.counting { // the earlier keys go: no repeat is looked for
+			s.keys, s.spans = s.keys[:keysFrom], s.spans[:spansFrom]
+		}
 		k := span{len(s.keys), len(s.keys) + len(key)}
 		s.keys = append(s.keys, key...)
-		if s.repeated(depth, k) {
+		if !s.counting && s.repeated(depth, k) {
 			s.path = s.path[:depth] // the error names the object
-			return s.Errorf(at, "field %q appears twice", key)
+			e := s.Errorf(at, "field %q appears twice", key)
+			e.Repeated = string(key)
+			return e
 		}
 		s.spans = append(s.spans, k)
-		s.path[depth].key, s.path[depth].keyAt = k, at
+		s.path[depth].key, s.path[depth].keyAt, s.path[depth].keyLine = k, at, 0
 		if err := s.expect(':', "':' after a key"); err != nil {
 			return err
 		}
@@ -365,7 +475,7 @@ func (s *Scanner) Array(elem func(i int) error) error {
 // Null reads a null if one comes next and reports whether it did.
 func (s *Scanner) Null() bool {
 	s.space()
-	if len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null" {
+	if s.i < len(s.b) && s.b[s.i] == 'n' && s.need(4) && string(s.b[s.i:s.i+4]) == "null" {
 		s.i += 4
 		return true
 	}
@@ -384,6 +494,9 @@ func (s *Scanner) Skip() error {
 	case Array:
 		return s.Array(func(int) error { return s.Skip() })
 	case String:
+		if s.r != nil {
+			return s.skipString()
+		}
 		_, err := s.string(false)
 		return err
 	case Number:
@@ -395,15 +508,42 @@ func (s *Scanner) Skip() error {
 	return s.unexpected("a value")
 }
 
+// Check reports whether b is one JSON text under the scanner's grammar:
+// nil, or the first mistake (with line, column and path). A reader that
+// maps a checked text onto Go values with encoding/json reads it with this
+// grammar (no repeated key, no NaN, UTF-8 only, nothing after the value),
+// though encoding/json matches keys to fields without regard to case.
+func Check(b []byte, what string) error {
+	var s Scanner
+	s.Reset(b, 1, what)
+	if err := s.Skip(); err != nil {
+		return err
+	}
+	return s.End()
+}
+
 // Value skips one value and returns its text.
+// A stream holds the whole value in its buffer: it may not be longer than
+// the limit.
 func (s *Scanner) Value() ([]byte, error) {
 	from := s.At()
+	pin := s.pin
+	s.pin = int(from)
+	if pin >= 0 {
+		s.pin = pin // inside a Value: the outer one's start stays
+	}
+	depth := len(s.path)
 	err := s.Skip()
-	return s.b[from:s.i], err
+	s.pin = pin
+	if s.rerr == errTooLong && s.long == from {
+		s.path = s.path[:depth] // the error names the value taken whole
+		err = s.readError()
+	}
+	return s.b[int(from)-s.off : s.i], err
 }
 
 func (s *Scanner) literal(word string) error {
-	if len(s.b)-s.i >= len(word) && string(s.b[s.i:s.i+len(word)]) == word {
+	if s.need(len(word)) && string(s.b[s.i:s.i+len(word)]) == word {
 		s.i += len(word)
 		return nil
 	}
@@ -419,6 +559,17 @@ func (s *Scanner) short(e *Error) *Error {
 	return e
 }
 
+// KeyAt is the position of the key of the member being read, in the
+// innermost object (the cursor's position outside any object).
+func (s *Scanner) KeyAt() Pos {
+	for n := len(s.path) - 1; n >= 0; n-- {
+		if s.path[n].index < 0 {
+			return s.path[n].keyAt
+		}
+	}
+	return s.pos()
+}
+
 // KeyErrorf is an error at the key of the member being read, naming the
 // object's path: for field to refuse a key ("unknown field").
 func (s *Scanner) KeyErrorf(format string, args ...any) *Error {
@@ -429,9 +580,13 @@ func (s *Scanner) KeyErrorf(format string, args ...any) *Error {
 	if n < 0 {
 		return s.errHere(format, args...)
 	}
+	if s.rerr != nil && s.rerr != io.EOF {
+		return s.readError()
+	}
+	line, col := s.Where(s.path[n].keyAt)
 	inner := s.path
 	s.path = s.path[:n]
-	e := s.Errorf(inner[n].keyAt, format, args...)
+	e := &Error{Line: line, Column: col, Path: s.Path(), Msg: fmt.Sprintf(format, args...)}
 	s.path = inner
 	return e
 }

@@ -15,6 +15,11 @@ import (
 func tokens(b []byte) (string, error) {
 	var s Scanner
 	s.Reset(b, 1, "text")
+	return scanTokens(&s)
+}
+
+// scanTokens is tokens on a scanner already given its text.
+func scanTokens(s *Scanner) (string, error) {
 	var out strings.Builder
 	var value func() error
 	value = func() error {
@@ -282,14 +287,45 @@ func TestSeeds(t *testing.T) {
 	}
 }
 
+// goTestLine is a go test -json event, as the benchmarks read it.
+const goTestLine = `{"Time":"2026-12-01T20:20:01.000123Z","Action":"output","Package":"example.com/big/pkg07","Test":"Test012","Output":"    big_test.go:22: checked 123 cases\n"}`
+
 func BenchmarkScanGoTestLine(b *testing.B) {
-	line := []byte(`{"Time":"2026-12-01T20:20:01.000123Z","Action":"output","Package":"example.com/big/pkg07","Test":"Test012","Output":"    big_test.go:22: checked 123 cases\n"}`)
+	line := []byte(goTestLine)
+	benchSkip(b, len(line), func(s *Scanner) { s.Reset(line, 1, "line") })
+}
+
+// benchSkip times Skip over a text of n bytes that reset gives the
+// scanner.
+func benchSkip(b *testing.B, n int, reset func(*Scanner)) {
 	var s Scanner
-	b.SetBytes(int64(len(line)))
+	b.SetBytes(int64(n))
 	for b.Loop() {
-		s.Reset(line, 1, "line")
+		reset(&s)
 		if err := s.Skip(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAllowRepeats: a walk that only counts holds one key per object and
+// lets a repeat pass; the path still names the member being read.
+func TestAllowRepeats(t *testing.T) {
+	var s Scanner
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 10000 {
+		fmt.Fprintf(&b, `"key%05d": 1, `, i)
+	}
+	b.WriteString(`"key00000": 2, "last": [x]}`)
+	s.Reset([]byte(b.String()), 1, "text")
+	s.AllowRepeats()
+	err := s.Skip()
+	if err == nil || !strings.HasSuffix(err.Error(), `last[0]: malformed JSON: a value cannot start with 'x'`) || cap(s.keys) > 64 {
+		t.Fatalf("%v; %d bytes of keys held", err, cap(s.keys))
+	}
+	s.Reset([]byte(b.String()), 1, "text") // Reset ends it
+	if err := s.Skip(); err == nil || !strings.HasSuffix(err.Error(), `field "key00000" appears twice`) {
+		t.Fatalf("got %v", err)
 	}
 }

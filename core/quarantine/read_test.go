@@ -49,7 +49,7 @@ func TestReadErrors(t *testing.T) {
 		{"unknown field", `"lower": 0.6395811352592431,`, `"lower": 0.6395811352592431, "lowr": 0.6,`, `"lowr"`,
 			`tests[0].claim.lowr: unknown field "lowr" in a claim; its fields are passed, trials, rate, lower, upper, confidence, date`},
 		{"unknown top-level field", `"version": 1,`, `"version": 1, "verison": 1,`, `"verison"`, `verison: unknown field "verison" in the registry`},
-		{"repeated field", `"owner": "alice@example.com",`, `"owner": "alice@example.com", "owner": "bob",`, `"owner": "bob"`, `tests[0].owner: field "owner" appears twice`},
+		{"repeated field", `"owner": "alice@example.com",`, `"owner": "alice@example.com", "owner": "bob",`, `"owner": "bob"`, `tests[0]: field "owner" appears twice`},
 		{"interval off", `"lower": 0.6395811352592431`, `"lower": 0.6`, `0.6`,
 			"tests[0].claim.lower: 0.6 does not match 17/20 at 0.95 confidence: the Wilson lower bound is 0.63958"},
 		{"counts off", `"passed": 17`, `"passed": 18`, `0.85`, "tests[0].claim.rate: 0.85 does not match 18/20"},
@@ -69,13 +69,13 @@ func TestReadErrors(t *testing.T) {
 		{"huge count", `"trials": 60`, `"trials": 99999999999999999999`, `99999999999999999999`, "tests[1].claim.trials: 99999999999999999999 is too large"},
 		{"trailing comma", `"clean": 4,
         "checked": "2026-11-25"`, `"clean": 4,
-        "checked": "2026-11-25",`, `}`, "want a field name in double quotes, found '}'"},
-		{"missing comma", `"owner": "@payments",`, `"owner": "@payments"`, `"reason": "times out`, `want ',' or '}' after the value of "owner", found '"'`},
+        "checked": "2026-11-25",`, `}`, "tests[1].since.checked: malformed JSON: want a key in quotes, found '}'"},
+		{"missing comma", `"owner": "@payments",`, `"owner": "@payments"`, `"reason": "times out`, `tests[1].owner: malformed JSON: want ',' or '}' after the value, found '"'`},
 		{"cut short", "", "", "", ""}, // filled in below
 		{"empty owner", `"owner": "@payments"`, `"owner": " "`, `" "`, "tests[1].owner: must not be empty: give who answers for the test"},
 		{"line break in reason", `"reason": "races the session cache"`, `"reason": "races the\nsession cache"`, `"races`, "tests[0].reason: \"races the\\nsession cache\" contains a control character"},
 		{"blank at the end of an id", `"test": "example.com/shop/auth.TestLogin"`, `"test": "example.com/shop/auth.TestLogin "`, `"example.com/shop/auth.TestLogin "`, "has blanks at its start or end"},
-		{"raw tab in a string", `"reason": "races the session cache"`, "\"reason\": \"races the\tsession cache\"", "\t", "a control character (0x09) inside a string"},
+		{"raw tab in a string", `"reason": "races the session cache"`, "\"reason\": \"races the\tsession cache\"", "\t", "tests[0].reason: malformed JSON: a control character (byte 0x09) inside a string; it must be escaped"},
 		{"passes over trials since", `"passed": 9`, `"passed": 11`, `11`, "tests[1].since.passed: 11 passes is more than the 10 trials since the claim"},
 		// Every count is bounded by the others: a hand-edited clean count
 		// with no evidence since the claim would buy a release.
@@ -101,11 +101,11 @@ func TestReadErrors(t *testing.T) {
         "trials": 0`, `0,
         "rate"`, "tests[0].claim.trials: a claim needs at least one trial, got 0"},
 		{"tests not a list", valid, `{"version": 1, "tests": {}}`, `{}`, "tests: want a list of tests (a JSON array), got an object"},
-		{"not json", `{`, `x{`, `x`, "want a JSON value (an object, array, string, number, true, false or null), found 'x'"},
-		{"after the end", valid, valid + "{}", `{}`, "unexpected '{' after the registry's closing brace"},
-		{"bad number", `"clean": 4`, `"clean": 04`, `04`, `"04" is not a JSON number`},
+		{"not json", `{`, `x{`, `x`, "malformed JSON: a value cannot start with 'x'"},
+		{"after the end", valid, valid + "{}", `{}`, "malformed JSON: '{' after the end of the value"},
+		{"bad number", `"clean": 4`, `"clean": 04`, `04`, `tests[1].since.clean: malformed JSON: "04" is not a number`},
 		{"bad escape", `"owner": "@payments"`, `"owner": "@pay\qments"`, `\q`, `unknown escape \q in a string`},
-		{"invalid UTF-8", `"owner": "@payments"`, "\"owner\": \"@pay\xffments\"", "\xff", "invalid UTF-8 (byte 0xff) in a string"},
+		{"invalid UTF-8", `"owner": "@payments"`, "\"owner\": \"@pay\xffments\"", "\xff", "tests[1].owner: a string that is not valid UTF-8 (byte 0xff)"},
 		{"null owner", `"owner": "@payments"`, `"owner": null`, `null`, "tests[1].owner: want a string, got null"},
 		{"missing claim", `"claim": {
         "passed": 17,`, `"claim0": {
@@ -118,7 +118,7 @@ func TestReadErrors(t *testing.T) {
 			if c.name == "cut short" {
 				text = valid[:strings.Index(valid, `"@payments"`)+len(`"@payments"`)]
 				off = len(text)
-				c.want = `want ',' or '}' after the value of "owner", found end of file`
+				c.want = `tests[1].owner: malformed JSON: the registry ends where ',' or '}' after the value should be (is it cut short?)`
 			} else if c.at != "" {
 				i := strings.Index(text, c.new)
 				j := -1

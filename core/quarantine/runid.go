@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"hash"
+
+	"github.com/flakegate/flakegate/core/jsonscan"
 )
 
 // A run's identity says whether two inputs are the same run, so that a run
@@ -104,6 +105,7 @@ type RunHash struct {
 	line   []byte
 	runs   map[string]hash.Hash
 	order  []string
+	scan   jsonscan.Scanner // reads a ledger row's run and arm
 }
 
 // NewRunHash starts a report's identity; ledger says the report is a JSONL
@@ -139,11 +141,23 @@ func (r *RunHash) Write(p []byte) (int, error) {
 
 // row adds one ledger row to its run's identity.
 func (r *RunHash) row(line []byte) {
-	var row struct {
-		Run string `json:"run"`
-		Arm string `json:"arm"`
-	}
-	if json.Unmarshal(line, &row) != nil || row.Run == "" {
+	// A line the ledger's reader refuses counts for no run: the same
+	// grammar, keys exactly as written, each at most once.
+	var row struct{ Run, Arm string }
+	r.scan.Reset(line, 1, "line")
+	err := r.scan.Object(func(key []byte) error {
+		var err error
+		switch string(key) {
+		case "run":
+			row.Run, err = r.scan.Text()
+		case "arm":
+			row.Arm, err = r.scan.Text()
+		default:
+			err = r.scan.Skip()
+		}
+		return err
+	})
+	if err != nil || r.scan.End() != nil || row.Run == "" {
 		return
 	}
 	if row.Arm == "" {

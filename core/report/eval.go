@@ -38,12 +38,13 @@ func (o EvalOptions) threshold() float64 {
 // scoreValue turns a score as eval harnesses write it into a number, as
 // inspect_ai's value_to_float does: "C" 1, "P" 0.5, "I" and "N" 0, a
 // boolean 1 or 0, "yes"/"true" 1, "no"/"false" 0, a number or a numeric
-// string as itself. ok is false for anything else, and for null and NaN
-// (a sample that was not scored).
+// string as itself. ok is false for anything else, and for null or a
+// string that reads as NaN (a sample that was not scored; a NaN number is
+// no JSON, and the reader refuses it).
 func scoreValue(v jsonScalar) (float64, bool) {
 	switch v.kind {
 	case "number":
-		return v.n, !math.IsNaN(v.n)
+		return v.n, true
 	case "true":
 		return 1, true
 	case "false":

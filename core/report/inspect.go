@@ -37,7 +37,8 @@ type inspectLog struct {
 // run. Each sample is a scenario and each of its epochs a trial; it passes
 // when the chosen scorer's value (EvalOptions.Score, by default the log's
 // first) reaches the threshold. A sample that failed with an error and has
-// no score is a failed trial; one without a score (null, NaN) is left out.
+// no score is a failed trial; one without a score (null) is left out. A NaN
+// score is not JSON: the log is refused at its line and column.
 func readInspect(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) error {
 	g := &inspectLog{opt: opt.Eval, arm: opt.Arm, run: run, l: l, others: map[string]bool{}, scorer: opt.Eval.Score}
 	if head, _ := r.Peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {

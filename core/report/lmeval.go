@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"strconv"
 
 	"github.com/flakegate/flakegate/core"
@@ -89,8 +88,7 @@ type lmRow struct {
 
 // readLMRow reads one row (line n of the file).
 func readLMRow(line []byte, n int) (lmRow, error) {
-	j := newJSONReader(bytes.NewReader(line), "lm-evaluation-harness samples file")
-	j.line = n
+	j := newJSONLine(line, n, "lm-evaluation-harness samples file")
 	row := lmRow{values: map[string]jsonScalar{}}
 	err := j.object(func(key string) error {
 		switch key {

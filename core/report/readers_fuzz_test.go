@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/jsonscan"
 
 	"github.com/flakegate/flakegate/core/ledger"
 )
@@ -57,17 +59,18 @@ func FuzzReadJSONFormats(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, s string) { fuzzFormat(t, formats, which, s) })
 }
 
-// FuzzJSONReader checks the streaming JSON reader against encoding/json:
-// it accepts exactly the documents json.Valid accepts (NaN and the
-// infinities aside, which it takes as Python writes them, and bytes that
-// are not UTF-8, which it refuses), and a string it keeps is the one
-// encoding/json decodes.
+// FuzzJSONReader checks the readers' streaming JSON reader against the
+// core's scanner reading the same text in memory (core/jsonscan, itself
+// fuzzed against encoding/json): it accepts exactly what that accepts, and
+// refuses the rest at the same line and column; a string it keeps is the
+// one encoding/json decodes.
 func FuzzJSONReader(f *testing.F) {
 	for _, s := range samples(f, "testdata/reports/*/*.json", 2000) {
 		f.Add(s)
 	}
 	f.Add(`{"a": "\ud83d\ude00 \u00e9", "b": [1, -0.5e+3, true, null], "c": {}}`)
 	f.Add(`["\ud800", "x\u0000"]`)
+	f.Add(`{"score": NaN, "a": 1, "a": 2}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		j := newJSONReader(strings.NewReader(s), "document")
 		err := j.skip()
@@ -77,18 +80,21 @@ func FuzzJSONReader(f *testing.F) {
 		if err != nil {
 			checkReportErr(t, err)
 		}
-		// Beyond encoding/json: NaN and the infinities are numbers, and
-		// text must be UTF-8 (encoding/json replaces bad bytes).
-		extended := strings.Contains(s, "NaN") || strings.Contains(s, "Infinity") || !utf8.ValidString(s)
-		if (err == nil) != json.Valid([]byte(s)) && !extended {
-			t.Fatalf("reader says %v, json.Valid says %v", err, json.Valid([]byte(s)))
+		want := jsonscan.Check([]byte(s), "document")
+		if (err == nil) != (want == nil) {
+			t.Fatalf("reader says %v, the scanner in memory %v", err, want)
+		}
+		if e, ok := want.(*jsonscan.Error); ok {
+			if ce, ok := err.(*core.Error); !ok || ce.Line != e.Line || ce.Column != e.Column {
+				t.Fatalf("reader says %v, the scanner in memory %v", err, want)
+			}
 		}
 		// A top-level string decodes as encoding/json decodes it.
-		var want string
-		if json.Unmarshal([]byte(s), &want) == nil && !bytes.ContainsRune([]byte(want), '\uFFFD') {
-			got, err := newJSONReader(strings.NewReader(s), "document").str()
-			if err != nil || got != want {
-				t.Fatalf("str() = %q, %v; encoding/json gives %q", got, err, want)
+		var text string
+		if json.Unmarshal([]byte(s), &text) == nil && !bytes.ContainsRune([]byte(text), '\uFFFD') {
+			got, err := newJSONReader(strings.NewReader(s), "document").text("a string")
+			if err != nil || got != text {
+				t.Fatalf("text() = %q, %v; encoding/json gives %q", got, err, text)
 			}
 		}
 	})

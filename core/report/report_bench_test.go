@@ -104,3 +104,40 @@ func BenchmarkReadLedger(b *testing.B) {
 		}
 	}
 }
+
+// playwrightReport generates a Playwright JSON report of about size bytes:
+// spec files of 40 tests in two projects, tests 0 and 29 of each failing
+// their first attempt, as the API's hostile suite sends (apitest).
+func playwrightReport(size int) []byte {
+	b := []byte(`{"config": {"rootDir": "/home/user/project"}, "suites": [`)
+	for i := 0; len(b) < size; i++ {
+		b = fmt.Appendf(b, `{"title": "spec%03d.spec.js", "specs": [`, i%100)
+		for t := range 40 {
+			results := `{"status": "passed", "retry": 0, "stdout": [{"text": "navigated to /checkout in 120 ms\n"}], "errors": []}`
+			if t%29 == 0 {
+				results = `{"status": "failed", "retry": 0, "errors": [{"message": "Error: expect(received).toBe(expected)"}]}, ` + results
+			}
+			for p, project := range []string{"chromium", "firefox"} {
+				if t > 0 || p > 0 {
+					b = append(b, ',')
+				}
+				b = fmt.Appendf(b, `{"title": "does thing %d", "tests": [{"expectedStatus": "passed", "projectName": %q, "results": [%s]}]}`, t, project, results)
+			}
+		}
+		b = append(b, `]},`...)
+	}
+	return append(b, `{"title": "last.spec.js", "specs": []}], "errors": []}`+"\n"...)
+}
+
+// BenchmarkReadPlaywright reads a generated 16 MB Playwright report as a
+// stream (the JSON report readers' path).
+func BenchmarkReadPlaywright(b *testing.B) {
+	doc := playwrightReport(16 << 20)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Read(struct{ io.Reader }{bytes.NewReader(doc)}, Options{Format: FormatPlaywright}, ledger.New()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -288,6 +288,12 @@ func TestReportErrors(t *testing.T) {
 		{"tap nothing", "# just a comment\n", Options{Format: FormatTAP}, core.Invalid, 1, 1, "", "no TAP test points"},
 		{"junit doctype", "<!DOCTYPE x [<!ENTITY a \"b\">]>\n<testsuite/>", Options{Format: FormatJUnit}, core.Invalid, 1, 0, "", "DOCTYPE"},
 		{"junit empty", "<!-- nothing -->", Options{Format: FormatJUnit}, core.Invalid, 1, 1, "", "no XML elements"},
+		// One JSON grammar for every report (core/jsonscan): a repeated key
+		// or a NaN is refused where it stands, the path naming the value.
+		// Columns counted on the text by str.find, 1-based.
+		{"playwright repeated key", `{"config": {}, "suites": [{"title": "a.spec.ts", "title": "b.spec.ts"}]}`, Options{}, core.Invalid, 1, 50, "", `suites[0]: field "title" appears twice`},
+		{"jest NaN", "{\"numTotalTests\": 1, \"testResults\": [{\"assertionResults\": [\n  {\"fullName\": \"a\", \"status\": \"passed\", \"duration\": NaN}]}]}", Options{}, core.Invalid, 2, 53, "", "testResults[0].assertionResults[0].duration: malformed JSON: NaN and Infinity are not JSON numbers"},
+		{"ctrf repeated key", `{"results": {"tool": {"name": "x"}, "tests": [{"name": "t", "status": "passed", "status": "failed"}]}}`, Options{}, core.Invalid, 1, 81, "", `results.tests[0]: field "status" appears twice`},
 		{"ledger via report", `{"run": "b1", "arm": "unset", "nodeid": "t", "when": "call", "outcome": "passed"}`, Options{}, core.Invalid, 1, 22, "", "FLAKE_ARM"},
 	}
 	for _, c := range cases {

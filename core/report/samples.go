@@ -102,8 +102,7 @@ func readSamplesJSONL(r io.Reader, idField, scoreField, runField string, add fun
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		j := newJSONReader(bytes.NewReader(line), "samples file")
-		j.line = lr.line
+		j := newJSONLine(line, lr.line, "samples file")
 		var id, run string
 		score := jsonScalar{kind: "missing"}
 		text := func() (string, error) {

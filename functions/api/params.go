@@ -3,9 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/url"
 	"strconv"
@@ -113,22 +111,8 @@ func (a *args) unknown(k string) error {
 // jsonArgs reads a JSON object. Syntax errors carry line and column.
 func jsonArgs(params []param, body []byte) *args {
 	a := &args{params: params, json: map[string]json.RawMessage{}}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	var obj map[string]json.RawMessage
-	if err := dec.Decode(&obj); err != nil {
-		a.err = jsonError(body, err)
-		return a
-	}
-	if obj == nil {
-		a.err = &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the body must be a JSON object, not null"}
-		return a
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		line, col := position(body, dec.InputOffset())
-		a.err = &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "unexpected data after the JSON object"}
-		return a
-	}
-	if err := duplicateKey(body); err != nil {
+	obj, err := jsonObject(body, "body")
+	if err != nil {
 		a.err = err
 		return a
 	}
@@ -147,29 +131,6 @@ func jsonArgs(params []param, body []byte) *args {
 		}
 	}
 	return a.checkRequired()
-}
-
-// jsonError turns a decoding error into a positioned *core.Error.
-func jsonError(body []byte, err error) error {
-	var (
-		se *json.SyntaxError
-		te *json.UnmarshalTypeError
-	)
-	switch {
-	case errors.As(err, &se):
-		line, col := position(body, se.Offset)
-		return &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "malformed JSON: " + se.Error()}
-	case errors.As(err, &te):
-		line, col := position(body, te.Offset)
-		return &core.Error{Kind: core.Invalid, Line: line, Column: col,
-			Msg: fmt.Sprintf("the body must be a JSON object, not %s", te.Value)}
-	case errors.Is(err, io.EOF):
-		return &core.Error{Kind: core.Invalid, Line: 1, Column: 1, Msg: "the body is empty; send a JSON object"}
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		line, col := position(body, int64(len(body)))
-		return &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "malformed JSON: the body ends in the middle of a value"}
-	}
-	return &core.Error{Kind: core.Invalid, Msg: "malformed JSON: " + err.Error()}
 }
 
 // position converts a byte offset into a 1-based line and column. An offset

@@ -2,8 +2,6 @@ package api
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/ledger"
 	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
@@ -325,24 +324,28 @@ func readRenames(r io.Reader) (map[string]string, error) {
 	if n := scanJSON(b).Members; n > MaxTests {
 		return nil, tooMany("", n, MaxTests, "renames", "send fewer")
 	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, jsonError(b, err)
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
+	// The core's scanner: no repeated old id, each new id a string.
+	var s jsonscan.Scanner
+	s.Reset(b, 1, "renames")
+	if k, err := s.Kind(); err != nil {
+		return nil, scanError(err)
+	} else if k != jsonscan.Object {
 		return nil, invalid("renames", `want a JSON object of the old id to the new one, such as {"pkg.TestOld": "pkg.TestNew"}`)
 	}
-	if err := duplicateKey(bytes.TrimSpace(b)); err != nil {
-		return nil, err
-	}
-	m := make(map[string]string, len(obj))
-	for old, nw := range obj {
-		s, ok := nw.(string)
-		if !ok {
-			return nil, invalid("renames", "the new id of %q must be a string", old)
+	m := map[string]string{}
+	err = wholeObject(&s, func(old []byte) error {
+		if k, err := s.Kind(); err != nil || k != jsonscan.String {
+			if err != nil {
+				return err
+			}
+			return invalid("renames", "the new id of %q must be a string", old)
 		}
-		m[old] = s
+		nw, err := s.Text()
+		m[string(old)] = nw
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return m, nil
 }
