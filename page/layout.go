@@ -72,7 +72,7 @@ func (p *pageBase) shell(active, title, intro string, content ...app.UI) app.UI 
 		}),
 		p.main(title, intro, content),
 		app.Footer().Body(
-			app.Text("All computing happens in this page; no data leaves it. Build "),
+			app.Text("What you type is computed in this page and sent nowhere; a link sends its inputs to this site when it is opened, unless it is a private link. Build "),
 			app.Code().ID("version").Text(buildVersion()),
 		),
 	)
