@@ -11,6 +11,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -59,6 +60,21 @@ type AA struct {
 	// dispatched to a context whose element is no longer mounted.
 	mctx    app.Context
 	mounted bool // mctx is set
+	// in is the check's options a link or a statistics file gave (its
+	// simulation is not run on the page); nil for today's defaults.
+	in *param.AAInput
+}
+
+// options are the check's options the page computes with: those of the
+// link or file the statistics came from, without the simulation, or
+// today's defaults.
+func (c *AA) options() aa.Options {
+	if c.in == nil {
+		return aa.DefaultOptions
+	}
+	o := c.in.Options
+	o.Simulate = nil
+	return o
 }
 
 // own is the component's context once mounted, else ctx.
@@ -168,6 +184,10 @@ func (c *AA) openFragment(v string) bool {
 
 // load sets both sides from shared statistics and computes.
 func (c *AA) load(s AAShare, name string) {
+	c.in = nil
+	if in, err := s.Input(); err == nil {
+		c.in = &in
+	}
 	c.sides[0] = side{name: name, stats: s.Baseline, gen: c.sides[0].gen + 1}
 	c.sides[1] = side{gen: c.sides[1].gen + 1}
 	if s.Candidate != nil {
@@ -212,7 +232,7 @@ func (c *AA) compute() {
 // check computes the result of base and cand (nil for none).
 func (c *AA) check(base, cand *aa.Side) {
 	c.resCand = cand
-	opt := aa.DefaultOptions
+	opt := c.options()
 	// In the browser the in-depth analyses (a permutation test, long for
 	// a large suite) are left to deepen, off the UI goroutine, when they
 	// are sure to succeed; an input they reject shows its error at once.
@@ -256,9 +276,8 @@ func (c *AA) deepen(ctx app.Context) {
 	}
 	c.deepening = c.calc
 	ctx = c.own(ctx)
-	calc, base, cand := c.calc, c.sides[0].stats, c.resCand
+	calc, base, cand, opt := c.calc, c.sides[0].stats, c.resCand, c.options()
 	ctx.Async(func() {
-		opt := aa.DefaultOptions
 		opt.Pause = pauser()
 		res, err := aa.Check(base, cand, opt)
 		ctx.Dispatch(func(ctx app.Context) {
@@ -276,7 +295,11 @@ func (c *AA) shareState() (AAShare, bool) {
 	if c.sides[0].stats == nil || c.sides[0].err != nil {
 		return AAShare{}, false
 	}
-	s := AAShare{Baseline: c.sides[0].stats}
+	in := share.AAInputOf(aa.DefaultOptions)
+	if c.in != nil {
+		in = *c.in
+	}
+	s := AAShare{Baseline: c.sides[0].stats, Options: share.AAOptionsText(in)}
 	if c.sides[1].err == nil && c.candErr == nil && !c.sides[1].busy {
 		s.Candidate = c.sides[1].stats
 	}

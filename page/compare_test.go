@@ -110,7 +110,11 @@ func TestCompareShareRoundTrip(t *testing.T) {
 		t.Errorf("round trip: %v\n%s\nwant\n%s", err, jsonOf(t, got), jsonOf(t, want))
 	}
 	for _, bad := range []struct{ state, msg string }{
-		{`{"v":2,"a":[{"id":"q","passed":1,"total":1}],"b":[{"id":"q","passed":1,"total":1}]}`, "unknown version 2"},
+		{`{"v":3,"a":[{"id":"q","passed":1,"total":1}],"b":[{"id":"q","passed":1,"total":1}]}`, "unknown version 3"},
+		{`{"v":2,"a":[{"id":"q","passed":1,"total":1}],"b":[{"id":"q","passed":1,"total":1}]}`, "options: no cluster"},
+		{`{"v":2,"a":[{"id":"q","passed":1,"total":1}],"b":[{"id":"q","passed":1,"total":1}],"options":{"cluster":"","effect":"0.02","level":"95%","max_listed":"100","power":"0.8","x":""}}`, `unknown option "x"`},
+		{`{"v":2,"a":[{"id":"q","passed":1,"total":1}],"b":[{"id":"q","passed":1,"total":1}],"options":{"cluster":"","effect":"","level":"0.95","max_listed":"100","power":"0.8"}}`, "effect: required"},
+		{`{"v":1,"a":[{"id":"q","passed":1,"total":1}],"b":[{"id":"q","passed":1,"total":1}],"options":{}}`, "version 1 state has no options"},
 		{`{"v":1,"a":[{"id":"q","passed":2,"total":1}],"b":[{"id":"q","passed":1,"total":1}]}`, `question "q": passed 2 of 1`},
 		{`{"v":1,"a":[],"b":[{"id":"q","passed":1,"total":1}]}`, "side a has no questions"},
 		{`{"v":1,"a":[{"id":"q","passed":1,"total":1}],"b":[{"id":"q","passed":1,"total":1}],"x":1}`, "unknown field"},

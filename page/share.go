@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 )
 
@@ -17,7 +18,10 @@ type AAShare = share.AAState
 
 // ShareJSON is the indented JSON of s, for download.
 func ShareJSON(s AAShare) []byte {
-	s.Version = 1
+	s.Version = share.AAVersion
+	if s.Options == nil {
+		s.Options = share.AAOptionsText(param.AA.Default())
+	}
 	var b bytes.Buffer
 	core.WriteJSON(&b, s)
 	return b.Bytes()

@@ -33,6 +33,8 @@ func TestShareJSONMatchesEncodingJSON(t *testing.T) {
 		"escapes":               []byte(`{"v":1,"baseline":{"scenarios":[{"id":"\u00e9\ud834\udd1e\/\b\f\n\r\t","passed":0,"total":1}],"runs":null,"rows":-0}}`),
 		"nulls":                 []byte(`{"v":1,"baseline":{"scenarios":[{"id":null,"passed":null,"total":null}],"runs":[],"rows":null,"duplicates":null},"candidate":null}`),
 		"empty":                 []byte(` { } `),
+		"options":               []byte(`{"v":2,"baseline":null,"options":{"k":"1,2","seed":null,"\u00e9":"x"}}`),
+		"null options":          []byte(`{"v":2,"options":null}`),
 	} {
 		got, err := share.ReadAAJSON(raw)
 		if err != nil {

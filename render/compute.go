@@ -228,14 +228,21 @@ func (v *View) aa(text string) error {
 	if s.Baseline == nil {
 		return errors.New("its data holds no baseline")
 	}
+	// The check's options the link carries (the first format's for a link
+	// made before links carried them); the simulation is left to the CLI,
+	// as on the page.
+	in, err := s.Input()
+	if err != nil {
+		return err
+	}
 	var cn, cr int
 	if s.Candidate != nil {
 		cn, cr = len(s.Candidate.Scenarios), len(s.Candidate.Runs)
 	}
-	if aa.Work(s.Baseline, cn, cr, aa.DefaultOptions) > MaxWorkSteps {
+	if aa.Work(s.Baseline, cn, cr, in.Options) > MaxWorkSteps {
 		return ErrNotRendered // the page computes it, in slices
 	}
-	res, err := aa.Check(s.Baseline, s.Candidate, aa.DefaultOptions)
+	res, err := aa.Check(s.Baseline, s.Candidate, in.Options)
 	if err != nil {
 		return err
 	}

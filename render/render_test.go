@@ -180,7 +180,7 @@ func TestNotRendered(t *testing.T) {
 	if w := aa.Work(side, 0, 0, aa.DefaultOptions); w <= MaxWorkSteps {
 		t.Fatalf("the costly side costs only %.3g steps", w)
 	}
-	view, err := share.AA(side, nil)
+	view, err := share.AA(side, nil, aa.DefaultOptions)
 	if err != nil || view.Fragment == "" {
 		t.Fatalf("%v %+v", err, view)
 	}

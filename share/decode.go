@@ -38,6 +38,10 @@ func ReadAAJSON(raw []byte) (AAState, error) {
 			return d.side(&s.Baseline)
 		case "candidate":
 			return d.side(&s.Candidate)
+		case "options":
+			m, err := d.strMap()
+			s.Options = m
+			return err
 		}
 		return d.unknown(key)
 	})
@@ -212,8 +216,8 @@ func ParseAAJSON(raw []byte) (AAState, error) {
 	if err != nil {
 		return s, fmt.Errorf("share data: %w", err)
 	}
-	if s.Version != 1 {
-		return s, fmt.Errorf("share data: unknown version %d", s.Version)
+	if _, err := s.Input(); err != nil {
+		return s, err
 	}
 	if s.Baseline == nil {
 		return s, errors.New("share data: no baseline")

@@ -27,8 +27,8 @@ func DecodeCompare(text string) (CompareState, error) {
 	if err := decodeState(raw, &s); err != nil {
 		return CompareState{}, err
 	}
-	if s.Version != 1 {
-		return CompareState{}, fmt.Errorf("share data: unknown version %d", s.Version)
+	if err := s.Check(); err != nil {
+		return CompareState{}, err
 	}
 	for _, side := range []struct {
 		name string

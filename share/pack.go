@@ -9,6 +9,7 @@ import (
 
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/param"
 )
 
 // MaxFragment is the longest fragment, in bytes, a link holds. Longer
@@ -20,9 +21,13 @@ const MaxFragment = 8 << 10
 // of the baseline and, optionally, the candidate. aa.Check on these gives
 // every figure of the view exactly; the raw CSV is not needed.
 type AAState struct {
-	Version   int      `json:"v"` // format version, 1
+	Version   int      `json:"v"` // format version, 1 or AAVersion
 	Baseline  *aa.Side `json:"baseline"`
 	Candidate *aa.Side `json:"candidate,omitempty"`
+	// Options is the text of the check's options by param.AA's keys
+	// (AAOptionsText), in version 2; nil in version 1, whose links were
+	// opened with the options of aaFirstFormat.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // LedgerState is the shareable state of a ledger dropped on the decide
@@ -33,10 +38,15 @@ type LedgerState struct {
 	Ledger  ledger.Summary `json:"ledger"`
 }
 
-// EncodeAA is the fragment value ("aa=" + it) of s, version 1: Pack(s),
-// with the JSON written by appendAAState.
+// EncodeAA is the fragment value ("aa=" + it) of s, of AAVersion:
+// Pack(s), with the JSON written by appendAAState. A state without
+// options is written with today's defaults (param.AA's), the options of
+// statistics dropped on the page.
 func EncodeAA(s AAState) (string, error) {
-	s.Version = 1
+	s.Version = AAVersion
+	if s.Options == nil {
+		s.Options = AAOptionsText(param.AA.Default())
+	}
 	buf := rawBufs.Get().(*[]byte)
 	raw := appendAAState((*buf)[:0], &s)
 	text, err := deflateText(raw)

@@ -2,6 +2,7 @@ package share
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -24,6 +25,29 @@ func appendAAState(dst []byte, s *AAState) []byte {
 	if s.Candidate != nil { // omitempty
 		dst = append(dst, `,"candidate":`...)
 		dst = appendSide(dst, s.Candidate)
+	}
+	if s.Options != nil { // omitempty
+		dst = append(dst, `,"options":`...)
+		dst = appendTextMap(dst, s.Options)
+	}
+	return append(dst, '}')
+}
+
+// appendTextMap appends json.Marshal(m): its keys sorted.
+func appendTextMap(dst []byte, m map[string]string) []byte {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		dst = appendString(dst, m[k])
 	}
 	return append(dst, '}')
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/param"
 )
 
 // The expected bytes are json.Marshal's (encoding/json), which Pack used
@@ -51,9 +52,16 @@ func TestAAStateJSON(t *testing.T) {
 		if trial%2 == 1 {
 			s.Candidate = &aa.Side{Scenarios: tallies(rng.IntN(30)), Runs: tallies(1 + rng.IntN(3)), Rows: 3}
 		}
+		if trial%3 == 0 {
+			s.Options = map[string]string{"k": ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]: "0.02", "simulate": "false"}
+		}
 		checkAAStateJSON(t, "random", s)
-		if trial%20 == 0 { // and the link is Pack's
+		if trial%20 == 0 { // and the link is Pack's, of the current version with options
 			got, err1 := EncodeAA(s)
+			s.Version = AAVersion
+			if s.Options == nil {
+				s.Options = AAOptionsText(param.AA.Default())
+			}
 			want, err2 := Pack(s)
 			if got != want || err1 != nil || err2 != nil {
 				t.Fatalf("trial %d: EncodeAA %.40s… (%v), Pack %.40s… (%v)", trial, got, err1, want, err2)
@@ -70,7 +78,8 @@ func TestAAStateFields(t *testing.T) {
 		v    any
 		want []string
 	}{
-		{AAState{}, []string{"Version int json:\"v\"", "Baseline *aa.Side json:\"baseline\"", "Candidate *aa.Side json:\"candidate,omitempty\""}},
+		{AAState{}, []string{"Version int json:\"v\"", "Baseline *aa.Side json:\"baseline\"", "Candidate *aa.Side json:\"candidate,omitempty\"",
+			"Options map[string]string json:\"options,omitempty\""}},
 		{aa.Side{}, []string{"Scenarios []aa.Tally json:\"scenarios\"", "Runs []aa.Tally json:\"runs\"", "Rows int64 json:\"rows\"", "Duplicates int64 json:\"duplicates\""}},
 		{aa.Tally{}, []string{"ID string json:\"id\"", "Passed int64 json:\"passed\"", "Total int64 json:\"total\""}},
 	} {
@@ -96,7 +105,7 @@ func FuzzAAStateJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id, run string, passed, total int64, cand bool) {
 		side := &aa.Side{Scenarios: []aa.Tally{{ID: id, Passed: passed, Total: total}, {ID: run}},
 			Runs: []aa.Tally{{ID: run, Passed: total, Total: passed}}, Rows: passed, Duplicates: total}
-		s := AAState{Version: 1, Baseline: side}
+		s := AAState{Version: 1, Baseline: side, Options: map[string]string{id: run, run: id}}
 		if cand {
 			s.Candidate = side
 		}

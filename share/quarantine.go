@@ -3,6 +3,7 @@ package share
 import (
 	"net/url"
 
+	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
 )
 
@@ -68,13 +69,14 @@ func CleanRunsOf(r *quarantine.CleanRunsResult) View {
 }
 
 // Quarantine is the quarantine view of a registry's check on today with
-// the state s: the default release rule beside it. A state past
+// the state s (which holds every option of param.QuarantineCheck but the
+// date, given here): the default release rule beside it. A state past
 // MaxFragment is left out (LeftRegistry): the link then holds the date.
 func Quarantine(today string, s QuarantineState) (View, error) {
-	text := map[string]string{"today": today}
-	for _, f := range QuarantineFields[:2] {
-		text[f.Key] = f.Default
-	}
+	// The release rule at today's defaults, written out: the link keeps
+	// them when they change.
+	text := param.QuarantineRelease.Defaults()
+	text["today"] = today
 	v := View{Path: QuarantinePath, Fragment: Form(QuarantineFields, text)}
 	enc, err := EncodeQuarantine(s)
 	if err != nil {

@@ -117,7 +117,7 @@ func TestFreezeView(t *testing.T) {
 
 func TestAAView(t *testing.T) {
 	side := &aa.Side{Scenarios: []aa.Tally{{ID: "a", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
-	v, err := AA(side, nil)
+	v, err := AA(side, nil, aa.DefaultOptions)
 	if err != nil || !strings.HasPrefix(v.Fragment, "aa=") || v.URL("https://x.example/tools/") != "https://x.example/tools/aa?"+v.Fragment {
 		t.Errorf("%+v %v", v, err)
 	}
@@ -126,11 +126,11 @@ func TestAAView(t *testing.T) {
 		id := fmt.Sprintf("scenario-%d-%x", i, i*104729)
 		big.Scenarios = append(big.Scenarios, aa.Tally{ID: id, Passed: int64(i % 3), Total: 3})
 	}
-	v, err = AA(big, nil)
+	v, err = AA(big, nil, aa.DefaultOptions)
 	if err != nil || v.Left != LeftStatistics || v.LeftBytes <= MaxFragment || v.Linked() || v.URL("https://x.example") != "" {
 		t.Errorf("long statistics: %+v %v", v, err)
 	}
-	if _, err := AA(nil, side); err == nil {
+	if _, err := AA(nil, side, aa.DefaultOptions); err == nil {
 		t.Error("no baseline, no error")
 	}
 }
@@ -245,7 +245,8 @@ func TestDecodeWhatIsEncoded(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := DecodeAA(enc)
-	if err != nil || back.Version != 1 || !reflect.DeepEqual(back.Baseline, side) || back.Candidate != nil {
+	if err != nil || back.Version != AAVersion || !reflect.DeepEqual(back.Baseline, side) || back.Candidate != nil ||
+		!reflect.DeepEqual(back.Options, AAOptionsText(param.AA.Default())) {
 		t.Errorf("A/A state: %+v, %v", back, err)
 	}
 	sum := &ledger.Summary{Runs: ledger.RunCounts{Baseline: 1, Patched: 1}, Tests: []ledger.TestCounts{

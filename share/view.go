@@ -309,12 +309,13 @@ func exactRatio(v float64) (*big.Rat, bool) {
 }
 
 // AA is the A/A view of a baseline's and an optional candidate's
-// statistics. Past MaxFragment the view has no link (LeftStatistics).
-func AA(base, cand *aa.Side) (View, error) {
+// statistics checked with opt. Past MaxFragment the view has no link
+// (LeftStatistics).
+func AA(base, cand *aa.Side, opt aa.Options) (View, error) {
 	if base == nil {
 		return View{}, errors.New("share: an A/A view needs a baseline")
 	}
-	enc, err := EncodeAA(AAState{Baseline: base, Candidate: cand})
+	enc, err := EncodeAA(AAState{Baseline: base, Candidate: cand, Options: AAOptionsText(AAInputOf(opt))})
 	if err != nil {
 		return View{}, err
 	}

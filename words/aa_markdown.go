@@ -2,7 +2,6 @@ package words
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/flakegate/flakegate/core/aa"
@@ -60,24 +59,21 @@ func AAMarkdown(r *aa.Result, link Link) string {
 }
 
 // AALink is the link of an A/A view on site (LinkOf), whose note also
-// says what the calculator shows differently: it computes with
-// aa.DefaultOptions, so a result with other thresholds, drops, rule or
-// seed, or a simulation, shows with the defaults there; and the reports'
-// reading notes (notes true: they are among the result's warnings) are not
-// in the link.
+// says what the calculator shows differently: the link carries the
+// check's options, but the calculator does not run the simulation (opt
+// with Simulate); and the reports' reading notes (notes true: they are
+// among the result's warnings) are not in the link.
 func AALink(v share.View, site string, opt aa.Options, notes bool) Link {
 	l := LinkOf(v, site)
 	if site == "" {
 		return l
 	}
-	d := aa.DefaultOptions
-	defaults := slices.Equal(opt.Ks, d.Ks) && slices.Equal(opt.Drops, d.Drops) && opt.Depth == d.Depth && opt.Simulate == nil
 	var shows string
-	switch {
-	case !defaults && notes:
-		shows = "The calculator shows these statistics with its default thresholds and analyses, and without the reports' reading notes."
-	case !defaults:
-		shows = "The calculator shows these statistics with its default thresholds and analyses."
+	switch sim := opt.Simulate != nil; {
+	case sim && notes:
+		shows = "The calculator shows these statistics without the simulation and without the reports' reading notes."
+	case sim:
+		shows = "The calculator shows these statistics without the simulation."
 	case notes:
 		shows = "The calculator shows these statistics without the reports' reading notes."
 	}

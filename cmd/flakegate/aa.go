@@ -96,7 +96,7 @@ func runAA(e *env, args []string) (bool, error) {
 		base, cand = sides[0], sides[1]
 	}
 	blocks := res.Candidate != nil && res.Candidate.Blocks
-	view, err := share.AA(base, cand)
+	view, err := share.AA(base, cand, opt)
 	if err != nil {
 		return false, err
 	}

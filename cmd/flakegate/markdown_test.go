@@ -147,7 +147,8 @@ func TestLinks(t *testing.T) {
 		{[]string{"size", "-confidence", "0.9", "0.05", "0.25"}, testSite + "/decide?baseline=1%2F20&confidence=0.9&min_trials=20&patched=5%2F20&property=unknown&v=2|"},
 		{[]string{"size", "0.3333333333333333", "0.5"}, "|" + "these pass rates have no exact passed/trials form the two-arm calculator could open."},
 		{[]string{"freeze", "-claim", "57/60", "-newer", "40/60"}, testSite + "/decide?baseline=57%2F60&confidence=0.95&min_trials=20&patched=40%2F60&property=unknown&v=2|"},
-		{[]string{"aa", "-k", "1,2", "testdata/base.csv"}, "|The calculator shows these statistics with its default thresholds and analyses."},
+		// The link carries the thresholds asked for: no note.
+		{[]string{"aa", "-k", "1,2", "testdata/base.csv"}, "|"},
 	} {
 		got := link(c.args...)
 		if c.args[0] == "aa" {

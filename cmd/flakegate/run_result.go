@@ -206,7 +206,7 @@ func runLink(res *runner.Result, g runner.GateOptions, site string) (words.Link,
 	if len(l.Tests(ledger.ArmPatched)) > 0 {
 		cand, _ = aa.FromLedger(l, ledger.ArmPatched)
 	}
-	view, err := share.AA(base, cand)
+	view, err := share.AA(base, cand, g.AA)
 	if err != nil {
 		return words.Link{}, err
 	}

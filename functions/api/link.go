@@ -149,7 +149,7 @@ func (h *handler) addAALink(r *http.Request, res *aa.Result, base, cand *aa.Side
 	if site == "" {
 		return nil
 	}
-	v, err := share.AA(base, cand)
+	v, err := share.AA(base, cand, opt)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/share"
 )
 
 // linkOf serves a GET with the given Host (and TLS, and headers) and
@@ -106,8 +108,12 @@ func TestUploadLinks(t *testing.T) {
 	if l, _ := res["link"].(string); !strings.HasPrefix(l, "http://127.0.0.1:8080/aa?aa=") {
 		t.Errorf("A/A link %q", l)
 	}
+	// The link carries the options asked for, so the calculator shows
+	// the same thresholds: no note.
 	res = post("/v1/aa?k=1,2", "text/csv", read("aa_baseline.csv"))
-	if n, _ := res["link_note"].(string); n != "The calculator shows these statistics with its default thresholds and analyses." {
-		t.Errorf("A/A link note %q", n)
+	l, _ := res["link"].(string)
+	st, err := share.DecodeAA(l[strings.LastIndex(l, "aa=")+len("aa="):])
+	if n, _ := res["link_note"].(string); n != "" || err != nil || st.Options["k"] != "1,2" {
+		t.Errorf("A/A link note %q, options %v (%v)", n, st.Options, err)
 	}
 }
