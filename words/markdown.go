@@ -151,6 +151,14 @@ func LinkOf(v share.View, site string) Link {
 	return Link{URL: v.URL(site), Note: LinkNote(v.Left, v.LeftBytes)}
 }
 
+// SetLink is LinkOf(v, site), written into a result's link and note
+// fields too.
+func SetLink(v share.View, site string, url, note *string) Link {
+	l := LinkOf(v, site)
+	*url, *note = l.URL, l.Note
+	return l
+}
+
 // LinkNote says what a link leaves out, in the page's words: left is
 // share.View.Left and bytes the fragment the left-out part would have
 // taken.

@@ -102,10 +102,9 @@ func runAA(e *env, args []string) (bool, error) {
 	}
 	link := words.AALink(view, site, opt, len(notes) > 0)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation {
-		return append([]annotation{resultNote(blocks, words.AAAnswer(res))}, caveatNotes(res.Warnings)...)
-	}, markdown: func() string { return words.AAMarkdown(res, link) },
-		text: func(io.Writer) error { return writeAA(e, res) }})
+	return blocks, out.print(e, printed{res: res, link: link, notes: answerNotes(blocks, res.Warnings, func() string { return words.AAAnswer(res) }),
+		markdown: func() string { return words.AAMarkdown(res, link) },
+		text:     func(io.Writer) error { return writeAA(e, res) }})
 }
 
 // isAACSV reports whether the file name is an A/A CSV: its first line names

@@ -58,6 +58,14 @@ func caveatNotes(ws []string) []annotation {
 	return out
 }
 
+// answerNotes is the notes of a result about no single test: its answer
+// (resultNote), then its warnings (caveatNotes).
+func answerNotes(blocks bool, warnings []string, answer func() string) func() []annotation {
+	return func() []annotation {
+		return append([]annotation{resultNote(blocks, answer())}, caveatNotes(warnings)...)
+	}
+}
+
 // resultNote is the answer of a result about no single test: an error when
 // the gate blocks, a notice otherwise.
 func resultNote(blocks bool, answer string) annotation {

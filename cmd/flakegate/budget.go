@@ -49,8 +49,7 @@ func runBudget(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, inputs.named(err)
 	}
-	link := words.LinkOf(share.BudgetOf(res), site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	link := words.SetLink(share.BudgetOf(res), site, &res.Link, &res.LinkNote)
 	return res.Blocks(), out.print(e, printed{res: res, link: link, notes: func() []annotation { return budgetNotes(res) }, markdown: func() string { return words.BudgetMarkdown(res, link) },
 		text: func(w io.Writer) error { writeBudget(w, res); return nil }})
 }
@@ -145,12 +144,10 @@ func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, out 
 	}
 	var link words.Link
 	if v, ok := share.FlakesOf(res); ok {
-		link = words.LinkOf(v, site)
-		res.Link, res.LinkNote = link.URL, link.Note
+		link = words.SetLink(v, site, &res.Link, &res.LinkNote)
 	}
 	for _, f := range res.Flakes {
-		l := words.LinkOf(share.BudgetOf(f.Budget), site)
-		f.Budget.Link, f.Budget.LinkNote = l.URL, l.Note
+		words.SetLink(share.BudgetOf(f.Budget), site, &f.Budget.Link, &f.Budget.LinkNote)
 	}
 	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation { return e.flakesNotes(l, res) }, markdown: func() string { return words.FlakesMarkdown(res, link) },
 		text: func(w io.Writer) error { writeFlakes(w, res, in); return nil }})

@@ -76,10 +76,9 @@ func runCompare(e *env, args []string) (bool, error) {
 	}
 	link := words.CompareLink(view, site, len(l.Notes()) > 0)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return false, out.print(e, printed{res: res, link: link, notes: func() []annotation {
-		return append([]annotation{resultNote(false, words.CompareAnswer(res))}, caveatNotes(res.Warnings)...)
-	}, markdown: func() string { return words.CompareMarkdown(res, link) },
-		text: func(w io.Writer) error { return writeCompare(w, res) }})
+	return false, out.print(e, printed{res: res, link: link, notes: answerNotes(false, res.Warnings, func() string { return words.CompareAnswer(res) }),
+		markdown: func() string { return words.CompareMarkdown(res, link) },
+		text:     func(w io.Writer) error { return writeCompare(w, res) }})
 }
 
 func stdinCount(files []string) int {

@@ -2,10 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // logsDir holds eval logs written in each harness's format; core/compare's
@@ -102,10 +103,7 @@ func TestCompareRefusals(t *testing.T) {
 // byte, for the same logs (functions/api's corpus case compare-cluster,
 // served on http://example.com with the calculator beside it).
 func TestCompareSameBytesAsAPI(t *testing.T) {
-	golden, err := os.ReadFile("../../functions/api/testdata/golden/compare-cluster.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := testfile.Read(t, "../../functions/api/testdata/golden/compare-cluster.txt")
 	_, body, ok := strings.Cut(string(golden), "\n\n")
 	if !ok {
 		t.Fatal("no body in the API's golden answer")

@@ -27,11 +27,9 @@ func runDecide(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(share.DecideOf(res), site)
-	res.Link, res.LinkNote = link.URL, link.Note
-	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation {
-		return append([]annotation{resultNote(res.Blocks, words.DecideAnswer(res))}, caveatNotes(res.Warnings)...)
-	}, markdown: func() string { return words.DecideMarkdown(res, decideSize(in), link) },
+	link := words.SetLink(share.DecideOf(res), site, &res.Link, &res.LinkNote)
+	return res.Blocks, out.print(e, printed{res: res, link: link, notes: answerNotes(res.Blocks, res.Warnings, func() string { return words.DecideAnswer(res) }),
+		markdown: func() string { return words.DecideMarkdown(res, decideSize(in), link) },
 		text: func(w io.Writer) error {
 			fmt.Fprintf(w, "%s\n\n", words.DecideAnswer(res))
 			t := newTable(w)
@@ -76,11 +74,9 @@ func runSize(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(share.SizeOf(res), site)
-	res.Link, res.LinkNote = link.URL, link.Note
-	return false, out.print(e, printed{res: res, link: link, notes: func() []annotation {
-		return append([]annotation{resultNote(false, words.SizeSentence(res))}, caveatNotes(res.Warnings)...)
-	}, markdown: func() string { return words.SizeMarkdown(res, link) },
+	link := words.SetLink(share.SizeOf(res), site, &res.Link, &res.LinkNote)
+	return false, out.print(e, printed{res: res, link: link, notes: answerNotes(false, res.Warnings, func() string { return words.SizeSentence(res) }),
+		markdown: func() string { return words.SizeMarkdown(res, link) },
 		text: func(w io.Writer) error {
 			if res.TrialsPerArm == nil {
 				fmt.Fprintf(w, "%s and %s do not separate within %d trials per arm at %s\n",
@@ -129,11 +125,9 @@ func runFreeze(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(share.FreezeOf(res), site)
-	res.Link, res.LinkNote = link.URL, link.Note
-	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation {
-		return append([]annotation{resultNote(res.Blocks, words.FreezeAnswer(res))}, caveatNotes(res.Warnings)...)
-	}, markdown: func() string { return words.FreezeMarkdown(res, link) },
+	link := words.SetLink(share.FreezeOf(res), site, &res.Link, &res.LinkNote)
+	return res.Blocks, out.print(e, printed{res: res, link: link, notes: answerNotes(res.Blocks, res.Warnings, func() string { return words.FreezeAnswer(res) }),
+		markdown: func() string { return words.FreezeMarkdown(res, link) },
 		text: func(w io.Writer) error {
 			fmt.Fprintf(w, "%s\n\n", words.FreezeAnswer(res))
 			c := res.Claim

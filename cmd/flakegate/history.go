@@ -221,8 +221,7 @@ func runHistory(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(view, site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	link := words.SetLink(view, site, &res.Link, &res.LinkNote)
 	blocks := historyBlocks(res, held)
 	err = out.print(e, printed{res: historyOutput{res, hq}, link: link,
 		markdown: func() string { return words.HistoryMarkdown(res, link) + historyQuarantineMarkdown(hq) },

@@ -16,6 +16,7 @@ import (
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/history/histsim"
 	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // plantedMonth is the golden tests' history: 150 runs of 40 stable tests
@@ -179,10 +180,7 @@ func TestHistoryQuarantine(t *testing.T) {
 func TestHistoryInputs(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"seed2.json", "count5.json"} {
-		b, err := os.ReadFile(reportsDir + "gotest/" + n)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testfile.Read(t, reportsDir+"gotest/"+n)
 		os.WriteFile(filepath.Join(dir, n), b, 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a report"), 0o644)

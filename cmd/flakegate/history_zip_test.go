@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // TestHistoryZipSameAsAPI reads functions/api's testdata/history_extras.zip
@@ -21,19 +23,13 @@ func TestHistoryZipSameAsAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	apiDir := filepath.Join(wd, "..", "..", "functions", "api", "testdata")
-	golden, err := os.ReadFile(filepath.Join(apiDir, "golden", "history-zip-extras.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := testfile.Read(t, filepath.Join(apiDir, "golden", "history-zip-extras.txt"))
 	_, body, ok := strings.Cut(string(golden), "\n\n")
 	if !ok {
 		t.Fatal("no body in the API's golden answer")
 	}
 	for _, file := range []string{"history_extras.zip", "history_runs.zip"} {
-		b, err := os.ReadFile(filepath.Join(apiDir, file))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testfile.Read(t, filepath.Join(apiDir, file))
 		t.Chdir(t.TempDir())
 		if err := os.WriteFile("archive.zip", b, 0o644); err != nil {
 			t.Fatal(err)

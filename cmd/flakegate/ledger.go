@@ -45,8 +45,7 @@ func runLedger(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(view, site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	link := words.SetLink(view, site, &res.Link, &res.LinkNote)
 	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation { return e.ledgerNotes(l, res) }, markdown: func() string { return words.LedgerMarkdown(res, link) },
 		text: func(w io.Writer) error { writeLedger(w, res); return nil }})
 }

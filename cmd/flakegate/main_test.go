@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -95,10 +97,7 @@ func TestJSONIsTheContract(t *testing.T) {
 }
 
 func TestStdinAndFlagsAfterArguments(t *testing.T) {
-	csv, err := os.ReadFile("testdata/base.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	csv := testfile.Read(t, "testdata/base.csv")
 	code1, fromStdin, _ := cli(t, string(csv), "aa", "-", "-json")
 	code2, fromFile, _ := cli(t, "", "aa", "-json", "testdata/base.csv")
 	if code1 != exitOK || code2 != exitOK || fromStdin != fromFile {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // TestQuarantineTAPNights: TAP carries no time, so two nights' reports can
@@ -17,10 +18,7 @@ import (
 // Outside CI the file's place and modification time do: the same file
 // checked twice counts once, and once rewritten it counts again.
 func TestQuarantineTAPNights(t *testing.T) {
-	src, err := os.ReadFile("../../core/report/testdata/reports/tap/node_attempt1.tap")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := testfile.Read(t, "../../core/report/testdata/reports/tap/node_attempt1.tap")
 	dir := t.TempDir()
 	tap := filepath.Join(dir, "nightly.tap")
 	if err := os.WriteFile(tap, src, 0o644); err != nil {
@@ -33,10 +31,7 @@ func TestQuarantineTAPNights(t *testing.T) {
 	}
 	runs := func() int64 {
 		t.Helper()
-		b, err := os.ReadFile(reg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testfile.Read(t, reg)
 		r, err := quarantine.Parse(b, "2026-11-30")
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core/quarantine"
+	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/words"
 )
 
@@ -138,10 +139,7 @@ func TestQuarantineWeek(t *testing.T) {
 		t.Errorf("TestUpload never showed as improving")
 	}
 	checkGolden(t, "testdata/quarantine/week.txt", transcript.Bytes())
-	final, err := os.ReadFile(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	final := testfile.Read(t, reg)
 	checkGolden(t, "testdata/quarantine/week-registry.json", final)
 	// Eight reports, each counted once: the measurement the claims were
 	// made from (by add -from, so that no check counts it again) and the
@@ -158,10 +156,7 @@ func TestQuarantineWeek(t *testing.T) {
 // the registry, and returns its result.
 func checkCopy(t *testing.T, reg string, s weekStep) *quarantine.Result {
 	t.Helper()
-	b, err := os.ReadFile(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testfile.Read(t, reg)
 	cp := filepath.Join(t.TempDir(), "quarantine.json")
 	if err := os.WriteFile(cp, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -286,10 +281,7 @@ func TestQuarantineRuns(t *testing.T) {
 // says what and where, and leaves the registry's bytes as they were.
 func TestQuarantineErrors(t *testing.T) {
 	reg := weekRegistryAt(t, "2026-11-24")
-	before, err := os.ReadFile(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := testfile.Read(t, reg)
 	dir := filepath.Dir(reg)
 	bad := filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(bad, bytes.Replace(before, []byte(`"passed": 47,`), []byte(`"passed": 48,`), 1), 0o644); err != nil {
@@ -491,18 +483,11 @@ func TestQuarantineCI(t *testing.T) {
 		t.Errorf("-markdown-out wrote\n%s\nwant the -markdown output, with its link\n%s", got, md)
 	}
 	// Nothing was written to the registry: check without -write only reads.
-	if before, after := weekRegistryBytes(t, "2026-11-25"), mustRead(t, reg); !bytes.Equal(before, after) {
+	if before, after := weekRegistryBytes(t, "2026-11-25"), testfile.Read(t, reg); !bytes.Equal(before, after) {
 		t.Errorf("check without -write changed the registry")
 	}
 }
 
-func weekRegistryBytes(t *testing.T, date string) []byte { return mustRead(t, weekRegistryAt(t, date)) }
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+func weekRegistryBytes(t *testing.T, date string) []byte {
+	return testfile.Read(t, weekRegistryAt(t, date))
 }

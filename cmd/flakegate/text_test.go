@@ -9,6 +9,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // The A/A fixture shaped like a published A/A suite (core/aa/testdata/depth/gen), and a candidate, shared with the
@@ -34,10 +35,7 @@ func checkGolden(t *testing.T, path string, got []byte) {
 		}
 		return
 	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := testfile.Read(t, path)
 	if !bytes.Equal(got, want) {
 		t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
 	}

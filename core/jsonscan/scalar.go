@@ -400,3 +400,24 @@ func (s *Scanner) describeValue() string {
 	}
 	return string(v)
 }
+
+// Null reads a null if one comes next and reports whether it did.
+func (s *Scanner) Null() bool {
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == 'n' && s.need(4) && string(s.b[s.i:s.i+4]) == "null" {
+		s.i += 4
+		return true
+	}
+	return false
+}
+
+func (s *Scanner) literal(word string) error {
+	if s.need(len(word)) && string(s.b[s.i:s.i+len(word)]) == word {
+		s.i += len(word)
+		return nil
+	}
+	if rest := s.b[s.i:]; len(rest) < len(word) && string(rest) == word[:len(rest)] {
+		return s.short(s.errHere("malformed JSON: the %s ends inside %s (is it cut short?)", s.what, word))
+	}
+	return s.errHere("malformed JSON: want %s", word)
+}

@@ -356,9 +356,7 @@ func (s *Scanner) Object(field func(key []byte) error) error {
 		s.path = s.path[:depth]
 		s.spans, s.keys = s.spans[:spansFrom], s.keys[:keysFrom]
 	}
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == '}' {
-		s.i++
+	if s.closes('}') {
 		done()
 		return nil
 	}
@@ -391,19 +389,12 @@ func (s *Scanner) Object(field func(key []byte) error) error {
 		if err := field(s.keys[k.from:k.to]); err != nil {
 			return err
 		}
-		s.space()
-		if s.i < len(s.b) {
-			switch s.b[s.i] {
-			case ',':
-				s.i++
-				continue
-			case '}':
-				s.i++
+		if more, err := s.after('}', "',' or '}' after the value"); !more {
+			if err == nil { // the object is closed
 				done()
-				return nil
 			}
+			return err
 		}
-		return s.unexpected("',' or '}' after the value")
 	}
 }
 
@@ -445,9 +436,7 @@ func (s *Scanner) Array(elem func(i int) error) error {
 	}
 	depth := len(s.path)
 	s.path = append(s.path, seg{index: 0})
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == ']' {
-		s.i++
+	if s.closes(']') {
 		s.path = s.path[:depth]
 		return nil
 	}
@@ -456,30 +445,42 @@ func (s *Scanner) Array(elem func(i int) error) error {
 		if err := elem(i); err != nil {
 			return err
 		}
-		s.space()
-		if s.i < len(s.b) {
-			switch s.b[s.i] {
-			case ',':
-				s.i++
-				continue
-			case ']':
-				s.i++
+		if more, err := s.after(']', "',' or ']' after the value"); !more {
+			if err == nil { // the array is closed
 				s.path = s.path[:depth]
-				return nil
 			}
+			return err
 		}
-		return s.unexpected("',' or ']' after the value")
 	}
 }
 
-// Null reads a null if one comes next and reports whether it did.
-func (s *Scanner) Null() bool {
+// closes reads close if it comes next (an empty object or array) and
+// reports whether it did.
+func (s *Scanner) closes(close byte) bool {
 	s.space()
-	if s.i < len(s.b) && s.b[s.i] == 'n' && s.need(4) && string(s.b[s.i:s.i+4]) == "null" {
-		s.i += 4
+	if s.i < len(s.b) && s.b[s.i] == close {
+		s.i++
 		return true
 	}
 	return false
+}
+
+// after reads what follows a member or an element: more after a ',', not
+// more after close; anything else is an error (and not more), want saying
+// what was wanted.
+func (s *Scanner) after(close byte, want string) (more bool, err error) {
+	s.space()
+	if s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+			return true, nil
+		case close:
+			s.i++
+			return false, nil
+		}
+	}
+	return false, s.unexpected(want)
 }
 
 // Skip checks and passes over one value of any kind.
@@ -540,17 +541,6 @@ func (s *Scanner) Value() ([]byte, error) {
 		err = s.readError()
 	}
 	return s.b[int(from)-s.off : s.i], err
-}
-
-func (s *Scanner) literal(word string) error {
-	if s.need(len(word)) && string(s.b[s.i:s.i+len(word)]) == word {
-		s.i += len(word)
-		return nil
-	}
-	if rest := s.b[s.i:]; len(rest) < len(word) && string(rest) == word[:len(rest)] {
-		return s.short(s.errHere("malformed JSON: the %s ends inside %s (is it cut short?)", s.what, word))
-	}
-	return s.errHere("malformed JSON: want %s", word)
 }
 
 // short marks e as the error of a text that ends too soon.

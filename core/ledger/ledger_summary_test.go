@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // A summary that went through JSON (as a share link carries it) gives the
@@ -23,10 +23,7 @@ func TestLedgerSummaryRoundTrip(t *testing.T) {
 		t.Fatalf("want at least 4 ledgers, found %d", len(files))
 	}
 	for _, path := range files {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := testfile.Read(t, path)
 		l := ledger.New()
 		if err := report.ReadLedger(bytes.NewReader(raw), l); err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // closeRel reports whether got is within rel of want, relatively, or within
@@ -54,10 +55,7 @@ func TestLedgerGolden(t *testing.T) {
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		t.Run(name, func(t *testing.T) {
-			raw, err := os.ReadFile(strings.TrimSuffix(path, ".jsonl") + ".golden.json")
-			if err != nil {
-				t.Fatal(err)
-			}
+			raw := testfile.Read(t, strings.TrimSuffix(path, ".jsonl")+".golden.json")
 			var want goldenLedger
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
@@ -115,10 +113,7 @@ func TestLedgerMessyWarnings(t *testing.T) {
 
 // The JSON of a result is the same bytes however often it is computed.
 func TestLedgerDeterministic(t *testing.T) {
-	raw, err := os.ReadFile("testdata/ledger/random_many.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testfile.Read(t, "testdata/ledger/random_many.jsonl")
 	var first []byte
 	for i := range 5 {
 		res := resultOf(t, bytes.NewReader(raw))
@@ -231,10 +226,7 @@ func TestReadLedgerTolerates(t *testing.T) {
 
 func FuzzReadLedger(f *testing.F) {
 	for _, p := range []string{"testdata/ledger/messy.jsonl"} {
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
+		raw := testfile.Read(f, p)
 		f.Add(string(raw[:min(len(raw), 4000)]))
 	}
 	f.Add(`{"run": "b1", "arm": "baseline", "nodeid": "t", "when": "call", "outcome": "passed"}`)

@@ -1,8 +1,6 @@
 package param
 
 import (
-	"strconv"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/aa/sim"
@@ -44,38 +42,12 @@ var AA = &Schema[AAInput]{
 		o.Drops = append([]float64(nil), o.Drops...)
 		return AAInput{Options: o, Seed: int64(o.Depth.Seed), Sim: sim.DefaultOptions}
 	},
-	text: func(in AAInput) map[string]string {
-		return map[string]string{
-			"k": IntegersText(in.Options.Ks), "drops": ListText(in.Options.Drops), "rule": Exact(in.Options.Depth.Drop),
-			"seed": strconv.FormatInt(in.Seed, 10), "simulate": strconv.FormatBool(in.Simulate),
-			"sets": strconv.Itoa(in.Sim.Sets), "sim_k": strconv.Itoa(in.Sim.RunsPerSide),
-			"sim_drop": Exact(in.Sim.Drop), "broken": strconv.Itoa(in.Sim.Broken),
-		}
-	},
-	set: func(in *AAInput, key string, v Value) {
-		o := &in.Options
-		switch key {
-		case "k":
-			o.Ks = []int{}
-			for _, k := range v.([]int64) {
-				o.Ks = append(o.Ks, int(k)) // int is 64 bits on every platform built
-			}
-		case "drops":
-			o.Drops = v.([]float64)
-		case "rule":
-			o.Depth.Drop = v.(float64)
-		case "seed":
-			in.Seed = v.(int64)
-		case "simulate":
-			in.Simulate = v.(bool)
-		case "sets":
-			in.Sim.Sets = int(v.(int64))
-		case "sim_k":
-			in.Sim.RunsPerSide = int(v.(int64))
-		case "sim_drop":
-			in.Sim.Drop = v.(float64)
-		case "broken":
-			in.Sim.Broken = int(v.(int64))
+	bind: func(in *AAInput) map[string]any {
+		return map[string]any{
+			"k": &in.Options.Ks, "drops": &in.Options.Drops, "rule": &in.Options.Depth.Drop,
+			"seed": &in.Seed, "simulate": &in.Simulate,
+			"sets": &in.Sim.Sets, "sim_k": &in.Sim.RunsPerSide,
+			"sim_drop": &in.Sim.Drop, "broken": &in.Sim.Broken,
 		}
 	},
 	check: func(in *AAInput, given func(string) bool) error {

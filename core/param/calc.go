@@ -96,25 +96,9 @@ var Decide = &Schema[gate.DecideInput]{
 			Doc: "result of the deterministic property check"},
 	},
 	def: func() gate.DecideInput { return gate.DefaultDecideInput },
-	text: func(in gate.DecideInput) map[string]string {
-		return map[string]string{
-			"baseline": CountText(in.Baseline), "patched": CountText(in.Patched),
-			"min_trials": strconv.FormatInt(in.MinTrials, 10), "confidence": Exact(in.Confidence), "property": in.Property,
-		}
-	},
-	set: func(in *gate.DecideInput, key string, v Value) {
-		switch key {
-		case "baseline":
-			in.Baseline = v.(core.Count)
-		case "patched":
-			in.Patched = v.(core.Count)
-		case "min_trials":
-			in.MinTrials = v.(int64)
-		case "confidence":
-			in.Confidence = v.(float64)
-		case "property":
-			in.Property, _ = v.(string)
-		}
+	bind: func(in *gate.DecideInput) map[string]any {
+		return map[string]any{"baseline": &in.Baseline, "patched": &in.Patched, "min_trials": &in.MinTrials,
+			"confidence": &in.Confidence, "property": &in.Property}
 	},
 }
 
@@ -129,21 +113,9 @@ var Size = &Schema[gate.SizeInput]{
 			Doc: "fewest trials per arm the plan may ask for, >= 0 (the decision's min_trials: it gives no verdict on fewer); 0 for no floor"},
 	},
 	def: func() gate.SizeInput { return gate.DefaultSizeInput },
-	text: func(in gate.SizeInput) map[string]string {
-		return map[string]string{"baseline": Exact(in.Baseline), "patched": Exact(in.Patched), "confidence": Exact(in.Confidence),
-			"min_trials": strconv.FormatInt(in.MinTrials, 10)}
-	},
-	set: func(in *gate.SizeInput, key string, v Value) {
-		switch key {
-		case "baseline":
-			in.Baseline = v.(float64)
-		case "patched":
-			in.Patched = v.(float64)
-		case "confidence":
-			in.Confidence = v.(float64)
-		case "min_trials":
-			in.MinTrials = v.(int64)
-		}
+	bind: func(in *gate.SizeInput) map[string]any {
+		return map[string]any{"baseline": &in.Baseline, "patched": &in.Patched, "confidence": &in.Confidence,
+			"min_trials": &in.MinTrials}
 	},
 }
 
@@ -161,27 +133,9 @@ var Freeze = &Schema[gate.FreezeInput]{
 			Doc: "least ratio of newer to claimed trials that can overturn the claim, in (0,1]"},
 	},
 	def: func() gate.FreezeInput { return gate.DefaultFreezeInput },
-	text: func(in gate.FreezeInput) map[string]string {
-		t := map[string]string{"claim": CountText(in.Claim), "date": in.Date, "newer": "",
-			"confidence": Exact(in.Confidence), "comparable": Exact(in.Comparable)}
-		if in.Newer != nil {
-			t["newer"] = CountText(*in.Newer)
-		}
-		return t
-	},
-	set: func(in *gate.FreezeInput, key string, v Value) {
-		switch key {
-		case "claim":
-			in.Claim = v.(core.Count)
-		case "date":
-			in.Date, _ = v.(string)
-		case "newer":
-			in.Newer = optCount(v)
-		case "confidence":
-			in.Confidence = v.(float64)
-		case "comparable":
-			in.Comparable = v.(float64)
-		}
+	bind: func(in *gate.FreezeInput) map[string]any {
+		return map[string]any{"claim": &in.Claim, "date": &in.Date, "newer": &in.Newer,
+			"confidence": &in.Confidence, "comparable": &in.Comparable}
 	},
 }
 
@@ -224,14 +178,14 @@ var Ledger = &Schema[ledger.Options]{
 	def: func() ledger.Options { return ledger.DefaultOptions },
 	// The options are the decision's settings: Decide reads and writes them.
 	text: func(o ledger.Options) map[string]string {
-		t := Decide.text(decideOf(o))
+		t := Decide.textOf(decideOf(o))
 		delete(t, "baseline")
 		delete(t, "patched")
 		return t
 	},
 	set: func(o *ledger.Options, key string, v Value) {
 		d := decideOf(*o)
-		Decide.set(&d, key, v)
+		Decide.setKey(&d, key, v)
 		o.MinTrials, o.Confidence, o.Property = d.MinTrials, d.Confidence, d.Property
 	},
 }

@@ -1,8 +1,6 @@
 package param
 
 import (
-	"strconv"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/compare"
 )
@@ -24,23 +22,9 @@ var Compare = &Schema[compare.Options]{
 			Doc: "questions listed of each kind (flipped each way, only on one side), in [1, 1000]"},
 	},
 	def: func() compare.Options { return compare.DefaultOptions },
-	text: func(o compare.Options) map[string]string {
-		return map[string]string{"cluster": o.ClusterField, "level": Exact(o.Level), "power": Exact(o.Power),
-			"effect": Exact(o.Effect), "max_listed": strconv.Itoa(o.MaxListed)}
-	},
-	set: func(o *compare.Options, key string, v Value) {
-		switch key {
-		case "cluster":
-			o.ClusterField, _ = v.(string)
-		case "level":
-			o.Level = v.(float64)
-		case "power":
-			o.Power = v.(float64)
-		case "effect":
-			o.Effect = v.(float64)
-		case "max_listed":
-			o.MaxListed = int(v.(int64)) // int is 64 bits on every platform built
-		}
+	bind: func(o *compare.Options) map[string]any {
+		return map[string]any{"cluster": &o.ClusterField, "level": &o.Level, "power": &o.Power,
+			"effect": &o.Effect, "max_listed": &o.MaxListed}
 	},
 	check: func(o *compare.Options, _ func(string) bool) error {
 		if o.MaxListed < 1 || o.MaxListed > MaxListed {

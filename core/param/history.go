@@ -1,8 +1,6 @@
 package param
 
 import (
-	"strconv"
-
 	"github.com/flakegate/flakegate/core/history"
 )
 
@@ -23,29 +21,9 @@ var History = &Schema[history.Options]{
 		confidence,
 	},
 	def: func() history.Options { return history.DefaultOptions },
-	text: func(o history.Options) map[string]string {
-		return map[string]string{"keep_incidents": strconv.FormatBool(o.KeepIncidents), "alpha": Exact(o.Alpha), "min_outage_tests": strconv.FormatInt(o.MinOutageTests, 10),
-			"target": Exact(o.Budget.Target), "cost": optText(o.Budget.CostSeconds), "cap": strconv.FormatInt(o.Budget.Cap, 10),
-			"today": o.Today, "confidence": Exact(o.Confidence)}
-	},
-	set: func(o *history.Options, key string, v Value) {
-		switch key {
-		case "keep_incidents":
-			o.KeepIncidents = v.(bool)
-		case "alpha":
-			o.Alpha = v.(float64)
-		case "min_outage_tests":
-			o.MinOutageTests = v.(int64)
-		case "target":
-			o.Budget.Target = v.(float64)
-		case "cost":
-			o.Budget.CostSeconds = optFloat(v)
-		case "cap":
-			o.Budget.Cap = v.(int64)
-		case "today":
-			o.Today, _ = v.(string)
-		case "confidence":
-			o.Confidence = v.(float64)
-		}
+	bind: func(o *history.Options) map[string]any {
+		return map[string]any{"keep_incidents": &o.KeepIncidents, "alpha": &o.Alpha, "min_outage_tests": &o.MinOutageTests,
+			"target": &o.Budget.Target, "cost": &o.Budget.CostSeconds, "cap": &o.Budget.Cap,
+			"today": &o.Today, "confidence": &o.Confidence}
 	},
 }

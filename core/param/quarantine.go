@@ -1,8 +1,6 @@
 package param
 
 import (
-	"strconv"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/quarantine"
 )
@@ -23,21 +21,9 @@ var QuarantineCheck = &Schema[quarantine.Options]{
 		{Key: "cap", Kind: Integer, Unit: "reruns", Doc: "reruns the gate allows today, for the rerun budget, >= 0"},
 	},
 	def: func() quarantine.Options { return quarantine.DefaultOptions },
-	text: func(o quarantine.Options) map[string]string {
-		return map[string]string{"today": o.Today, "comparable": Exact(o.Comparable),
-			"target": Exact(o.Budget.Target), "cap": strconv.FormatInt(o.Budget.Cap, 10)}
-	},
-	set: func(o *quarantine.Options, key string, v Value) {
-		switch key {
-		case "today":
-			o.Today, _ = v.(string)
-		case "comparable":
-			o.Comparable = v.(float64)
-		case "target":
-			o.Budget.Target = v.(float64)
-		case "cap":
-			o.Budget.Cap = v.(int64)
-		}
+	bind: func(o *quarantine.Options) map[string]any {
+		return map[string]any{"today": &o.Today, "comparable": &o.Comparable,
+			"target": &o.Budget.Target, "cap": &o.Budget.Cap}
 	},
 }
 
@@ -58,16 +44,8 @@ var QuarantineRelease = &Schema[quarantine.Release]{
 	Name:   "quarantine release",
 	Fields: releaseFields("confidence"),
 	def:    func() quarantine.Release { return quarantine.DefaultRelease },
-	text: func(r quarantine.Release) map[string]string {
-		return map[string]string{"below": Exact(r.Below), "confidence": Exact(r.Confidence)}
-	},
-	set: func(r *quarantine.Release, key string, v Value) {
-		switch key {
-		case "below":
-			r.Below = v.(float64)
-		case "confidence":
-			r.Confidence = v.(float64)
-		}
+	bind: func(r *quarantine.Release) map[string]any {
+		return map[string]any{"below": &r.Below, "confidence": &r.Confidence}
 	},
 }
 
@@ -85,18 +63,8 @@ var QuarantineAdd = &Schema[QuarantineAddInput]{
 	def: func() QuarantineAddInput {
 		return QuarantineAddInput{Release: quarantine.DefaultRelease, Confidence: core.DefaultConfidence}
 	},
-	text: func(in QuarantineAddInput) map[string]string {
-		return map[string]string{"below": Exact(in.Release.Below), "release_confidence": Exact(in.Release.Confidence),
-			"confidence": Exact(in.Confidence)}
-	},
-	set: func(in *QuarantineAddInput, key string, v Value) {
-		switch key {
-		case "below":
-			in.Release.Below = v.(float64)
-		case "release_confidence":
-			in.Release.Confidence = v.(float64)
-		case "confidence":
-			in.Confidence = v.(float64)
-		}
+	bind: func(in *QuarantineAddInput) map[string]any {
+		return map[string]any{"below": &in.Release.Below, "release_confidence": &in.Release.Confidence,
+			"confidence": &in.Confidence}
 	},
 }

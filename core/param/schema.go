@@ -13,8 +13,12 @@ type Schema[T any] struct {
 	Name   string  // the calculator: "budget", "decide", "aa", "quarantine check"...
 	Fields []Field // in the form's order
 	def    func() T
-	text   func(T) map[string]string
-	set    func(in *T, key string, v Value)
+	// bind gives where each field's value is stored in in, by key (see
+	// bound.go); text and set, when not nil, take its place for an input
+	// that stores a field otherwise.
+	bind func(in *T) map[string]any
+	text func(T) map[string]string
+	set  func(in *T, key string, v Value)
 	// check, when not nil, checks what the fields say together (or a
 	// range the calculator does not check), once every field is read;
 	// given reports whether a field's text was given. Its error is a
@@ -38,7 +42,7 @@ func (s *Schema[T]) Default() T { return s.def() }
 
 // Defaults is each field's default text, "" for one without a default.
 func (s *Schema[T]) Defaults() map[string]string {
-	d := s.text(s.def())
+	d := s.textOf(s.def())
 	for _, f := range s.Fields {
 		if f.Required {
 			d[f.Key] = ""
@@ -64,7 +68,7 @@ func (s *Schema[T]) Starts() map[string]string {
 
 // Text is in's canonical text: every field's, "" for an absent optional
 // input. Parse reads it back to in.
-func (s *Schema[T]) Text(in T) map[string]string { return s.text(in) }
+func (s *Schema[T]) Text(in T) map[string]string { return s.textOf(in) }
 
 // Parse reads the text of the fields given (by key) into the calculator's
 // input, starting from its default: a field not given keeps its default.
@@ -93,9 +97,9 @@ func (s *Schema[T]) Parse(text map[string]string) (T, error) {
 		case absent && (f.Required || s.DefaultOf(f.Key) != ""):
 			errs = append(errs, f.Missing())
 		case absent:
-			s.set(&in, f.Key, nil)
+			s.setKey(&in, f.Key, nil)
 		default:
-			s.set(&in, f.Key, v)
+			s.setKey(&in, f.Key, v)
 		}
 	}
 	if len(errs) > 0 {

@@ -3,10 +3,10 @@ package quarantine
 import (
 	"bytes"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // FuzzParse: any bytes either read as a registry that Validate accepts and
@@ -14,10 +14,7 @@ import (
 // *core.Error with a line and column (or, past a limit, TooLarge). Never a
 // panic, never another error.
 func FuzzParse(f *testing.F) {
-	valid, err := os.ReadFile("testdata/registry.json")
-	if err != nil {
-		f.Fatal(err)
-	}
+	valid := testfile.Read(f, "testdata/registry.json")
 	f.Add(valid)
 	f.Add([]byte(`{"version": 1, "tests": []}`))
 	f.Add([]byte(`{"version": 2, "tests": []}`))

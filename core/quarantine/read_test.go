@@ -4,25 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // today is the date the tests read the registries on.
 const today = "2026-12-02"
-
-func readFile(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // lineCol is the 1-based line and column (in characters) of byte offset
 // off, counted here from the text itself.
@@ -36,7 +27,7 @@ func lineCol(text string, off int) (int, int) {
 // line and column where the text marked by `at` starts (the first match
 // after the edit's replacement, found in the edited text).
 func TestReadErrors(t *testing.T) {
-	valid := string(readFile(t, "testdata/registry.json"))
+	valid := string(testfile.Read(t, "testdata/registry.json"))
 	if _, err := Parse([]byte(valid), today); err != nil {
 		t.Fatalf("the valid registry: %v", err)
 	}
@@ -190,7 +181,7 @@ func TestReadLimits(t *testing.T) {
 // back to the same bytes, and a byte order mark or CRLF line ends change
 // nothing.
 func TestWriteCanonical(t *testing.T) {
-	valid := readFile(t, "testdata/registry.json")
+	valid := testfile.Read(t, "testdata/registry.json")
 	write := func(text []byte) []byte {
 		t.Helper()
 		reg, err := Parse(text, today)
@@ -247,7 +238,7 @@ func TestReadColumnsAreCharacters(t *testing.T) {
 // row it shows were counted by a rule that restarted after each failure,
 // and taking them up would choose the start after seeing the runs.
 func TestReadBeforeRunsCounted(t *testing.T) {
-	valid := string(readFile(t, "testdata/registry.json"))
+	valid := string(testfile.Read(t, "testdata/registry.json"))
 	old := strings.Replace(valid, `,
         "runs": 10,
         "failed": 1`, "", 1)

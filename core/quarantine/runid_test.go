@@ -9,6 +9,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 const reports = "../report/testdata/reports/"
@@ -28,7 +29,7 @@ func TestCarriesTime(t *testing.T) {
 		"rspec/attempt1.json":           false,
 		"junit/surefire_empty_name.xml": false,
 	} {
-		if got := CarriesTime(readFile(t, reports+file)); got != want {
+		if got := CarriesTime(testfile.Read(t, reports+file)); got != want {
 			t.Errorf("%s: carries time %v, want %v", file, got, want)
 		}
 	}
@@ -53,11 +54,11 @@ func TestCarriesTime(t *testing.T) {
 // where it was made: two nights' byte-identical TAP outputs are two runs,
 // the same night's TAP given twice is one.
 func TestRunID(t *testing.T) {
-	gotest := readFile(t, reports+"gotest/count5.json")
+	gotest := testfile.Read(t, reports+"gotest/count5.json")
 	if a, b := RunID(gotest, "github:100.1:r.json"), RunID(gotest, "file:/tmp/copy.json@2026-11-24T02:00:00Z"); a != b {
 		t.Errorf("a go test -json report read in two places: %s and %s, want one run", a, b)
 	}
-	tap := readFile(t, reports+"tap/node_attempt1.tap")
+	tap := testfile.Read(t, reports+"tap/node_attempt1.tap")
 	night1, night2 := RunID(tap, "github:100.1:r.tap"), RunID(tap, "github:101.1:r.tap")
 	if night1 == night2 {
 		t.Errorf("two nights' identical TAP: one identity %s, want two runs", night1)
@@ -85,7 +86,7 @@ func readRuns(t *testing.T, files, contexts []string) (*ledger.Ledger, map[strin
 		for n := 2; slices.Contains(l.Runs(ledger.ArmBaseline), name); n++ {
 			name = fmt.Sprintf("%s#%d", f, n)
 		}
-		b := readFile(t, reports+f)
+		b := testfile.Read(t, reports+f)
 		if err := report.Read(strings.NewReader(string(b)), report.Options{Run: name}, l); err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +188,7 @@ func TestCountedBounded(t *testing.T) {
 // identities are 32 hexadecimal digits, and nothing panics.
 func FuzzRunHash(f *testing.F) {
 	f.Add([]byte(`{"run": "b1", "arm": "baseline", "nodeid": "t", "when": "call", "outcome": "passed", "ts": 1700000000.1}`+"\n"), 3)
-	f.Add(readFile(f, reports+"tap/node_attempt1.tap"), 17)
+	f.Add(testfile.Read(f, reports+"tap/node_attempt1.tap"), 17)
 	f.Add([]byte("{\"run\":\"b1\"}\n\n{\"run\":\"b2\",\"arm\":\"patched\"}"), 1)
 	f.Fuzz(func(t *testing.T, data []byte, piece int) {
 		if piece < 1 {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -65,16 +64,9 @@ func ReadLedger(r io.Reader, l *ledger.Ledger) error {
 	var pending []ledgerRow // rows since the last run record, once there is one
 	pendingLine := 0        // the line of the first of them
 	rows := 0               // rows read whole
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range lr.lines(false) {
 		if err != nil {
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		row, err := parseLedgerRow(&scan, line, lr.line)
 		if err != nil {

@@ -3,13 +3,13 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/jsonscan"
+	"github.com/flakegate/flakegate/internal/testfile"
 
 	"github.com/flakegate/flakegate/core/ledger"
 )
@@ -113,10 +113,7 @@ func samples(f *testing.F, pattern string, limit int) []string {
 func globFiles(pattern string) ([]string, error) { return filepath.Glob(pattern) }
 
 func readAll(f *testing.F, path string) []byte {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
+	raw := testfile.Read(f, path)
 	return raw
 }
 

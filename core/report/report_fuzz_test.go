@@ -3,13 +3,13 @@ package report
 import (
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // checkReportErr fails unless err is nil or an *Error that says where.
@@ -50,10 +50,7 @@ func checkLedger(t *testing.T, l *ledger.Ledger) {
 func addSamples(f *testing.F, pattern string, limit int) {
 	files, _ := filepath.Glob(pattern)
 	for _, p := range files {
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
+		raw := testfile.Read(f, p)
 		f.Add(string(raw[:min(len(raw), limit)]))
 	}
 }

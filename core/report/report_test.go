@@ -17,6 +17,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/stat"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the report goldens in testdata/reports/golden")
@@ -446,10 +447,7 @@ func TestReportGolden(t *testing.T) {
 // not read in part.
 func TestReportLimit(t *testing.T) {
 	for _, path := range []string{"testdata/reports/gotest/count5.json", "testdata/reports/junit/surefire_reruns.xml", "../ledger/testdata/ledger/messy.jsonl"} {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := testfile.Read(t, path)
 		for _, limit := range []int64{10, int64(len(raw)) / 2, int64(len(raw)) - 1} {
 			err := Read(LimitReader(bytes.NewReader(raw), limit), Options{}, ledger.New())
 			if core.ErrorKind(err) != core.TooLarge {

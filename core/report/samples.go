@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -91,16 +90,9 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 func readSamplesJSONL(r io.Reader, idField, scoreField, runField string, add func(line, col int, id, run string, score jsonScalar) error) error {
 	lr := newLineReader(r, MaxLineBytes*16)
 	rows := 0
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range lr.lines(false) {
 		if err != nil {
 			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		j := newJSONLine(line, lr.line, "samples file")
 		var id, run string

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // readBytes reads one report from memory into a new ledger.
@@ -29,10 +29,7 @@ func readBytes(t *testing.T, raw []byte, opt Options) *ledger.Ledger {
 // (sources/jest-files/SOURCE.md); the names and the broken file are what
 // sources/jest-files/count.jq lists, not flakegate's output.
 func TestJestFileIdentity(t *testing.T) {
-	raw, err := os.ReadFile("testdata/reports/jest/jest-files.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testfile.Read(t, "testdata/reports/jest/jest-files.json")
 	want := []string{ // count.jq's "tests"
 		"api/util.test.js › util formats",
 		"api/util.test.js › util parses",
@@ -197,10 +194,7 @@ func TestTAPUnnumbered(t *testing.T) {
 // bleu_acc is 1 in 7 of 20 rows (the generator's printed count, and jq's).
 func TestLMEvalMetricChoice(t *testing.T) {
 	const path = "testdata/reports/lmeval/samples_truthfulqa_gen_2026-12-03T10-00-00.000001.jsonl"
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testfile.Read(t, path)
 	l := readBytes(t, raw, Options{Format: FormatLMEval})
 	if c := total(l); c.Passed != 7 || c.Trials != 20 {
 		t.Errorf("%d of %d passed, want 7 of 20 (bleu_acc)", c.Passed, c.Trials)
@@ -235,7 +229,7 @@ func TestLMEvalMetricChoice(t *testing.T) {
 		b, _ := json.Marshal(row)
 		only = append(append(only, b...), '\n')
 	}
-	err = Read(bytes.NewReader(only), Options{Format: FormatLMEval}, ledger.New())
+	err := Read(bytes.NewReader(only), Options{Format: FormatLMEval}, ledger.New())
 	if core.ErrorKind(err) != core.Unusable || !strings.Contains(err.Error(), "-score") || !strings.Contains(err.Error(), "-threshold") {
 		t.Errorf("continuous metrics only: %v, want an unusable error asking for -score and -threshold", err)
 	}

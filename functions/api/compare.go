@@ -47,8 +47,7 @@ func compareRoutes() []*route {
 		path:    "compare",
 		summary: "Is model B better than model A on the same eval questions? Paired by question, with McNemar, clustered errors and power",
 		params: append([]param{
-			{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
-				doc: "the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)"},
+			formatParam("the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)"),
 		}, append(evalParams, inputs(schema.Compare)...)...),
 		post:    postCompare,
 		body:    []bodyKind{bodyMultipartCompare},
@@ -75,11 +74,8 @@ func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFormat(format, reportFormats()); err != nil {
+	if format, err = reportFormat(format); err != nil {
 		return err
-	}
-	if format == formatAuto {
-		format = report.FormatAuto
 	}
 	if opt.ClusterField != "" {
 		opt.Clusters = map[string]string{}

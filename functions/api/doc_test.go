@@ -1,21 +1,19 @@
 package api
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // TestDocListsEveryRoute holds the package doc (doc.go) to the route
 // table: every served path is in its list of routes, with its methods
 // when they are not the params routes' GET and POST.
 func TestDocListsEveryRoute(t *testing.T) {
-	raw, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testfile.Read(t, "doc.go")
 	doc := string(raw)
 	for path, methods := range Routes() {
 		name := strings.TrimPrefix(path, Prefix)

@@ -53,8 +53,7 @@ func historyRoutes() []*route {
 		path:    "history",
 		summary: "The flaky tests in many CI runs' reports, with outages and tests failing together kept out as incidents",
 		params: append([]param{
-			{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
-				doc: "the reports' format, one of the names listed; auto detects it from each file's content"},
+			formatParam("the reports' format, one of the names listed; auto detects it from each file's content"),
 		}, inputs(schema.History)...),
 		post:    postHistory,
 		body:    []bodyKind{bodyHistoryZip, bodyMultipartHistory},
@@ -70,11 +69,8 @@ func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFormat(format, reportFormats()); err != nil {
+	if format, err = reportFormat(format); err != nil {
 		return err
-	}
-	if format == formatAuto {
-		format = report.FormatAuto
 	}
 	hr := &historyReader{h: history.New(), format: format}
 	hr.h.SetLimits(MaxHistoryTests, MaxCells)
@@ -97,8 +93,7 @@ func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		l := words.LinkOf(view, site)
-		res.Link, res.LinkNote = l.URL, l.Note
+		words.SetLink(view, site, &res.Link, &res.LinkNote)
 	}
 	return h.writeResult(w, r, res, cacheNone)
 }

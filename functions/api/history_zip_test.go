@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"os"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // TestHistoryZipReadsReportsOnly posts testdata/history_extras.zip: the
@@ -26,10 +26,7 @@ func TestHistoryZipReadsReportsOnly(t *testing.T) {
 	h := New(Options{})
 	post := func(file string) []byte {
 		t.Helper()
-		b, err := os.ReadFile("testdata/" + file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testfile.Read(t, "testdata/"+file)
 		w := serve(h, http.MethodPost, "/v1/history", "application/zip", string(b))
 		if w.Code != http.StatusOK {
 			t.Fatalf("%s: status %d: %s", file, w.Code, w.Body)

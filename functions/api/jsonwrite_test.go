@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // The expected bytes come from core.WriteJSON, i.e. encoding/json's own
@@ -50,10 +51,7 @@ func TestAppendJSON(t *testing.T) {
 		t.Fatalf("only %d JSON files found", len(files))
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testfile.Read(t, f)
 		if json.Valid(b) {
 			checkAppendJSON(t, f, json.RawMessage(b))
 		}

@@ -76,17 +76,13 @@ func (h *handler) addLink(r *http.Request, res any) {
 	}
 	switch x := res.(type) {
 	case *gate.BudgetResult:
-		l := words.LinkOf(share.BudgetOf(x), site)
-		x.Link, x.LinkNote = l.URL, l.Note
+		words.SetLink(share.BudgetOf(x), site, &x.Link, &x.LinkNote)
 	case *gate.DecideResult:
-		l := words.LinkOf(share.DecideOf(x), site)
-		x.Link, x.LinkNote = l.URL, l.Note
+		words.SetLink(share.DecideOf(x), site, &x.Link, &x.LinkNote)
 	case *gate.SizeResult:
-		l := words.LinkOf(share.SizeOf(x), site)
-		x.Link, x.LinkNote = l.URL, l.Note
+		words.SetLink(share.SizeOf(x), site, &x.Link, &x.LinkNote)
 	case *gate.FreezeResult:
-		l := words.LinkOf(share.FreezeOf(x), site)
-		x.Link, x.LinkNote = l.URL, l.Note
+		words.SetLink(share.FreezeOf(x), site, &x.Link, &x.LinkNote)
 	case *quarantine.CleanRunsResult:
 		x.Link = words.LinkOf(share.CleanRunsOf(x), site).URL
 	}
@@ -103,8 +99,7 @@ func (h *handler) addQuarantineLink(r *http.Request, res *quarantine.Result, st 
 	if err != nil {
 		return err
 	}
-	link := words.LinkOf(v, site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	words.SetLink(v, site, &res.Link, &res.LinkNote)
 	return nil
 }
 
@@ -119,8 +114,7 @@ func (h *handler) addLedgerLink(r *http.Request, res *ledger.Result, l *ledger.L
 	if err != nil {
 		return err
 	}
-	link := words.LinkOf(v, site)
-	res.Link, res.LinkNote = link.URL, link.Note
+	words.SetLink(v, site, &res.Link, &res.LinkNote)
 	return nil
 }
 
@@ -132,12 +126,10 @@ func (h *handler) addFlakesLink(r *http.Request, res *ledger.FlakesResult) {
 		return
 	}
 	if v, ok := share.FlakesOf(res); ok {
-		l := words.LinkOf(v, site)
-		res.Link, res.LinkNote = l.URL, l.Note
+		words.SetLink(v, site, &res.Link, &res.LinkNote)
 	}
 	for _, f := range res.Flakes {
-		l := words.LinkOf(share.BudgetOf(f.Budget), site)
-		f.Budget.Link, f.Budget.LinkNote = l.URL, l.Note
+		words.SetLink(share.BudgetOf(f.Budget), site, &f.Budget.Link, &f.Budget.LinkNote)
 	}
 }
 

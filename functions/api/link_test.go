@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/share"
 )
 
@@ -94,10 +94,7 @@ func TestUploadLinks(t *testing.T) {
 		return res
 	}
 	read := func(name string) string {
-		b, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testfile.Read(t, "testdata/"+name)
 		return string(b)
 	}
 	res := post("/v1/ledger?min_trials=5", "application/x-ndjson", read("ledger.jsonl"))

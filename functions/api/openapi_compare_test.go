@@ -3,8 +3,7 @@ package api
 // compareContent describes /v1/compare's request body in the OpenAPI
 // document.
 func compareContent(content obj) obj {
-	file := obj{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}
-	files := obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}}}
+	files := filesOf("application/octet-stream")
 	return content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
 		{"properties", obj{
 			{"a", files.with("description", "side A, the model compared against: one eval log per part (inspect_ai, lm-evaluation-harness samples, promptfoo, a samples file); several parts are several runs (epochs, repeats)")},

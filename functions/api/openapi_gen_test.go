@@ -64,6 +64,13 @@ func marshal(v any) ([]byte, error) {
 
 func (o obj) with(k string, v any) obj { return append(o, kv{k, v}) }
 
+// filesOf is the schema of a multipart part given once or repeated: one
+// file of media type mt, or several.
+func filesOf(mt string) obj {
+	file := obj{{"type", "string"}, {"contentMediaType", mt}}
+	return obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}}}
+}
+
 // goTypes are the struct declarations of the packages the API exposes,
 // with their doc comments, read from source so the document carries them.
 // Types are keyed by package and name ("gate.BudgetResult"); docs by schema
@@ -523,8 +530,7 @@ func generateOpenAPI(t *testing.T) []byte {
 						content = content.with("text/csv", obj{{"schema", obj{{"type", "string"},
 							{"description", "the baseline: a CSV with header scenario,run,passed (passed is 0 or 1), one row per scenario per run"}}}})
 					case bodyMultipartAA:
-						file := obj{{"type", "string"}, {"contentMediaType", "text/csv"}}
-						files := obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}}}
+						files := filesOf("text/csv")
 						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
 							{"properties", obj{{"baseline", files.with("description", "runs of the unchanged configuration: one A/A CSV, or with a report format one part per run")},
 								{"candidate", files.with("description", "runs of the candidate, compared against the baseline (same shapes)")}}},
@@ -540,14 +546,12 @@ func generateOpenAPI(t *testing.T) []byte {
 						content = content.with("application/xml", obj{{"schema", obj{{"type", "string"},
 							{"description", "one test report in XML, such as JUnit XML; also read as text/xml and any +xml type"}}}})
 					case bodyMultipartReports:
-						file := obj{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}
 						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
-							{"properties", obj{{"report", obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}},
-								{"description", "test reports, one part per run; a test that failed and then passed on a rerun is flaky"}}}}},
+							{"properties", obj{{"report", filesOf("application/octet-stream").with("description",
+								"test reports, one part per run; a test that failed and then passed on a rerun is flaky")}}},
 							{"required", []string{"report"}}, {"additionalProperties", false}}}})
 					case bodyMultipartLedger:
-						file := obj{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}
-						files := obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}}}
+						files := filesOf("application/octet-stream")
 						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
 							{"properties", obj{
 								{"ledger", files.with("description", "reports of the arm the query names (a JSONL ledger names its own arms)")},

@@ -2,20 +2,17 @@ package api
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // The API's check of the week's third night is the CLI's, byte for byte:
 // flakegate quarantine check -json on the same registry and report wrote
 // cmd/flakegate/testdata/quarantine/night3.json.
 func TestQuarantineCheckIsTheCLIs(t *testing.T) {
-	want, err := os.ReadFile("../../cmd/flakegate/testdata/quarantine/night3.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := testfile.Read(t, "../../cmd/flakegate/testdata/quarantine/night3.json")
 	var c apitest.Case
 	for _, k := range loadCorpus(t) {
 		if k.Name == "quarantine-check-reports" {

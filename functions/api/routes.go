@@ -51,21 +51,21 @@ func routes() []*route {
 			path:    "decide",
 			summary: "Two-arm verdict on a patch from baseline and patched pass counts",
 			params:  inputs(schema.Decide),
-			get:     paramsRoute(decide), post: paramsRoute(decide),
+			get:     paramsRoute(calc(schema.Decide, gate.Decide)), post: paramsRoute(calc(schema.Decide, gate.Decide)),
 			results: "DecideResult",
 		},
 		{
 			path:    "size",
 			summary: "Trials per arm at which two pass rates' Wilson intervals separate",
 			params:  inputs(schema.Size),
-			get:     paramsRoute(size), post: paramsRoute(size),
+			get:     paramsRoute(calc(schema.Size, gate.Size)), post: paramsRoute(calc(schema.Size, gate.Size)),
 			results: "SizeResult",
 		},
 		{
 			path:    "freeze",
 			summary: "Record a frozen pass-rate claim, or check it against a newer count",
 			params:  inputs(schema.Freeze),
-			get:     paramsRoute(freeze), post: paramsRoute(freeze),
+			get:     paramsRoute(calc(schema.Freeze, gate.Freeze)), post: paramsRoute(calc(schema.Freeze, gate.Freeze)),
 			results: "FreezeResult",
 		},
 		{
@@ -83,8 +83,7 @@ func routes() []*route {
 			path:    "ledger",
 			summary: "Per-test two-arm verdicts from a trial ledger or test reports",
 			params: append([]param{
-				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
-					doc: "the reports' format, one of the names listed; auto detects it from the content"},
+				formatParam("the reports' format, one of the names listed; auto detects it from the content"),
 				{name: "arm", kind: kString, def: ledger.ArmBaseline, enum: []string{ledger.ArmBaseline, ledger.ArmPatched},
 					doc: "the arm of a report sent as the body or as parts named ledger (a seed JSONL ledger names its own arms)"},
 				{name: "run", kind: kString, doc: "the run name of a report sent as the body; numbered per arm when omitted (a seed JSONL ledger names its own runs)"},
@@ -97,8 +96,7 @@ func routes() []*route {
 			path:    "flakes",
 			summary: "Rerun budgets of every flaky test in uploaded test reports, from their retry history",
 			params: append([]param{
-				{name: "format", kind: kString, def: formatAuto, enum: reportFormats(),
-					doc: "the reports' format, one of the names listed; auto detects it from the content"},
+				formatParam("the reports' format, one of the names listed; auto detects it from the content"),
 			}, inputs(schema.Budget, "target", "cost", "cap", "confidence", "runner", "setting")...),
 			post:    postFlakes,
 			body:    []bodyKind{bodyReport, bodyMultipartReports},
@@ -158,28 +156,15 @@ func budget(a *args) (any, error) {
 	return gate.Budget(in)
 }
 
-func decide(a *args) (any, error) {
-	in, err := schemaArgs(a, schema.Decide)
-	if err != nil {
-		return nil, err
+// calc is a calculator read by schema s and answered by f.
+func calc[T, R any](s *schema.Schema[T], f func(T) (R, error)) func(*args) (any, error) {
+	return func(a *args) (any, error) {
+		in, err := schemaArgs(a, s)
+		if err != nil {
+			return nil, err
+		}
+		return f(in)
 	}
-	return gate.Decide(in)
-}
-
-func size(a *args) (any, error) {
-	in, err := schemaArgs(a, schema.Size)
-	if err != nil {
-		return nil, err
-	}
-	return gate.Size(in)
-}
-
-func freeze(a *args) (any, error) {
-	in, err := schemaArgs(a, schema.Freeze)
-	if err != nil {
-		return nil, err
-	}
-	return gate.Freeze(in)
 }
 
 // Health is the answer of /v1/health.

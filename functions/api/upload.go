@@ -123,6 +123,24 @@ func reportFormats() []string { return append([]string{formatAuto}, report.Forma
 
 func aaFormats() []string { return append([]string{formatCSV}, reportFormats()...) }
 
+// formatParam is the format parameter of a route that reads test reports
+// or eval logs, doc saying of what.
+func formatParam(doc string) param {
+	return param{name: "format", kind: kString, def: formatAuto, enum: reportFormats(), doc: doc}
+}
+
+// reportFormat is format checked against reportFormats, in the report
+// package's name (auto is report.FormatAuto).
+func reportFormat(format string) (string, error) {
+	if err := checkFormat(format, reportFormats()); err != nil {
+		return "", err
+	}
+	if format == formatAuto {
+		return report.FormatAuto, nil
+	}
+	return format, nil
+}
+
 func checkFormat(format string, allowed []string) error {
 	for _, f := range allowed {
 		if format == f {
