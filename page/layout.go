@@ -70,17 +70,39 @@ func (p *pageBase) shell(active, title, intro string, content ...app.UI) app.UI 
 				app.Button().ID("reload").Text("Reload").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
 			)
 		}),
-		app.Main().ID("main").TabIndex(-1).Body(
-			app.H1().Text(title),
-			app.P().Class("intro").Text(intro),
-			app.Div().Body(content...),
-		),
+		p.main(title, intro, content),
 		app.Footer().Body(
-			app.Text("All computing happens in this page; no data leaves it. Build "),
+			app.Text("What you type is computed in this page and sent nowhere; a link sends its inputs to this site when it is opened, unless it is a private link. Build "),
 			app.Code().ID("version").Text(buildVersion()),
 		),
 	)
 }
+
+// main is the page's <main>. Pre-rendered (natively) it is marked
+// data-prerendered and holds exampleNote: until the calculator has
+// computed a link the server did not render, the pre-rendered figures are
+// someone else's (the built-in example's), and web/first.js and
+// web/flakegate.css hide them behind that note. The client's render, which
+// replaces this DOM once the link is computed, has neither.
+func (p *pageBase) main(title, intro string, content []app.UI) app.UI {
+	m := app.Main().ID("main").TabIndex(-1)
+	if !app.IsClient {
+		m = m.DataSet("prerendered", "yes")
+	}
+	return m.Body(
+		app.H1().Text(title),
+		app.P().Class("intro").Text(intro),
+		app.If(!app.IsClient, func() app.UI {
+			return app.P().ID("example-note").Class("example-note").Role("status").Text(exampleNote)
+		}),
+		app.Div().Class("view").Body(content...),
+	)
+}
+
+// exampleNote stands, while the calculator loads, where a link's figures
+// will be, over the pre-rendered example's, which are hidden.
+const exampleNote = "Loading the calculator… This link's figures appear here once it has computed them. " +
+	"The pre-rendered figures of the built-in example are hidden meanwhile, so that they are not taken for this link's."
 
 func buildVersion() string {
 	if v := app.Getenv("GOAPP_VERSION"); v != "" {
@@ -109,7 +131,54 @@ func (p *pageBase) copyButtons(markdown func(link string) string) app.UI {
 			copyText(ctx, markdown(currentURL(ctx)), func(ok bool) { p.setStatus(ctx, ok, "Markdown copied.") })
 		}),
 		p.statusLine(),
+		privateLinkBox(),
 	)
+}
+
+// privateLinkBox lets a person choose where the link keeps the inputs,
+// saying what each choice sends to whom (keepInURL): in the query string,
+// which reaches the server, or after the "#", which never leaves the
+// browser. Changing it rewrites the address bar at once.
+func privateLinkBox() app.UI {
+	private := privateLinks()
+	box := app.Input().Type("checkbox").ID("private-link").Aria("describedby", "private-link-note").
+		OnChange(func(ctx app.Context, e app.Event) {
+			setPrivateLinks(ctx, ctx.JSSrc().Get("checked").Bool())
+		})
+	if private {
+		// Only when set: a pre-rendered checked="false" would read as checked.
+		box = box.Checked(true)
+	}
+	return app.Div().Class("private-link").Body(
+		app.Label().For("private-link").Body(box, app.Text(" Private link")),
+		app.Small().ID("private-link-note").Class("hint").Text(linkNote(private)),
+	)
+}
+
+// linkNote says what a link of the chosen form sends to whom.
+func linkNote(private bool) string {
+	if private {
+		return "The inputs are kept after the “#” of the link, which browsers never send to a server: " +
+			"nothing you typed leaves your browser. The link shows its answer once the calculator has loaded, " +
+			"and a chat's preview of it shows the page's title only."
+	}
+	return "The inputs are in the link, so they are sent to the server of this site when the link is opened: " +
+		"it puts the answer into the page it sends, so the link opens on its answer and a chat's preview shows it. " +
+		"Tick “Private link” to keep them in your browser."
+}
+
+// setPrivateLinks switches the form of the page's links and writes the
+// view's link in that form into the address bar.
+func setPrivateLinks(ctx app.Context, private bool) {
+	linkMode = linkQuery
+	if private {
+		linkMode = linkPrivate
+	}
+	cur := pendingURL
+	if cur == nil {
+		cur = ctx.Page().URL()
+	}
+	keepInURL(ctx, fragmentOf(cur))
 }
 
 func (p *pageBase) setStatus(ctx app.Context, ok bool, msg string) {

@@ -9,9 +9,10 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// A view's state is a set of named text fields, written to the URL fragment
-// as a query string ("target=0.95&cap=3"). Keys are sorted by url.Values, so
-// the same state is always the same link.
+// A view's state is a set of named text fields, written into the URL's
+// query string or fragment (see keepInURL) in a query string's form
+// ("target=0.95&cap=3"). Keys are sorted by url.Values, so the same state is
+// always the same link.
 
 // field is one input of a form: its key in the fragment, the label shown,
 // and the default text.
@@ -100,15 +101,53 @@ func (f *urlForm) set(fields []field, key, value string) string {
 	return f.frag
 }
 
-// keepInURL writes the view's state, an escaped fragment, into the address
-// bar once the browser has painted the new figures: replaceState costs 3–5
-// ms that a keystroke's frame should not wait for (go-app's ctx.Defer runs
-// in the same task as the update, before the paint). Writes asked for
-// before that paint are folded into the last one. Natively the URL is
-// written at once.
+// Where a link carries the view's state. By default it is the query string
+// (/decide?baseline=12%2F20&patched=19%2F20&v=2): the link reaches the
+// server, which can render its answer into the page it sends, so the link
+// opens on its answer and a chat's preview shows it. A private link keeps
+// it in the fragment (/decide#baseline=…), which a browser never sends to
+// any server: the link opens only once the calculator has computed it,
+// offline too. Both hold the same text (share.Form), read the same way;
+// when a URL has both, the fragment wins, since only the browser could
+// have put it there and the server never saw it. The page writes the form
+// it was opened with: a fragment link stays private until the person
+// chooses otherwise (privateLinkBox).
+
+// linkMode is where the page writes the state: linkUnset until the first
+// write, then linkQuery or linkPrivate.
+var linkMode int
+
+const (
+	linkUnset = iota
+	linkQuery
+	linkPrivate
+)
+
+// privateLinks reports whether the page writes private (fragment) links:
+// the choice made in this tab, else the form of the link it was opened
+// with.
+func privateLinks() bool {
+	if linkMode == linkUnset {
+		linkMode = linkQuery
+		if app.IsClient {
+			if u := app.Window().URL(); u != nil && u.EscapedFragment() != "" {
+				linkMode = linkPrivate
+			}
+		}
+	}
+	return linkMode == linkPrivate
+}
+
+// keepInURL writes the view's state, an escaped state text (share.Form's),
+// into the address bar as the query string, or as the fragment for a
+// private link, once the browser has painted the new figures: replaceState
+// costs 3–5 ms that a keystroke's frame should not wait for (go-app's
+// ctx.Defer runs in the same task as the update, before the paint). Writes
+// asked for before that paint are folded into the last one. Natively the
+// URL is written at once.
 func keepInURL(ctx app.Context, escaped string) {
 	page := ctx.Page()
-	u := withFragment(page.URL(), escaped)
+	u := withState(page.URL(), escaped, privateLinks())
 	if !app.IsClient {
 		page.ReplaceURL(u)
 		return
@@ -134,12 +173,17 @@ func keepInURL(ctx app.Context, escaped string) {
 // when no write is scheduled.
 var pendingURL *url.URL
 
-// withFragment returns a copy of u with its fragment set to an already
-// escaped fragment.
-func withFragment(u *url.URL, escaped string) *url.URL {
+// withState returns a copy of u holding an already escaped state text in
+// its query string, or in its fragment when private; the other part is
+// emptied, so a link holds its state once.
+func withState(u *url.URL, escaped string, private bool) *url.URL {
 	c := *u
-	c.Fragment, c.RawFragment = "", ""
+	c.Fragment, c.RawFragment, c.RawQuery, c.ForceQuery = "", "", "", false
 	if escaped == "" {
+		return &c
+	}
+	if !private {
+		c.RawQuery = escaped
 		return &c
 	}
 	if f, err := url.Parse("#" + escaped); err == nil {
@@ -148,20 +192,27 @@ func withFragment(u *url.URL, escaped string) *url.URL {
 	return &c
 }
 
-// fragmentOf is u's fragment in escaped form, as the page wrote it.
+// fragmentOf is the state text u carries, in escaped form, as the page
+// wrote it: its fragment, or when it has none, its query string. (The
+// page calls a view's state text its fragment wherever it sits.)
 func fragmentOf(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
-	return strings.TrimPrefix(u.EscapedFragment(), "#")
+	if f := strings.TrimPrefix(u.EscapedFragment(), "#"); f != "" {
+		return f
+	}
+	return u.RawQuery
 }
 
-// openingFragment is the fragment the page was opened with, natively "".
-// Components read it in their first Render: go-app mounts a page (replacing
-// the pre-rendered HTML) before it calls OnNav, so a page that waited for
-// OnNav would build its DOM twice, first with the defaults, and show a share
-// link's figures only a render later. OnNav then finds the same fragment
-// and has nothing to do.
+// openingFragment is the state text the page was opened with (fragmentOf
+// its URL), natively "". Components read it in their first Render: go-app
+// mounts a page (replacing the pre-rendered HTML) before it calls OnNav, so
+// a page that waited for OnNav would build its DOM twice, first with the
+// defaults, and show a share link's figures only a render later. On a
+// query link the server rendered, that first render is the server's
+// figures again, so taking over its page changes nothing that is seen.
+// OnNav then finds the same state and has nothing to do.
 func openingFragment() string {
 	if !app.IsClient {
 		return ""

@@ -47,14 +47,16 @@ func TestFragmentState(t *testing.T) {
 			t.Errorf("%s: %q after the round trip, want %q", k, back[k], v)
 		}
 	}
-	// Through a URL, as the browser holds it.
+	// Through a URL, as the browser holds it, in either form.
 	u, _ := url.Parse("http://127.0.0.1:8080/")
-	u2, err := url.Parse(withFragment(u, frag).String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := applyFragment(budgetFields, fragmentOf(u2)); got["rates"] != "0.05, 0.02" || u2.RawQuery != "" {
-		t.Errorf("through a URL: %v (query %q)", got, u2.RawQuery)
+	for _, private := range []bool{false, true} {
+		u2, err := url.Parse(withState(u, frag, private).String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := applyFragment(budgetFields, fragmentOf(u2)); got["rates"] != "0.05, 0.02" || (u2.RawQuery == "") != private {
+			t.Errorf("through a URL (private %v): %v (query %q, fragment %q)", private, got, u2.RawQuery, u2.EscapedFragment())
+		}
 	}
 	// Junk in a fragment is ignored, not fatal.
 	if got := applyFragment(budgetFields, "%zz&cap=7&unknown=1"); got["cap"] != "7" || got["target"] != "0.95" {

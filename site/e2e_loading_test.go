@@ -46,6 +46,20 @@ func (g *wasmGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.site.ServeHTTP(w, r)
 }
 
+// gatedSite serves the built site through a wasmGate until the test ends.
+func gatedSite(t *testing.T) (*wasmGate, *httptest.Server) {
+	t.Helper()
+	dir, _ := built(t)
+	site, err := webtest.NewHandler(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := &wasmGate{site: site}
+	srv := httptest.NewServer(gate)
+	t.Cleanup(srv.Close)
+	return gate, srv
+}
+
 // set holds app.wasm back (returning the release function), fails it, or
 // (neither) serves it.
 func (g *wasmGate) set(hold, fail bool) func() {
@@ -121,18 +135,12 @@ func startLoad(t *testing.T, ctx context.Context, url string) {
 // note; what is typed meanwhile is computed once the calculator is up
 // (the figures must equal the CLI's for the same inputs, the independent
 // reference the other browser tests use); a failed load says so in the
-// note, and the pre-rendered figures (the CLI's defaults) stay readable.
+// note, with a Retry button (TestFailedLoadRetries), and the pre-rendered
+// figures (the CLI's defaults, the page's own without a link) stay readable.
 func TestPageWhileLoading(t *testing.T) {
 	browser, cancel := startBrowser(t)
 	defer cancel()
-	dir, _ := built(t)
-	site, err := webtest.NewHandler(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gate := &wasmGate{site: site}
-	srv := httptest.NewServer(gate)
-	defer srv.Close()
+	gate, srv := gatedSite(t)
 	defaults := cli(t, "budget", "-json", "-rates", "0.05,0.02,0.01")
 	typed := cli(t, "budget", "-json", "-rates", "0.05,0.02,0.01", "-cap", "5", "-target", "0.9")
 
@@ -158,8 +166,8 @@ func TestPageWhileLoading(t *testing.T) {
 					t.Fatal(err)
 				}
 				expectFields(t, ctx, "edits made while loading", "", typed)
-				if err := webtest.Poll(ctx, 5*time.Second, `document.getElementById('in-cap').value === '5' && document.getElementById('in-target').value === '0.9' && location.hash.includes('cap=5') && location.hash.includes('target=0.9')`); err != nil {
-					state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('in-cap').value + ' ' + document.getElementById('in-target').value + ' ' + location.hash`))
+				if err := webtest.Poll(ctx, 5*time.Second, `document.getElementById('in-cap').value === '5' && document.getElementById('in-target').value === '0.9' && location.search.includes('cap=5') && location.search.includes('target=0.9')`); err != nil {
+					state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('in-cap').value + ' ' + document.getElementById('in-target').value + ' ' + location.search`))
 					t.Errorf("the edits are not in the fields and the link: %s (%v)", state, err)
 				}
 				if id, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id : ''`)); id != "in-target" {
@@ -176,8 +184,8 @@ func TestPageWhileLoading(t *testing.T) {
 					t.Fatalf("no failure note: %v (note %+v)", err, loaderNote(t, ctx))
 				}
 				n := loaderNote(t, ctx)
-				if !strings.Contains(n.Text, "could not load") || !strings.Contains(n.Text, "Reload") || n.Role != "alert" || n.Share > 0.25 {
-					t.Errorf("the failure note is %+v; want a small alert saying the calculator could not load", n)
+				if !strings.Contains(n.Text, "could not load: the server answered 503") || !strings.Contains(n.Text, "Retry") || n.Role != "alert" || n.Share > 0.25 {
+					t.Errorf("the failure note is %+v; want a small alert saying why the calculator could not load, with Retry", n)
 				}
 				if msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](visibleJS+`('in-cap')`)); err != nil || msg != "" {
 					t.Errorf("after a failed load: %s %v", msg, err)

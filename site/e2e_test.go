@@ -238,8 +238,8 @@ func TestEndToEnd(t *testing.T) {
 			md, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`String(window.__copied)`))
 			t.Errorf("%v\ncopied: %s", err, md)
 		}
-		if !strings.Contains(links["budget"], "#") || strings.Contains(links["budget"], "?") {
-			t.Errorf("budget state is not in the fragment: %s", links["budget"])
+		if strings.Contains(links["budget"], "#") || !strings.Contains(links["budget"], "?cap=5") {
+			t.Errorf("budget state is not in the query string: %s", links["budget"])
 		}
 		// An invalid entry is marked at its field, and no figure stays on the page.
 		typeIn(t, ctx, "in-target", "1.5")
@@ -251,7 +251,7 @@ func TestEndToEnd(t *testing.T) {
 		// Opening the earlier link again from the address bar, after an
 		// edit rewrote it, brings its figures back.
 		typeIn(t, ctx, "in-cap", "7")
-		if err := webtest.Poll(ctx, 5*time.Second, `location.hash.includes('cap=7')`); err != nil {
+		if err := webtest.Poll(ctx, 5*time.Second, `location.search.includes('cap=7')`); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.href = `+strconv.Quote(links["budget"])+`; true`)); err != nil {
@@ -317,7 +317,7 @@ func TestEndToEnd(t *testing.T) {
 		expectFields(t, ctx, "aa", "", want["aa"])
 		screenshot(t, ctx, "aa-desktop")
 		links["aa"] = location(t, ctx)
-		if !strings.Contains(links["aa"], "#aa=") {
+		if !strings.Contains(links["aa"], "?aa=") {
 			t.Errorf("A/A link holds no statistics: %s", links["aa"])
 		}
 		// A bad row in a pasted CSV is reported with its line and column.

@@ -107,7 +107,7 @@ func TestHistoryPage(t *testing.T) {
 		var res struct {
 			Link string `json:"link"`
 		}
-		if err := json.Unmarshal(cli(t, append([]string{"history", "-json", "-site", srv.URL}, files...)...), &res); err != nil || !strings.HasPrefix(res.Link, srv.URL+"/history#history=") {
+		if err := json.Unmarshal(cli(t, append([]string{"history", "-json", "-site", srv.URL}, files...)...), &res); err != nil || !strings.HasPrefix(res.Link, srv.URL+"/history?history=") {
 			t.Fatalf("no link from the CLI (%v): %q", err, res.Link)
 		}
 		open(t, ctx, res.Link)

@@ -91,7 +91,7 @@ func TestQuarantinePage(t *testing.T) {
 		night := filepath.Join(nights, "2026-11-23.json")
 		args := []string{"quarantine", "check", "-registry", reg, "-today", "2026-11-23", "-site", srv.URL, night}
 		link, want := splitLink(t, cli(t, append(args, "-json")...))
-		if !strings.HasPrefix(link, srv.URL+"/quarantine#") {
+		if !strings.HasPrefix(link, srv.URL+"/quarantine?") {
 			t.Fatalf("link %q", link)
 		}
 		fresh, cancelFresh := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())

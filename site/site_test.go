@@ -83,7 +83,7 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 	// handed to instantiateStreaming as fetch's own response; the service
 	// worker is registered after the loader, not before it.
 	js := read("app.js")
-	if strings.Contains(js, "new Response(") || strings.Contains(js, ".clone()") || !strings.Contains(js, "  return fetch(url);\n") {
+	if strings.Contains(js, "new Response(") || strings.Contains(js, ".clone()") || !strings.Contains(js, plainFetch) {
 		t.Error("app.js still wraps or copies the app.wasm response")
 	}
 	if strings.Count(js, "goappInitServiceWorker();") != 1 ||
@@ -98,10 +98,21 @@ func TestGenerateWritesTheWholeSite(t *testing.T) {
 		!strings.Contains(js, "  } catch (err) {\n    flakegateEarly.failed(err, loader, loaderIcon, loaderLabel);\n") {
 		t.Error("app.js does not keep early edits or report a failed load in place")
 	}
-	for _, page := range []string{"index.html", "decide.html", "aa.html", "quarantine.html"} {
-		if !strings.Contains(read(page), preloadWasm) {
+	for _, page := range []string{"index.html", "decide.html", "aa.html", "quarantine.html", "compare.html", "history.html"} {
+		html := read(page)
+		if !strings.Contains(html, preloadWasm) {
 			t.Errorf("%s does not preload app.wasm", page)
 		}
+		// A link the page was not rendered for hides the example's
+		// figures before the first paint: web/first.js runs in the head,
+		// and the pre-rendered main holds the note that stands in for them.
+		head, body, _ := strings.Cut(html, "</head>")
+		if !strings.Contains(head, firstScript) || !strings.Contains(body, `data-prerendered="yes"`) || !strings.Contains(body, `id="example-note"`) {
+			t.Errorf("%s does not mark the example's figures for a link it was not rendered for", page)
+		}
+	}
+	if read("web/first.js") != string(firstJS) || !strings.Contains(read("app-worker.js"), `"/web/first.js"`) {
+		t.Error("web/first.js is not in the site or not cached by the service worker")
 	}
 	// The pre-rendered select shows the default property check: only that
 	// option carries "selected" (HTML reads selected="false" as selected).

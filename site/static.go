@@ -30,6 +30,9 @@ var stylesheet []byte
 //go:embed web/loader.js
 var loaderJS string
 
+//go:embed web/first.js
+var firstJS []byte
+
 // Options says where the site goes and what it is built from.
 type Options struct {
 	Out     string // folder to write, created if missing
@@ -49,7 +52,7 @@ func Handler(version string) *app.Handler {
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#0b5cad",
 		LoadingLabel:    "Loading the calculator… what you type now is kept.",
-		RawHeaders:      []string{preloadWasm},
+		RawHeaders:      []string{preloadWasm, firstScript},
 		Icon: app.Icon{
 			Default:  "/web/icon-192.png",
 			Large:    "/web/icon-512.png",
@@ -57,7 +60,7 @@ func Handler(version string) *app.Handler {
 			SVG:      "/web/icon.svg",
 		},
 		Styles:             []string{"/web/flakegate.css"},
-		CacheableResources: []string{"/decide", "/aa", "/quarantine", "/web/icon.svg"},
+		CacheableResources: []string{"/decide", "/aa", "/quarantine", "/compare", "/history", "/web/icon.svg", "/web/first.js"},
 	}
 }
 
@@ -94,6 +97,7 @@ func Generate(o Options) error {
 	files := map[string][]byte{
 		"web/app.wasm":          wasmBytes,
 		"web/flakegate.css":     stylesheet,
+		"web/first.js":          firstJS,
 		"web/icon.svg":          []byte(iconSVG),
 		"web/icon-192.png":      iconPNG(192),
 		"favicon.ico":           iconPNG(48), // browsers ask for it; a PNG body is accepted
@@ -131,18 +135,27 @@ func Generate(o Options) error {
 // without a percentage, and the <link rel=preload> in every page's head
 // (preloadWasm) has the download under way before app.js runs.
 //
+// A failed download is tagged with its cause (a network failure, or the
+// server's status) for the words of web/loader.js, which never show the
+// browser's own message.
+//
 // The service worker is registered once the page is up (or app.wasm failed)
 // rather than first thing: installing it fetches and stores app.wasm a
 // second time, which competed with the page's own download and compile.
 const (
 	fetchWithProgressStart = "async function fetchWithProgress(url, progess) {\n"
 	progressWrapEnd        = "  return res;\n}"
-	plainFetch             = "async function fetchWithProgress(url, progess) {\n  return fetch(url);\n}"
+	plainFetch             = "async function fetchWithProgress(url, progess) {\n  let res;\n  try {\n    res = await fetch(url);\n  } catch (err) {\n    throw flakegateEarly.loadError(\"network\");\n  }\n  if (!res.ok) {\n    throw flakegateEarly.loadError(\"status\", res.status);\n  }\n  return res;\n}"
 	goRun                  = "    go.run(wasm.instance);\n    loader.remove();\n"
 	registerWorker         = "goappInitServiceWorker();\n"
 	wasmLoaderEnd          = "    console.error(\"loading wasm failed: \", err);\n  }\n"
+	showProgress           = "    showProgress(0);\n"
 	loadFailed             = "    loaderIcon.className = \"goapp-logo\";\n    loaderLabel.innerText = err;\n"
 )
+
+// firstScript runs before the page is first drawn and marks a link whose
+// figures the pre-rendered page does not hold (web/first.js).
+const firstScript = `<script src="/web/first.js"></script>`
 
 // preloadWasm starts fetching app.wasm while the page is parsed; app.js's
 // fetch (a same-origin CORS request, hence crossorigin) is served from it.
@@ -174,6 +187,11 @@ func patchAppJS(path string) error {
 		return errors.New("generate: go-app's app.js changed; review patchAppJS")
 	}
 	s = strings.Replace(s, loadFailed, "    flakegateEarly.failed(err, loader, loaderIcon, loaderLabel);\n", 1)
+	// The loader's label then says whose figures the page shows.
+	if strings.Count(s, showProgress) != 1 {
+		return errors.New("generate: go-app's app.js changed; review patchAppJS")
+	}
+	s = strings.Replace(s, showProgress, showProgress+"    flakegateEarly.loading(loaderLabel);\n", 1)
 	s = strings.Replace(s, registerWorker, "", 1)
 	s = strings.Replace(s, wasmLoaderEnd, wasmLoaderEnd+"  "+registerWorker, 1)
 	return os.WriteFile(path, []byte(loaderJS+s), 0o644)

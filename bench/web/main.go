@@ -6,6 +6,9 @@
 //   - a 1,000,000-row A/A CSV chosen with the file picker, until its figures
 //     are on the page, and the longest gap between frames meanwhile;
 //   - keystroke → figures updated in the budget form;
+//   - a link's first figure against the pre-rendered page's first paint
+//     and time to interactive, on the local server, which renders query
+//     links (first.go);
 //   - the same cold and repeat loads of go-app's smallest page (package
 //     floor, built from the same go-app), so the calculator's load times
 //     come with the ratio to what go-app alone costs on this machine, and
@@ -53,6 +56,7 @@ import (
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/page/webtest"
 	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/words"
 )
 
 // Result is what the benchmark measured; times in milliseconds.
@@ -83,6 +87,15 @@ type Result struct {
 	CSVMaxFrameMS  []float64 `json:"csv_longest_frame_gap_ms"`
 	KeyMS          []float64 `json:"keystroke_to_dom_ms"`
 	KeyPaintMS     []float64 `json:"keystroke_to_next_frame_ms"`
+	// First paint and first figure, cold, on the local server (first.go).
+	FloorFirstPaintMS []float64 `json:"goapp_floor_first_paint_ms"`
+	FloorMountMS      []float64 `json:"goapp_floor_mounted_ms"`
+	PlainFirstPaintMS []float64 `json:"prerendered_first_paint_ms"`
+	PlainReadyMS      []float64 `json:"prerendered_interactive_ms"`
+	QueryFigureMS     []float64 `json:"query_link_first_figure_ms"`
+	QueryReadyMS      []float64 `json:"query_link_interactive_ms"`
+	PrivateFigureMS   []float64 `json:"private_link_first_figure_ms"`
+	PrivateReadyMS    []float64 `json:"private_link_interactive_ms"`
 }
 
 func main() {
@@ -92,7 +105,7 @@ func main() {
 	reps := flag.Int("n", 5, "repetitions of each timing")
 	flag.StringVar(&tracePkg, "trace-pkg", "", "with -only trace and an app.wasm that keeps names: list the functions of this package (e.g. encoding_json) compiled on first call")
 	flag.DurationVar(&settle, "settle", 0, "stay on the page this long after the cold load before the repeat visits (lets V8 cache compiled code)")
-	only := flag.String("only", "", "measure only this part: sizes, load, csv or keys (default all); profile or trace to see where a load's time goes")
+	only := flag.String("only", "", "measure only this part: sizes, load, first, csv or keys (default all); profile or trace to see where a load's time goes")
 	flag.Parse()
 	if err := run(*site, *out, *rows, *reps, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/web:", err)
@@ -129,7 +142,7 @@ func run(site, out string, rows, reps int, only string) error {
 		return err
 	}
 	var floorURL, linkedURL string
-	if want("load") {
+	if want("load") || want("first") {
 		for _, p := range []struct {
 			dir, pkg string
 			size     *int64
@@ -185,6 +198,11 @@ func run(site, out string, rows, reps int, only string) error {
 		cl, rl := median(r.ColdLinkedMS), median(r.RepeatLinkedMS)
 		fmt.Printf("linked floor / go-app floor (the code's size), medians: cold %.2f×, repeat %.2f×; calculator / linked floor (running it): cold budget %.2f×, A/A %.2f×; repeat budget %.2f×, A/A %.2f×\n",
 			cl/cf, rl/rf, median(r.ColdBudgetMS)/cl, median(r.ColdAAMS)/cl, median(r.RepeatMS)/rl, median(r.RepeatAAMS)/rl)
+	}
+	if want("first") {
+		if err := firstBench(tmp, site, floorURL, budgetLink, reps, &r); err != nil {
+			return err
+		}
 	}
 	if only == "trace" {
 		raw, err := os.ReadFile(filepath.Join(site, "web", "app.wasm"))
@@ -296,18 +314,32 @@ func sizes(path string, r *Result) error {
 	return nil
 }
 
-// budgetShare is a budget link whose first figure differs from the
-// pre-rendered defaults, and the selector of that figure.
-func budgetShare(base string) (string, string, error) {
+// budgetInput is the budget of the benchmarks' link: its first figure
+// differs from the pre-rendered defaults.
+func budgetInput() gate.BudgetInput {
 	cost := 8.0
-	res, err := gate.Budget(gate.BudgetInput{Target: 0.9, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
-		Rates: []float64{0.05, 0.02, 0.001}, Observed: &core.Count{Passed: 1, Trials: 120}})
+	return gate.BudgetInput{Target: 0.9, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
+		Rates: []float64{0.05, 0.02, 0.001}, Observed: &core.Count{Passed: 1, Trials: 120}}
+}
+
+// budgetShare is the budget link, and the selector of its first figure.
+func budgetShare(base string) (string, string, error) {
+	res, err := gate.Budget(budgetInput())
 	if err != nil {
 		return "", "", err
 	}
 	link := base + "/#cap=5&cost=8&observe=1%2F120&rates=0.05%2C0.02%2C0.001&target=0.9"
 	sel := fmt.Sprintf(`tr[data-scope="rows.0"] [data-field="reruns"][value="%d"]`, *res.Rows[0].Reruns)
 	return link, sel, nil
+}
+
+// budgetAnswer is the budget link's answer sentence (words.BudgetAnswer).
+func budgetAnswer() (string, error) {
+	res, err := gate.Budget(budgetInput())
+	if err != nil {
+		return "", err
+	}
+	return words.BudgetAnswer(res), nil
 }
 
 // aaShare is an A/A link for a 300-scenario, 10-run suite.

@@ -8,7 +8,9 @@
 // the page, the same values go into the elements of the same id, with the
 // input and change events the calculator listens to, so they are computed;
 // the focus and caret move to the new element. If app.wasm cannot load,
-// the note says so and the pre-rendered figures stay.
+// the note says why in plain words, with a Retry button that loads it
+// again; the pre-rendered figures stay, unless they are not the link's
+// (web/first.js), which stay hidden.
 const flakegateEarly = (() => {
   const edits = new Map(); // element id → the pre-rendered element edited
   const editable = (el) =>
@@ -40,11 +42,70 @@ const flakegateEarly = (() => {
   const fire = (el, type) =>
     el.dispatchEvent(new Event(type, { bubbles: true }));
 
+  // Whether the pre-rendered figures are another view's than the URL's
+  // (see web/first.js): a fragment link, or a query link the page was not
+  // rendered for.
+  const root = document.documentElement;
+  const rendered = document.querySelector('[data-rendered="server"]');
+  const canonical = (q) => {
+    const p = new URLSearchParams(q);
+    p.sort();
+    return p.toString();
+  };
+  if (
+    root.classList.contains("fg-query") &&
+    (!rendered ||
+      canonical(rendered.dataset.link || "") !==
+        canonical(location.search.slice(1)))
+  ) {
+    root.classList.add("fg-example");
+  }
+  const notYours = root.classList.contains("fg-example");
+  const loadingWords = notYours
+    ? "Loading the calculator… This link's figures appear once it has " +
+      "computed them; the built-in example's are hidden meanwhile."
+    : null;
+
+  // Why app.wasm did not load, in the reader's words: never the
+  // browser's own message ("TypeError: Failed to fetch").
+  const why = (err) => {
+    if (err && err.flakegate === "status") {
+      return (
+        "the server answered " + err.status +
+        (err.status === 404 ? " (not found)" : "") +
+        " when asked for its code (web/app.wasm)"
+      );
+    }
+    if (err && err.flakegate === "network") {
+      return navigator.onLine === false
+        ? "this device is offline, and the calculator's code is not saved " +
+            "in this browser yet"
+        : "the browser could not download its code (web/app.wasm): the " +
+            "network failed, or an extension, proxy or firewall blocked it";
+    }
+    return (
+      "the browser could not start its code (web/app.wasm): it needs " +
+      "WebAssembly, which this browser refused or had no memory for"
+    );
+  };
+
   return {
+    // loading says in the loader's label, once go-app has written its
+    // own, that the figures on the page are not the link's, when so.
+    loading(label) {
+      if (loadingWords) label.innerText = loadingWords;
+    },
+    // loadError tags why the download of app.wasm failed, for why():
+    // "network" (fetch rejected) or "status" (an answer other than 2xx).
+    loadError(kind, status) {
+      return { flakegate: kind, status };
+    },
     // ready replays the edits into the mounted page; called right after
-    // go.run, when Go has rendered the page and waits for events.
+    // go.run, when Go has rendered the page, computed its link and waits
+    // for events.
     ready(focused) {
       stop();
+      root.classList.remove("fg-example", "fg-query");
       for (const [id, old] of edits) {
         const el = document.getElementById(id);
         if (!el || !editable(el)) continue;
@@ -75,17 +136,45 @@ const flakegateEarly = (() => {
         }
       }
     },
-    // failed says in the note that the calculator did not load and that
-    // the figures on the page are the pre-rendered ones.
+    // failed says in the loader's note, as an alert, that the calculator
+    // did not load and why, what the figures on the page are, and offers
+    // Retry, which loads app.wasm again (edits made meanwhile are still
+    // kept).
     failed(err, loader, icon, label) {
-      stop();
       loader.classList.add("fg-failed");
       loader.setAttribute("role", "alert");
       icon.className = "goapp-logo";
       label.innerText =
-        "The calculator could not load (" + err + "). " +
-        "The figures on this page are its built-in example, not computed " +
-        "from your link or your edits. Reload the page to try again.";
+        "The calculator could not load: " + why(err) + ". " +
+        (notYours
+          ? "This link's figures cannot be shown until it loads."
+          : "The figures on this page are those of its built-in inputs; " +
+            "what you type is computed once it loads.");
+      const note = document.getElementById("example-note");
+      if (note) {
+        if (!note.dataset.loading) note.dataset.loading = note.innerText;
+        note.innerText =
+          "The calculator could not load, so this link's figures cannot " +
+          "be shown: the note at the bottom of the page says why, and " +
+          "can try again.";
+      }
+      let retry = document.getElementById("retry-load");
+      if (!retry) {
+        retry = document.createElement("button");
+        retry.type = "button";
+        retry.id = "retry-load";
+        retry.textContent = "Retry";
+        loader.appendChild(retry);
+      }
+      retry.onclick = () => {
+        retry.remove();
+        loader.classList.remove("fg-failed");
+        loader.removeAttribute("role");
+        icon.className = "goapp-logo goapp-spin";
+        label.innerText = goappLoadingLabel;
+        if (note) note.innerText = note.dataset.loading || note.innerText;
+        goappInitWebAssembly();
+      };
     },
   };
 })();

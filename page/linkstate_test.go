@@ -1,0 +1,132 @@
+package page
+
+import (
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/gate"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// A link carries the view's state in its query string (the default, which
+// reaches the server) or in its fragment (a private link); the page reads
+// either, and the fragment wins when a URL holds both. The expected texts
+// are the links written by hand from share.Form's format.
+func TestLinkForms(t *testing.T) {
+	for _, c := range []struct{ url, state string }{
+		{"https://x.test/decide?baseline=12%2F20&patched=19%2F20&v=2", "baseline=12%2F20&patched=19%2F20&v=2"},
+		{"https://x.test/decide#baseline=12%2F20&patched=19%2F20&v=2", "baseline=12%2F20&patched=19%2F20&v=2"},
+		// Both: the fragment, which no server saw, is the link's state.
+		{"https://x.test/decide?baseline=1%2F2&v=2#baseline=12%2F20&v=2", "baseline=12%2F20&v=2"},
+		// An empty fragment is no fragment.
+		{"https://x.test/decide?cap=5#", "cap=5"},
+		{"https://x.test/decide", ""},
+	} {
+		u, err := url.Parse(c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fragmentOf(u); got != c.state {
+			t.Errorf("%s: state %q, want %q", c.url, got, c.state)
+		}
+	}
+
+	u, _ := url.Parse("https://x.test/decide?old=1#older=2")
+	const state = "baseline=12%2F20&patched=19%2F20&v=2"
+	if got := withState(u, state, false).String(); got != "https://x.test/decide?"+state {
+		t.Errorf("query link %q", got)
+	}
+	if got := withState(u, state, true).String(); got != "https://x.test/decide#"+state {
+		t.Errorf("private link %q", got)
+	}
+	if got := withState(u, "", false).String(); got != "https://x.test/decide" {
+		t.Errorf("no state gave %q", got)
+	}
+	// Natively the page writes query links.
+	linkMode = linkUnset
+	defer func() { linkMode = linkPrivate }()
+	if privateLinks() {
+		t.Error("natively the page writes private links; want query links")
+	}
+}
+
+// TestMain runs the package's tests with private (fragment) links, the form
+// most of them read back; TestQueryLinks checks the query form, the
+// browser's default for a page opened without a fragment.
+func TestMain(m *testing.M) {
+	linkMode = linkPrivate
+	os.Exit(m.Run())
+}
+
+// A budget typed with query links writes its state into the query string
+// only, and a fresh page opened on that link shows the same figures
+// (gate.Budget of the same inputs, the independent reference the other
+// page tests use).
+func TestQueryLinks(t *testing.T) {
+	linkMode = linkQuery
+	defer func() { linkMode = linkPrivate }()
+	c := &budgetT{}
+	e := load(t, c)
+	c.SetField(c.ctx, "cap", "5")
+	c.SetField(c.ctx, "observe", "1/120")
+	c.ctx.Update()
+	e.ConsumeAll()
+	u := c.ctx.Page().URL()
+	if u.EscapedFragment() != "" || !strings.Contains(u.RawQuery, "cap=5") || !strings.Contains(u.RawQuery, "observe=1%2F120") {
+		t.Fatalf("URL after typing = %s; want the state in the query string only", u)
+	}
+	want, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 5, Confidence: 0.95,
+		Rates: []float64{0.05, 0.02, 0.01}, Observed: &core.Count{Passed: 1, Trials: 120}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &budgetT{}
+	e2 := load(t, d)
+	follow(e2, d.ctx, d, u)
+	checkPage(t, d, "", want)
+
+	// The same state as a private link: the fragment, and no query.
+	linkMode = linkPrivate
+	d.SetField(d.ctx, "cap", "5")
+	d.ctx.Update()
+	e2.ConsumeAll()
+	if p := d.ctx.Page().URL(); p.RawQuery != "" || p.EscapedFragment() != u.RawQuery {
+		t.Errorf("private link %s; want #%s", p, u.RawQuery)
+	}
+}
+
+// The Share section offers a private link and says what each form sends to
+// whom; ticking it moves the view's state from the query string into the
+// fragment, and unticking moves it back.
+func TestPrivateLinkBox(t *testing.T) {
+	linkMode = linkQuery
+	defer func() { linkMode = linkPrivate }()
+	c := &budgetT{}
+	e := load(t, c)
+	c.SetField(c.ctx, "cap", "5")
+	c.ctx.Update()
+	e.ConsumeAll()
+	html := app.HTMLString(c)
+	if !strings.Contains(html, `id="private-link"`) || !strings.Contains(html, "sent to the server of this site") {
+		t.Fatalf("no private-link box saying what a query link sends:\n%s", html)
+	}
+	state := c.ctx.Page().URL().RawQuery
+	setPrivateLinks(c.ctx, true)
+	c.ctx.Update()
+	e.ConsumeAll()
+	if u := c.ctx.Page().URL(); u.RawQuery != "" || u.EscapedFragment() != state {
+		t.Errorf("private: %s; want #%s", u, state)
+	}
+	if html := app.HTMLString(c); !strings.Contains(html, "never send to a server") {
+		t.Error("the private link's note does not say its inputs stay in the browser")
+	}
+	setPrivateLinks(c.ctx, false)
+	c.ctx.Update()
+	e.ConsumeAll()
+	if u := c.ctx.Page().URL(); u.RawQuery != state || u.EscapedFragment() != "" {
+		t.Errorf("back to a query link: %s; want ?%s", u, state)
+	}
+}
