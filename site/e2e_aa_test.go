@@ -300,7 +300,7 @@ func TestAAExampleAndPasteShapes(t *testing.T) {
 			aaPoll(t, ctx, 20*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
 			aaSettled(t, ctx)
 			link := location(t, ctx)
-			if !strings.Contains(link, "#aa=") {
+			if !strings.Contains(link, "?aa=") {
 				t.Fatalf("the example is not in the link: %s", link)
 			}
 			fresh, cancelFresh := freshTab(t, browser, w.w, w.h, w.phone)
