@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/flakegate/flakegate/render/rendertest"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -90,7 +91,7 @@ func cliLinks(t *testing.T, site string) []linkCase {
 	}
 	var out []linkCase
 	for _, c := range cases {
-		link, want := splitLink(t, cli(t, append(c.args, "-json", "-site", site)...))
+		link, want := rendertest.SplitLink(t, cli(t, append(c.args, "-json", "-site", site)...))
 		if !strings.HasPrefix(link, site+c.path) {
 			t.Fatalf("%s: the CLI's link %q does not open %s%s", c.name, link, site, c.path)
 		}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"github.com/flakegate/flakegate/render/rendertest"
 	"path/filepath"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestAnswerIsTheMarkdownsFirstLineAndTheCLIs(t *testing.T) {
 	first, later, nights := weekRegistries(t)
 	night1, night5 := filepath.Join(nights, "2026-11-23.json"), filepath.Join(nights, "2026-11-27.xml")
 	linkOf := func(t *testing.T, args ...string) string {
-		link, _ := splitLink(t, cli(t, append(args, "-json", "-site", srv.URL)...))
+		link, _ := rendertest.SplitLink(t, cli(t, append(args, "-json", "-site", srv.URL)...))
 		if link == "" {
 			t.Fatalf("flakegate %v gave no link", args)
 		}

@@ -5,7 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"github.com/flakegate/flakegate/render/rendertest"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -81,7 +81,7 @@ func TestResultLinks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			link, result := splitLink(t, c.json)
+			link, result := rendertest.SplitLink(t, c.json)
 			if !strings.HasPrefix(link, srv.URL+c.path) || (c.path == "/" && !strings.HasPrefix(link, srv.URL+"/?")) {
 				t.Fatalf("link %q does not open %s%s", link, srv.URL, c.path)
 			}
@@ -98,7 +98,7 @@ func TestResultLinks(t *testing.T) {
 	// The budget page at the CLI's link copies, as Markdown, the CLI's own
 	// -markdown summary with that link: the same bytes.
 	t.Run("copy as Markdown", func(t *testing.T) {
-		link, _ := splitLink(t, cases[0].json)
+		link, _ := rendertest.SplitLink(t, cases[0].json)
 		want := string(cli(t, append(budgetArgs, "-markdown", "-site", srv.URL)...))
 		open(t, ctx, link)
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.clipboard.writeText = async (t) => { window.__copied = t; }; true`)); err != nil {
@@ -121,26 +121,6 @@ func TestResultLinks(t *testing.T) {
 	for _, e := range console.Errors() {
 		t.Errorf("console: %s", e)
 	}
-}
-
-// splitLink returns a result's link and its JSON without link and
-// link_note, the figures the page shows.
-func splitLink(t *testing.T, raw []byte) (string, []byte) {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		t.Fatalf("%v: %s", err, raw)
-	}
-	link, _ := m["link"].(string)
-	delete(m, "link")
-	delete(m, "link_note")
-	out, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return link, out
 }
 
 func answer(t *testing.T, resp *http.Response, err error) []byte {

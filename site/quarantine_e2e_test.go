@@ -3,6 +3,7 @@
 package main
 
 import (
+	"github.com/flakegate/flakegate/render/rendertest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,7 +91,7 @@ func TestQuarantinePage(t *testing.T) {
 	t.Run("the CLI's link after a night", func(t *testing.T) {
 		night := filepath.Join(nights, "2026-11-23.json")
 		args := []string{"quarantine", "check", "-registry", reg, "-today", "2026-11-23", "-site", srv.URL, night}
-		link, want := splitLink(t, cli(t, append(args, "-json")...))
+		link, want := rendertest.SplitLink(t, cli(t, append(args, "-json")...))
 		if !strings.HasPrefix(link, srv.URL+"/quarantine?") {
 			t.Fatalf("link %q", link)
 		}
