@@ -157,13 +157,21 @@ func (v *View) add(scope string, res any, markdown string) error {
 	return nil
 }
 
+// computed is the input schema s reads from a form's text, and its result
+// by f.
+func computed[In, Out any](text map[string]string, s *param.Schema[In], f func(In) (Out, error)) (In, Out, error) {
+	in, err := s.Parse(text)
+	if err != nil {
+		var none Out
+		return in, none, err
+	}
+	out, err := f(in)
+	return in, out, err
+}
+
 func (v *View) budget(query string) error {
 	v.Form = form(param.Budget.Fields, query)
-	in, err := param.Budget.Parse(v.Form)
-	if err != nil {
-		return err
-	}
-	res, err := gate.Budget(in)
+	_, res, err := computed(v.Form, param.Budget, gate.Budget)
 	if err != nil {
 		return err
 	}
@@ -183,22 +191,14 @@ func (v *View) decide(query, ledgerText string) error {
 		for _, f := range param.Ledger.Fields {
 			text[f.Key] = v.Form[f.Key]
 		}
-		opt, err := param.Ledger.Parse(text)
-		if err != nil {
-			return err
-		}
-		res, err := s.Result(opt)
+		_, res, err := computed(text, param.Ledger, s.Result)
 		if err != nil {
 			return err
 		}
 		v.Tone = tone(res.Blocks, !res.Blocks)
 		return v.add("ledger", res, words.LedgerMarkdown(res, words.Link{}))
 	}
-	in, err := param.Decide.Parse(v.Form)
-	if err != nil {
-		return err
-	}
-	res, err := gate.Decide(in)
+	in, res, err := computed(v.Form, param.Decide, gate.Decide)
 	if err != nil {
 		return err
 	}
@@ -217,13 +217,21 @@ func (v *View) decide(query, ledgerText string) error {
 	return nil
 }
 
-func (v *View) aa(text string) error {
+// packed is a link's packed value (aa=, compare=, history=) read by
+// decode: ErrNotRendered when the link holds none, decode's error (share's
+// words: the data is damaged, cut short or changed) when it cannot be read.
+func packed[T any](text string, decode func(string) (T, error)) (T, error) {
 	if text == "" {
-		return ErrNotRendered
+		var none T
+		return none, ErrNotRendered
 	}
-	s, err := share.DecodeAA(text)
+	return decode(text)
+}
+
+func (v *View) aa(text string) error {
+	s, err := packed(text, share.DecodeAA)
 	if err != nil {
-		return err // share's words: the data is damaged, cut short or changed
+		return err
 	}
 	if s.Baseline == nil {
 		return errors.New("its data holds no baseline")
@@ -300,28 +308,27 @@ func (v *View) quarantine(query, registry string) error {
 }
 
 func (v *View) compare(text string) error {
-	if text == "" {
-		return ErrNotRendered
-	}
-	s, err := share.DecodeCompare(text)
-	if err != nil {
-		return err // share's words: the data is damaged, cut short or changed
-	}
-	a, b, opt := s.Sides()
-	res, err := compare.Compare(a, b, opt)
+	res, err := packed(text, compared)
 	if err != nil {
 		return err
 	}
 	return v.add("compare", res, words.CompareMarkdown(res, words.Link{}))
 }
 
-func (v *View) history(text string) error {
-	if text == "" {
-		return ErrNotRendered
-	}
-	res, err := share.DecodeHistory(text)
+// compared is the comparison of the two sides a compare= value packs.
+func compared(text string) (*compare.Result, error) {
+	s, err := share.DecodeCompare(text)
 	if err != nil {
-		return err // share's words: the data is damaged, cut short or changed
+		return nil, err
+	}
+	a, b, opt := s.Sides()
+	return compare.Compare(a, b, opt)
+}
+
+func (v *View) history(text string) error {
+	res, err := packed(text, share.DecodeHistory)
+	if err != nil {
+		return err
 	}
 	res.Link, res.LinkNote = "", "" // a link's own address is the page's
 	return v.add("", res, words.HistoryMarkdown(res, words.Link{}))
