@@ -58,19 +58,27 @@ func links(t testing.TB) []link {
 	return out
 }
 
+// rendered is l's view and its region; a link that cannot be rendered
+// fails t.
+func rendered(t testing.TB, l link) (*View, string) {
+	t.Helper()
+	v, err := Compute(l.path, l.query)
+	if err != nil {
+		t.Fatalf("%s: %v", l.name, err)
+	}
+	region, err := Region(v, l.query)
+	if err != nil {
+		t.Fatalf("%s: %v", l.name, err)
+	}
+	return v, region
+}
+
 // TestGolden holds each link's region and description to
 // testdata/NAME.golden (go test -update rewrites them; read the diff).
 func TestGolden(t *testing.T) {
 	for _, l := range links(t) {
 		t.Run(l.name, func(t *testing.T) {
-			v, err := Compute(l.path, l.query)
-			if err != nil {
-				t.Fatal(err)
-			}
-			region, err := Region(v, l.query)
-			if err != nil {
-				t.Fatal(err)
-			}
+			v, region := rendered(t, l)
 			got := Description(v) + "\n\n" + strings.ReplaceAll(region, "><", ">\n<") + "\n"
 			path := filepath.Join("testdata", l.name+".golden")
 			if *update {
@@ -94,14 +102,7 @@ func TestGolden(t *testing.T) {
 // JSON under its scope: every leaf of every result is a figure, once.
 func TestFiguresAreTheResults(t *testing.T) {
 	for _, l := range links(t) {
-		v, err := Compute(l.path, l.query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		region, err := Region(v, l.query)
-		if err != nil {
-			t.Fatal(err)
-		}
+		v, region := rendered(t, l)
 		fields, err := fieldcheck.FromHTML(region)
 		if err != nil {
 			t.Fatalf("%s: %v", l.name, err)
