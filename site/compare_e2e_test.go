@@ -20,9 +20,7 @@ import (
 // word; and the link flakegate compare -site prints opens on the same
 // answer.
 func TestComparePage(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
-	srv := serveSite(t)
+	browser, srv := browseSite(t)
 	logs, err := filepath.Abs(filepath.Join(repoRoot(), "core", "compare", "testdata", "logs"))
 	if err != nil {
 		t.Fatal(err)
@@ -45,13 +43,13 @@ func TestComparePage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	aaPoll(t, ctx, 20*time.Second, `!!document.getElementById('answer-text')`)
+	poll(t, ctx, 20*time.Second, `!!document.getElementById('answer-text')`)
 	if got := evalJS[string](t, ctx, `document.getElementById('answer-text').textContent`); got != answer {
 		t.Errorf("dropped logs: the page says\n%s\nthe CLI\n%s", got, answer)
 	}
 
 	open(t, ctx, want.Link)
-	aaPoll(t, ctx, 20*time.Second, `!!document.getElementById('answer-text')`)
+	poll(t, ctx, 20*time.Second, `!!document.getElementById('answer-text')`)
 	if got := evalJS[string](t, ctx, `document.getElementById('answer-text').textContent`); got != answer {
 		t.Errorf("the CLI's link: the page says\n%s\nthe CLI\n%s", got, answer)
 	}
@@ -78,7 +76,7 @@ func TestComparePageWidths(t *testing.T) {
 		// Every figure of the CLI's JSON (without the link, which the page
 		// is) is on the page, and every figure on the page is in it.
 		expectFields(t, ctx, "comparison", "compare", cli(t, args...))
-		if w := evalString(t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
+		if w := evalJS[string](t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
 			t.Errorf("phone %v: the page scrolls sideways by %s px", phone, w)
 		}
 		name := "compare-1280"

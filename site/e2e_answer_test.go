@@ -27,36 +27,19 @@ import (
 
 // atEachWidth runs f in a fresh browser context at each width of widths.
 func atEachWidth(t *testing.T, f func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool)) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
-	srv := serveSite(t)
-	for _, w := range widths {
-		t.Run(w.name, func(t *testing.T) {
-			ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-			defer cancel()
-			console := webtest.Watch(ctx)
-			f(t, ctx, srv, w.phone)
-			for _, e := range console.Errors() {
-				t.Errorf("console: %s", e)
-			}
-		})
-	}
-}
-
-func evalString(t *testing.T, ctx context.Context, js string) string {
-	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-	if err != nil {
-		t.Fatalf("%s: %v", js, err)
-	}
-	return s
+	browser, srv := browseSite(t)
+	atWidths(t, browser, func(t *testing.T, ctx context.Context, w width) {
+		console := webtest.Watch(ctx)
+		f(t, ctx, srv, w.phone)
+		for _, e := range console.Errors() {
+			t.Errorf("console: %s", e)
+		}
+	})
 }
 
 func waitFor(t *testing.T, ctx context.Context, js string) {
 	t.Helper()
-	if err := webtest.Poll(ctx, 10*time.Second, js); err != nil {
-		t.Fatal(err)
-	}
+	poll(t, ctx, 10*time.Second, js)
 }
 
 // answerText is the text of the answer box, which must come before the
@@ -75,7 +58,7 @@ var jargon = []string{"no-detectable-change", "no-claim", "property-check-owed",
 
 func noJargon(t *testing.T, ctx context.Context, where string) {
 	t.Helper()
-	text := evalString(t, ctx, `document.querySelector('main').innerText`)
+	text := evalJS[string](t, ctx, `document.querySelector('main').innerText`)
 	for _, j := range jargon {
 		if strings.Contains(text, j) {
 			t.Errorf("%s: the page shows %q", where, j)
@@ -90,7 +73,7 @@ func TestPageAnswerFirst(t *testing.T) {
 	atEachWidth(t, func(t *testing.T, ctx context.Context, srv *httptest.Server, phone bool) {
 		// The articles' two-arm case: the intervals overlap.
 		open(t, ctx, srv.URL+"/decide#baseline=10%2F20&patched=17%2F20")
-		got := evalString(t, ctx, answerFirstJS)
+		got := evalJS[string](t, ctx, answerFirstJS)
 		// The sentences are words.DecideAnswer and words.SizeSentence; 28
 		// trials per arm for 50% against 85% is docs/STATISTICS.md's figure.
 		for _, want := range []string{
@@ -104,7 +87,7 @@ func TestPageAnswerFirst(t *testing.T) {
 		if strings.HasPrefix(got, "answer good") {
 			t.Errorf("a verdict that shows nothing is in a green box: %q", got)
 		}
-		terms := evalString(t, ctx, `document.querySelector('.terms').innerText`)
+		terms := evalJS[string](t, ctx, `document.querySelector('.terms').innerText`)
 		for _, w := range []string{"No change shown", "Passes, no claim", "Wilson interval"} {
 			if !strings.Contains(terms, w) {
 				t.Errorf("the term %q is not explained: %q", w, terms)
@@ -114,11 +97,11 @@ func TestPageAnswerFirst(t *testing.T) {
 
 		// Improved without the property check: the gate waits for it.
 		open(t, ctx, srv.URL+"/decide#baseline=30%2F60&patched=51%2F60")
-		got = evalString(t, ctx, answerFirstJS)
+		got = evalJS[string](t, ctx, answerFirstJS)
 		if !strings.Contains(got, "accept the improvement only once a deterministic property check passes") || !strings.HasPrefix(got, "answer note") {
 			t.Errorf("improved, check owed: %q", got)
 		}
-		if terms := evalString(t, ctx, `document.querySelector('.terms').innerText`); !strings.Contains(terms, "Property check") {
+		if terms := evalJS[string](t, ctx, `document.querySelector('.terms').innerText`); !strings.Contains(terms, "Property check") {
 			t.Errorf("property check not explained: %q", terms)
 		}
 		noJargon(t, ctx, "decide 30/60 51/60")
@@ -131,7 +114,7 @@ func TestPageAnswerFirst(t *testing.T) {
 		// figures are docs/STATISTICS.md's (Rerun budget): 1 − 0.98³ = 5.9%; 149 reruns reach 95%
 		// (0.98^149 = 0.0494, so 95.1%), 149 × 8 s = 19.9 min, a lane of 61..300.
 		open(t, ctx, srv.URL+"/#cost=8&rates=0.02")
-		got = evalString(t, ctx, answerFirstJS)
+		got = evalJS[string](t, ctx, answerFirstJS)
 		for _, want := range []string{
 			"The gate blocks: this flake needs more reruns than your cap of 3 reruns",
 			"Your 3 reruns catch a 2.0% flake 5.9% of the time; 149 reruns catch it 95.1% of the time (19.9 min at 8 s): refuse the green",
@@ -143,18 +126,18 @@ func TestPageAnswerFirst(t *testing.T) {
 		if !strings.HasPrefix(got, "answer bad") {
 			t.Errorf("a gate that cannot see the flake is not marked: %q", got)
 		}
-		terms = evalString(t, ctx, `document.querySelector('.terms').innerText`)
+		terms = evalJS[string](t, ctx, `document.querySelector('.terms').innerText`)
 		for _, w := range []string{"Detection power", "Rerun cap", "Refuse the green"} {
 			if !strings.Contains(terms, w) {
 				t.Errorf("the term %q is not explained: %q", w, terms)
 			}
 		}
-		if lane := evalString(t, ctx, `document.querySelector('[data-field=lane]').textContent`); lane != "refuse the green" {
+		if lane := evalJS[string](t, ctx, `document.querySelector('[data-field=lane]').textContent`); lane != "refuse the green" {
 			t.Errorf("lane shown as %q", lane)
 		}
 		noJargon(t, ctx, "budget")
 		// Plain headings, in order: the table, the plot, the details.
-		if h := evalString(t, ctx, `[...document.querySelectorAll('#result h2')].map(h => h.textContent).join(' | ')`); h != "Reruns for each failure rate | Detection power against reruns | Details | Share" {
+		if h := evalJS[string](t, ctx, `[...document.querySelectorAll('#result h2')].map(h => h.textContent).join(' | ')`); h != "Reruns for each failure rate | Detection power against reruns | Details | Share" {
 			t.Errorf("headings %q", h)
 		}
 	})
@@ -212,24 +195,24 @@ func TestPagePhone(t *testing.T) {
 				upload(t, ctx, "file-ledger", filepath.Join(reports, "pytest.xml"))
 				waitFor(t, ctx, `!!document.querySelector('[data-scope=ledger] [data-field=nodeid]')`)
 			}
-			if o := evalString(t, ctx, overflowJS); o != "" {
+			if o := evalJS[string](t, ctx, overflowJS); o != "" {
 				t.Errorf("%s: scrolls sideways: %s", u, o)
 			}
-			if s := evalString(t, ctx, smallTargetsJS); s != "" {
+			if s := evalJS[string](t, ctx, smallTargetsJS); s != "" {
 				t.Errorf("%s: targets under 44 px: %s", u, s)
 			}
-			if s := evalString(t, ctx, smallTextJS); s != "" {
+			if s := evalJS[string](t, ctx, smallTextJS); s != "" {
 				t.Errorf("%s: plot text under 12 px: %s", u, s)
 			}
 		}
 		// The budget's lane and action of every row are inside the
 		// screen's width.
 		open(t, ctx, srv.URL+"/#cost=8&rates=0.05%2C0.02%2C0.001")
-		out := evalString(t, ctx, `[...document.querySelectorAll('[data-field=lane], [data-field=action], #answer')].filter(el => { const r = el.getBoundingClientRect(); return r.right > window.innerWidth + 1 || r.left < 0; }).map(el => el.textContent).join('; ')`)
+		out := evalJS[string](t, ctx, `[...document.querySelectorAll('[data-field=lane], [data-field=action], #answer')].filter(el => { const r = el.getBoundingClientRect(); return r.right > window.innerWidth + 1 || r.left < 0; }).map(el => el.textContent).join('; ')`)
 		if out != "" {
 			t.Errorf("off screen: %s", out)
 		}
-		cards := evalString(t, ctx, `getComputedStyle(document.querySelector('table.cards tr')).display`)
+		cards := evalJS[string](t, ctx, `getComputedStyle(document.querySelector('table.cards tr')).display`)
 		if phone != (cards == "flex") {
 			t.Errorf("phone %v: the budget's rows display as %q", phone, cards)
 		}
@@ -260,7 +243,7 @@ func errorAt(t *testing.T, ctx context.Context, key string, ok func(string) bool
 	waitFor(t, ctx, `!!document.querySelector('[data-error="`+key+`"]')`)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		msg := evalString(t, ctx, `(document.querySelector('[data-error="`+key+`"]') || {textContent: ''}).textContent`)
+		msg := evalJS[string](t, ctx, `(document.querySelector('[data-error="`+key+`"]') || {textContent: ''}).textContent`)
 		if ok(msg) || time.Now().After(deadline) {
 			return msg
 		}
@@ -326,7 +309,7 @@ func TestPageInputAsWritten(t *testing.T) {
 		typeIn(t, ctx, "in-rates", "")
 		typeIn(t, ctx, "in-observe", "1/1")
 		waitFor(t, ctx, `(document.querySelector('.observed') || {textContent: ''}).textContent.startsWith('Observed 1 failure in 1 run')`)
-		if obs := evalString(t, ctx, `document.querySelector('.observed').textContent`); !strings.HasPrefix(obs, "Observed 1 failure in 1 run:") {
+		if obs := evalJS[string](t, ctx, `document.querySelector('.observed').textContent`); !strings.HasPrefix(obs, "Observed 1 failure in 1 run:") {
 			t.Errorf("observed: %q", obs)
 		}
 
@@ -343,7 +326,7 @@ func TestPageInputAsWritten(t *testing.T) {
 			typeIn(t, ctx, "in-"+k, "0")
 			waitFor(t, ctx, `!!document.querySelector('[data-error="`+k+`"]')`)
 		}
-		msgs := evalString(t, ctx, `[...document.querySelectorAll('[data-error]')].map(e => e.dataset.error + '=' + e.textContent).join('\n')`)
+		msgs := evalJS[string](t, ctx, `[...document.querySelectorAll('[data-error]')].map(e => e.dataset.error + '=' + e.textContent).join('\n')`)
 		for _, m := range strings.Split(msgs, "\n") {
 			k, msg, _ := strings.Cut(m, "=")
 			if strings.Contains(msg, k+":") || strings.Contains(msg, "column") {
@@ -395,70 +378,61 @@ func TestPageDecideReports(t *testing.T) {
 	if err := json.Unmarshal(want, &res); err != nil || len(res.Tests) == 0 {
 		t.Fatalf("CLI ledger: %v %s", err, want)
 	}
-	browser, cancel := startBrowser(t)
-	defer cancel()
-	srv := serveSite(t)
-	for _, w := range widths {
-		t.Run(w.name, func(t *testing.T) {
-			ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-			defer cancel()
-			open(t, ctx, srv.URL+"/decide")
-			upload(t, ctx, "file-ledger", base...)
-			upload(t, ctx, "file-patched-reports", patched...)
-			expectFields(t, ctx, "reports", "ledger", want)
-			files := evalString(t, ctx, `document.getElementById('ledger-files').innerText`)
-			for _, f := range append(base, patched...) {
-				if !strings.Contains(files, filepath.Base(f)) {
-					t.Errorf("%s is not named: %q", filepath.Base(f), files)
-				}
+	browser, srv := browseSite(t)
+	atWidths(t, browser, func(t *testing.T, ctx context.Context, w width) {
+		open(t, ctx, srv.URL+"/decide")
+		upload(t, ctx, "file-ledger", base...)
+		upload(t, ctx, "file-patched-reports", patched...)
+		expectFields(t, ctx, "reports", "ledger", want)
+		files := evalJS[string](t, ctx, `document.getElementById('ledger-files').innerText`)
+		for _, f := range append(base, patched...) {
+			if !strings.Contains(files, filepath.Base(f)) {
+				t.Errorf("%s is not named: %q", filepath.Base(f), files)
 			}
-			if !strings.Contains(files, "go test") && !strings.Contains(files, "gotest") {
-				t.Errorf("formats not named: %q", files)
+		}
+		if !strings.Contains(files, "go test") && !strings.Contains(files, "gotest") {
+			t.Errorf("formats not named: %q", files)
+		}
+		settled(t, ctx)
+		link := location(t, ctx)
+		if !strings.Contains(link, "ledger=") {
+			t.Fatalf("the link holds no ledger: %s", link)
+		}
+		md := copied(t, ctx, "copy-md")
+		for _, s := range []string{res.Tests[0].NodeID, "[Open in flakegate](" + link + ")"} {
+			if !strings.Contains(md, s) {
+				t.Errorf("Markdown lacks %q:\n%s", s, md)
 			}
-			settled(t, ctx)
-			link := location(t, ctx)
-			if !strings.Contains(link, "ledger=") {
-				t.Fatalf("the link holds no ledger: %s", link)
-			}
-			md := copied(t, ctx, "copy-md")
-			for _, s := range []string{res.Tests[0].NodeID, "[Open in flakegate](" + link + ")"} {
-				if !strings.Contains(md, s) {
-					t.Errorf("Markdown lacks %q:\n%s", s, md)
-				}
-			}
-			// The reports are what the page judges: its Markdown is the
-			// CLI's for them.
-			if withoutLink(md) != string(wantMD) {
-				t.Errorf("Markdown\n%s\n--- flakegate ledger -markdown prints\n%s", md, wantMD)
-			}
-			fresh, cancelFresh := freshTab(t, browser, w.w, w.h, w.phone)
-			defer cancelFresh()
-			open(t, fresh, link)
-			expectFields(t, fresh, "reports from the link", "ledger", want)
-			if again := copied(t, fresh, "copy-md"); again != md {
-				t.Errorf("the link copies\n%s\nwhere the page copied\n%s", again, md)
-			}
-			// A file that is no report is named, and the tests read stay.
-			bad := writeFile(t, t.TempDir(), "notes.txt", "hello\n")
-			upload(t, ctx, "file-patched-reports", bad)
-			if msg := errorAt(t, ctx, "ledger", func(m string) bool { return strings.HasPrefix(m, "notes.txt") }); !strings.HasPrefix(msg, "notes.txt:1:1: not a report") {
-				t.Errorf("bad file: %q", msg)
-			}
-			expectFields(t, ctx, "reports after a bad file", "ledger", want)
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("clear-ledger"))); err != nil {
-				t.Fatal(err)
-			}
-			waitFor(t, ctx, `!document.querySelector('[data-scope=ledger]') && !location.hash.includes('ledger=')`)
-		})
-	}
+		}
+		// The reports are what the page judges: its Markdown is the
+		// CLI's for them.
+		if withoutLink(md) != string(wantMD) {
+			t.Errorf("Markdown\n%s\n--- flakegate ledger -markdown prints\n%s", md, wantMD)
+		}
+		fresh := freshTab(t, browser, w)
+		open(t, fresh, link)
+		expectFields(t, fresh, "reports from the link", "ledger", want)
+		if again := copied(t, fresh, "copy-md"); again != md {
+			t.Errorf("the link copies\n%s\nwhere the page copied\n%s", again, md)
+		}
+		// A file that is no report is named, and the tests read stay.
+		bad := writeFile(t, t.TempDir(), "notes.txt", "hello\n")
+		upload(t, ctx, "file-patched-reports", bad)
+		if msg := errorAt(t, ctx, "ledger", func(m string) bool { return strings.HasPrefix(m, "notes.txt") }); !strings.HasPrefix(msg, "notes.txt:1:1: not a report") {
+			t.Errorf("bad file: %q", msg)
+		}
+		expectFields(t, ctx, "reports after a bad file", "ledger", want)
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("clear-ledger"))); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, `!document.querySelector('[data-scope=ledger]') && !location.hash.includes('ledger=')`)
+	})
 }
 
 // Examples: one click each shows the articles' cases, and the link
 // restores them in a fresh tab.
 func TestPageExamples(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
-	srv := serveSite(t)
+	browser, srv := browseSite(t)
 	for _, w := range widths {
 		t.Run(w.name, func(t *testing.T) {
 			for _, c := range []struct {
@@ -471,7 +445,7 @@ func TestPageExamples(t *testing.T) {
 				{"/decide", "example-0", cli(t, "decide", "-json", "-baseline", "10/20", "-patched", "17/20"), []string{"size", "ledger"}},
 				{"/decide", "example-1", cli(t, "decide", "-json", "-baseline", "30/60", "-patched", "51/60", "-property", "passed"), []string{"size", "ledger"}},
 			} {
-				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+				ctx := freshTab(t, browser, w)
 				open(t, ctx, srv.URL+c.path+"#cap=7&min_trials=5")
 				if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID(c.id))); err != nil {
 					t.Fatal(err)
@@ -479,11 +453,11 @@ func TestPageExamples(t *testing.T) {
 				expectFields(t, ctx, c.path+" "+c.id, "", c.json, c.skip...)
 				settled(t, ctx)
 				link := location(t, ctx)
-				fresh, cancelFresh := freshTab(t, browser, w.w, w.h, w.phone)
+				fresh := freshTab(t, browser, w)
 				open(t, fresh, link)
 				expectFields(t, fresh, c.path+" "+c.id+" link", "", c.json, c.skip...)
-				cancelFresh()
-				cancel()
+				chromedp.Cancel(fresh) // each case's two tabs are closed before the next case's
+				chromedp.Cancel(ctx)
 			}
 		})
 	}
@@ -527,18 +501,18 @@ func TestPageScreenshots(t *testing.T) {
 				if pick == "" {
 					pick = "#example-0, button.example, #example-aa"
 				}
-				if evalString(t, ctx, `(() => { const b = document.querySelector('`+pick+`'); if (b) b.click(); return String(!!b); })()`) == "true" {
+				if evalJS[string](t, ctx, `(() => { const b = document.querySelector('`+pick+`'); if (b) b.click(); return String(!!b); })()`) == "true" {
 					waitFor(t, ctx, `!!document.querySelector('[data-field]')`)
 					settled(t, ctx)
 				}
 				// The page itself never scrolls sideways (a wide table may
 				// scroll in its own box; TestPagePhone holds the budget's
 				// and the decide page's tables to none).
-				if w := evalString(t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
+				if w := evalJS[string](t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
 					t.Errorf("%s %s: the page scrolls sideways by %s px", name, theme, w)
 				}
 				if phone {
-					evalString(t, ctx, `(() => { const a = document.querySelector('#answer, #result, .result'); if (a) window.scrollTo(0, a.getBoundingClientRect().top + window.scrollY - 12); return ''; })()`)
+					evalJS[string](t, ctx, `(() => { const a = document.querySelector('#answer, #result, .result'); if (a) window.scrollTo(0, a.getBoundingClientRect().top + window.scrollY - 12); return ''; })()`)
 				}
 				png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 				if err != nil {

@@ -68,7 +68,7 @@ func dragOnto(t *testing.T, ctx context.Context, zone string, files ...dropFile)
   if (!drop) return 'drop was not cancelled';
   return '';
 })()`
-	if msg := evalString(t, ctx, js); msg != "" {
+	if msg := evalJS[string](t, ctx, js); msg != "" {
 		t.Fatalf("dragging onto #drop-%s: %s", zone, msg)
 	}
 }
@@ -78,7 +78,7 @@ func dragOnto(t *testing.T, ctx context.Context, zone string, files ...dropFile)
 func waitText(t *testing.T, ctx context.Context, what, js, want string) {
 	t.Helper()
 	if err := webtest.Poll(ctx, 20*time.Second, `(`+js+`) === `+jsQuote(want)); err != nil {
-		t.Errorf("%s: %q, want %q", what, evalString(t, ctx, `String(`+js+`)`), want)
+		t.Errorf("%s: %q, want %q", what, evalJS[string](t, ctx, `String(`+js+`)`), want)
 	}
 }
 

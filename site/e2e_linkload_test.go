@@ -248,24 +248,20 @@ func loading(t *testing.T, ctx context.Context) loadingView {
 // to the same rule, with app.wasm held back, and the corner note says the
 // figures are not the link's.
 func TestLinkNeverShowsTheExample(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
+	browser := startBrowser(t)
 	gate, srv := gatedSite(t)
 	links := cliLinks(t, srv.URL)
 
 	for _, w := range widths {
 		for _, c := range links {
 			t.Run(w.name+"/"+c.name+"/fragment at 1.6 Mbit/s", func(t *testing.T) {
-				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-				defer cancel()
+				ctx := freshTab(t, browser, w)
 				watchFrames(t, ctx)
 				throttle(t, ctx)
 				start := time.Now()
 				goTo(t, ctx, fragmentLink(c.link))
 				// app.js, deferred, has run and written the loader's label.
-				if err := webtest.Poll(ctx, 30*time.Second, `!!document.getElementById('app-wasm-loader-label') && typeof flakegateEarly === 'object'`); err != nil {
-					t.Fatal(err)
-				}
+				poll(t, ctx, 30*time.Second, `!!document.getElementById('app-wasm-loader-label') && typeof flakegateEarly === 'object'`)
 				if v := loading(t, ctx); v.Prerendered && (v.ViewShown || !strings.Contains(v.Note, "figures appear here once it has computed them") ||
 					!strings.Contains(v.Corner, "the built-in example's are hidden")) {
 					t.Errorf("while the calculator loads: %+v; want the example hidden behind a note, and the corner note saying so", v)
@@ -289,15 +285,13 @@ func TestLinkNeverShowsTheExample(t *testing.T) {
 			release := gate.set(true, false)
 			defer release()
 			for _, c := range links {
-				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
+				ctx := freshTab(t, browser, w)
 				goTo(t, ctx, queryLink(c.link))
-				if err := webtest.Poll(ctx, 20*time.Second, `!!document.getElementById('app-wasm-loader-label') && typeof flakegateEarly === 'object'`); err != nil {
-					t.Fatal(err)
-				}
+				poll(t, ctx, 20*time.Second, `!!document.getElementById('app-wasm-loader-label') && typeof flakegateEarly === 'object'`)
 				if v := loading(t, ctx); !v.Prerendered || v.ViewShown || !strings.Contains(v.Corner, "the built-in example's are hidden") {
 					t.Errorf("%s: a query link on a page not rendered for it: %+v; want the example hidden and the corner note saying so", c.name, v)
 				}
-				cancel()
+				chromedp.Cancel(ctx) // one link's tab at a time
 			}
 		})
 	}
@@ -308,8 +302,7 @@ func TestLinkNeverShowsTheExample(t *testing.T) {
 // the example's figures stay hidden for a link; Retry loads the
 // calculator, which then shows the link's figures (the CLI's).
 func TestFailedLoadRetries(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
+	browser := startBrowser(t)
 	gate, srv := gatedSite(t)
 	links := cliLinks(t, srv.URL)
 
@@ -317,8 +310,7 @@ func TestFailedLoadRetries(t *testing.T) {
 		for _, c := range links {
 			for _, how := range []string{"blocked", "503"} {
 				t.Run(w.name+"/"+c.name+"/"+how, func(t *testing.T) {
-					ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-					defer cancel()
+					ctx := freshTab(t, browser, w)
 					if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 						t.Fatal(err)
 					}
@@ -379,8 +371,7 @@ func TestFailedLoadRetries(t *testing.T) {
 // the page computes the link's figures (the CLI's). Offline here is the
 // server gone: its port refuses connections.
 func TestQueryLinkOffline(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
+	browser := startBrowser(t)
 	dir, _ := built(t)
 	srv, _, err := webtest.Serve(dir)
 	if err != nil {
@@ -391,9 +382,7 @@ func TestQueryLinkOffline(t *testing.T) {
 	ctx, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	defer cancelTab()
 	open(t, ctx, srv.URL+"/")
-	if err := webtest.Poll(ctx, 30*time.Second, `navigator.serviceWorker.controller !== null`); err != nil {
-		t.Fatal(err)
-	}
+	poll(t, ctx, 30*time.Second, `navigator.serviceWorker.controller !== null`)
 	// The worker fills its cache once it is installed.
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`caches.keys().then(async ks => { let n = 0; for (const k of ks) n = Math.max(n, (await (await caches.open(k)).keys()).length); return n; })`, chromedp.EvalAwaitPromise))
@@ -467,8 +456,7 @@ func readPaints(t *testing.T, ctx context.Context) paintLog {
 // sent is read back: its figures are the CLI's, shown, with no note that
 // they are the example's.
 func TestQueryLinkFirstPaint(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
+	browser := startBrowser(t)
 	dir, _ := built(t)
 	srv, err := webtest.StartLocalServer(repoRoot(), t.TempDir(), dir)
 	if err != nil {
@@ -480,8 +468,7 @@ func TestQueryLinkFirstPaint(t *testing.T) {
 		for _, c := range links {
 			link := queryLink(c.link)
 			t.Run(w.name+"/"+c.name+"/as sent", func(t *testing.T) {
-				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-				defer cancel()
+				ctx := freshTab(t, browser, w)
 				if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 					t.Fatal(err)
 				}
@@ -489,9 +476,7 @@ func TestQueryLinkFirstPaint(t *testing.T) {
 					t.Fatal(err)
 				}
 				goTo(t, ctx, link)
-				if err := webtest.Poll(ctx, 30*time.Second, `!!document.querySelector('#app-wasm-loader.fg-failed')`); err != nil {
-					t.Fatal(err)
-				}
+				poll(t, ctx, 30*time.Second, `!!document.querySelector('#app-wasm-loader.fg-failed')`)
 				if v := loading(t, ctx); !v.ViewShown || v.Note != "" {
 					t.Errorf("the page the server rendered for the link: %+v; want its figures shown, with no note that they are the example's", v)
 				}
@@ -506,8 +491,7 @@ func TestQueryLinkFirstPaint(t *testing.T) {
 					name += " at 1.6 Mbit/s"
 				}
 				t.Run(name, func(t *testing.T) {
-					ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-					defer cancel()
+					ctx := freshTab(t, browser, w)
 					if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: paintWatchJS}); err != nil {
 						t.Fatal(err)
 					}

@@ -124,9 +124,7 @@ func startLoad(t *testing.T, ctx context.Context, url string) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.href = `+strconv.Quote(url)+`; true`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := webtest.Poll(ctx, 20*time.Second, `location.href === `+strconv.Quote(url)+` && document.readyState !== 'loading' && !!document.getElementById('in-cap') && typeof flakegateEarly === 'object'`); err != nil {
-		t.Fatal(err)
-	}
+	poll(t, ctx, 20*time.Second, `location.href === `+strconv.Quote(url)+` && document.readyState !== 'loading' && !!document.getElementById('in-cap') && typeof flakegateEarly === 'object'`)
 }
 
 // Problem 4 of the page issue: a full-screen "Loading the calculator…"
@@ -138,8 +136,7 @@ func startLoad(t *testing.T, ctx context.Context, url string) {
 // note, with a Retry button (TestFailedLoadRetries), and the pre-rendered
 // figures (the CLI's defaults, the page's own without a link) stay readable.
 func TestPageWhileLoading(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
+	browser := startBrowser(t)
 	gate, srv := gatedSite(t)
 	defaults := cli(t, "budget", "-json", "-rates", "0.05,0.02,0.01")
 	typed := cli(t, "budget", "-json", "-rates", "0.05,0.02,0.01", "-cap", "5", "-target", "0.9")
@@ -147,8 +144,7 @@ func TestPageWhileLoading(t *testing.T) {
 	for _, w := range widths {
 		t.Run(w.name, func(t *testing.T) {
 			t.Run("edits kept", func(t *testing.T) {
-				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-				defer cancel()
+				ctx := freshTab(t, browser, w)
 				release := gate.set(true, false)
 				defer release()
 				startLoad(t, ctx, srv.URL+"/")
@@ -175,8 +171,7 @@ func TestPageWhileLoading(t *testing.T) {
 				}
 			})
 			t.Run("failed load", func(t *testing.T) {
-				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-				defer cancel()
+				ctx := freshTab(t, browser, w)
 				gate.set(false, true)
 				defer gate.set(false, false)
 				startLoad(t, ctx, srv.URL+"/")

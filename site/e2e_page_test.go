@@ -19,18 +19,23 @@ import (
 
 // widths are the viewports every test of this file runs at: a laptop and a
 // phone (390 CSS px, the width of most current phones).
-var widths = []struct {
-	name  string
-	w, h  int64
-	phone bool
-}{
+var widths = []width{
 	{"1280", 1280, 900, false},
 	{"390", 390, 844, true},
 }
 
+// width is a viewport: its name, its size in CSS px, and whether it is a
+// phone's (touch, two device pixels a CSS px).
+type width struct {
+	name  string
+	w, h  int64
+	phone bool
+}
+
 // startBrowser builds the site (once per test binary) and starts headless
-// chromium with a fresh profile; a missing chromium fails the test.
-func startBrowser(t *testing.T) (context.Context, context.CancelFunc) {
+// chromium with a fresh profile until the test ends; a missing chromium
+// fails the test.
+func startBrowser(t *testing.T) context.Context {
 	t.Helper()
 	if _, err := webtest.Chromium(); err != nil {
 		t.Fatal(err) // before building: a missing chromium is a failure
@@ -40,7 +45,23 @@ func startBrowser(t *testing.T) (context.Context, context.CancelFunc) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ctx, cancel
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// browseSite is startBrowser and serveSite: a browser and the built site,
+// both until the test ends.
+func browseSite(t *testing.T) (context.Context, *httptest.Server) {
+	t.Helper()
+	return startBrowser(t), serveSite(t)
+}
+
+// atWidths runs f as a subtest at each of widths, in a fresh tab of
+// browser at that width.
+func atWidths(t *testing.T, browser context.Context, f func(t *testing.T, ctx context.Context, w width)) {
+	for _, w := range widths {
+		t.Run(w.name, func(t *testing.T) { f(t, freshTab(t, browser, w), w) })
+	}
 }
 
 // serveSite serves the built site from 127.0.0.1 until the test ends.
@@ -55,25 +76,20 @@ func serveSite(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// atWidth sets ctx's viewport.
-func atWidth(t *testing.T, ctx context.Context, w, h int64, phone bool) {
-	t.Helper()
-	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
-	if phone {
-		opts = []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h, opts...)); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // freshTab opens a browser context that shares nothing with the others (no
-// cache, no service worker, no storage) at the given width.
-func freshTab(t *testing.T, parent context.Context, w, h int64, phone bool) (context.Context, context.CancelFunc) {
+// cache, no service worker, no storage) at width w, closed when t ends.
+func freshTab(t *testing.T, parent context.Context, w width) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
-	atWidth(t, ctx, w, h, phone)
-	return ctx, cancel
+	t.Cleanup(cancel)
+	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+	if w.phone {
+		opts = []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w.w, w.h, opts...)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
 }
 
 // stubClipboard makes navigator.clipboard.writeText record its text in
@@ -114,9 +130,7 @@ func copied(t *testing.T, ctx context.Context, id string) string {
 // slow the machine.
 func settled(t *testing.T, ctx context.Context) {
 	t.Helper()
-	if err := webtest.Poll(ctx, 60*time.Second, `!document.getElementById('depth-pending') && !document.querySelector('progress')`); err != nil {
-		t.Fatal(err)
-	}
+	poll(t, ctx, 60*time.Second, `!document.getElementById('depth-pending') && !document.querySelector('progress')`)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => setTimeout(() => r(true), 0)))`, chromedp.EvalAwaitPromise)); err != nil {
 		t.Fatal(err)
 	}
@@ -126,9 +140,15 @@ func settled(t *testing.T, ctx context.Context) {
 // render. After any edit, what the button copies must equal what a fresh
 // load of the page's link copies (and say what the page says).
 func TestPageCopyIsCurrent(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
-	srv := serveSite(t)
+	browser, srv := browseSite(t)
+	// typed is an edit: text typed into the input #id, then a wait until
+	// the JavaScript expression until holds.
+	typed := func(id, text, until string) func(*testing.T, context.Context) {
+		return func(t *testing.T, ctx context.Context) {
+			typeIn(t, ctx, id, text)
+			poll(t, ctx, 10*time.Second, until)
+		}
+	}
 	base := aaCSV(60, 8, func(s, r int) bool { return (s*13+r*7)%17 == 0 || (s%9 == 0 && r%2 == 1) })
 	cand := aaCSV(60, 5, func(s, r int) bool { return (s*11+r*5)%9 == 0 })
 	for _, w := range widths {
@@ -137,25 +157,13 @@ func TestPageCopyIsCurrent(t *testing.T) {
 				name, path string
 				edit       func(t *testing.T, ctx context.Context)
 			}{
-				{"budget", "/", func(t *testing.T, ctx context.Context) {
-					typeIn(t, ctx, "in-cap", "5")
-					if err := webtest.Poll(ctx, 5*time.Second, `document.querySelector('[data-field=cap]')?.getAttribute('value') === '5'`); err != nil {
-						t.Fatal(err)
-					}
-				}},
-				{"decide", "/decide", func(t *testing.T, ctx context.Context) {
-					typeIn(t, ctx, "in-min_trials", "60")
-					if err := webtest.Poll(ctx, 5*time.Second, `document.querySelector('[data-field=verdict]')?.getAttribute('value') === 'underpowered'`); err != nil {
-						t.Fatal(err)
-					}
-				}},
+				{"budget", "/", typed("in-cap", "5", `document.querySelector('[data-field=cap]')?.getAttribute('value') === '5'`)},
+				{"decide", "/decide", typed("in-min_trials", "60", `document.querySelector('[data-field=verdict]')?.getAttribute('value') === 'underpowered'`)},
 				{"budget-example", "/", func(t *testing.T, ctx context.Context) {
 					if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("example-1"))); err != nil {
 						t.Fatal(err)
 					}
-					if err := webtest.Poll(ctx, 10*time.Second, `document.querySelector('[data-field=cost_seconds]')?.getAttribute('value') === '8'`); err != nil {
-						t.Fatal(err)
-					}
+					poll(t, ctx, 10*time.Second, `document.querySelector('[data-field=cost_seconds]')?.getAttribute('value') === '8'`)
 				}},
 				{"decide-reports", "/decide", func(t *testing.T, ctx context.Context) {
 					// Reports of both arms, then a setting: the copy holds
@@ -167,43 +175,28 @@ func TestPageCopyIsCurrent(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					if err := webtest.Poll(ctx, 10*time.Second, `!!document.querySelector('[data-scope=ledger] [data-field=nodeid]') && document.getElementById('ledger-files').children.length === 2`); err != nil {
-						t.Fatal(err)
-					}
+					poll(t, ctx, 10*time.Second, `!!document.querySelector('[data-scope=ledger] [data-field=nodeid]') && document.getElementById('ledger-files').children.length === 2`)
 					copied(t, ctx, "copy-md")
-					typeIn(t, ctx, "in-min_trials", "2")
-					if err := webtest.Poll(ctx, 10*time.Second, `document.querySelector('[data-scope=ledger] [data-field=min_trials]')?.getAttribute('value') === '2'`); err != nil {
-						t.Fatal(err)
-					}
+					typed("in-min_trials", "2", `document.querySelector('[data-scope=ledger] [data-field=min_trials]')?.getAttribute('value') === '2'`)(t, ctx)
 				}},
-				{"quarantine", "/quarantine", func(t *testing.T, ctx context.Context) {
-					typeIn(t, ctx, "in-below", "2%")
-					if err := webtest.Poll(ctx, 10*time.Second, `document.querySelector('[data-field=below]')?.getAttribute('value') === '0.02'`); err != nil {
-						t.Fatal(err)
-					}
-				}},
+				{"quarantine", "/quarantine", typed("in-below", "2%", `document.querySelector('[data-field=below]')?.getAttribute('value') === '0.02'`)},
 				{"aa", "/aa", func(t *testing.T, ctx context.Context) {
 					// A result without a candidate first, then the candidate:
 					// the button must not keep the first result.
 					if err := webtest.Paste(ctx, "text-baseline", base); err != nil {
 						t.Fatal(err)
 					}
-					if err := webtest.Poll(ctx, 10*time.Second, `!!document.querySelector('[data-field=scenarios]')`); err != nil {
-						t.Fatal(err)
-					}
+					poll(t, ctx, 10*time.Second, `!!document.querySelector('[data-field=scenarios]')`)
 					settled(t, ctx)
 					copied(t, ctx, "copy-md")
 					if err := webtest.Paste(ctx, "text-candidate", cand); err != nil {
 						t.Fatal(err)
 					}
-					if err := webtest.Poll(ctx, 10*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`); err != nil {
-						t.Fatal(err)
-					}
+					poll(t, ctx, 10*time.Second, `!!document.querySelector('[data-scope=candidate] [data-field=verdict]')`)
 				}},
 			} {
 				t.Run(pg.name, func(t *testing.T) {
-					ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-					defer cancel()
+					ctx := freshTab(t, browser, w)
 					open(t, ctx, srv.URL+pg.path)
 					if pg.path != "/aa" { // the A/A page has nothing to copy until a baseline is read
 						copied(t, ctx, "copy-md") // the first render's handler is mounted and used
@@ -217,8 +210,7 @@ func TestPageCopyIsCurrent(t *testing.T) {
 						t.Fatal(err)
 					}
 
-					fresh, cancelFresh := freshTab(t, browser, w.w, w.h, w.phone)
-					defer cancelFresh()
+					fresh := freshTab(t, browser, w)
 					open(t, fresh, link)
 					settled(t, fresh)
 					want := copied(t, fresh, "copy-md")

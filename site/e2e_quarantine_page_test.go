@@ -71,12 +71,12 @@ func TestQuarantineWholePage(t *testing.T) {
 			md := string(cliIn(t, nights, "quarantine", "check", "-markdown", "-registry", later, "-today", "2026-11-27", filepath.Base(night5)))
 			waitText(t, ctx, "the example's answer", answerLeadJS, mdFirstLine(md))
 			waitText(t, ctx, "the example's Markdown", pageMarkdownJS, withoutLink(md))
-			if s := evalString(t, ctx, `(() => { const a = document.getElementById('answer'), c = document.getElementById('check'); return a && c && (a.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) ? '' : 'the answer is not before the table' })()`); s != "" {
+			if s := evalJS[string](t, ctx, `(() => { const a = document.getElementById('answer'), c = document.getElementById('check'); return a && c && (a.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) ? '' : 'the answer is not before the table' })()`); s != "" {
 				t.Error(s)
 			}
 			if phone {
 				// Cards: nothing scrolls sideways, no header row is shown.
-				if s := evalString(t, ctx, `(() => { const w = document.querySelector('#check .table-wrap'); const h = w.querySelector('thead').getBoundingClientRect().height; return w.scrollWidth > w.clientWidth + 1 || h > 1 ? 'scrolls ' + w.scrollWidth + '/' + w.clientWidth + ', header ' + h : '' })()`); s != "" {
+				if s := evalJS[string](t, ctx, `(() => { const w = document.querySelector('#check .table-wrap'); const h = w.querySelector('thead').getBoundingClientRect().height; return w.scrollWidth > w.clientWidth + 1 || h > 1 ? 'scrolls ' + w.scrollWidth + '/' + w.clientWidth + ', header ' + h : '' })()`); s != "" {
 					t.Errorf("the registry's table is no cards on a phone: %s", s)
 				}
 			}

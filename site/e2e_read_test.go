@@ -69,7 +69,7 @@ func TestPageReadsForEveryone(t *testing.T) {
 					waitFor(t, ctx, `!!document.getElementById('answer-text')`)
 				case "decide":
 					// The arms' table first, then the reports' table.
-					if s := evalString(t, ctx, captionsJS); s != "" {
+					if s := evalJS[string](t, ctx, captionsJS); s != "" {
 						t.Errorf("captions narrower than their tables: %s", s)
 					}
 					dragOnto(t, ctx, "ledger", fileOf(t, reports+"count5.json"))
@@ -78,7 +78,7 @@ func TestPageReadsForEveryone(t *testing.T) {
 				case "aa":
 					// Before any data the answer's live region draws nothing,
 					// and says no bare dash.
-					if h := evalString(t, ctx, `String(document.getElementById('answer').getBoundingClientRect().height)`); h != "0" {
+					if h := evalJS[string](t, ctx, `String(document.getElementById('answer').getBoundingClientRect().height)`); h != "0" {
 						t.Errorf("the empty answer region is %s px high", h)
 					}
 					if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("example-aa"))); err != nil {
@@ -88,7 +88,7 @@ func TestPageReadsForEveryone(t *testing.T) {
 					settled(t, ctx)
 				}
 				// Item 5: a summary keeps its disclosure marker.
-				if s := evalString(t, ctx, `[...document.querySelectorAll('details > summary')].filter(s => getComputedStyle(s).display !== 'list-item').map(s => s.textContent).join('|')`); s != "" {
+				if s := evalJS[string](t, ctx, `[...document.querySelectorAll('details > summary')].filter(s => getComputedStyle(s).display !== 'list-item').map(s => s.textContent).join('|')`); s != "" {
 					t.Errorf("summaries without their marker: %s", s)
 				}
 				// Item 6: raw data is not read out.
@@ -104,29 +104,29 @@ func TestPageReadsForEveryone(t *testing.T) {
 					}
 				}
 				// Item 4: a caption is as wide as its table, not a word a line.
-				if s := evalString(t, ctx, captionsJS); s != "" {
+				if s := evalJS[string](t, ctx, captionsJS); s != "" {
 					t.Errorf("captions narrower than their tables: %s", s)
 				}
 				// Item 4: the labels of the plot shown do not overlap.
-				if s := evalString(t, ctx, plotOverlapJS); s != "" {
+				if s := evalJS[string](t, ctx, plotOverlapJS); s != "" {
 					t.Errorf("plot labels overlap: %s", s)
 				}
 			})
 		}
 		t.Run("skip", func(t *testing.T) {
 			open(t, ctx, srv.URL+"/")
-			evalString(t, ctx, `document.activeElement.blur(), ''`)
+			evalJS[string](t, ctx, `document.activeElement.blur(), ''`)
 			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
 				t.Fatal(err)
 			}
-			if id := evalString(t, ctx, `document.activeElement.id`); id != "skip" {
+			if id := evalJS[string](t, ctx, `document.activeElement.id`); id != "skip" {
 				t.Fatalf("the first Tab reaches #%s, not the skip link", id)
 			}
 			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
 				t.Fatal(err)
 			}
 			if err := webtest.Poll(ctx, 5*time.Second, `document.activeElement.id === 'main'`); err != nil {
-				t.Errorf("the skip link leaves the focus on #%s", evalString(t, ctx, `document.activeElement.id`))
+				t.Errorf("the skip link leaves the focus on #%s", evalJS[string](t, ctx, `document.activeElement.id`))
 			}
 			if u := location(t, ctx); strings.Contains(u, "#main") {
 				t.Errorf("the skip link replaced the view's link: %s", u)
@@ -140,17 +140,17 @@ func TestPageReadsForEveryone(t *testing.T) {
 			if strings.HasPrefix(want, "The gate passes:") {
 				t.Errorf("the answer passes while the row refuses the green: %s", want)
 			}
-			if s := evalString(t, ctx, `document.querySelector('#answer ul').textContent`); !strings.Contains(s, "at 0.001 s") {
+			if s := evalJS[string](t, ctx, `document.querySelector('#answer ul').textContent`); !strings.Contains(s, "at 0.001 s") {
 				t.Errorf("row sentence %q", s)
 			}
 			open(t, ctx, srv.URL+"/decide#baseline=999999000%2F1000000000&patched=999999999%2F1000000000")
-			if s := evalString(t, ctx, answerLeadJS); strings.Contains(s, "100.0%") || !strings.Contains(s, "99.9999999%") {
+			if s := evalJS[string](t, ctx, answerLeadJS); strings.Contains(s, "100.0%") || !strings.Contains(s, "99.9999999%") {
 				t.Errorf("decide answer %q", s)
 			}
 			// "zzzz" is base64url that DEFLATE cannot read: flate says
 			// "corrupt input before offset 1".
 			open(t, ctx, srv.URL+"/aa#aa=zzzz")
-			if s := evalString(t, ctx, `document.querySelector('[data-error=link]')?.textContent ?? ''`); s == "" || strings.Contains(s, "flate") || strings.Contains(s, "offset") || !strings.Contains(s, "damaged") {
+			if s := evalJS[string](t, ctx, `document.querySelector('[data-error=link]')?.textContent ?? ''`); s == "" || strings.Contains(s, "flate") || strings.Contains(s, "offset") || !strings.Contains(s, "damaged") {
 				t.Errorf("damaged link says %q", s)
 			}
 		})

@@ -17,9 +17,7 @@ import (
 // first line of the page's Markdown and the first line of the CLI's
 // -markdown for the same input are one sentence.
 func TestAnswerIsTheMarkdownsFirstLineAndTheCLIs(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
-	srv := serveSite(t)
+	browser, srv := browseSite(t)
 	dir := t.TempDir()
 	reports := filepath.Join(repoRoot(), "core", "report", "testdata", "reports", "gotest")
 	count5, seed2 := filepath.Join(reports, "count5.json"), filepath.Join(reports, "seed2.json")
@@ -100,12 +98,11 @@ func TestAnswerIsTheMarkdownsFirstLineAndTheCLIs(t *testing.T) {
 		if c.cli == nil {
 			for _, w := range widths {
 				t.Run(c.name+"/"+w.name, func(t *testing.T) {
-					ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-					defer cancel()
+					ctx := freshTab(t, browser, w)
 					open(t, ctx, srv.URL+c.path)
 					c.do(t, ctx)
 					waitFor(t, ctx, `!!document.getElementById('markdown')`)
-					lead := evalString(t, ctx, `String(`+answerLeadJS+`)`)
+					lead := evalJS[string](t, ctx, `String(`+answerLeadJS+`)`)
 					waitText(t, ctx, "the Markdown's first line", markdownLeadJS, lead)
 				})
 			}
@@ -120,8 +117,7 @@ func TestAnswerIsTheMarkdownsFirstLineAndTheCLIs(t *testing.T) {
 		}
 		for _, w := range widths {
 			t.Run(c.name+"/"+w.name, func(t *testing.T) {
-				ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-				defer cancel()
+				ctx := freshTab(t, browser, w)
 				open(t, ctx, path)
 				if c.do != nil {
 					c.do(t, ctx)

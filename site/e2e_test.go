@@ -156,6 +156,15 @@ func open(t *testing.T, ctx context.Context, url string) {
 	}
 }
 
+// poll waits up to d for the JavaScript expression expr to be true on
+// ctx's page; t fails and stops when it is not.
+func poll(t *testing.T, ctx context.Context, d time.Duration, expr string) {
+	t.Helper()
+	if err := webtest.Poll(ctx, d, expr); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func typeIn(t *testing.T, ctx context.Context, id, text string) {
 	t.Helper()
 	if err := webtest.TypeInto(ctx, id, text); err != nil {
@@ -251,9 +260,7 @@ func TestEndToEnd(t *testing.T) {
 		// Opening the earlier link again from the address bar, after an
 		// edit rewrote it, brings its figures back.
 		typeIn(t, ctx, "in-cap", "7")
-		if err := webtest.Poll(ctx, 5*time.Second, `location.search.includes('cap=7')`); err != nil {
-			t.Fatal(err)
-		}
+		poll(t, ctx, 5*time.Second, `location.search.includes('cap=7')`)
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.href = `+strconv.Quote(links["budget"])+`; true`)); err != nil {
 			t.Fatal(err)
 		}
@@ -376,9 +383,7 @@ func TestEndToEnd(t *testing.T) {
 	// Once visited, the site works offline: go-app's service worker serves
 	// the pages from its cache, and the fragment carries the state.
 	t.Run("offline", func(t *testing.T) {
-		if err := webtest.Poll(ctx, 20*time.Second, `navigator.serviceWorker.controller !== null`); err != nil {
-			t.Fatal(err)
-		}
+		poll(t, ctx, 20*time.Second, `navigator.serviceWorker.controller !== null`)
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`caches.keys().then(async ks => { for (const k of ks) { const c = await caches.open(k); if ((await c.keys()).length >= 10) return true; } throw new Error('cache not filled: ' + ks); })`, chromedp.EvalAwaitPromise)); err != nil {
 			t.Fatal(err)
 		}
@@ -402,9 +407,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		open(t, ctx, srv.URL+"/")
-		if err := webtest.Poll(ctx, 20*time.Second, `!!document.getElementById('reload')`); err != nil {
-			t.Fatal(err)
-		}
+		poll(t, ctx, 20*time.Second, `!!document.getElementById('reload')`)
 		screenshot(t, ctx, "update-banner")
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reload"))); err != nil {
 			t.Fatal(err)

@@ -91,16 +91,16 @@ func TestHistoryPage(t *testing.T) {
 		waitFor(t, ctx, `(document.getElementById('answer-text')||{}).textContent.startsWith('3 of 63 tests are flaky in 200 runs')`)
 		dropOn(t, ctx, "drop-history", archive)
 		waitFor(t, ctx, `!!document.getElementById('answer-text')`)
-		if got := evalString(t, ctx, `document.getElementById('answer-text').textContent`); got != zipAnswer {
+		if got := evalJS[string](t, ctx, `document.getElementById('answer-text').textContent`); got != zipAnswer {
 			t.Errorf("dropped zip: the page says\n%s\nthe CLI\n%s", got, zipAnswer)
 		}
-		if n := evalString(t, ctx, `String(document.querySelectorAll('#flakes tbody tr').length)`); n != "2" {
+		if n := evalJS[string](t, ctx, `String(document.querySelectorAll('#flakes tbody tr').length)`); n != "2" {
 			t.Errorf("dropped zip: %s rows of flaky tests, want 2", n)
 		}
 
 		upload(t, ctx, "file-history", files...)
 		waitFor(t, ctx, `(document.getElementById('loaded-history')||{}).textContent === 'run-001.xml, run-002.xml, run-003.xml and 37 more: 40 runs'`)
-		if got := evalString(t, ctx, `document.getElementById('answer-text').textContent`); got != firstLine(filesMD) {
+		if got := evalJS[string](t, ctx, `document.getElementById('answer-text').textContent`); got != firstLine(filesMD) {
 			t.Errorf("picked files: the page says\n%s\nthe CLI\n%s", got, firstLine(filesMD))
 		}
 
@@ -112,13 +112,13 @@ func TestHistoryPage(t *testing.T) {
 		}
 		open(t, ctx, res.Link)
 		waitFor(t, ctx, `(document.getElementById('loaded-history')||{}).textContent === 'share link: 40 runs'`)
-		if got := evalString(t, ctx, `document.getElementById('answer-text').textContent`); got != firstLine(filesMD) {
+		if got := evalJS[string](t, ctx, `document.getElementById('answer-text').textContent`); got != firstLine(filesMD) {
 			t.Errorf("the CLI's link: the page says\n%s\nthe CLI\n%s", got, firstLine(filesMD))
 		}
-		if got := evalString(t, ctx, `document.getElementById('markdown').textContent`); got != string(filesMD) {
+		if got := evalJS[string](t, ctx, `document.getElementById('markdown').textContent`); got != string(filesMD) {
 			t.Errorf("the CLI's link: the page's Markdown\n%s\nflakegate history -markdown\n%s", got, filesMD)
 		}
-		if w := evalString(t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
+		if w := evalJS[string](t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
 			t.Errorf("phone %v: the page scrolls sideways by %s px", phone, w)
 		}
 		name := "history-1280"

@@ -107,9 +107,7 @@ func TestResultLinks(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("copy-md"))); err != nil {
 			t.Fatal(err)
 		}
-		if err := webtest.Poll(ctx, 5*time.Second, `typeof window.__copied === 'string'`); err != nil {
-			t.Fatal(err)
-		}
+		poll(t, ctx, 5*time.Second, `typeof window.__copied === 'string'`)
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.__copied`))
 		if err != nil {
 			t.Fatal(err)

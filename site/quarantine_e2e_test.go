@@ -27,9 +27,7 @@ import (
 //     of real reports (the week's nightly go test -json report), to that
 //     check's -json, and Copy as Markdown there to its -markdown -site.
 func TestQuarantinePage(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
-	srv := serveSite(t)
+	browser, srv := browseSite(t)
 	_, bin := built(t)
 	console := webtest.Watch(browser)
 	dir := t.TempDir()
@@ -73,9 +71,7 @@ func TestQuarantinePage(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID("file-registry"), []string{reg})); err != nil {
 			t.Fatal(err)
 		}
-		if err := webtest.Poll(ctx, 10*time.Second, `!!document.querySelector('[data-scope=check]')`); err != nil {
-			t.Fatal(err)
-		}
+		poll(t, ctx, 10*time.Second, `!!document.querySelector('[data-scope=check]')`)
 		// A registry without reports is what quarantine check without
 		// report files checks, caveat included.
 		want := cli(t, "quarantine", "check", "-json", "-registry", reg, "-today", "2026-11-23")
