@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // End-to-end: the site is built as `make site` builds it, served from
@@ -28,38 +29,30 @@ import (
 // included) and saves screenshots under dist/e2e/ for a person to look at.
 
 var (
-	buildOnce sync.Once
-	siteDir   string
-	cliPath   string
-	buildErr  error
+	siteOnce sync.Once
+	siteDir  string
+	siteErr  error
 )
 
 func repoRoot() string { return ".." }
 
-// built builds the site and the CLI once per test binary.
+// built builds the site (once per test binary) and the CLI
+// (rendertest.Build).
 func built(t *testing.T) (string, string) {
 	t.Helper()
-	buildOnce.Do(func() {
+	siteOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "flakegate-site-")
 		if err != nil {
-			buildErr = err
+			siteErr = err
 			return
 		}
 		siteDir = filepath.Join(dir, "site")
-		if buildErr = webtest.BuildSite(repoRoot(), siteDir, "e2e-test"); buildErr != nil {
-			return
-		}
-		cliPath = filepath.Join(dir, "flakegate")
-		b := exec.Command("go", "build", "-o", cliPath, "./cmd/flakegate")
-		b.Dir = repoRoot()
-		if out, err := b.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("building the CLI: %v\n%s", err, out)
-		}
+		siteErr = webtest.BuildSite(repoRoot(), siteDir, "e2e-test")
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if siteErr != nil {
+		t.Fatal(siteErr)
 	}
-	return siteDir, cliPath
+	return siteDir, rendertest.Build(t, repoRoot(), "./cmd/flakegate")
 }
 
 func cli(t *testing.T, args ...string) []byte {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -12,51 +11,27 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/render/rendertest"
 	"github.com/flakegate/flakegate/static"
 )
 
 const corpusDir = "../../functions/api/testdata"
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// binary builds the real flakegate-serve once per test run.
+// binary is the real flakegate-serve, built once per test run.
 func binary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "flakegate-serve-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "flakegate-serve")
-		build := exec.Command("go", "build", "-o", binPath, ".")
-		build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-		if out, err := build.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
+	return rendertest.Build(t, "../..", "./cmd/flakegate-serve")
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
+	rendertest.RemoveAll()
 	os.Exit(code)
 }
 

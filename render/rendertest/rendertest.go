@@ -28,10 +28,19 @@ var (
 	siteOnce sync.Once
 	siteDir  string
 	siteErr  error
-	cliOnce  sync.Once
-	cliPath  string
-	cliErr   error
+
+	builtMu  sync.Mutex
+	builtIn  string                       // the folder of the programs Build builds
+	builtErr error                        // why that folder could not be made
+	builds   = map[[2]string]*buildOnce{} // by root and package
 )
+
+// buildOnce is a program Build builds once: its path, or why it could not.
+type buildOnce struct {
+	once sync.Once
+	path string
+	err  error
+}
 
 // Prerendered is a folder with the calculator's pages as `make site`
 // pre-renders them (go-app's static generator on package page's
@@ -53,28 +62,62 @@ func Prerendered(t testing.TB) string {
 	return siteDir
 }
 
-// CLI runs the real flakegate command, built once from root (the module's
-// folder) into a temporary folder, and returns its standard output; a gate
-// that blocks exits 1 and still prints.
-func CLI(t testing.TB, root string, args ...string) []byte {
+// Build is the program of the package pkg ("./cmd/flakegate", as go build
+// names it from root, the module's folder), built once per test binary
+// into a temporary folder that RemoveAll removes.
+func Build(t testing.TB, root, pkg string) string {
 	t.Helper()
-	cliOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "flakegate-cli-")
+	builtMu.Lock()
+	b := builds[[2]string{root, pkg}]
+	if b == nil {
+		b = &buildOnce{}
+		builds[[2]string{root, pkg}] = b
+	}
+	if builtIn == "" && builtErr == nil {
+		builtIn, builtErr = os.MkdirTemp("", "flakegate-build-")
+	}
+	dir, err := builtIn, builtErr
+	builtMu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.once.Do(func() {
+		out, err := os.MkdirTemp(dir, "")
 		if err != nil {
-			cliErr = err
+			b.err = err
 			return
 		}
-		cliPath = filepath.Join(dir, "flakegate")
-		build := exec.Command("go", "build", "-o", cliPath, "./cmd/flakegate")
+		b.path = filepath.Join(out, filepath.Base(pkg))
+		build := exec.Command("go", "build", "-o", b.path, pkg)
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
-			cliErr = fmt.Errorf("go build: %v\n%s", err, out)
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 		}
 	})
-	if cliErr != nil {
-		t.Fatal(cliErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	cmd := exec.Command(cliPath, args...)
+	return b.path
+}
+
+// RemoveAll removes what Prerendered and Build wrote; a TestMain calls it
+// after the tests.
+func RemoveAll() {
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	for _, dir := range []string{builtIn, siteDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+	}
+}
+
+// CLI runs the real flakegate command, built once from root (the module's
+// folder), and returns its standard output; a gate that blocks exits 1 and
+// still prints.
+func CLI(t testing.TB, root string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(Build(t, root, "./cmd/flakegate"), args...)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
