@@ -76,13 +76,6 @@ func TestComparePageWidths(t *testing.T) {
 		// Every figure of the CLI's JSON (without the link, which the page
 		// is) is on the page, and every figure on the page is in it.
 		expectFields(t, ctx, "comparison", "compare", cli(t, args...))
-		if w := evalJS[string](t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
-			t.Errorf("phone %v: the page scrolls sideways by %s px", phone, w)
-		}
-		name := "compare-1280"
-		if phone {
-			name = "compare-390"
-		}
-		screenshot(t, ctx, name)
+		fitsAndShot(t, ctx, "compare", phone)
 	})
 }

@@ -97,7 +97,7 @@ func jsonKeys(doc []byte) map[string]bool {
 // disclosure of the page's main part).
 func phoneChecks(t *testing.T, ctx context.Context) {
 	t.Helper()
-	if w := evalJS[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+	if w := sideways(t, ctx); w > 0 {
 		t.Errorf("the page scrolls sideways by %d px at phone width", w)
 	}
 	for _, c := range []struct{ what, js string }{

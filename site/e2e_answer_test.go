@@ -508,8 +508,8 @@ func TestPageScreenshots(t *testing.T) {
 				// The page itself never scrolls sideways (a wide table may
 				// scroll in its own box; TestPagePhone holds the budget's
 				// and the decide page's tables to none).
-				if w := evalJS[string](t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
-					t.Errorf("%s %s: the page scrolls sideways by %s px", name, theme, w)
+				if w := sideways(t, ctx); w > 0 {
+					t.Errorf("%s %s: the page scrolls sideways by %d px", name, theme, w)
 				}
 				if phone {
 					evalJS[string](t, ctx, `(() => { const a = document.querySelector('#answer, #result, .result'); if (a) window.scrollTo(0, a.getBoundingClientRect().top + window.scrollY - 12); return ''; })()`)

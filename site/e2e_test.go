@@ -83,6 +83,27 @@ func artifacts(t *testing.T) string {
 	return dir
 }
 
+// sideways is how far the page scrolls sideways, in CSS px (0 or less
+// when it fits its window).
+func sideways(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	return evalJS[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`)
+}
+
+// fitsAndShot checks that the page does not scroll sideways and saves its
+// screenshot as name-1280 or, on a phone, name-390.
+func fitsAndShot(t *testing.T, ctx context.Context, name string, phone bool) {
+	t.Helper()
+	if w := sideways(t, ctx); w > 0 {
+		t.Errorf("phone %v: the page scrolls sideways by %d px", phone, w)
+	}
+	if phone {
+		screenshot(t, ctx, name+"-390")
+	} else {
+		screenshot(t, ctx, name+"-1280")
+	}
+}
+
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	png, err := webtest.Screenshot(ctx)

@@ -118,13 +118,6 @@ func TestHistoryPage(t *testing.T) {
 		if got := evalJS[string](t, ctx, `document.getElementById('markdown').textContent`); got != string(filesMD) {
 			t.Errorf("the CLI's link: the page's Markdown\n%s\nflakegate history -markdown\n%s", got, filesMD)
 		}
-		if w := evalJS[string](t, ctx, `String(document.documentElement.scrollWidth - window.innerWidth)`); w != "0" && !strings.HasPrefix(w, "-") {
-			t.Errorf("phone %v: the page scrolls sideways by %s px", phone, w)
-		}
-		name := "history-1280"
-		if phone {
-			name = "history-390"
-		}
-		screenshot(t, ctx, name)
+		fitsAndShot(t, ctx, "history", phone)
 	})
 }
