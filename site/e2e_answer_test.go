@@ -53,6 +53,19 @@ const answerFirstJS = `(() => {
   return a.className + ' :: ' + a.innerText;
 })()`
 
+// termsJS is the text of the page's explained terms.
+const termsJS = `document.querySelector('.terms').innerText`
+
+// says checks that text, which is what, holds each of want.
+func says(t *testing.T, what, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, text)
+		}
+	}
+}
+
 // The machine names of the JSON that a person must never read on a page.
 var jargon = []string{"no-detectable-change", "no-claim", "property-check-owed", "refuse-green", "observed_upper", "underpowered"}
 
@@ -76,23 +89,13 @@ func TestPageAnswerFirst(t *testing.T) {
 		got := evalJS[string](t, ctx, answerFirstJS)
 		// The sentences are words.DecideAnswer and words.SizeSentence; 28
 		// trials per arm for 50% against 85% is docs/STATISTICS.md's figure.
-		for _, want := range []string{
+		says(t, "the decide answer", got,
 			"The gate does not block, but the patch cannot claim a flake fix: the 95% Wilson intervals of 10/20 (50.0%) and 17/20 (85.0%) overlap, so no change is shown.",
-			"28 trials per arm separate pass rates of 50.0% and 85.0%",
-		} {
-			if !strings.Contains(got, want) {
-				t.Errorf("decide answer %q lacks %q", got, want)
-			}
-		}
+			"28 trials per arm separate pass rates of 50.0% and 85.0%")
 		if strings.HasPrefix(got, "answer good") {
 			t.Errorf("a verdict that shows nothing is in a green box: %q", got)
 		}
-		terms := evalJS[string](t, ctx, `document.querySelector('.terms').innerText`)
-		for _, w := range []string{"No change shown", "Passes, no claim", "Wilson interval"} {
-			if !strings.Contains(terms, w) {
-				t.Errorf("the term %q is not explained: %q", w, terms)
-			}
-		}
+		says(t, "the terms explained", evalJS[string](t, ctx, termsJS), "No change shown", "Passes, no claim", "Wilson interval")
 		noJargon(t, ctx, "decide 10/20 17/20")
 
 		// Improved without the property check: the gate waits for it.
@@ -101,9 +104,7 @@ func TestPageAnswerFirst(t *testing.T) {
 		if !strings.Contains(got, "accept the improvement only once a deterministic property check passes") || !strings.HasPrefix(got, "answer note") {
 			t.Errorf("improved, check owed: %q", got)
 		}
-		if terms := evalJS[string](t, ctx, `document.querySelector('.terms').innerText`); !strings.Contains(terms, "Property check") {
-			t.Errorf("property check not explained: %q", terms)
-		}
+		says(t, "the terms explained", evalJS[string](t, ctx, termsJS), "Property check")
 		noJargon(t, ctx, "decide 30/60 51/60")
 		// Too few trials: 60 per arm against a minimum of 61.
 		typeIn(t, ctx, "in-min_trials", "61")
@@ -115,23 +116,13 @@ func TestPageAnswerFirst(t *testing.T) {
 		// (0.98^149 = 0.0494, so 95.1%), 149 × 8 s = 19.9 min, a lane of 61..300.
 		open(t, ctx, srv.URL+"/#cost=8&rates=0.02")
 		got = evalJS[string](t, ctx, answerFirstJS)
-		for _, want := range []string{
+		says(t, "the budget answer", got,
 			"The gate blocks: this flake needs more reruns than your cap of 3 reruns",
-			"Your 3 reruns catch a 2.0% flake 5.9% of the time; 149 reruns catch it 95.1% of the time (19.9 min at 8 s): refuse the green",
-		} {
-			if !strings.Contains(got, want) {
-				t.Errorf("budget answer %q lacks %q", got, want)
-			}
-		}
+			"Your 3 reruns catch a 2.0% flake 5.9% of the time; 149 reruns catch it 95.1% of the time (19.9 min at 8 s): refuse the green")
 		if !strings.HasPrefix(got, "answer bad") {
 			t.Errorf("a gate that cannot see the flake is not marked: %q", got)
 		}
-		terms = evalJS[string](t, ctx, `document.querySelector('.terms').innerText`)
-		for _, w := range []string{"Detection power", "Rerun cap", "Refuse the green"} {
-			if !strings.Contains(terms, w) {
-				t.Errorf("the term %q is not explained: %q", w, terms)
-			}
-		}
+		says(t, "the terms explained", evalJS[string](t, ctx, termsJS), "Detection power", "Rerun cap", "Refuse the green")
 		if lane := evalJS[string](t, ctx, `document.querySelector('[data-field=lane]').textContent`); lane != "refuse the green" {
 			t.Errorf("lane shown as %q", lane)
 		}
@@ -399,11 +390,7 @@ func TestPageDecideReports(t *testing.T) {
 			t.Fatalf("the link holds no ledger: %s", link)
 		}
 		md := copied(t, ctx, "copy-md")
-		for _, s := range []string{res.Tests[0].NodeID, "[Open in flakegate](" + link + ")"} {
-			if !strings.Contains(md, s) {
-				t.Errorf("Markdown lacks %q:\n%s", s, md)
-			}
-		}
+		says(t, "the Markdown", md, res.Tests[0].NodeID, "[Open in flakegate]("+link+")")
 		// The reports are what the page judges: its Markdown is the
 		// CLI's for them.
 		if withoutLink(md) != string(wantMD) {

@@ -51,6 +51,16 @@ func expectLink(t *testing.T, ctx context.Context, what string, c linkCase) {
 	}
 }
 
+// eachLink runs f as a subtest named width/link/what for each link at
+// each of widths, in a fresh tab at that width.
+func eachLink(t *testing.T, browser context.Context, links []linkCase, what string, f func(t *testing.T, ctx context.Context, w width, c linkCase)) {
+	for _, w := range widths {
+		for _, c := range links {
+			t.Run(w.name+"/"+c.name+"/"+what, func(t *testing.T) { f(t, freshTab(t, browser, w), w, c) })
+		}
+	}
+}
+
 // cliLinks asks the CLI for a link to every page (page.Pages), each with
 // inputs other than the page's built-in example, so the pre-rendered
 // figures are another view's.
@@ -252,35 +262,32 @@ func TestLinkNeverShowsTheExample(t *testing.T) {
 	gate, srv := gatedSite(t)
 	links := cliLinks(t, srv.URL)
 
-	for _, w := range widths {
-		for _, c := range links {
-			t.Run(w.name+"/"+c.name+"/fragment at 1.6 Mbit/s", func(t *testing.T) {
-				ctx := freshTab(t, browser, w)
-				watchFrames(t, ctx)
-				throttle(t, ctx)
-				start := time.Now()
-				goTo(t, ctx, fragmentLink(c.link))
-				// app.js, deferred, has run and written the loader's label.
-				poll(t, ctx, 30*time.Second, `!!document.getElementById('app-wasm-loader-label') && typeof flakegateEarly === 'object'`)
-				if v := loading(t, ctx); v.Prerendered && (v.ViewShown || !strings.Contains(v.Note, "figures appear here once it has computed them") ||
-					!strings.Contains(v.Corner, "the built-in example's are hidden")) {
-					t.Errorf("while the calculator loads: %+v; want the example hidden behind a note, and the corner note saying so", v)
-				}
-				if err := webtest.WaitReady(ctx, 120*time.Second); err != nil {
-					t.Fatal(err)
-				}
-				took := time.Since(start)
-				expectLink(t, ctx, c.name+" link", c)
-				log := evalJS[frameLog](t, ctx, `window.__fg`)
-				if log.Shown != "" {
-					t.Errorf("before the calculator computed the link, the page showed the example's %s", log.Shown)
-				}
-				if log.Prerendered == 0 {
-					t.Errorf("no frame of the pre-rendered page was seen (%+v): the test did not watch the load", log)
-				}
-				t.Logf("%d frames of the pre-rendered page, none with the example's figures; the link's figures after %v", log.Prerendered, took.Round(10*time.Millisecond))
-			})
+	eachLink(t, browser, links, "fragment at 1.6 Mbit/s", func(t *testing.T, ctx context.Context, _ width, c linkCase) {
+		watchFrames(t, ctx)
+		throttle(t, ctx)
+		start := time.Now()
+		goTo(t, ctx, fragmentLink(c.link))
+		// app.js, deferred, has run and written the loader's label.
+		poll(t, ctx, 30*time.Second, `!!document.getElementById('app-wasm-loader-label') && typeof flakegateEarly === 'object'`)
+		if v := loading(t, ctx); v.Prerendered && (v.ViewShown || !strings.Contains(v.Note, "figures appear here once it has computed them") ||
+			!strings.Contains(v.Corner, "the built-in example's are hidden")) {
+			t.Errorf("while the calculator loads: %+v; want the example hidden behind a note, and the corner note saying so", v)
 		}
+		if err := webtest.WaitReady(ctx, 120*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		took := time.Since(start)
+		expectLink(t, ctx, c.name+" link", c)
+		log := evalJS[frameLog](t, ctx, `window.__fg`)
+		if log.Shown != "" {
+			t.Errorf("before the calculator computed the link, the page showed the example's %s", log.Shown)
+		}
+		if log.Prerendered == 0 {
+			t.Errorf("no frame of the pre-rendered page was seen (%+v): the test did not watch the load", log)
+		}
+		t.Logf("%d frames of the pre-rendered page, none with the example's figures; the link's figures after %v", log.Prerendered, took.Round(10*time.Millisecond))
+	})
+	for _, w := range widths {
 		t.Run(w.name+"/query links not rendered by the server", func(t *testing.T) {
 			release := gate.set(true, false)
 			defer release()
@@ -306,62 +313,57 @@ func TestFailedLoadRetries(t *testing.T) {
 	gate, srv := gatedSite(t)
 	links := cliLinks(t, srv.URL)
 
-	for _, w := range widths {
-		for _, c := range links {
-			for _, how := range []string{"blocked", "503"} {
-				t.Run(w.name+"/"+c.name+"/"+how, func(t *testing.T) {
-					ctx := freshTab(t, browser, w)
-					if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-						t.Fatal(err)
-					}
-					block := func(on bool) {
-						t.Helper()
-						var pats []*network.BlockPattern
-						if on {
-							pats = []*network.BlockPattern{{URLPattern: srv.URL + "/web/app.wasm", Block: true}}
-						}
-						if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: pats}); err != nil {
-							t.Fatal(err)
-						}
-					}
-					if how == "blocked" {
-						block(true)
-					} else {
-						gate.set(false, true)
-					}
-					goTo(t, ctx, fragmentLink(c.link))
-					if err := webtest.Poll(ctx, 30*time.Second, `!!document.querySelector('#app-wasm-loader.fg-failed')`); err != nil {
-						t.Fatalf("no failure note: %v (%+v)", err, loading(t, ctx))
-					}
-					v := loading(t, ctx)
-					cause := "the browser could not download its code"
-					if how == "503" {
-						cause = "the server answered 503"
-					}
-					if !strings.Contains(v.Corner, "The calculator could not load: "+cause) || v.Role != "alert" || !v.Retry {
-						t.Errorf("failure note %+v; want an alert saying %q, with a Retry button", v, cause)
-					}
-					for _, lib := range []string{"TypeError", "Failed to fetch", "WebAssembly", "HTTP status"} {
-						if strings.Contains(v.Corner, lib) {
-							t.Errorf("the failure note shows the browser's words %q: %s", lib, v.Corner)
-						}
-					}
-					if v.ViewShown || !strings.Contains(v.Note, "could not load") {
-						t.Errorf("after a failed load of a link: %+v; want the example hidden, and the note saying the calculator did not load", v)
-					}
-					screenshot(t, ctx, "failed-"+how+"-"+c.name+"-"+w.name)
-					block(false)
-					gate.set(false, false)
-					if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("retry-load"))); err != nil {
-						t.Fatal(err)
-					}
-					if err := webtest.WaitReady(ctx, 90*time.Second); err != nil {
-						t.Fatalf("Retry: %v (%+v)", err, loading(t, ctx))
-					}
-					expectLink(t, ctx, c.name+" after Retry", c)
-				})
+	for _, how := range []string{"blocked", "503"} {
+		eachLink(t, browser, links, how, func(t *testing.T, ctx context.Context, w width, c linkCase) {
+			if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+				t.Fatal(err)
 			}
-		}
+			block := func(on bool) {
+				t.Helper()
+				var pats []*network.BlockPattern
+				if on {
+					pats = []*network.BlockPattern{{URLPattern: srv.URL + "/web/app.wasm", Block: true}}
+				}
+				if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: pats}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if how == "blocked" {
+				block(true)
+			} else {
+				gate.set(false, true)
+			}
+			goTo(t, ctx, fragmentLink(c.link))
+			if err := webtest.Poll(ctx, 30*time.Second, `!!document.querySelector('#app-wasm-loader.fg-failed')`); err != nil {
+				t.Fatalf("no failure note: %v (%+v)", err, loading(t, ctx))
+			}
+			v := loading(t, ctx)
+			cause := "the browser could not download its code"
+			if how == "503" {
+				cause = "the server answered 503"
+			}
+			if !strings.Contains(v.Corner, "The calculator could not load: "+cause) || v.Role != "alert" || !v.Retry {
+				t.Errorf("failure note %+v; want an alert saying %q, with a Retry button", v, cause)
+			}
+			for _, lib := range []string{"TypeError", "Failed to fetch", "WebAssembly", "HTTP status"} {
+				if strings.Contains(v.Corner, lib) {
+					t.Errorf("the failure note shows the browser's words %q: %s", lib, v.Corner)
+				}
+			}
+			if v.ViewShown || !strings.Contains(v.Note, "could not load") {
+				t.Errorf("after a failed load of a link: %+v; want the example hidden, and the note saying the calculator did not load", v)
+			}
+			screenshot(t, ctx, "failed-"+how+"-"+c.name+"-"+w.name)
+			block(false)
+			gate.set(false, false)
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("retry-load"))); err != nil {
+				t.Fatal(err)
+			}
+			if err := webtest.WaitReady(ctx, 90*time.Second); err != nil {
+				t.Fatalf("Retry: %v (%+v)", err, loading(t, ctx))
+			}
+			expectLink(t, ctx, c.name+" after Retry", c)
+		})
 	}
 }
 
@@ -464,73 +466,66 @@ func TestQueryLinkFirstPaint(t *testing.T) {
 	}
 	defer srv.Stop()
 	links := cliLinks(t, srv.URL)
-	for _, w := range widths {
-		for _, c := range links {
-			link := queryLink(c.link)
-			t.Run(w.name+"/"+c.name+"/as sent", func(t *testing.T) {
-				ctx := freshTab(t, browser, w)
-				if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: srv.URL + "/web/app.wasm", Block: true}}}); err != nil {
-					t.Fatal(err)
-				}
-				goTo(t, ctx, link)
-				poll(t, ctx, 30*time.Second, `!!document.querySelector('#app-wasm-loader.fg-failed')`)
-				if v := loading(t, ctx); !v.ViewShown || v.Note != "" {
-					t.Errorf("the page the server rendered for the link: %+v; want its figures shown, with no note that they are the example's", v)
-				}
-				if !evalJS[bool](t, ctx, `!!document.querySelector('[data-rendered="server"]')`) {
-					t.Fatal("the local server did not render the link")
-				}
-				expectLink(t, ctx, c.name+" as the server sent it", c)
-			})
-			for _, slow := range []bool{false, true} {
-				name := w.name + "/" + c.name + "/first paint"
-				if slow {
-					name += " at 1.6 Mbit/s"
-				}
-				t.Run(name, func(t *testing.T) {
-					ctx := freshTab(t, browser, w)
-					if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: paintWatchJS}); err != nil {
-						t.Fatal(err)
-					}
-					if slow {
-						throttle(t, ctx)
-					}
-					goTo(t, ctx, link)
-					if err := webtest.Poll(ctx, 120*time.Second, `!!window.__fp && window.__fp.client !== undefined && performance.now() - window.__fp.client > 1100`); err != nil {
-						t.Fatalf("%v\npage: %+v; app.wasm: %s", err, loading(t, ctx), evalJS[string](t, ctx, `JSON.stringify(performance.getEntriesByType('resource').filter(e => e.name.endsWith('app.wasm')).map(e => [e.initiatorType, e.startTime, e.responseEnd, e.transferSize]))`))
-					}
-					l := readPaints(t, ctx)
-					if l.FCP < 0 {
-						t.Fatal("no first paint recorded")
-					}
-					// The frame painted first is the last one begun at or
-					// before the first paint's time.
-					first := -1
-					for i, tk := range l.Ticks {
-						if tk[0].(float64) <= l.FCP {
-							first = i
-						}
-					}
-					if first < 0 {
-						t.Fatalf("no frame before the first paint at %.0f ms", l.FCP)
-					}
-					if n := tk1(l.Ticks[first]); n == 0 {
-						t.Errorf("the first paint (%.0f ms) shows no figure", l.FCP)
-					}
-					for _, tk := range l.Ticks[first:] {
-						if tk1(tk) == 0 {
-							t.Errorf("at %.0f ms, after the first paint, a frame shows no figure (client %v)", tk[0].(float64), tk[2])
-							break
-						}
-					}
-					expectLink(t, ctx, c.name+" taken over", c)
-					t.Logf("first paint %.0f ms with %d figures; the calculator took over at %.0f ms", l.FCP, tk1(l.Ticks[first]), *l.Client)
-				})
-			}
+	eachLink(t, browser, links, "as sent", func(t *testing.T, ctx context.Context, _ width, c linkCase) {
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			t.Fatal(err)
 		}
+		if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: srv.URL + "/web/app.wasm", Block: true}}}); err != nil {
+			t.Fatal(err)
+		}
+		goTo(t, ctx, queryLink(c.link))
+		poll(t, ctx, 30*time.Second, `!!document.querySelector('#app-wasm-loader.fg-failed')`)
+		if v := loading(t, ctx); !v.ViewShown || v.Note != "" {
+			t.Errorf("the page the server rendered for the link: %+v; want its figures shown, with no note that they are the example's", v)
+		}
+		if !evalJS[bool](t, ctx, `!!document.querySelector('[data-rendered="server"]')`) {
+			t.Fatal("the local server did not render the link")
+		}
+		expectLink(t, ctx, c.name+" as the server sent it", c)
+	})
+	for _, slow := range []bool{false, true} {
+		what := "first paint"
+		if slow {
+			what += " at 1.6 Mbit/s"
+		}
+		eachLink(t, browser, links, what, func(t *testing.T, ctx context.Context, _ width, c linkCase) {
+			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: paintWatchJS}); err != nil {
+				t.Fatal(err)
+			}
+			if slow {
+				throttle(t, ctx)
+			}
+			goTo(t, ctx, queryLink(c.link))
+			if err := webtest.Poll(ctx, 120*time.Second, `!!window.__fp && window.__fp.client !== undefined && performance.now() - window.__fp.client > 1100`); err != nil {
+				t.Fatalf("%v\npage: %+v; app.wasm: %s", err, loading(t, ctx), evalJS[string](t, ctx, `JSON.stringify(performance.getEntriesByType('resource').filter(e => e.name.endsWith('app.wasm')).map(e => [e.initiatorType, e.startTime, e.responseEnd, e.transferSize]))`))
+			}
+			l := readPaints(t, ctx)
+			if l.FCP < 0 {
+				t.Fatal("no first paint recorded")
+			}
+			// The frame painted first is the last one begun at or
+			// before the first paint's time.
+			first := -1
+			for i, tk := range l.Ticks {
+				if tk[0].(float64) <= l.FCP {
+					first = i
+				}
+			}
+			if first < 0 {
+				t.Fatalf("no frame before the first paint at %.0f ms", l.FCP)
+			}
+			if n := tk1(l.Ticks[first]); n == 0 {
+				t.Errorf("the first paint (%.0f ms) shows no figure", l.FCP)
+			}
+			for _, tk := range l.Ticks[first:] {
+				if tk1(tk) == 0 {
+					t.Errorf("at %.0f ms, after the first paint, a frame shows no figure (client %v)", tk[0].(float64), tk[2])
+					break
+				}
+			}
+			expectLink(t, ctx, c.name+" taken over", c)
+			t.Logf("first paint %.0f ms with %d figures; the calculator took over at %.0f ms", l.FCP, tk1(l.Ticks[first]), *l.Client)
+		})
 	}
 }
 
