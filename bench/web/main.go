@@ -165,26 +165,21 @@ func run(site, out string, rows, reps int, only string) error {
 		}
 	}
 	for i := 0; i < reps && want("load"); i++ {
-		cold, repeat, same, err := loads(filepath.Join(tmp, "floorprofile"+strconv.Itoa(i)), floorURL, floor.Selector)
-		if err != nil {
-			return err
+		for _, l := range []struct {
+			profile, link, sel string
+			cold, repeat, same *[]float64 // where its times go
+		}{
+			{"floorprofile", floorURL, floor.Selector, &r.ColdFloorMS, &r.RepeatFloorMS, &r.SameTabFloorMS},
+			{"linkedprofile", linkedURL, floor.Selector, &r.ColdLinkedMS, &r.RepeatLinkedMS, &r.SameLinkedMS},
+			{"profile", budgetLink, budgetSel, &r.ColdBudgetMS, &r.RepeatMS, &r.SameTabMS},
+			{"aaprofile", aaLink, aaSel, &r.ColdAAMS, &r.RepeatAAMS, &r.SameTabAAMS},
+		} {
+			cold, repeat, same, err := loads(filepath.Join(tmp, l.profile+strconv.Itoa(i)), l.link, l.sel)
+			if err != nil {
+				return err
+			}
+			*l.cold, *l.repeat, *l.same = append(*l.cold, cold), append(*l.repeat, repeat...), append(*l.same, same)
 		}
-		r.ColdFloorMS, r.RepeatFloorMS, r.SameTabFloorMS = append(r.ColdFloorMS, cold), append(r.RepeatFloorMS, repeat...), append(r.SameTabFloorMS, same)
-		cold, repeat, same, err = loads(filepath.Join(tmp, "linkedprofile"+strconv.Itoa(i)), linkedURL, floor.Selector)
-		if err != nil {
-			return err
-		}
-		r.ColdLinkedMS, r.RepeatLinkedMS, r.SameLinkedMS = append(r.ColdLinkedMS, cold), append(r.RepeatLinkedMS, repeat...), append(r.SameLinkedMS, same)
-		cold, repeat, same, err = loads(filepath.Join(tmp, "profile"+strconv.Itoa(i)), budgetLink, budgetSel)
-		if err != nil {
-			return err
-		}
-		r.ColdBudgetMS, r.RepeatMS, r.SameTabMS = append(r.ColdBudgetMS, cold), append(r.RepeatMS, repeat...), append(r.SameTabMS, same)
-		cold, repeat, same, err = loads(filepath.Join(tmp, "aaprofile"+strconv.Itoa(i)), aaLink, aaSel)
-		if err != nil {
-			return err
-		}
-		r.ColdAAMS, r.RepeatAAMS, r.SameTabAAMS = append(r.ColdAAMS, cold), append(r.RepeatAAMS, repeat...), append(r.SameTabAAMS, same)
 	}
 	if want("load") {
 		fmt.Printf("share link, cold load to first figure: budget %s, A/A %s\n", stats(r.ColdBudgetMS), stats(r.ColdAAMS))
@@ -221,7 +216,6 @@ func run(site, out string, rows, reps int, only string) error {
 		if err := keystrokes(filepath.Join(tmp, "profkeys"), srv.URL, 40, &r); err != nil {
 			return err
 		}
-		fmt.Printf("keystroke in the budget form → figures in the DOM: %s; → next frame %s\n", stats(r.KeyMS), stats(r.KeyPaintMS))
 		for i, l := range [][2]string{{budgetLink, budgetSel}, {aaLink, aaSel}} {
 			if err := profileLoad(filepath.Join(tmp, "prof"+strconv.Itoa(i)), l[0], l[1]); err != nil {
 				return err
@@ -237,7 +231,6 @@ func run(site, out string, rows, reps int, only string) error {
 		if err := keystrokes(filepath.Join(tmp, "keyprofile"), srv.URL, 40, &r); err != nil {
 			return err
 		}
-		fmt.Printf("keystroke in the budget form → figures in the DOM: %s; → next frame %s\n", stats(r.KeyMS), stats(r.KeyPaintMS))
 	}
 
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
@@ -599,6 +592,8 @@ const keyJS = `window.__ks = {dom: [], paint: []};
   }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['value']});
 })();`
 
+// keystrokes times n keystrokes in the budget form into r, and prints the
+// times.
 func keystrokes(profile, base string, n int, r *Result) error {
 	ctx, cancel, err := webtest.NewBrowser(context.Background(), profile)
 	if err != nil {
@@ -650,6 +645,7 @@ func keystrokes(profile, base string, n int, r *Result) error {
 	var ks struct{ Dom, Paint []float64 }
 	json.Unmarshal([]byte(raw), &ks)
 	r.KeyMS, r.KeyPaintMS = ks.Dom, ks.Paint
+	fmt.Printf("keystroke in the budget form → figures in the DOM: %s; → next frame %s\n", stats(r.KeyMS), stats(r.KeyPaintMS))
 	return nil
 }
 
