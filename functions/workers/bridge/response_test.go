@@ -3,11 +3,27 @@ package bridge
 import (
 	"io"
 	"log"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 )
+
+// respond is a handler that sets the header fields of header (a nil
+// value sets the field to nil), then writes the status (0: none) and body
+// ("": none).
+func respond(header http.Header, status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		maps.Copy(w.Header(), header)
+		if status != 0 {
+			w.WriteHeader(status)
+		}
+		if body != "" {
+			io.WriteString(w, body)
+		}
+	}
+}
 
 // TestWriter holds the bridge's buffered writer to net/http's own server:
 // for each handler, the status, header and body a real server sends (over
@@ -18,22 +34,12 @@ func TestWriter(t *testing.T) {
 		method string
 		h      http.HandlerFunc
 	}{
-		{"nothing written", "GET", func(w http.ResponseWriter, r *http.Request) {}},
-		{"status only", "GET", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(404) }},
-		{"sniffed type", "GET", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<!doctype html><p>hi") }},
-		{"set type kept", "GET", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/problem+json")
-			w.WriteHeader(400)
-			io.WriteString(w, `{"status":400}`)
-		}},
-		{"empty type not sniffed", "GET", func(w http.ResponseWriter, r *http.Request) {
-			w.Header()["Content-Type"] = nil
-			io.WriteString(w, "plain")
-		}},
-		{"encoded not sniffed", "GET", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Encoding", "gzip")
-			io.WriteString(w, "\x1f\x8b")
-		}},
+		{"nothing written", "GET", respond(nil, 0, "")},
+		{"status only", "GET", respond(nil, 404, "")},
+		{"sniffed type", "GET", respond(nil, 0, "<!doctype html><p>hi")},
+		{"set type kept", "GET", respond(http.Header{"Content-Type": {"application/problem+json"}}, 400, `{"status":400}`)},
+		{"empty type not sniffed", "GET", respond(http.Header{"Content-Type": nil}, 0, "plain")},
+		{"encoded not sniffed", "GET", respond(http.Header{"Content-Encoding": {"gzip"}}, 0, "\x1f\x8b")},
 		{"header after WriteHeader ignored", "GET", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("X-Before", "1")
 			w.WriteHeader(201)
@@ -46,23 +52,10 @@ func TestWriter(t *testing.T) {
 			w.Header().Set("X-Late", "1")
 			io.WriteString(w, "b")
 		}},
-		{"no body on 204", "GET", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(204)
-			io.WriteString(w, "dropped")
-		}},
-		{"no body on 304", "GET", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(304)
-			io.WriteString(w, "dropped")
-		}},
-		{"no body on HEAD", "HEAD", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/plain")
-			io.WriteString(w, "dropped")
-		}},
-		{"repeated field", "GET", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Add("Vary", "Origin")
-			w.Header().Add("Vary", "Access-Control-Request-Headers")
-			w.Header().Set("Allow", "GET, HEAD, OPTIONS")
-		}},
+		{"no body on 204", "GET", respond(nil, 204, "dropped")},
+		{"no body on 304", "GET", respond(nil, 304, "dropped")},
+		{"no body on HEAD", "HEAD", respond(http.Header{"Content-Type": {"text/plain"}}, 0, "dropped")},
+		{"repeated field", "GET", respond(http.Header{"Vary": {"Origin", "Access-Control-Request-Headers"}, "Allow": {"GET, HEAD, OPTIONS"}}, 0, "")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
