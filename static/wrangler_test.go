@@ -203,17 +203,7 @@ func startWrangler(t *testing.T, site string) string {
 	if err := os.WriteFile(cfg, []byte(assetsConfig(t, site)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := wranglerdev.Start(root, dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.Stop()
-		if t.Failed() {
-			t.Logf("wrangler output:\n%s", srv.Logs())
-		}
-	})
-	return srv.URL
+	return wranglerdev.StartTest(t, root, dir, cfg).URL
 }
 
 // TestWranglerCompressesAssets serves a site with the generator's

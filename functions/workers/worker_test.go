@@ -62,17 +62,7 @@ func startWorkerSite(t *testing.T, workerDir, siteDir string) *wranglerdev.Serve
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := wranglerdev.Start(root, dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		s.Stop()
-		if t.Failed() {
-			t.Logf("wrangler output:\n%s", s.Logs())
-		}
-	})
-	return s
+	return wranglerdev.StartTest(t, root, dir, cfg)
 }
 
 // needWrangler fails the test at once when wrangler or Node is missing,

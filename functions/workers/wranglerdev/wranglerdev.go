@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto"
@@ -182,6 +183,24 @@ func Start(root, dir, cfg string) (*Server, error) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// StartTest is Start for a test: the server is stopped when t ends, and
+// wrangler's output is logged when t has failed; a server that does not
+// start fails t.
+func StartTest(t testing.TB, root, dir, cfg string) *Server {
+	t.Helper()
+	s, err := Start(root, dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Stop()
+		if t.Failed() {
+			t.Logf("wrangler output:\n%s", s.Logs())
+		}
+	})
+	return s
 }
 
 // Logs returns what wrangler and workerd printed so far.
