@@ -3,13 +3,13 @@
 package main
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/render"
 )
 
@@ -18,14 +18,7 @@ import (
 // not run first would never render its links, and a query the shim
 // forwards past render.MaxQuery would start Go for nothing.
 func TestShimPages(t *testing.T) {
-	shim, err := os.ReadFile("shim/worker.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	toml, err := os.ReadFile("../../wrangler.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	shim, toml := testfile.Read(t, "shim/worker.mjs"), testfile.Read(t, "../../wrangler.toml")
 	m := regexp.MustCompile(`const MAX_QUERY = (\d+);`).FindSubmatch(shim)
 	if m == nil {
 		t.Fatal("no MAX_QUERY in the shim")
