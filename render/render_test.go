@@ -16,6 +16,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -80,19 +81,7 @@ func TestGolden(t *testing.T) {
 		t.Run(l.name, func(t *testing.T) {
 			v, region := rendered(t, l)
 			got := Description(v) + "\n\n" + strings.ReplaceAll(region, "><", ">\n<") + "\n"
-			path := filepath.Join("testdata", l.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s (go test -update rewrites it)", l.name, path)
-			}
+			testfile.Golden(t, filepath.Join("testdata", l.name+".golden"), []byte(got), *update)
 		})
 	}
 }

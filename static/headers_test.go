@@ -1,17 +1,17 @@
 package static
 
 import (
-	"bytes"
 	"flag"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/headers.golden")
@@ -24,19 +24,7 @@ func TestHeadersFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/headers.golden"
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("_headers:\n%s\nwant (%s):\n%s", got, golden, want)
-	}
+	testfile.Golden(t, "testdata/headers.golden", got, *update)
 }
 
 // readCloudflare reads a _headers file as Cloudflare's parser does

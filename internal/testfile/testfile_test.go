@@ -1,8 +1,10 @@
 package testfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -15,5 +17,39 @@ func TestRead(t *testing.T) {
 	}
 	if got := string(Read(t, path)); got != want {
 		t.Errorf("Read = %q, want %q", got, want)
+	}
+}
+
+// recorder is a testing.TB that keeps the errors reported to it.
+type recorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestGolden: -update writes the golden file, the same bytes then pass,
+// and other bytes fail naming the file.
+func TestGolden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.golden")
+	r := &recorder{TB: t}
+	Golden(r, path, []byte("first\n"), true)
+	if got := string(Read(t, path)); got != "first\n" || len(r.errs) != 0 {
+		t.Fatalf("with update: the file holds %q, errors %q", got, r.errs)
+	}
+	Golden(r, path, []byte("first\n"), false)
+	if len(r.errs) != 0 {
+		t.Errorf("the same bytes fail: %q", r.errs)
+	}
+	Golden(r, path, []byte("second\n"), false)
+	if len(r.errs) != 1 || !strings.Contains(r.errs[0], path) {
+		t.Errorf("other bytes: errors %q, want one naming %s", r.errs, path)
+	}
+	if got := string(Read(t, path)); got != "first\n" {
+		t.Errorf("without update the file was rewritten: %q", got)
 	}
 }
