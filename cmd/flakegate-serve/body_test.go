@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -21,10 +20,7 @@ import (
 // loopback port in process, and returns its address.
 func listen(t *testing.T, opt api.Options) string {
 	t.Helper()
-	h, err := newMux(opt, os.DirFS(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := handler(t, opt, t.TempDir())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -170,10 +166,7 @@ func TestStopsWhenClientLeaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newMux(api.LocalOptions(), os.DirFS(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := handler(t, api.LocalOptions(), t.TempDir())
 	type result struct {
 		status int
 		at     time.Time

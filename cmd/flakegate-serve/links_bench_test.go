@@ -3,7 +3,6 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
 
 	"github.com/flakegate/flakegate/functions/api"
@@ -15,10 +14,7 @@ import (
 // answer to the same input, through the local server's handler: the
 // ratio of the two is what rendering costs beyond the answer itself.
 func BenchmarkLink(b *testing.B) {
-	h, err := newMux(api.LocalOptions(), os.DirFS(rendertest.Prerendered(b)))
-	if err != nil {
-		b.Fatal(err)
-	}
+	h := handler(b, api.LocalOptions(), rendertest.Prerendered(b))
 	for _, c := range []struct{ name, target string }{
 		{"budget/page", "/?cap=5&confidence=0.95&cost=8&observe=1%2F120&rates=0.05%2C0.02%2C0.001&target=0.9&v=2"},
 		{"budget/api", "/v1/budget?cap=5&confidence=0.95&cost=8&observe=1%2F120&rates=0.05%2C0.02%2C0.001&target=0.9"},

@@ -6,12 +6,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/render"
 	"github.com/flakegate/flakegate/render/rendertest"
 )
@@ -23,10 +23,7 @@ import (
 // preview tags; and the figures (fieldcheck, both ways) equal to the
 // CLI's -json. The expected values are the CLI's own output.
 func TestLinksOpenOnTheirAnswer(t *testing.T) {
-	h, err := newMux(api.LocalOptions(), os.DirFS(rendertest.Prerendered(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := handler(t, api.LocalOptions(), rendertest.Prerendered(t))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	for _, c := range rendertest.Cases {
@@ -72,10 +69,7 @@ func fetch(t *testing.T, u, etag string) string {
 // query, are served as pre-rendered.
 func TestLinkCaching(t *testing.T) {
 	dir := rendertest.Prerendered(t)
-	h, err := newMux(api.LocalOptions(), os.DirFS(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := handler(t, api.LocalOptions(), dir)
 	get := func(target, etag string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, target, nil)
 		if etag != "" {
@@ -110,10 +104,7 @@ func TestLinkCaching(t *testing.T) {
 	if w := get(strings.Replace(link, "19", "18", 1), a.Header().Get("ETag")); w.Code != 200 {
 		t.Errorf("another link with the first one's ETag: %d", w.Code)
 	}
-	want, err := os.ReadFile(filepath.Join(dir, "decide.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := testfile.Read(t, filepath.Join(dir, "decide.html"))
 	q0 := len(link) - len("/decide?")
 	long := link + "&pad=" + strings.Repeat("x", render.MaxQuery+1-q0-len("&pad="))
 	for _, target := range []string{"/decide", long} {

@@ -29,6 +29,17 @@ func binary(t *testing.T) string {
 	return rendertest.Build(t, "../..", "./cmd/flakegate-serve")
 }
 
+// handler is the local server's handler (newMux) with opt over the site
+// in the folder site; one that cannot be made fails t.
+func handler(t testing.TB, opt api.Options, site string) http.Handler {
+	t.Helper()
+	h, err := newMux(opt, os.DirFS(site))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	rendertest.RemoveAll()
@@ -235,10 +246,7 @@ func TestServesSite(t *testing.T) {
 // TestPlaceholder: with no site built, every page explains how to build it
 // and links the API, with status 404.
 func TestPlaceholder(t *testing.T) {
-	h, err := newMux(api.Options{}, os.DirFS(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := handler(t, api.Options{}, t.TempDir())
 	for _, p := range []string{"/", "/decide"} {
 		r, _ := http.NewRequest("GET", p, nil)
 		w := &recorder{header: http.Header{}}
