@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"github.com/flakegate/flakegate/render/rendertest"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // linkCase is a link the CLI (-site) made for one page, and the figures

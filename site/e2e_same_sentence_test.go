@@ -4,12 +4,12 @@ package main
 
 import (
 	"context"
-	"github.com/flakegate/flakegate/render/rendertest"
 	"path/filepath"
 	"testing"
 
 	"github.com/flakegate/flakegate/page"
 	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // Done means: on every page, for every way of giving it input (typed,

@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/flakegate/flakegate/render/rendertest"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // TestResultLinks opens, in headless Chromium, the links that the CLI

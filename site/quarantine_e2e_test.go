@@ -3,7 +3,6 @@
 package main
 
 import (
-	"github.com/flakegate/flakegate/render/rendertest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // TestQuarantinePage drives the quarantine page in headless Chromium and
