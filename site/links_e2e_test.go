@@ -4,19 +4,17 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/page/webtest"
 	"github.com/flakegate/flakegate/render/rendertest"
 )
@@ -29,9 +27,7 @@ import (
 // server and the Worker serve them. It also holds Copy as Markdown, link
 // included, to the CLI's -markdown -site summary of the same result.
 func TestResultLinks(t *testing.T) {
-	if _, err := webtest.Chromium(); err != nil {
-		t.Fatal(err) // before building: a missing chromium is a failure
-	}
+	ctx := startBrowser(t)
 	dir, _ := built(t)
 	site, err := webtest.NewHandler(dir)
 	if err != nil {
@@ -42,11 +38,6 @@ func TestResultLinks(t *testing.T) {
 	mux.Handle("/", site)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	ctx, cancel, err := webtest.NewBrowser(context.Background(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
 	console := webtest.Watch(ctx)
 
 	data := t.TempDir()
@@ -55,10 +46,7 @@ func TestResultLinks(t *testing.T) {
 	basePath := writeFile(t, data, "base.csv", base)
 	candPath := writeFile(t, data, "cand.csv", cand)
 	ledgerPath := filepath.Join(repoRoot(), "core", "ledger", "testdata", "ledger", "seed_20x20.jsonl")
-	ledgerData, err := os.ReadFile(ledgerPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ledgerData := testfile.Read(t, ledgerPath)
 
 	budgetArgs := []string{"budget", "-target", "0.9", "-cost", "8", "-cap", "5", "-observe", "1/120", "0.05", "0.02", "0.001"}
 	cases := []struct {
@@ -101,18 +89,7 @@ func TestResultLinks(t *testing.T) {
 		link, _ := rendertest.SplitLink(t, cases[0].json)
 		want := string(cli(t, append(budgetArgs, "-markdown", "-site", srv.URL)...))
 		open(t, ctx, link)
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.clipboard.writeText = async (t) => { window.__copied = t; }; true`)); err != nil {
-			t.Fatal(err)
-		}
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("copy-md"))); err != nil {
-			t.Fatal(err)
-		}
-		poll(t, ctx, 5*time.Second, `typeof window.__copied === 'string'`)
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.__copied`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != want {
+		if got := copied(t, ctx, "copy-md"); got != want {
 			t.Errorf("Copy as Markdown gave\n%s\n--- the CLI prints\n%s", got, want)
 		}
 	})
