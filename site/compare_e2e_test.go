@@ -35,8 +35,7 @@ func TestComparePage(t *testing.T) {
 	}
 	answer := strings.SplitN(string(cli(t, "compare", a, b)), "\n", 2)[0]
 
-	ctx, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-	defer cancelTab()
+	ctx := newTab(t, browser)
 	open(t, ctx, srv.URL+"/compare")
 	for id, file := range map[string]string{"file-compare-a": a, "file-compare-b": b} {
 		if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.ID(id), []string{file})); err != nil {

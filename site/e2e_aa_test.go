@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,20 +21,6 @@ import (
 // The A/A page as a reviewer meets it, at 1280 and 390 px. Expected
 // figures come from the CLI (`flakegate aa -json`) run on the same files;
 // expected words from the A/A story as package words writes it.
-
-// cliIn runs the CLI in dir (so that report files are named as the page
-// names them) and returns its standard output.
-func cliIn(t *testing.T, dir string, args ...string) []byte {
-	t.Helper()
-	_, bin := built(t)
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil && len(out) == 0 { // a gate that blocks exits 1 and still prints
-		t.Fatalf("flakegate %s: %v", strings.Join(args, " "), err)
-	}
-	return out
-}
 
 // evalJS evaluates a JavaScript expression of type T.
 func evalJS[T any](t *testing.T, ctx context.Context, expr string) T {

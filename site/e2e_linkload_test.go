@@ -381,8 +381,7 @@ func TestQueryLinkOffline(t *testing.T) {
 	}
 	defer srv.Close()
 	links := cliLinks(t, srv.URL)
-	ctx, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-	defer cancelTab()
+	ctx := newTab(t, browser)
 	open(t, ctx, srv.URL+"/")
 	poll(t, ctx, 30*time.Second, `navigator.serviceWorker.controller !== null`)
 	// The worker fills its cache once it is installed.

@@ -76,12 +76,18 @@ func serveSite(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// freshTab opens a browser context that shares nothing with the others (no
-// cache, no service worker, no storage) at width w, closed when t ends.
-func freshTab(t *testing.T, parent context.Context, w width) context.Context {
-	t.Helper()
+// newTab opens a browser context that shares nothing with the others (no
+// cache, no service worker, no storage), closed when t ends.
+func newTab(t *testing.T, parent context.Context) context.Context {
 	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
+	return ctx
+}
+
+// freshTab is newTab at width w.
+func freshTab(t *testing.T, parent context.Context, w width) context.Context {
+	t.Helper()
+	ctx := newTab(t, parent)
 	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
 	if w.phone {
 		opts = []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateScale(2)}

@@ -55,19 +55,27 @@ func built(t *testing.T) (string, string) {
 	return siteDir, rendertest.Build(t, repoRoot(), "./cmd/flakegate")
 }
 
+// cli runs the CLI and returns its standard output.
 func cli(t *testing.T, args ...string) []byte {
 	t.Helper()
+	return cliIn(t, "", args...)
+}
+
+// cliIn runs the CLI in dir ("" for this folder) and returns its standard
+// output; a gate that blocks exits non-zero but still prints, so only a
+// run that prints nothing fails t.
+func cliIn(t *testing.T, dir string, args ...string) []byte {
+	t.Helper()
 	_, bin := built(t)
-	out, err := exec.Command(bin, args...).Output()
-	if err != nil {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil && len(out) == 0 {
 		var stderr string
 		if ee, ok := err.(*exec.ExitError); ok {
 			stderr = string(ee.Stderr)
 		}
-		// A gate that blocks exits non-zero but still prints its JSON.
-		if len(out) == 0 {
-			t.Fatalf("flakegate %s: %v %s", strings.Join(args, " "), err, stderr)
-		}
+		t.Fatalf("flakegate %s: %v %s", strings.Join(args, " "), err, stderr)
 	}
 	return out
 }
@@ -353,8 +361,7 @@ func TestEndToEnd(t *testing.T) {
 	// Share links reopen every figure in a fresh browser context (no cache,
 	// no service worker, no storage shared with the first).
 	t.Run("share-links", func(t *testing.T) {
-		fresh, cancelFresh := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
-		defer cancelFresh()
+		fresh := newTab(t, ctx)
 		freshConsole := webtest.Watch(fresh)
 		for _, c := range []struct {
 			name    string

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/page/webtest"
@@ -74,8 +73,7 @@ func TestResultLinks(t *testing.T) {
 				t.Fatalf("link %q does not open %s%s", link, srv.URL, c.path)
 			}
 			// A fresh browser context: no state from an earlier page.
-			fresh, cancelFresh := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
-			defer cancelFresh()
+			fresh := newTab(t, ctx)
 			open(t, fresh, link)
 			page := expectFields(t, fresh, c.name, c.prefix, result, c.skip...)
 			if len(page) < 10 {
