@@ -14,6 +14,7 @@ import (
 	"testing/fstest"
 
 	"github.com/andybalholm/brotli"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // TestNegotiate: the coding chosen for Accept-Encoding values. Expected
@@ -124,15 +125,7 @@ func encodedSite(t *testing.T) (string, *Handler) {
 		"web/icon.png": "\x89PNG\r\n\x1a\n" + strings.Repeat("x", 1000), // not compressible by extension
 		"version.txt":  "v\n",                                           // copies would be larger
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfile.Write(t, dir, files)
 	if _, err := Precompress(dir); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // root is the repository, where wrangler (node_modules) and wrangler.toml are.
@@ -53,7 +54,7 @@ func compareWithWrangler(t *testing.T, rs Rules) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, body := range map[string]string{
+	testfile.Write(t, site, map[string]string{
 		"index.html":           "<!doctype html><title>home</title>",
 		"decide.html":          "<!doctype html><title>decide</title>",
 		"aa.html":              "<!doctype html><title>aa</title>",
@@ -66,15 +67,7 @@ func compareWithWrangler(t *testing.T, rs Rules) {
 		"web/app.wasm":         "\x00asm\x01\x00\x00\x00",
 		"web/icon.svg":         "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
 		HeadersFile:            string(file),
-	} {
-		p := filepath.Join(site, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	h, err := New(os.DirFS(site), Options{Headers: rs})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/render/rendertest"
 	"github.com/flakegate/flakegate/static"
 )
@@ -151,21 +151,13 @@ const decoyHeaders = "/*\n  Content-Security-Policy: default-src *\n  X-Decoy: 1
 func writeSite(t *testing.T, headers string) string {
 	t.Helper()
 	site := t.TempDir()
-	for name, body := range map[string]string{
+	testfile.Write(t, site, map[string]string{
 		"index.html":   "<!doctype html><title>calc</title>",
 		"decide.html":  "<!doctype html><title>decide</title>",
 		"aa.html":      "<!doctype html><title>aa</title>",
 		"web/app.wasm": "\x00asm\x01\x00\x00\x00",
 		"_headers":     headers,
-	} {
-		p := filepath.Join(site, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return site
 }
 

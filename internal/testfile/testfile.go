@@ -1,6 +1,7 @@
 // Package testfile reads the files tests compare against (testdata,
-// goldens, documents): a file a test cannot read fails that test. It is
-// imported by tests only, of every layer; it imports nothing of ours.
+// goldens, documents), and writes the small trees of files tests serve or
+// read: a file a test cannot read or write fails that test. It is imported
+// by tests only, of every layer; it imports nothing of ours.
 package testfile
 
 import (

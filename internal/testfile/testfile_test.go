@@ -53,3 +53,16 @@ func TestGolden(t *testing.T) {
 		t.Errorf("without update the file was rewritten: %q", got)
 	}
 }
+
+// TestWrite: each file is written below the folder, folders made on the
+// way, and reads back as written.
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"index.html": "home", "web/app.wasm": "\x00asm", "a/b/c.txt": ""}
+	Write(t, dir, files)
+	for name, want := range files {
+		if got := string(Read(t, filepath.Join(dir, filepath.FromSlash(name)))); got != want {
+			t.Errorf("%s holds %q, want %q", name, got, want)
+		}
+	}
+}

@@ -4,10 +4,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // The bench times the floor page until Selector matches, so the
@@ -15,13 +15,8 @@ import (
 // the MIME type instantiateStreaming insists on.
 func TestHandler(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "web"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	wasm := []byte("\x00asm\x01\x00\x00\x00")
-	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm"), wasm, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	const wasm = "\x00asm\x01\x00\x00\x00"
+	testfile.Write(t, dir, map[string]string{"web/app.wasm": wasm})
 	h, err := Handler(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +50,7 @@ func TestHandler(t *testing.T) {
 		t.Errorf("app.js does not load /web/app.wasm")
 	}
 	res, body := get("/web/app.wasm")
-	if res.StatusCode != http.StatusOK || body != string(wasm) {
+	if res.StatusCode != http.StatusOK || body != wasm {
 		t.Errorf("GET /web/app.wasm: status %d, %d bytes; want dir's %d bytes", res.StatusCode, len(body), len(wasm))
 	}
 	if ct := res.Header.Get("Content-Type"); ct != "application/wasm" {
