@@ -144,25 +144,25 @@ func firstBench(tmp, site, floorURL, budgetLink string, reps int, r *Result) err
 	fcp := func(t firstTimes) float64 { return t.FCP }
 	fig := func(t firstTimes) float64 { return t.figure() }
 	ready := func(t firstTimes) float64 { return t.Ready }
-	r.PlainFirstPaintMS = col(plainT, fcp)
-	r.PlainReadyMS = col(plainT, ready)
-	r.QueryFigureMS = col(queryT, fig)
-	r.QueryReadyMS = col(queryT, ready)
-	r.PrivateFigureMS = col(privateT, fig)
-	r.PrivateReadyMS = col(privateT, ready)
-	r.FloorFirstPaintMS = col(floorT, fcp)
-	r.FloorMountMS = col(floorT, fig)
-	floorMount := median(r.FloorMountMS)
+	r.Plain.FirstMS = col(plainT, fcp)
+	r.Plain.ReadyMS = col(plainT, ready)
+	r.Query.FirstMS = col(queryT, fig)
+	r.Query.ReadyMS = col(queryT, ready)
+	r.Private.FirstMS = col(privateT, fig)
+	r.Private.ReadyMS = col(privateT, ready)
+	r.FloorFirst.FirstMS = col(floorT, fcp)
+	r.FloorFirst.ReadyMS = col(floorT, fig)
+	floorMount := median(r.FloorFirst.ReadyMS)
 	ratio := func(v []float64) string {
 		return fmt.Sprintf("%.0f ms, %.2f× the floor", median(v), median(v)/floorMount)
 	}
-	fmt.Printf("go-app's smallest page: first paint %s; mounted %s\n", stats(r.FloorFirstPaintMS), stats(r.FloorMountMS))
-	fmt.Printf("pre-rendered page, no link: first paint %s; interactive %s\n", stats(r.PlainFirstPaintMS), stats(r.PlainReadyMS))
-	fmt.Printf("query link (rendered by the local server): first figure %s; interactive %s\n", stats(r.QueryFigureMS), stats(r.QueryReadyMS))
-	fmt.Printf("private (fragment) link: first figure %s; interactive %s\n", stats(r.PrivateFigureMS), stats(r.PrivateReadyMS))
+	fmt.Printf("go-app's smallest page: first paint %s; mounted %s\n", stats(r.FloorFirst.FirstMS), stats(r.FloorFirst.ReadyMS))
+	fmt.Printf("pre-rendered page, no link: first paint %s; interactive %s\n", stats(r.Plain.FirstMS), stats(r.Plain.ReadyMS))
+	fmt.Printf("query link (rendered by the local server): first figure %s; interactive %s\n", stats(r.Query.FirstMS), stats(r.Query.ReadyMS))
+	fmt.Printf("private (fragment) link: first figure %s; interactive %s\n", stats(r.Private.FirstMS), stats(r.Private.ReadyMS))
 	fmt.Printf("as ratios to the floor's mount (medians): pre-rendered first paint %s; query link's first figure %s, interactive %s; private link's first figure %s, interactive %s; pre-rendered page interactive %s\n",
-		ratio(r.PlainFirstPaintMS), ratio(r.QueryFigureMS), ratio(r.QueryReadyMS), ratio(r.PrivateFigureMS), ratio(r.PrivateReadyMS), ratio(r.PlainReadyMS))
+		ratio(r.Plain.FirstMS), ratio(r.Query.FirstMS), ratio(r.Query.ReadyMS), ratio(r.Private.FirstMS), ratio(r.Private.ReadyMS), ratio(r.Plain.ReadyMS))
 	fmt.Printf("a query link's first figure / the pre-rendered page's first paint: %.2f× (target 1.1×); a private link's: %.2f×\n",
-		median(r.QueryFigureMS)/median(r.PlainFirstPaintMS), median(r.PrivateFigureMS)/median(r.PlainFirstPaintMS))
+		median(r.Query.FirstMS)/median(r.Plain.FirstMS), median(r.Private.FirstMS)/median(r.Plain.FirstMS))
 	return nil
 }

@@ -59,43 +59,49 @@ import (
 	"github.com/flakegate/flakegate/words"
 )
 
+// Loads are a page's load times, in ms, until its first figure: cold (a
+// fresh profile), each repeat visit, and again in the same tab.
+type Loads struct {
+	ColdMS    []float64 `json:"cold_ms"`
+	RepeatMS  []float64 `json:"repeat_ms"`
+	SameTabMS []float64 `json:"same_tab_ms"`
+}
+
+// FirstLoad is a page's cold load on the local server (first.go), in ms:
+// until its first paint (a link's page: its first figure), and until it is
+// interactive (go-app's smallest page: mounted).
+type FirstLoad struct {
+	FirstMS []float64 `json:"first_ms"`
+	ReadyMS []float64 `json:"ready_ms"`
+}
+
 // Result is what the benchmark measured; times in milliseconds.
 type Result struct {
-	WasmRaw        int64     `json:"wasm_raw_bytes"`
-	WasmGzip       int64     `json:"wasm_gzip9_bytes"`
-	WasmBrotli11   int64     `json:"wasm_brotli11_bytes"`
-	WasmBrotli5    int64     `json:"wasm_brotli5_bytes"`
-	ColdBudgetMS   []float64 `json:"cold_budget_link_ms"`
-	ColdAAMS       []float64 `json:"cold_aa_link_ms"`
-	RepeatMS       []float64 `json:"repeat_budget_link_ms"`
-	RepeatAAMS     []float64 `json:"repeat_aa_link_ms"`
-	SameTabMS      []float64 `json:"same_tab_budget_link_ms"`
-	SameTabAAMS    []float64 `json:"same_tab_aa_link_ms"`
-	FloorWasmRaw   int64     `json:"floor_wasm_raw_bytes"`
-	ColdFloorMS    []float64 `json:"cold_goapp_floor_ms"`
-	RepeatFloorMS  []float64 `json:"repeat_goapp_floor_ms"`
-	SameTabFloorMS []float64 `json:"same_tab_goapp_floor_ms"`
-	LinkedWasmRaw  int64     `json:"linked_wasm_raw_bytes"`
-	ColdLinkedMS   []float64 `json:"cold_linked_floor_ms"`
-	RepeatLinkedMS []float64 `json:"repeat_linked_floor_ms"`
-	SameLinkedMS   []float64 `json:"same_tab_linked_floor_ms"`
-	CSVRows        int       `json:"csv_rows"`
-	CSVBytes       int64     `json:"csv_bytes"`
-	CSVMS          []float64 `json:"csv_to_figures_ms"`
-	CSVAllMS       []float64 `json:"csv_to_all_figures_ms"` // with the in-depth analyses
-	CSVParseMS     []float64 `json:"csv_go_parse_ms"`
-	CSVMaxFrameMS  []float64 `json:"csv_longest_frame_gap_ms"`
-	KeyMS          []float64 `json:"keystroke_to_dom_ms"`
-	KeyPaintMS     []float64 `json:"keystroke_to_next_frame_ms"`
+	WasmRaw      int64 `json:"wasm_raw_bytes"`
+	WasmGzip     int64 `json:"wasm_gzip9_bytes"`
+	WasmBrotli11 int64 `json:"wasm_brotli11_bytes"`
+	WasmBrotli5  int64 `json:"wasm_brotli5_bytes"`
+	Budget       Loads `json:"budget_link"`
+	AA           Loads `json:"aa_link"`
+	// go-app's smallest page, and the same with the calculator linked in,
+	// never run.
+	FloorWasmRaw  int64     `json:"floor_wasm_raw_bytes"`
+	Floor         Loads     `json:"goapp_floor"`
+	LinkedWasmRaw int64     `json:"linked_wasm_raw_bytes"`
+	Linked        Loads     `json:"linked_floor"`
+	CSVRows       int       `json:"csv_rows"`
+	CSVBytes      int64     `json:"csv_bytes"`
+	CSVMS         []float64 `json:"csv_to_figures_ms"`
+	CSVAllMS      []float64 `json:"csv_to_all_figures_ms"` // with the in-depth analyses
+	CSVParseMS    []float64 `json:"csv_go_parse_ms"`
+	CSVMaxFrameMS []float64 `json:"csv_longest_frame_gap_ms"`
+	KeyMS         []float64 `json:"keystroke_to_dom_ms"`
+	KeyPaintMS    []float64 `json:"keystroke_to_next_frame_ms"`
 	// First paint and first figure, cold, on the local server (first.go).
-	FloorFirstPaintMS []float64 `json:"goapp_floor_first_paint_ms"`
-	FloorMountMS      []float64 `json:"goapp_floor_mounted_ms"`
-	PlainFirstPaintMS []float64 `json:"prerendered_first_paint_ms"`
-	PlainReadyMS      []float64 `json:"prerendered_interactive_ms"`
-	QueryFigureMS     []float64 `json:"query_link_first_figure_ms"`
-	QueryReadyMS      []float64 `json:"query_link_interactive_ms"`
-	PrivateFigureMS   []float64 `json:"private_link_first_figure_ms"`
-	PrivateReadyMS    []float64 `json:"private_link_interactive_ms"`
+	FloorFirst FirstLoad `json:"goapp_floor_first"`
+	Plain      FirstLoad `json:"prerendered_first"`  // the pre-rendered page, no link
+	Query      FirstLoad `json:"query_link_first"`   // a query link, rendered by the server
+	Private    FirstLoad `json:"private_link_first"` // a private (fragment) link
 }
 
 func main() {
@@ -167,32 +173,34 @@ func run(site, out string, rows, reps int, only string) error {
 	for i := 0; i < reps && want("load"); i++ {
 		for _, l := range []struct {
 			profile, link, sel string
-			cold, repeat, same *[]float64 // where its times go
+			times              *Loads
 		}{
-			{"floorprofile", floorURL, floor.Selector, &r.ColdFloorMS, &r.RepeatFloorMS, &r.SameTabFloorMS},
-			{"linkedprofile", linkedURL, floor.Selector, &r.ColdLinkedMS, &r.RepeatLinkedMS, &r.SameLinkedMS},
-			{"profile", budgetLink, budgetSel, &r.ColdBudgetMS, &r.RepeatMS, &r.SameTabMS},
-			{"aaprofile", aaLink, aaSel, &r.ColdAAMS, &r.RepeatAAMS, &r.SameTabAAMS},
+			{"floorprofile", floorURL, floor.Selector, &r.Floor},
+			{"linkedprofile", linkedURL, floor.Selector, &r.Linked},
+			{"profile", budgetLink, budgetSel, &r.Budget},
+			{"aaprofile", aaLink, aaSel, &r.AA},
 		} {
 			cold, repeat, same, err := loads(filepath.Join(tmp, l.profile+strconv.Itoa(i)), l.link, l.sel)
 			if err != nil {
 				return err
 			}
-			*l.cold, *l.repeat, *l.same = append(*l.cold, cold), append(*l.repeat, repeat...), append(*l.same, same)
+			l.times.ColdMS = append(l.times.ColdMS, cold)
+			l.times.RepeatMS = append(l.times.RepeatMS, repeat...)
+			l.times.SameTabMS = append(l.times.SameTabMS, same)
 		}
 	}
 	if want("load") {
-		fmt.Printf("share link, cold load to first figure: budget %s, A/A %s\n", stats(r.ColdBudgetMS), stats(r.ColdAAMS))
-		fmt.Printf("share link, repeat visit:               budget %s, A/A %s\n", stats(r.RepeatMS), stats(r.RepeatAAMS))
-		fmt.Printf("share link, again in the same tab:      budget %s, A/A %s\n", stats(r.SameTabMS), stats(r.SameTabAAMS))
-		fmt.Printf("go-app's smallest page (app.wasm %s): cold %s, repeat %s, same tab %s\n", mb(r.FloorWasmRaw), stats(r.ColdFloorMS), stats(r.RepeatFloorMS), stats(r.SameTabFloorMS))
-		fmt.Printf("the same with the calculator linked in, never run (app.wasm %s): cold %s, repeat %s, same tab %s\n", mb(r.LinkedWasmRaw), stats(r.ColdLinkedMS), stats(r.RepeatLinkedMS), stats(r.SameLinkedMS))
-		cf, rf := median(r.ColdFloorMS), median(r.RepeatFloorMS)
+		fmt.Printf("share link, cold load to first figure: budget %s, A/A %s\n", stats(r.Budget.ColdMS), stats(r.AA.ColdMS))
+		fmt.Printf("share link, repeat visit:               budget %s, A/A %s\n", stats(r.Budget.RepeatMS), stats(r.AA.RepeatMS))
+		fmt.Printf("share link, again in the same tab:      budget %s, A/A %s\n", stats(r.Budget.SameTabMS), stats(r.AA.SameTabMS))
+		fmt.Printf("go-app's smallest page (app.wasm %s): cold %s, repeat %s, same tab %s\n", mb(r.FloorWasmRaw), stats(r.Floor.ColdMS), stats(r.Floor.RepeatMS), stats(r.Floor.SameTabMS))
+		fmt.Printf("the same with the calculator linked in, never run (app.wasm %s): cold %s, repeat %s, same tab %s\n", mb(r.LinkedWasmRaw), stats(r.Linked.ColdMS), stats(r.Linked.RepeatMS), stats(r.Linked.SameTabMS))
+		cf, rf := median(r.Floor.ColdMS), median(r.Floor.RepeatMS)
 		fmt.Printf("calculator / go-app floor, medians: cold budget %.2f×, A/A %.2f×; repeat budget %.2f×, A/A %.2f×\n",
-			median(r.ColdBudgetMS)/cf, median(r.ColdAAMS)/cf, median(r.RepeatMS)/rf, median(r.RepeatAAMS)/rf)
-		cl, rl := median(r.ColdLinkedMS), median(r.RepeatLinkedMS)
+			median(r.Budget.ColdMS)/cf, median(r.AA.ColdMS)/cf, median(r.Budget.RepeatMS)/rf, median(r.AA.RepeatMS)/rf)
+		cl, rl := median(r.Linked.ColdMS), median(r.Linked.RepeatMS)
 		fmt.Printf("linked floor / go-app floor (the code's size), medians: cold %.2f×, repeat %.2f×; calculator / linked floor (running it): cold budget %.2f×, A/A %.2f×; repeat budget %.2f×, A/A %.2f×\n",
-			cl/cf, rl/rf, median(r.ColdBudgetMS)/cl, median(r.ColdAAMS)/cl, median(r.RepeatMS)/rl, median(r.RepeatAAMS)/rl)
+			cl/cf, rl/rf, median(r.Budget.ColdMS)/cl, median(r.AA.ColdMS)/cl, median(r.Budget.RepeatMS)/rl, median(r.AA.RepeatMS)/rl)
 	}
 	if want("first") {
 		if err := firstBench(tmp, site, floorURL, budgetLink, reps, &r); err != nil {
