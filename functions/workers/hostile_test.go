@@ -3,11 +3,7 @@
 package main
 
 import (
-	"io"
-	"net"
-	"net/url"
 	"testing"
-	"time"
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
@@ -20,10 +16,5 @@ func TestWorkerHostile(t *testing.T) {
 	needWrangler(t)
 	s := startWorker(t, buildWorker(t))
 	apitest.RunHostile(t, "Worker", apitest.HostileCases(), retryRestart(t, apitest.HTTPDo(s.URL, api.DefaultMaxBodyBytes)))
-	u, err := url.Parse(s.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	apitest.RunRawHostile(t, "Worker", u.Host, apitest.RawHostileCases(api.DefaultMaxBodyBytes),
-		func() (io.ReadWriteCloser, error) { return net.DialTimeout("tcp", u.Host, 10*time.Second) })
+	apitest.RunRawHostileAt(t, "Worker", s.URL, apitest.RawHostileCases(api.DefaultMaxBodyBytes))
 }
