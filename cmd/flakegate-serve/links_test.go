@@ -32,36 +32,10 @@ func TestLinksOpenOnTheirAnswer(t *testing.T) {
 			if !strings.Contains(link, "?") {
 				t.Fatalf("the CLI's link %q is not a query link", link)
 			}
-			doc := fetch(t, link, "")
-			rendertest.CheckPage(t, doc, link, answer, c.Prefix, result, c.Skip...)
+			_, doc := rendertest.FetchPage(t, http.DefaultClient, link)
+			rendertest.CheckPage(t, string(doc), link, answer, c.Prefix, result, c.Skip...)
 		})
 	}
-}
-
-// fetch GETs u (with If-None-Match etag when not "") and returns the body
-// of a 200.
-func fetch(t *testing.T, u, etag string) string {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, u, nil)
-	if etag != "" {
-		req.Header.Set("If-None-Match", etag)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %d %s", u, resp.StatusCode, b)
-	}
-	if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
-		t.Errorf("Content-Type %q", ct)
-	}
-	if resp.Header.Get("Content-Security-Policy") == "" {
-		t.Error("a rendered page without the site's CSP")
-	}
-	return string(b)
 }
 
 // TestLinkCaching: the same link gives the same bytes and ETag; the ETag

@@ -17,6 +17,7 @@ import (
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
 	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
+	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // stats is the test build's /v1/_test/stats (hooks_testbuild.go).
@@ -351,15 +352,7 @@ func (panicReader) Read([]byte) (int, error) { panic("a panic while reading the 
 
 func do(t *testing.T, client *http.Client, req *http.Request) apitest.Response {
 	t.Helper()
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, b := rendertest.Do(t, client, req)
 	return apitest.Response{Status: resp.StatusCode, Header: apitest.Pick(resp.Header), Body: b}
 }
 

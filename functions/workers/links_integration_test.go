@@ -4,15 +4,14 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/render"
 	"github.com/flakegate/flakegate/render/rendertest"
 	"github.com/flakegate/flakegate/static"
@@ -33,51 +32,27 @@ func TestWorkerLinks(t *testing.T) {
 	if err != nil || len(pages) < 6 {
 		t.Fatalf("pre-rendered pages: %v %v", pages, err)
 	}
-	for _, p := range pages {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(site, filepath.Base(p)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	headers, err := static.Headers.MarshalText()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(site, static.HeadersFile), headers, 0o644); err != nil {
-		t.Fatal(err)
+	files := map[string]string{static.HeadersFile: string(headers)}
+	for _, p := range pages {
+		files[filepath.Base(p)] = string(testfile.Read(t, p))
 	}
+	testfile.Write(t, site, files)
 	s := startWorkerSite(t, buildWorker(t), site)
 	client := &http.Client{Timeout: 60 * time.Second}
 	get := func(u, etag, method string) (*http.Response, []byte) {
 		t.Helper()
-		req, _ := http.NewRequest(method, u, nil)
-		req.Header.Set("Accept-Encoding", "identity")
-		if etag != "" {
-			req.Header.Set("If-None-Match", etag)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp, b
+		return rendertest.Fetch(t, client, method, u, etag)
 	}
 	for _, c := range rendertest.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			link, result, answer := rendertest.Result(t, root, s.URL, c)
 			start := time.Now()
-			resp, body := get(link, "", http.MethodGet)
+			resp, body := rendertest.FetchPage(t, client, link)
 			t.Logf("%s: %d bytes in %v", c.Name, len(body), time.Since(start))
-			if resp.StatusCode != 200 {
-				t.Fatalf("GET %s: %d %s", link, resp.StatusCode, body)
-			}
-			if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
-				t.Errorf("headers %v: want the site's CSP and text/html", resp.Header)
-			}
 			rendertest.CheckPage(t, string(body), link, answer, c.Prefix, result, c.Skip...)
 			again, body2 := get(link, "", http.MethodGet)
 			etag := again.Header.Get("ETag")
@@ -115,10 +90,7 @@ func TestWorkerLinks(t *testing.T) {
 		p, a := median(c.page), median(c.api)
 		t.Logf("%s: page %v, API %v (%.1f×)", c.api, p, a, float64(p)/float64(a))
 	}
-	want, err := os.ReadFile(filepath.Join(site, "decide.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := testfile.Read(t, filepath.Join(site, "decide.html"))
 	q := "baseline=12%2F20&confidence=0.95&min_trials=20&patched=19%2F20&property=unknown&v=2"
 	for _, u := range []string{"/decide", "/decide?" + q + "&pad=" + strings.Repeat("x", render.MaxQuery-len(q)-len("&pad=")+1)} {
 		resp, body := get(s.URL+u, "", http.MethodGet)

@@ -3,7 +3,8 @@
 // CLI's own answer: it pre-renders the site's pages as `make site` does,
 // runs the real flakegate command for a result of every page, and reads a
 // rendered page's answer, preview tags and figures back (page/fieldcheck)
-// against the CLI's -markdown and -json.
+// against the CLI's -markdown and -json. Fetch and Do send a test's
+// requests to such a server and read its whole answer.
 package rendertest
 
 import (
@@ -11,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,4 +234,51 @@ func SplitLink(t testing.TB, raw []byte) (string, []byte) {
 		t.Fatal(err)
 	}
 	return link, out
+}
+
+// Fetch sends a method request for u (with If-None-Match etag when not
+// "", and no content coding) and returns the answer and its body.
+func Fetch(t testing.TB, client *http.Client, method, u, etag string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Encoding", "identity")
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
+	return Do(t, client, req)
+}
+
+// Do sends req with client and returns the answer and its whole body; a
+// request that fails, or a body that cannot be read, fails t and stops
+// there.
+func Do(t testing.TB, client *http.Client, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	return resp, b
+}
+
+// FetchPage GETs the rendered page of link with client: a status other
+// than 200 fails t and stops there; an answer that is not HTML under the
+// site's Content-Security-Policy fails t.
+func FetchPage(t testing.TB, client *http.Client, link string) (*http.Response, []byte) {
+	t.Helper()
+	resp, body := Fetch(t, client, http.MethodGet, link, "")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", link, resp.StatusCode, body)
+	}
+	if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Errorf("headers %v: want the site's CSP and text/html", resp.Header)
+	}
+	return resp, body
 }

@@ -1,13 +1,13 @@
 package floor
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/internal/testfile"
+	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // The bench times the floor page until Selector matches, so the
@@ -26,15 +26,7 @@ func TestHandler(t *testing.T) {
 
 	get := func(path string) (*http.Response, string) {
 		t.Helper()
-		res, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, err := io.ReadAll(res.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, b := rendertest.Fetch(t, srv.Client(), http.MethodGet, srv.URL+path, "")
 		return res, string(b)
 	}
 	res, page := get("/")
