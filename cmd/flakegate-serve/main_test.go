@@ -123,17 +123,7 @@ func TestServesCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Errorf("%s: %v", c.Name, err)
-			continue
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Errorf("%s: reading: %v", c.Name, err)
-			continue
-		}
+		resp, body := rendertest.Do(t, client, req)
 		got := apitest.Response{Status: resp.StatusCode, Header: apitest.Pick(resp.Header), Body: body}
 		if d := apitest.Diff(want, got); d != "" {
 			t.Errorf("%s: %s", c.Name, d)
