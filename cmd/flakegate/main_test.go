@@ -23,6 +23,17 @@ func cli(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 	return code, out.String(), errb.String()
 }
 
+// containsAll checks that got, the output what names ("stdout"), holds
+// each of wants.
+func containsAll(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
 // TestGolden checks the text reports against testdata/*.golden (regenerate
 // with go test -update after checking the new output by eye).
 func TestGolden(t *testing.T) {
@@ -177,11 +188,7 @@ func TestErrors(t *testing.T) {
 			if code != exitUsage {
 				t.Fatalf("exit %d, want 2; stdout %q stderr %q", code, out, errs)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr %q does not mention %q", errs, w)
-				}
-			}
+			containsAll(t, "stderr", errs, tc.want...)
 		})
 	}
 }
@@ -241,11 +248,7 @@ func TestReports(t *testing.T) {
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, tc.code, out, errs)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			containsAll(t, "stdout", out, tc.want...)
 		})
 	}
 }
