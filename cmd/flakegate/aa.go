@@ -53,7 +53,7 @@ func runAA(c *calc[param.AAInput]) (bool, error) {
 	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
 		return false, usagef("only one input can be standard input")
 	}
-	in, err := parsed(c.inputs, param.AA)
+	in, err := c.parsed()
 	if err != nil {
 		return false, err
 	}

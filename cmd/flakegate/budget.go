@@ -10,7 +10,6 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
@@ -21,7 +20,7 @@ func runBudget(c *calc[gate.BudgetInput]) (bool, error) {
 	if err := c.begin(); err != nil {
 		return false, err
 	}
-	rate, _ := param.Budget.Field("rates")
+	rate, _ := c.schema.Field("rates")
 	for i, a := range c.pos {
 		if _, _, err := rate.Read(a); err != nil {
 			return false, usagef("argument %d: %s", i+1, err.(*core.Error).Msg)
@@ -30,7 +29,7 @@ func runBudget(c *calc[gate.BudgetInput]) (bool, error) {
 	if len(c.pos) > 0 {
 		c.inputs.texts["rates"] += " " + strings.Join(c.pos, " ")
 	}
-	in, err := parsed(c.inputs, param.Budget)
+	in, err := c.parsed()
 	if err != nil {
 		return false, err
 	}

@@ -51,14 +51,14 @@ func runSize(c *calc[gate.SizeInput]) (bool, error) {
 	}
 	for i, key := range []string{"baseline", "patched"} {
 		if len(pos) == 2 {
-			f, _ := param.Size.Field(key)
+			f, _ := c.schema.Field(key)
 			if _, _, err := f.Read(pos[i]); err != nil {
 				return false, usagef("argument %d: %s", i+1, err.(*core.Error).Msg)
 			}
 			c.inputs.texts[key] = pos[i]
 		}
 	}
-	in, res, err := compute(c.inputs, param.Size, gate.Size)
+	in, res, err := compute(c.inputs, c.schema, gate.Size)
 	if err != nil {
 		return false, err
 	}
@@ -104,7 +104,7 @@ func runFreeze(c *calc[gate.FreezeInput]) (bool, error) {
 			t["confidence"] = param.Exact(rec.Confidence)
 		}
 	}
-	_, res, err := compute(c.inputs, param.Freeze, gate.Freeze)
+	_, res, err := compute(c.inputs, c.schema, gate.Freeze)
 	if err != nil {
 		return false, err
 	}

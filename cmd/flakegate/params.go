@@ -173,6 +173,9 @@ func (c *calc[T]) noArgs(hint string) error {
 	return noArgs(c.pos, hint)
 }
 
+// parsed reads the inputs given (parsed).
+func (c *calc[T]) parsed() (T, error) { return parsed(c.inputs, c.schema) }
+
 // start begins and reads the inputs given, for a command whose positional
 // arguments are no input of the schema.
 func (c *calc[T]) start() (T, error) {
@@ -180,7 +183,7 @@ func (c *calc[T]) start() (T, error) {
 		var none T
 		return none, err
 	}
-	return parsed(c.inputs, c.schema)
+	return c.parsed()
 }
 
 // print prints the result as the output flags ask (output.print).
