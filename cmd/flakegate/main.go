@@ -68,7 +68,7 @@ var commands = []command{
 	calcCommand("compare", "is model B better than model A on the same eval questions? paired by question", "[flags] A B | -a log... -b log...", param.Compare, runCompare),
 	calcCommand("freeze", "record a frozen rate claim, or check it against a newer count", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]", param.Freeze, runFreeze),
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
-	{"history", "find the flaky tests in many CI runs' reports; outages kept out", runHistory},
+	calcCommand("history", "find the flaky tests in many CI runs' reports; outages kept out", "[flags] report-file|folder|glob|archive.zip ...", param.History, runHistory),
 	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
 }
 
