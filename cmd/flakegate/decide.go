@@ -113,11 +113,11 @@ func runFreeze(c *calc[gate.FreezeInput]) (bool, error) {
 		markdown: func() string { return words.FreezeMarkdown(res, link) },
 		text: func(w io.Writer) error {
 			fmt.Fprintf(w, "%s\n\n", words.FreezeAnswer(res))
-			c := res.Claim
-			fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", c.Passed, c.Trials, words.FixedPercent(c.Rate, 1),
-				words.FixedPercent(c.Confidence, 0), interval(c.Lower, c.Upper))
-			if c.Date != "" {
-				fmt.Fprintf(w, ", measured %s", c.Date)
+			cl := res.Claim
+			fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", cl.Passed, cl.Trials, words.FixedPercent(cl.Rate, 1),
+				words.FixedPercent(cl.Confidence, 0), interval(cl.Lower, cl.Upper))
+			if cl.Date != "" {
+				fmt.Fprintf(w, ", measured %s", cl.Date)
 			}
 			fmt.Fprintln(w)
 			if n := res.Newer; n != nil {
