@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -44,22 +42,9 @@ func TestDetectFormat(t *testing.T) {
 
 // readExpect reads a .expect file of gen.sh: nodeid, passes, trials per line.
 func readExpect(t *testing.T, path string) map[string]core.Count {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[string]core.Count{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		if len(fs) != 3 {
-			t.Fatalf("%s: bad line %q", path, sc.Text())
-		}
-		p, _ := strconv.ParseInt(fs[1], 10, 64)
-		n, _ := strconv.ParseInt(fs[2], 10, 64)
-		out[fs[0]] = core.Count{Passed: p, Trials: n}
+	for name, c := range testfile.Counts(t, path) {
+		out[name] = core.Count{Passed: c[0], Trials: c[1]}
 	}
 	return out
 }

@@ -5,6 +5,8 @@ package testfile
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -17,4 +19,46 @@ func Read(t testing.TB, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Rows is the lines of the text file at path, each split into its fields
+// at sep ("" splits at runs of white space, as strings.Fields does),
+// without the lines that are blank or start with "#". A line of other than
+// n fields fails t and stops there; n < 0 takes any number.
+func Rows(t testing.TB, path, sep string, n int) [][]string {
+	t.Helper()
+	var rows [][]string
+	for i, line := range strings.Split(string(Read(t, path)), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fs := strings.Fields(line)
+		if sep != "" {
+			fs = strings.Split(strings.TrimSuffix(line, "\r"), sep)
+		}
+		if n >= 0 && len(fs) != n {
+			t.Fatalf("%s:%d: %d fields, want %d: %q", path, i+1, len(fs), n, line)
+		}
+		rows = append(rows, fs)
+	}
+	return rows
+}
+
+// Counts reads a file of counts (a sample's .expect): per line a name, its
+// passes and its trials, separated by tabs. It is name -> {passes, trials}.
+func Counts(t testing.TB, path string) map[string][2]int64 {
+	t.Helper()
+	out := map[string][2]int64{}
+	for _, fs := range Rows(t, path, "\t", 3) {
+		var c [2]int64
+		for i, s := range fs[1:] {
+			v, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				t.Fatalf("%s: %s of %s: %v", path, []string{"passes", "trials"}[i], fs[0], err)
+			}
+			c[i] = v
+		}
+		out[fs[0]] = c
+	}
+	return out
 }
