@@ -96,10 +96,7 @@ func TestDepthSeed004(t *testing.T) {
 	// The same data through the A/A check: the published 1.55 and 1.95 points,
 	// and the one-run threshold firing 18 and 0 times; Depth's formula
 	// variance is AA's v/n to the bit.
-	aa, err := Check(base, nil, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	aa := mustCheck(t, base, nil, DefaultOptions)
 	if !within(aa.Noise.Formula, 0.0155, 0.00005) || !within(*aa.Noise.Measured, 0.0195, 0.00005) {
 		t.Errorf("noise = %v and %v, want 1.55 and 1.95 points", aa.Noise.Formula, *aa.Noise.Measured)
 	}
@@ -952,17 +949,11 @@ func TestAAPause(t *testing.T) {
 		bias[0], bias[tc.runs-1] = -2, 2
 		side := synthSide(passed, tc.runs, bias)
 
-		plain, err := Check(side, nil, DefaultOptions)
-		if err != nil {
-			t.Fatal(err)
-		}
+		plain := mustCheck(t, side, nil, DefaultOptions)
 		calls := 0
 		opt := DefaultOptions
 		opt.Pause = func() { calls++ }
-		paused, err := Check(side, nil, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		paused := mustCheck(t, side, nil, opt)
 		var a, b bytes.Buffer
 		core.WriteJSON(&a, plain)
 		core.WriteJSON(&b, paused)

@@ -134,10 +134,7 @@ func TestSimulateThresholds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		aa, err := Check(base, nil, Options{Ks: []int{k}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		aa := mustCheck(t, base, nil, Options{Ks: []int{k}})
 		// The measured spread is the larger here, so AA's s is the measured one.
 		if *res.Gates[3].Threshold != aa.Thresholds[0].Drop {
 			t.Errorf("k=%d: measured threshold %v, AA's %v", k, *res.Gates[3].Threshold, aa.Thresholds[0].Drop)
