@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -147,15 +148,14 @@ func TestJUnitExpected(t *testing.T) {
 			"test_flaky.test_setup_fails":    {setup: 1},
 			"test_flaky.test_teardown_fails": {c: core.Count{Passed: 1, Trials: 1}, teardown: 1},
 		},
-		"pytest_reruns.xml": { // pytest-rerunfailures --reruns 2 keeps only the last attempt of a test that passed
-			"test_flaky.test_stable":         {c: core.Count{Passed: 1, Trials: 1}},
-			"test_flaky.test_flaky[0.5]":     {c: core.Count{Passed: 1, Trials: 1}},
-			"test_flaky.test_flaky[0.9]":     {c: core.Count{Passed: 1, Trials: 1}},
-			"test_flaky.test_raises":         {c: core.Count{Passed: 1, Trials: 1}},
-			"test_flaky.test_setup_fails":    {setup: 1},
-			"test_flaky.test_teardown_fails": {c: core.Count{Passed: 3, Trials: 3}, teardown: 1},
-		},
 	}
+	// pytest-rerunfailures --reruns 2 on the same suite keeps only the last
+	// attempt of a test that passed: test_flaky[0.9] passes on a rerun, and
+	// the test whose teardown fails is run three times, its calls passing.
+	reruns := maps.Clone(cases["pytest.xml"])
+	reruns["test_flaky.test_flaky[0.9]"] = exp{c: core.Count{Passed: 1, Trials: 1}}
+	reruns["test_flaky.test_teardown_fails"] = exp{c: core.Count{Passed: 3, Trials: 3}, teardown: 1}
+	cases["pytest_reruns.xml"] = reruns
 	gts := map[string]exp{}
 	for k, c := range readExpect(t, "testdata/reports/junit/gotestsum_count3.expect") {
 		gts[k] = exp{c: c}
