@@ -8,14 +8,13 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/stat"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var depthUpdate = flag.Bool("update-depth", false, "rewrite core/aa/testdata/depth/*.golden from the current code")
@@ -137,26 +136,7 @@ func TestDepthGolden(t *testing.T) {
 	for _, w := range d.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes(), *depthUpdate, "-update-depth")
-}
-
-// golden holds got to the golden file at path, or with update writes it
-// there; flagName is the flag that sets update.
-func golden(t *testing.T, path string, got []byte, update bool, flagName string) {
-	t.Helper()
-	if update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s %s to create it)", err, t.Name(), flagName)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output:\n%s", filepath.Base(path), got)
-	}
+	testfile.Golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes(), *depthUpdate, "-update-depth")
 }
 
 // TestVarianceRatioRange checks the χ²(df)/df range against R's qchisq and

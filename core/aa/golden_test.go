@@ -176,7 +176,7 @@ func TestAAGoldenOutput(t *testing.T) {
 		if err := core.WriteJSON(&b, g.run(t)); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, filepath.Join("testdata", "aa", g.Case+".out.json"), b.Bytes(), *aaUpdate, "-update-aa")
+		testfile.Golden(t, filepath.Join("testdata", "aa", g.Case+".out.json"), b.Bytes(), *aaUpdate, "-update-aa")
 	}
 }
 

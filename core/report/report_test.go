@@ -409,19 +409,7 @@ func TestReportGolden(t *testing.T) {
 			core.WriteJSON(&out, l.Flakes())
 		}
 		golden := filepath.Join("testdata/reports/golden", filepath.Base(filepath.Dir(path))+"_"+filepath.Base(path)+".golden")
-		if *update {
-			if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if !bytes.Equal(out.Bytes(), want) {
-			t.Errorf("%s: result differs from %s:\n%s", path, golden, out.String())
-		}
+		testfile.Golden(t, golden, out.Bytes(), *update, "-update")
 	}
 	if n < 12 {
 		t.Fatalf("only %d report samples", n)

@@ -4,7 +4,9 @@
 package testfile
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,4 +63,29 @@ func Counts(t testing.TB, path string) map[string][2]int64 {
 		out[fs[0]] = c
 	}
 	return out
+}
+
+// Golden holds got to the golden file at path: where they differ, t fails
+// and shows got. With update it writes got there instead, making the
+// folder when needed; flagName is the test flag that sets update, named
+// in the message when the file is missing.
+func Golden(t testing.TB, path string, got []byte, update bool, flagName string) {
+	t.Helper()
+	if update {
+		err := os.MkdirAll(filepath.Dir(path), 0o755)
+		if err == nil {
+			err = os.WriteFile(path, got, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run '%s' %s to write it)", err, t.Name(), flagName)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output:\n%s", path, got)
+	}
 }

@@ -40,3 +40,14 @@ func TestRows(t *testing.T) {
 		t.Errorf("Counts = %v", c)
 	}
 }
+
+// TestGolden: with update the file is written, folder and all; without,
+// the same bytes pass.
+func TestGolden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "new", "a.golden")
+	Golden(t, path, []byte("{}\n"), true, "-update")
+	if got := string(Read(t, path)); got != "{}\n" {
+		t.Fatalf("update wrote %q", got)
+	}
+	Golden(t, path, []byte("{}\n"), false, "-update")
+}
