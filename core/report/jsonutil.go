@@ -137,6 +137,23 @@ type textField struct {
 	want string
 }
 
+// test reads a test's object for its name and its status, the strings of
+// the members name.key and status.key (the others passed over). A test
+// without a name is an error at the object's start, which calls the test
+// what ("a test").
+func (j *jsonReader) test(what string, name, status textField) (string, string, error) {
+	line, col := j.at()
+	var n, s string
+	name.dst, status.dst = &n, &s
+	if err := j.texts(name, status); err != nil {
+		return "", "", err
+	}
+	if n == "" {
+		return "", "", j.errAt(line, col, "%s without a %s", what, name.key)
+	}
+	return n, s, nil
+}
+
 // texts reads an object whose members of interest are the strings fields
 // name, passing over the others.
 func (j *jsonReader) texts(fields ...textField) error {

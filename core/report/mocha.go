@@ -135,14 +135,9 @@ func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 }
 
 func mochawesomeTest(j *jsonReader, list, arm, run string, l *ledger.Ledger) error {
-	line, col := j.at()
-	var name, state string
-	err := j.texts(textField{"fullTitle", &name, "the test's full title"}, textField{"state", &state, "a state"})
+	name, state, err := j.test("a test", textField{key: "fullTitle", want: "the test's full title"}, textField{key: "state", want: "a state"})
 	if err != nil {
 		return err
-	}
-	if name == "" {
-		return j.errAt(line, col, "a test without a fullTitle")
 	}
 	switch {
 	case list == "beforeHooks" && state == "failed":

@@ -22,14 +22,9 @@ func readRSpec(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 		case "examples":
 			return j.array(func(int) error {
 				examples++
-				line, col := j.at()
-				var name, status string
-				err := j.texts(textField{"full_description", &name, "the example's full description"}, textField{"status", &status, "a status"})
+				name, status, err := j.test("an example", textField{key: "full_description", want: "the example's full description"}, textField{key: "status", want: "a status"})
 				if err != nil {
 					return err
-				}
-				if name == "" {
-					return j.errAt(line, col, "an example without a full_description")
 				}
 				if status == "passed" || status == "failed" {
 					l.AddTrial(arm, run, name, status == "passed")
