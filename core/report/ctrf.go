@@ -31,13 +31,9 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	var suite []string
 	retries := int64(-1)
 	var attempts []string
-	err := j.object(func(key string) error {
+	err := j.members(func(key string) error {
 		var err error
 		switch key {
-		case "name":
-			name, err = j.text("the test's name")
-		case "status":
-			status, err = j.text("a status")
 		case "retries":
 			retries, err = j.integer("a whole number of retries")
 		case "suite":
@@ -68,7 +64,7 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 			err = j.skip()
 		}
 		return err
-	})
+	}, textField{"name", &name, "the test's name"}, textField{"status", &status, "a status"})
 	if err != nil {
 		return err
 	}

@@ -32,29 +32,21 @@ func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			var f jestFile
 			var status, message string
 			tests := 0
-			err := j.object(func(key string) error {
-				var err error
-				switch key {
-				case "name", "testFilePath":
-					f.path, err = j.text("the test file's path")
-				case "status":
-					status, err = j.text("a status")
-				case "message", "failureMessage":
-					message, err = j.text("a message")
-				case "assertionResults", "testResults":
-					err = j.array(func(int) error {
-						tests++
-						t, err := readJestTest(j)
-						if err == nil && t.attempts > 0 {
-							f.tests = append(f.tests, t)
-						}
-						return err
-					})
-				default:
-					err = j.skip()
+			err := j.members(func(key string) error {
+				if key != "assertionResults" && key != "testResults" {
+					return j.skip()
 				}
-				return err
-			})
+				return j.array(func(int) error {
+					tests++
+					t, err := readJestTest(j)
+					if err == nil && t.attempts > 0 {
+						f.tests = append(f.tests, t)
+					}
+					return err
+				})
+			}, textField{"name", &f.path, "the test file's path"}, textField{"testFilePath", &f.path, "the test file's path"},
+				textField{"status", &status, "a status"},
+				textField{"message", &message, "a message"}, textField{"failureMessage", &message, "a message"})
 			if err == nil && tests == 0 && status == "failed" {
 				f.broken = strings.TrimSpace(strings.TrimPrefix(firstLine(message), "●"))
 				if f.broken == "" {
@@ -124,15 +116,9 @@ func readJestTest(j *jsonReader) (jestTest, error) {
 	var full, title, status string
 	var ancestors []string
 	invocations, failures := int64(-1), int64(0)
-	err := j.object(func(key string) error {
+	err := j.members(func(key string) error {
 		var err error
 		switch key {
-		case "fullName":
-			full, err = j.text("the test's full name")
-		case "title":
-			title, err = j.text("the test's title")
-		case "status":
-			status, err = j.text("a status")
 		case "invocations":
 			invocations, err = j.integer("a whole number of invocations")
 		case "ancestorTitles":
@@ -150,7 +136,7 @@ func readJestTest(j *jsonReader) (jestTest, error) {
 			err = j.skip()
 		}
 		return err
-	})
+	}, textField{"fullName", &full, "the test's full name"}, textField{"title", &title, "the test's title"}, textField{"status", &status, "a status"})
 	if err != nil {
 		return jestTest{}, err
 	}

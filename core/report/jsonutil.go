@@ -157,13 +157,23 @@ func (j *jsonReader) test(what string, name, status textField) (string, string, 
 // texts reads an object whose members of interest are the strings fields
 // name, passing over the others.
 func (j *jsonReader) texts(fields ...textField) error {
+	return j.members(nil, fields...)
+}
+
+// members reads an object: the strings fields name into their places, any
+// other member with other (nil: every other member is passed over; other
+// passes over those it does not want with j.skip).
+func (j *jsonReader) members(other func(key string) error, fields ...textField) error {
 	return j.object(func(key string) error {
 		for _, f := range fields {
 			if f.key == key {
 				return j.textInto(f.dst, f.want)
 			}
 		}
-		return j.skip()
+		if other == nil {
+			return j.skip()
+		}
+		return other(key)
 	})
 }
 
