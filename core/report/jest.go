@@ -32,19 +32,14 @@ func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 			var f jestFile
 			var status, message string
 			tests := 0
-			err := j.members(func(key string) error {
-				if key != "assertionResults" && key != "testResults" {
-					return j.skip()
+			err := j.members(j.arrayAt(func(int) error {
+				tests++
+				t, err := readJestTest(j)
+				if err == nil && t.attempts > 0 {
+					f.tests = append(f.tests, t)
 				}
-				return j.array(func(int) error {
-					tests++
-					t, err := readJestTest(j)
-					if err == nil && t.attempts > 0 {
-						f.tests = append(f.tests, t)
-					}
-					return err
-				})
-			}, textField{"name", &f.path, "the test file's path"}, textField{"testFilePath", &f.path, "the test file's path"},
+				return err
+			}, "assertionResults", "testResults"), textField{"name", &f.path, "the test file's path"}, textField{"testFilePath", &f.path, "the test file's path"},
 				textField{"status", &status, "a status"},
 				textField{"message", &message, "a message"}, textField{"failureMessage", &message, "a message"})
 			if err == nil && tests == 0 && status == "failed" {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -158,6 +159,18 @@ func (j *jsonReader) test(what string, name, status textField) (string, string, 
 // name, passing over the others.
 func (j *jsonReader) texts(fields ...textField) error {
 	return j.members(nil, fields...)
+}
+
+// arrayAt is a members function for an object with one array of interest:
+// the member named one of keys is read with each, element by element; the
+// others are passed over.
+func (j *jsonReader) arrayAt(each func(int) error, keys ...string) func(key string) error {
+	return func(key string) error {
+		if !slices.Contains(keys, key) {
+			return j.skip()
+		}
+		return j.array(each)
+	}
 }
 
 // members reads an object: the strings fields name into their places, any

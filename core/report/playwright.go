@@ -77,16 +77,11 @@ type playwrightAttempt struct {
 func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Ledger, interrupted *int) error {
 	var title string
 	var attempts []playwrightAttempt
-	err := j.members(func(key string) error {
-		if key != "tests" {
-			return j.skip()
-		}
-		return j.array(func(int) error {
-			var err error
-			attempts, err = playwrightTest(j, attempts, interrupted)
-			return err
-		})
-	}, textField{"title", &title, "a test title"})
+	err := j.members(j.arrayAt(func(int) error {
+		var err error
+		attempts, err = playwrightTest(j, attempts, interrupted)
+		return err
+	}, "tests"), textField{"title", &title, "a test title"})
 	if err != nil {
 		return err
 	}
@@ -106,17 +101,12 @@ func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Led
 func playwrightTest(j *jsonReader, attempts []playwrightAttempt, interrupted *int) ([]playwrightAttempt, error) {
 	var project, expected string
 	var statuses []string
-	err := j.members(func(key string) error {
-		if key != "results" {
-			return j.skip()
-		}
-		return j.array(func(int) error {
-			var status string
-			err := j.texts(textField{"status", &status, "a result status"})
-			statuses = append(statuses, status)
-			return err
-		})
-	}, textField{"projectName", &project, "a project name"}, textField{"expectedStatus", &expected, "the expected status"})
+	err := j.members(j.arrayAt(func(int) error {
+		var status string
+		err := j.texts(textField{"status", &status, "a result status"})
+		statuses = append(statuses, status)
+		return err
+	}, "results"), textField{"projectName", &project, "a project name"}, textField{"expectedStatus", &expected, "the expected status"})
 	expected = cmpOr(expected, "passed")
 	for _, s := range statuses {
 		switch s {
