@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/internal/coretest"
 	"github.com/flakegate/flakegate/internal/testfile"
 )
 
@@ -83,8 +83,6 @@ func TestReadCountsMatchesRows(t *testing.T) {
 		{"scenario,run,passed\n", "no trials column"},
 	} {
 		_, err := ReadCounts(strings.NewReader(c.in))
-		if err == nil || !strings.Contains(err.Error(), c.frag) || core.ErrorKind(err) != core.Invalid {
-			t.Errorf("%q: got %v, want %q", c.in, err, c.frag)
-		}
+		coretest.Refused(t, err, c.frag, c.in)
 	}
 }

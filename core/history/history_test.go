@@ -11,6 +11,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/coretest"
 	"github.com/flakegate/flakegate/internal/testfile"
 )
 
@@ -229,9 +230,7 @@ func TestManifest(t *testing.T) {
 		{"file\n\"a.xml\n", "the manifest is not valid CSV"},
 	} {
 		_, err := ReadManifest(strings.NewReader(tc.in))
-		if err == nil || !strings.Contains(err.Error(), tc.want) || core.ErrorKind(err) != core.Invalid {
-			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
-		}
+		coretest.Refused(t, err, tc.want, tc.in)
 	}
 }
 
