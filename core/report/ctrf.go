@@ -34,8 +34,6 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	err := j.members(func(key string) error {
 		var err error
 		switch key {
-		case "retries":
-			retries, err = j.integer("a whole number of retries")
 		case "suite":
 			k, kerr := j.kind()
 			if kerr != nil {
@@ -56,7 +54,7 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 		case "retryAttempts":
 			err = j.array(func(int) error {
 				var st string
-				err := j.texts(textField{"status", &st, "an attempt's status"})
+				err := j.texts(jsonField{"status", &st, "an attempt's status"})
 				attempts = append(attempts, st)
 				return err
 			})
@@ -64,7 +62,8 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 			err = j.skip()
 		}
 		return err
-	}, textField{"name", &name, "the test's name"}, textField{"status", &status, "a status"})
+	}, jsonField{"name", &name, "the test's name"}, jsonField{"status", &status, "a status"},
+		jsonField{"retries", &retries, "a whole number of retries"})
 	if err != nil {
 		return err
 	}

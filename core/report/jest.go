@@ -39,9 +39,9 @@ func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 					f.tests = append(f.tests, t)
 				}
 				return err
-			}, "assertionResults", "testResults"), textField{"name", &f.path, "the test file's path"}, textField{"testFilePath", &f.path, "the test file's path"},
-				textField{"status", &status, "a status"},
-				textField{"message", &message, "a message"}, textField{"failureMessage", &message, "a message"})
+			}, "assertionResults", "testResults"), jsonField{"name", &f.path, "the test file's path"}, jsonField{"testFilePath", &f.path, "the test file's path"},
+				jsonField{"status", &status, "a status"},
+				jsonField{"message", &message, "a message"}, jsonField{"failureMessage", &message, "a message"})
 			if err == nil && tests == 0 && status == "failed" {
 				f.broken = strings.TrimSpace(strings.TrimPrefix(firstLine(message), "●"))
 				if f.broken == "" {
@@ -114,8 +114,6 @@ func readJestTest(j *jsonReader) (jestTest, error) {
 	err := j.members(func(key string) error {
 		var err error
 		switch key {
-		case "invocations":
-			invocations, err = j.integer("a whole number of invocations")
 		case "ancestorTitles":
 			err = j.array(func(int) error {
 				s, err := j.text("a title")
@@ -131,7 +129,8 @@ func readJestTest(j *jsonReader) (jestTest, error) {
 			err = j.skip()
 		}
 		return err
-	}, textField{"fullName", &full, "the test's full name"}, textField{"title", &title, "the test's title"}, textField{"status", &status, "a status"})
+	}, jsonField{"fullName", &full, "the test's full name"}, jsonField{"title", &title, "the test's title"}, jsonField{"status", &status, "a status"},
+		jsonField{"invocations", &invocations, "a whole number of invocations"})
 	if err != nil {
 		return jestTest{}, err
 	}

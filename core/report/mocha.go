@@ -29,7 +29,7 @@ func readMocha(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	titles := func(dst func(name string)) error {
 		return j.array(func(int) error {
 			var name string
-			err := j.texts(textField{"fullTitle", &name, "the test's full title"})
+			err := j.texts(jsonField{"fullTitle", &name, "the test's full title"})
 			dst(name)
 			return err
 		})
@@ -135,7 +135,7 @@ func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 }
 
 func mochawesomeTest(j *jsonReader, list, arm, run string, l *ledger.Ledger) error {
-	name, state, err := j.test("a test", textField{key: "fullTitle", want: "the test's full title"}, textField{key: "state", want: "a state"})
+	name, state, err := j.test("a test", jsonField{key: "fullTitle", want: "the test's full title"}, jsonField{key: "state", want: "a state"})
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func readPlaywright(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 				return j.array(func(int) error { return playwrightSpec(j, appendTitle(path, title), arm, run, l, &interrupted) })
 			}
 			return j.skip()
-		}, textField{"title", &title, "a suite title"})
+		}, jsonField{"title", &title, "a suite title"})
 	}
 	err := j.object(func(key string) error {
 		switch key {
@@ -81,7 +81,7 @@ func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Led
 		var err error
 		attempts, err = playwrightTest(j, attempts, interrupted)
 		return err
-	}, "tests"), textField{"title", &title, "a test title"})
+	}, "tests"), jsonField{"title", &title, "a test title"})
 	if err != nil {
 		return err
 	}
@@ -103,10 +103,10 @@ func playwrightTest(j *jsonReader, attempts []playwrightAttempt, interrupted *in
 	var statuses []string
 	err := j.members(j.arrayAt(func(int) error {
 		var status string
-		err := j.texts(textField{"status", &status, "a result status"})
+		err := j.texts(jsonField{"status", &status, "a result status"})
 		statuses = append(statuses, status)
 		return err
-	}, "results"), textField{"projectName", &project, "a project name"}, textField{"expectedStatus", &expected, "the expected status"})
+	}, "results"), jsonField{"projectName", &project, "a project name"}, jsonField{"expectedStatus", &expected, "the expected status"})
 	expected = cmpOr(expected, "passed")
 	for _, s := range statuses {
 		switch s {

@@ -22,7 +22,7 @@ func readRSpec(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 		case "examples":
 			return j.array(func(int) error {
 				examples++
-				name, status, err := j.test("an example", textField{key: "full_description", want: "the example's full description"}, textField{key: "status", want: "a status"})
+				name, status, err := j.test("an example", jsonField{key: "full_description", want: "the example's full description"}, jsonField{key: "status", want: "a status"})
 				if err != nil {
 					return err
 				}
