@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/flakegate/flakegate/core/ledger"
@@ -14,8 +13,7 @@ import (
 // them; without it, retries failed attempts come before the last. skipped,
 // pending and other are no trial. A test is named after its suite (a
 // string, or an array of titles) and its name.
-func readCTRF(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "CTRF report")
+func readCTRF(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	err := j.member(func() error {
 		return j.array(func(int) error { return ctrfTest(j, arm, run, l) })
 	}, "results", "tests")

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -24,8 +23,7 @@ import (
 // failed and no test results) has no trials; it is a setup failure of the
 // file, as jest-junit's <error> case and a failed NUnit OneTimeSetUp are,
 // and a warning.
-func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "Jest JSON report")
+func readJest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	var files []jestFile
 	err := j.member(func() error {
 		return j.array(func(int) error {

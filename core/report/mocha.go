@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -20,8 +19,7 @@ type mochaTest struct {
 // passed unless the test has an error, the ones before it failed. A failed
 // hook ("before all" hook for ..., in failures[] but not in tests[]) is a
 // setup failure: the tests it stopped never ran.
-func readMocha(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "Mocha JSON report")
+func readMocha(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	var tests []mochaTest
 	pending := map[string]bool{}
 	var hooks []string
@@ -111,8 +109,7 @@ func readMocha(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 // Each test whose state is passed or failed is one trial: mochawesome keeps
 // no retry count, so a test that passed on a retry reads as one pass. A
 // failed before or after hook is a setup or teardown failure.
-func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "mochawesome report")
+func readMochawesome(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	var suite func() error
 	suite = func() error {
 		return j.object(func(key string) error {

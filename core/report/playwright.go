@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -17,8 +16,7 @@ import (
 // test passes by failing, as Playwright counts it). A test is named "[project] file › describe › title", as
 // Playwright's list reporter names it (without the project when it has
 // none). Errors outside any test (errors[]) are a warning.
-func readPlaywright(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "Playwright JSON report")
+func readPlaywright(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	globalErrors, interrupted := 0, 0
 	var suite func(path []string) error
 	suite = func(path []string) error {

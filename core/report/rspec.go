@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bufio"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 )
@@ -12,8 +10,7 @@ import (
 // pending examples are no trial. rspec-retry's tries are not in the file.
 // A run that loaded no example because a spec file failed to load (errors
 // outside of examples) has nothing to count and is Unusable.
-func readRSpec(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "RSpec JSON report")
+func readRSpec(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	trials, examples := 0, 0
 	var outside int64
 	var firstMessage string
