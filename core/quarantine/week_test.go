@@ -1,8 +1,8 @@
 package quarantine
 
 import (
+	"bytes"
 	"math/big"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,13 +77,8 @@ var weekEntries = []struct {
 // readNight reads one report of the week as Check's Reports.
 func readNight(t *testing.T, name string) *Reports {
 	t.Helper()
-	f, err := os.Open(weekDir + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	l := ledger.New()
-	if err := report.Read(f, report.Options{}, l); err != nil {
+	if err := report.Read(bytes.NewReader(testfile.Read(t, weekDir+name)), report.Options{}, l); err != nil {
 		t.Fatal(core.WithFile(err, name))
 	}
 	return FromLedger(l)
