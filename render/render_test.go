@@ -81,7 +81,7 @@ func TestGolden(t *testing.T) {
 		t.Run(l.name, func(t *testing.T) {
 			v, region := rendered(t, l)
 			got := Description(v) + "\n\n" + strings.ReplaceAll(region, "><", ">\n<") + "\n"
-			testfile.Golden(t, filepath.Join("testdata", l.name+".golden"), []byte(got), *update)
+			testfile.Golden(t, filepath.Join("testdata", l.name+".golden"), []byte(got), *update, "-update")
 		})
 	}
 }

@@ -24,7 +24,7 @@ func TestHeadersFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testfile.Golden(t, "testdata/headers.golden", got, *update)
+	testfile.Golden(t, "testdata/headers.golden", got, *update, "-update")
 }
 
 // readCloudflare reads a _headers file as Cloudflare's parser does

@@ -20,6 +20,39 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestRows: comments and blank lines are skipped, fields split at the
+// separator or at white space; Counts parses each line's two numbers.
+func TestRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.tsv")
+	text := "# a comment\nTestA\t3\t5\n\n  \nTestB/sub one\t0\t2\r\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%q", Rows(t, path, "\t", 3))
+	if want := `[["TestA" "3" "5"] ["TestB/sub one" "0" "2"]]`; got != want {
+		t.Errorf("Rows(tab, 3) = %s, want %s", got, want)
+	}
+	got = fmt.Sprintf("%q", Rows(t, path, "", -1))
+	if want := `[["TestA" "3" "5"] ["TestB/sub" "one" "0" "2"]]`; got != want {
+		t.Errorf("Rows(white space) = %s, want %s", got, want)
+	}
+	c := Counts(t, path)
+	if len(c) != 2 || c["TestA"] != [2]int64{3, 5} || c["TestB/sub one"] != [2]int64{0, 2} {
+		t.Errorf("Counts = %v", c)
+	}
+}
+
+// TestGolden: with update the file is written, folder and all; without,
+// the same bytes pass.
+func TestGolden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "new", "a.golden")
+	Golden(t, path, []byte("{}\n"), true, "-update")
+	if got := string(Read(t, path)); got != "{}\n" {
+		t.Fatalf("update wrote %q", got)
+	}
+	Golden(t, path, []byte("{}\n"), false, "-update")
+}
+
 // recorder is a testing.TB that keeps the errors reported to it.
 type recorder struct {
 	testing.TB
@@ -32,20 +65,13 @@ func (r *recorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
 
-// TestGolden: -update writes the golden file, the same bytes then pass,
-// and other bytes fail naming the file.
-func TestGolden(t *testing.T) {
+// TestGoldenDiffers: other bytes than the golden file's fail, naming the
+// file, and leave the file as it was.
+func TestGoldenDiffers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.golden")
+	Golden(t, path, []byte("first\n"), true, "-update")
 	r := &recorder{TB: t}
-	Golden(r, path, []byte("first\n"), true)
-	if got := string(Read(t, path)); got != "first\n" || len(r.errs) != 0 {
-		t.Fatalf("with update: the file holds %q, errors %q", got, r.errs)
-	}
-	Golden(r, path, []byte("first\n"), false)
-	if len(r.errs) != 0 {
-		t.Errorf("the same bytes fail: %q", r.errs)
-	}
-	Golden(r, path, []byte("second\n"), false)
+	Golden(r, path, []byte("second\n"), false, "-update")
 	if len(r.errs) != 1 || !strings.Contains(r.errs[0], path) {
 		t.Errorf("other bytes: errors %q, want one naming %s", r.errs, path)
 	}
