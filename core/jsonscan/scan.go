@@ -269,26 +269,24 @@ func (s *Scanner) Kind() (Kind, error) {
 		}
 		return End, nil
 	}
-	switch c := s.b[s.i]; {
-	case c == '{':
-		return Object, nil
-	case c == '[':
-		return Array, nil
-	case c == '"':
-		return String, nil
-	case c == '-' || c >= '0' && c <= '9':
-		return Number, nil
-	case c == 't':
-		return True, nil
-	case c == 'f':
-		return False, nil
-	case c == 'n':
-		return Null, nil
-	case c == 'N' || c == 'I':
+	c := s.b[s.i]
+	if k := kindOf[c]; k != End {
+		return k, nil
+	}
+	if c == 'N' || c == 'I' {
 		return End, s.errHere("malformed JSON: NaN and Infinity are not JSON numbers")
 	}
 	return End, s.errHere("malformed JSON: a value cannot start with %s", describe(s.b[s.i]))
 }
+
+// kindOf is the kind of a value by its first byte; End where none starts.
+var kindOf = func() (t [256]Kind) {
+	for _, c := range "-0123456789" {
+		t[c] = Number
+	}
+	t['{'], t['['], t['"'], t['t'], t['f'], t['n'] = Object, Array, String, True, False, Null
+	return t
+}()
 
 // describe names a byte in a message: 'x', or byte 0xff.
 func describe(c byte) string {
