@@ -341,17 +341,3 @@ func TestReportJSONStrict(t *testing.T) {
 		}
 	}
 }
-
-// TestRecordJSONStrict: a stored claim is read with the grammar of every
-// JSON input: a repeated key is refused with its place (column counted on
-// the text) and path.
-func TestRecordJSONStrict(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "claim.json")
-	if err := os.WriteFile(p, []byte(`{"claim": {"passed": 57, "trials": 60, "passed": 1}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := cli(t, "", "freeze", "-record", p, "-newer", "41/60")
-	if want := `claim.json:1:40: claim: field "passed" appears twice`; code != exitUsage || !strings.Contains(errs, want) {
-		t.Errorf("exit %d, stderr %q; want %q", code, errs, want)
-	}
-}
