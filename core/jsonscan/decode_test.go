@@ -1,11 +1,18 @@
 package jsonscan
 
 import (
-	"bytes"
-	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/flakegate/flakegate/internal/jsonref"
 )
+
+// decodeDoc is Decode into a decDoc.
+func decodeDoc(b []byte) (decDoc, error) {
+	var v decDoc
+	err := Decode(b, "text", &v)
+	return v, err
+}
 
 // The types the tests decode into: every kind Decode takes, an embedded
 // struct whose field a shallower one shadows, and fields no key reaches.
@@ -37,16 +44,6 @@ type (
 	}
 )
 
-// stdDecode is encoding/json's reading of b, unknown fields refused: the
-// independent reference of what b means.
-func stdDecode[T any](b []byte) (T, error) {
-	var v T
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	err := d.Decode(&v)
-	return v, err
-}
-
 // TestDecodeValues: texts Decode accepts, each read as the Go value written
 // by hand beside it, and as encoding/json reads it.
 func TestDecodeValues(t *testing.T) {
@@ -64,17 +61,9 @@ func TestDecodeValues(t *testing.T) {
 		{`{"e": null, "shadow": null, "i": null, "f": null, "b": null, "s": null, "p": null, "l": null, "m": null, "pf": null}`, decDoc{}},
 		{` {"l": [{"n": 1}, {"s": "b"}]} `, decDoc{L: []decItem{{N: 1}, {S: "b"}}}},
 	} {
-		var got decDoc
-		if err := Decode([]byte(c.in), "text", &got); err != nil {
-			t.Errorf("%s: %v", c.in, err)
-			continue
-		}
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", c.in, got, c.want)
-		}
-		std, err := stdDecode[decDoc]([]byte(c.in))
-		if err != nil || !reflect.DeepEqual(std, c.want) {
-			t.Errorf("%s: encoding/json reads %+v (%v)", c.in, std, err)
+		got, diff, err := jsonref.Diff(decodeDoc, []byte(c.in))
+		if err != nil || diff != "" || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %+v (%v)\nwant %+v\n%s", c.in, got, err, c.want, diff)
 		}
 	}
 }
@@ -137,7 +126,7 @@ func TestDecodeFields(t *testing.T) {
 	if err := Decode([]byte(`{"X": 1}`), "text", &got); err == nil || err.Error() != `1:2: unknown field "X"` {
 		t.Errorf("X in both: %v", err)
 	}
-	if _, err := stdDecode[doc]([]byte(`{"X": 1}`)); err == nil {
+	if _, err := jsonref.Decode[doc]([]byte(`{"X": 1}`)); err == nil {
 		t.Error("encoding/json took X, in both embedded structs")
 	}
 }
@@ -177,35 +166,16 @@ func TestDecodeNotPointer(t *testing.T) {
 
 // FuzzDecode: Decode never panics; whatever it accepts, encoding/json
 // (unknown fields refused) reads as the same value; and that value,
-// written by encoding/json, reads back as itself.
+// written by encoding/json, reads back as itself (jsonref.Fuzz).
 func FuzzDecode(f *testing.F) {
+	var seeds [][]byte
 	for _, s := range []string{
 		`{"e": 7, "shadow": true, "I64": -1, "i": -0, "f": 1e2, "f32": 0.1, "b": false}`,
 		`{"p": {"n": -128, "s": "\u00e9\ud834\udd1e\/\b"}, "l": [], "ls": ["a", ""], "m": {"x": [1], "y": null}, "pf": 2.5}`,
 		`{"e": null, "p": null, "l": null, "m": null, "pf": null, "s": null}`,
 		`{"I": 1}`, `{"l": [null]}`, `{"i": 1, "i": 2}`, `[1]`, `null`, `{"f": -0.0e-5}`,
 	} {
-		f.Add([]byte(s))
+		seeds = append(seeds, []byte(s))
 	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		var got decDoc
-		if Decode(raw, "text", &got) != nil {
-			return
-		}
-		want, err := stdDecode[decDoc](raw)
-		if err != nil {
-			t.Fatalf("accepted %q, which encoding/json refuses: %v", raw, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("%q: read %+v, encoding/json %+v", raw, got, want)
-		}
-		again, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back decDoc
-		if err := Decode(again, "text", &back); err != nil || !reflect.DeepEqual(back, got) {
-			t.Fatalf("%q written as %s reads back as %+v, %v", raw, again, back, err)
-		}
-	})
+	jsonref.Fuzz(f, decodeDoc, seeds...)
 }
