@@ -82,21 +82,38 @@ func queryArgs(params []param, raw string) *args {
 		a.err = invalid("", "malformed query string: %v", err)
 		return a
 	}
-	for _, k := range sortedKeys(vs) {
+	return collect(a, vs, a.query, func(p *param, v []string) (string, bool, error) {
+		if len(v) > 1 {
+			return "", false, invalid(p.name, "given %d times; give it once", len(v))
+		}
+		return v[0], true, nil
+	})
+}
+
+// collect files each of got's keys, in sorted order, under its
+// parameter's name in dst, with value's result (keep false to leave it
+// out). A key no parameter has, value's error, or a parameter given under
+// its name and its alias is a.err; then each required one must be there.
+func collect[V, T any](a *args, got map[string]V, dst map[string]T, value func(p *param, v V) (T, bool, error)) *args {
+	for _, k := range sortedKeys(got) {
 		p := a.lookup(k)
 		if p == nil {
 			a.err = a.unknown(k)
 			return a
 		}
-		if len(vs[k]) > 1 {
-			a.err = invalid(p.name, "given %d times; give it once", len(vs[k]))
+		v, keep, err := value(p, got[k])
+		if err == nil {
+			if _, dup := dst[p.name]; dup {
+				err = invalid(p.name, "given twice, as %s and %s", p.name, p.alias)
+			}
+		}
+		if err != nil {
+			a.err = err
 			return a
 		}
-		if _, dup := a.query[p.name]; dup {
-			a.err = invalid(p.name, "given twice, as %s and %s", p.name, p.alias)
-			return a
+		if keep {
+			dst[p.name] = v
 		}
-		a.query[p.name] = vs[k][0]
 	}
 	return a.checkRequired()
 }
@@ -116,21 +133,12 @@ func jsonArgs(params []param, body []byte) *args {
 		a.err = err
 		return a
 	}
-	for _, k := range sortedKeys(obj) {
-		p := a.lookup(k)
-		if p == nil {
-			a.err = a.unknown(k)
-			return a
-		}
-		if _, dup := a.json[p.name]; dup {
-			a.err = invalid(p.name, "given twice, as %s and %s", p.name, p.alias)
-			return a
-		}
-		if string(obj[k]) != "null" { // null means not given
-			a.json[p.name] = obj[k]
-		}
-	}
-	return a.checkRequired()
+	return collect(a, obj, a.json, notNull)
+}
+
+// notNull keeps a member's JSON unless it is null, which means not given.
+func notNull[V ~[]byte](_ *param, v V) ([]byte, bool, error) {
+	return []byte(v), string(v) != "null", nil
 }
 
 // position converts a byte offset into a 1-based line and column. An offset
@@ -282,39 +290,41 @@ func (a *args) integer(name string, dst *int64) {
 }
 
 func (a *args) str(name string, dst *string) {
+	either(a, name, dst, func(js []byte) (string, error) {
+		return "", invalid(name, "must be a JSON string, got %s", clip(js))
+	}, func(text string) (string, error) { return text, nil })
+}
+
+// either reads the parameter name, when given, into *dst: a JSON value
+// other than a string with fromJSON, the text of a query or of a JSON
+// string with fromText; an error is a.err, and *dst is left.
+func either[T any](a *args, name string, dst *T, fromJSON func(js []byte) (T, error), fromText func(text string) (T, error)) {
 	text, js, ok := a.given(name)
 	if !ok {
 		return
 	}
+	var v T
+	var err error
 	if js != nil {
-		a.err = invalid(name, "must be a JSON string, got %s", clip(js))
+		v, err = fromJSON(js)
+	} else {
+		v, err = fromText(text)
+	}
+	if err != nil {
+		a.err = err
 		return
 	}
-	*dst = text
+	*dst = v
 }
 
 // count reads "passed/trials", or in JSON also an object with the param's
 // two keys.
 func (a *args) count(name string, dst **core.Count) {
-	text, js, ok := a.given(name)
-	if !ok {
-		return
-	}
-	if js != nil {
-		c, err := a.countObject(name, js)
-		if err != nil {
-			a.err = err
-			return
-		}
-		*dst = c
-		return
-	}
-	c, err := core.ParseCount(name, text)
-	if err != nil {
-		a.err = err
-		return
-	}
-	*dst = &c
+	either(a, name, dst, func(js []byte) (*core.Count, error) { return a.countObject(name, js) },
+		func(text string) (*core.Count, error) {
+			c, err := core.ParseCount(name, text)
+			return &c, err
+		})
 }
 
 func (a *args) countObject(name string, js []byte) (*core.Count, error) {
@@ -346,55 +356,41 @@ func (a *args) countObject(name string, js []byte) (*core.Count, error) {
 
 // numbers reads "0.05,0.02", or in JSON also an array of numbers.
 func (a *args) numbers(name string, dst *[]float64) {
-	text, js, ok := a.given(name)
-	if !ok {
-		return
-	}
-	if js != nil {
+	either(a, name, dst, func(js []byte) ([]float64, error) {
 		var vs []float64
 		if !decodes(js, &vs) {
-			a.err = invalid(name, "want an array of numbers or \"0.05,0.02\", got %s", clip(js))
-			return
+			return nil, invalid(name, "want an array of numbers or \"0.05,0.02\", got %s", clip(js))
 		}
-		*dst = vs
-		return
-	}
-	vs, err := core.ParseRates(name, text)
-	if err != nil {
-		a.err = err
-		return
-	}
-	*dst = vs
+		return vs, nil
+	}, func(text string) ([]float64, error) { return core.ParseRates(name, text) })
 }
 
 // integers reads "1,2,4", or in JSON also an array of whole numbers (or
 // strings of one), each from 1 to 2^30.
 func (a *args) integers(name string, dst *[]int) {
-	text, js, ok := a.given(name)
-	if !ok {
-		return
-	}
 	var items []string
-	if js != nil {
+	either(a, name, &items, func(js []byte) ([]string, error) {
 		var raws []jsonscan.Raw
 		if !decodes(js, &raws) {
 			raws = []jsonscan.Raw{js} // refused below: not an array
 		}
+		items := []string{}
 		for _, r := range raws {
 			item := string(r)
 			if !isJSONNumber(r) && !decodes(r, &item) {
-				a.err = invalid(name, "want an array of whole numbers or \"1,2,4\", got %s", clip(js))
-				return
+				return nil, invalid(name, "want an array of whole numbers or \"1,2,4\", got %s", clip(js))
 			}
 			items = append(items, item)
 		}
-	}
-	if items == nil {
+		return items, nil
+	}, func(text string) ([]string, error) {
 		if strings.Trim(text, " \t") == "" {
-			*dst = []int{}
-			return
+			return []string{}, nil
 		}
-		items = strings.Split(text, ",")
+		return strings.Split(text, ","), nil
+	})
+	if items == nil { // not given, or refused
+		return
 	}
 	out := make([]int, len(items))
 	for i, it := range items {
