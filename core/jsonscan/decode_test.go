@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -180,4 +181,32 @@ func FuzzDecode(f *testing.F) {
 		seeds = append(seeds, []byte(s))
 	}
 	jsonref.Fuzz(f, decodeDoc, seeds...)
+}
+
+// BenchmarkDecode: Decode beside encoding/json, its peer, on a list of 500
+// members of the size a share link's tallies have; the figure to read is
+// the ratio of the two.
+func BenchmarkDecode(b *testing.B) {
+	var text []byte
+	text = append(text, `{"l": [`...)
+	for i := range 500 {
+		if i > 0 {
+			text = append(text, ',')
+		}
+		text = fmt.Appendf(text, `{"n": %d, "s": "scenario-%d"}`, i%100, i)
+	}
+	text = append(text, `]}`...)
+	for _, c := range []struct {
+		name string
+		read func([]byte) (decDoc, error)
+	}{{"jsonscan", decodeDoc}, {"encoding-json", jsonref.Decode[decDoc]}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := c.read(text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
