@@ -23,14 +23,21 @@ func cli(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 	return code, out.String(), errb.String()
 }
 
+// containsAll checks that got, the output what names ("stdout"), holds
+// each of wants.
+func containsAll(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
 // TestGolden checks the text reports against testdata/*.golden (regenerate
 // with go test -update after checking the new output by eye).
 func TestGolden(t *testing.T) {
-	cases := []struct {
-		name string
-		args []string
-		code int
-	}{
+	checkGoldens(t, "testdata", []goldenCase{
 		// Seed 003's worked example: 1/120 observed, 8 s per run.
 		{"budget_observe", []string{"budget", "-target", "0.95", "-cost", "8", "-cap", "3", "-observe", "1/120", "0.05", "0.02"}, exitBlock},
 		// Seed 003's table of rates.
@@ -56,14 +63,28 @@ func TestGolden(t *testing.T) {
 		// Seed 000's step 4 for 30 runs per arm: run_test.go says where each figure comes from.
 		{"run_dry", []string{"run", "-dry-run", "-n", "30", "-cost", "4s", "-ledger", "testdata/run-none.jsonl",
 			"-baseline", "cd ../base && go test -json -count=1 ./...", "-patched", "go test -json -count=1 ./..."}, exitOK},
-	}
+	})
+}
+
+// goldenCase is a command line, the exit status it gives and the name of
+// the golden file that holds its output.
+type goldenCase struct {
+	name string
+	args []string
+	code int
+}
+
+// checkGoldens runs each case and checks its exit status and its output
+// against dir/name.golden.
+func checkGoldens(t *testing.T, dir string, cases []goldenCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := cli(t, "", tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, errs)
 			}
-			checkGolden(t, filepath.Join("testdata", tc.name+".golden"), []byte(out))
+			checkGolden(t, filepath.Join(dir, tc.name+".golden"), []byte(out))
 		})
 	}
 }
@@ -167,11 +188,7 @@ func TestErrors(t *testing.T) {
 			if code != exitUsage {
 				t.Fatalf("exit %d, want 2; stdout %q stderr %q", code, out, errs)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr %q does not mention %q", errs, w)
-				}
-			}
+			containsAll(t, "stderr", errs, tc.want...)
 		})
 	}
 }
@@ -231,11 +248,7 @@ func TestReports(t *testing.T) {
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, tc.code, out, errs)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			containsAll(t, "stdout", out, tc.want...)
 		})
 	}
 }
