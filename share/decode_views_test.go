@@ -52,7 +52,7 @@ func FuzzCompareStateJSON(f *testing.F) {
 func FuzzHistoryStateJSON(f *testing.F) {
 	cost := 1.5
 	seed, _ := json.Marshal(HistoryState{Version: 1, Result: &history.Result{Runs: 3, Tests: 2, CostSeconds: &cost, Warnings: []string{},
-		Flakes: []history.TestHistory{{Test: "t", Runs: 3, Failures: 1, FirstFailure: &history.RunRef{Index: 1, Run: "r1"}, Trend: history.Trend{Direction: "steady"}}},
+		Flakes:    []history.TestHistory{{Test: "t", Runs: 3, Failures: 1, FirstFailure: &history.RunRef{Index: 1, Run: "r1"}, Trend: history.Trend{Direction: "steady"}}},
 		Incidents: []history.Incident{{Kind: "outage", Runs: []history.RunRef{{Index: 2}}, Tests: []string{"t"}}}}})
 	jsonref.Fuzz(f, readInto[HistoryState], seed, []byte(`{"v":1,"result":null}`), []byte(`{"v":1,"result":{"flakes":[{"claim":{"passed":1}}]}}`))
 }
