@@ -167,8 +167,8 @@ func fieldAt(v reflect.Value, index []int) reflect.Value {
 	return v
 }
 
-// fields caches fieldsOf by type.
-var fields sync.Map // reflect.Type → map[string][]int
+// fieldCache holds fieldsOf by type.
+var fieldCache sync.Map // reflect.Type → map[string][]int
 
 // fieldsOf is the members of a struct type, each name with its field's
 // index path, by encoding/json's rules: a json tag's name or the field's,
@@ -176,7 +176,7 @@ var fields sync.Map // reflect.Type → map[string][]int
 // one name the shallower, then the tagged one; a name still in doubt is
 // no member.
 func fieldsOf(t reflect.Type) map[string][]int {
-	if m, ok := fields.Load(t); ok {
+	if m, ok := fieldCache.Load(t); ok {
 		return m.(map[string][]int)
 	}
 	type cand struct {
@@ -237,6 +237,6 @@ func fieldsOf(t reflect.Type) map[string][]int {
 			m[name] = tagged[0].index
 		}
 	}
-	fields.Store(t, m)
+	fieldCache.Store(t, m)
 	return m
 }
