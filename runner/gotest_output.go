@@ -8,19 +8,30 @@ import (
 	"github.com/flakegate/flakegate/core/jsonscan"
 )
 
-// goTestEvent is one line of a go test -json stream: test2json's TestEvent
-// and the go command's BuildEvent, with the fields their documentation
-// lists (go doc cmd/test2json; go doc cmd/go, "BuildEvent"). A line with
-// another key, or a key in another case, is not read as an event.
+// goTestEvent is what goTestCause reads of one line of a go test -json
+// stream: test2json's TestEvent and the go command's BuildEvent (go doc
+// cmd/test2json; go doc cmd/go, "BuildEvent"). Keys match exactly; other
+// keys, such as a field a later Go adds, are left unread, as
+// core/report's go test reader leaves them.
 type goTestEvent struct {
-	Time        string // RFC 3339
-	Action      string
-	Package     string
-	Test        string
-	Elapsed     float64 // seconds
-	Output      string
-	FailedBuild string
-	ImportPath  string
+	Action string
+	Test   string
+	Output string
+}
+
+// readGoTestEvent reads one line into ev; ok is false when the line is not
+// a JSON object or one of the three fields is not a string.
+func readGoTestEvent(line []byte, ev *goTestEvent) (ok bool) {
+	var m map[string]jsonscan.Raw
+	if jsonscan.Decode(line, "line", &m) != nil {
+		return false
+	}
+	for key, dst := range map[string]*string{"Action": &ev.Action, "Test": &ev.Test, "Output": &ev.Output} {
+		if raw, given := m[key]; given && jsonscan.Decode(raw, key, dst) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // goTestCause is what a go test -json stream says in its own words about
@@ -41,7 +52,7 @@ func goTestCause(data []byte) (string, bool) {
 	skipping := false
 	for sc.Scan() && len(lines) < 3 && size < 300 {
 		var ev goTestEvent
-		if jsonscan.Decode(sc.Bytes(), "line", &ev) != nil || ev.Action != "output" && ev.Action != "build-output" || ev.Test != "" {
+		if !readGoTestEvent(sc.Bytes(), &ev) || ev.Action != "output" && ev.Action != "build-output" || ev.Test != "" {
 			continue
 		}
 		line := strings.TrimRight(ev.Output, "\r\n")
