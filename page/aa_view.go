@@ -20,6 +20,9 @@ import (
 
 // aaShown is the result's top-level JSON fields the page lays out itself;
 // any other (a figure added to aa.Result later) is shown generically.
+// aaSideLabels name the two sides' inputs.
+var aaSideLabels = [2]string{"Baseline: the unchanged suite's runs", "Candidate's runs (optional)"}
+
 var aaShown = []string{"scenarios", "runs", "rows", "mixed", "v", "noise", "thresholds", "runs_needed", "trend",
 	"run_rates", "candidate", "warnings", "variance_ratio", "trend_test", "fixed_drop", "pass_k", "all_pass_bound",
 	"flaky", "paired_t"}
@@ -36,10 +39,9 @@ func (c *AA) Render() app.UI {
 			app.Span().Class("hint").Text(" 20 unchanged runs of a 200-scenario suite whose pass rate drifts down, and 4 runs of a candidate."),
 		),
 		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
-		app.If(c.linkErr != nil, func() app.UI {
-			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(c.linkErr))
-		}),
-		app.If(c.err != nil && c.errSide() < 0, func() app.UI {
+		c.renderOptions(),
+		c.linkError(),
+		app.If(c.err != nil && c.errSide() < 0 && !c.opts.atOption(c.err), func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "aa").Text(errString(c.err))
 		}),
 		c.renderAnswer(),
@@ -76,6 +78,8 @@ func (c *AA) renderAnswer() app.UI {
 		body = append(body, app.P().Class("hint").Text("Reading the runs…"))
 	case c.sides[0].err != nil:
 		body = append(body, app.P().Class("hint").Text("No figures: the baseline's runs could not be read (the error is at its input above)."))
+	case c.opts.err != nil && c.sides[0].stats != nil:
+		body = append(body, app.P().Class("hint").Text("No figures: an option could not be read (the error is at its field under Options)."))
 	}
 	return app.Div().ID("answer").Class("answer").Aria("live", "polite").Body(body...)
 }
@@ -90,10 +94,7 @@ func (c *AA) renderSide(i int) app.UI {
 	if sideErr == nil && !s.busy && i == 1 {
 		sideErr = c.candErr
 	}
-	label := "Baseline: the unchanged suite's runs"
-	if i == 1 {
-		label = "Candidate's runs (optional)"
-	}
+	label := aaSideLabels[i]
 	var status app.UI
 	switch {
 	case s.busy:
@@ -311,14 +312,11 @@ func dropAgainst(c *aa.Candidate) string {
 
 // renderPairedT says the paired t-test by scenario in words.
 func (c *AA) renderPairedT() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	pt := d.PairedT
-	if pt == nil {
-		return app.P().Class("hint").Body(fieldNull("paired_t"), app.Text(" No paired t-test: it needs scenarios both sides have."))
-	}
+	return depthPart(c.res.Depth, func(d *aa.Depth) *aa.PairedT { return d.PairedT }, "paired_t",
+		"No paired t-test: it needs scenarios both sides have.", renderPairedT)
+}
+
+func renderPairedT(pt *aa.PairedT) app.UI {
 	return app.P().DataSet("scope", "paired_t").Body(
 		app.Strong().Text("How sure: "),
 		app.Text("an unchanged candidate crosses the threshold 5% of the time. Comparing the "), fieldInt("scenarios", int64(pt.Scenarios)),
@@ -332,14 +330,11 @@ func (c *AA) renderPairedT() app.UI {
 
 // renderVariance says whether the runs spread as independent runs would.
 func (c *AA) renderVariance() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	vr := d.VarianceRatio
-	if vr == nil {
-		return app.P().Class("hint").Body(fieldNull("variance_ratio"), app.Text(" No variance ratio: it needs 3 or more runs and some noise."))
-	}
+	return depthPart(c.res.Depth, func(d *aa.Depth) *aa.VarianceRatio { return d.VarianceRatio }, "variance_ratio",
+		"No variance ratio: it needs 3 or more runs and some noise.", renderVariance)
+}
+
+func renderVariance(vr *aa.VarianceRatio) app.UI {
 	ratio := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	inside := func(b bool) string {
 		if b {
@@ -376,14 +371,11 @@ func sciVar(v float64) string {
 
 // renderTrendTest says whether the pass rate drifts in run order.
 func (c *AA) renderTrendTest() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	tt := d.TrendTest
-	if tt == nil {
-		return app.P().Class("hint").Body(fieldNull("trend_test"), app.Text(" No trend test: it needs 3 or more runs."))
-	}
+	return depthPart(c.res.Depth, func(d *aa.Depth) *aa.TrendTest { return d.TrendTest }, "trend_test",
+		"No trend test: it needs 3 or more runs.", renderTrendTest)
+}
+
+func renderTrendTest(tt *aa.TrendTest) app.UI {
 	how := "random run orders"
 	if tt.Exact {
 		how = "run orders, every one"
@@ -399,6 +391,20 @@ func (c *AA) renderTrendTest() app.UI {
 	)
 }
 
+// depthPart is one of the in-depth analyses: nothing until they are
+// computed, a hint saying why it is missing (its field null) when part
+// finds none, else render's words for it.
+func depthPart[T any](d *aa.Depth, part func(*aa.Depth) *T, name, why string, render func(*T) app.UI) app.UI {
+	if d == nil {
+		return nil
+	}
+	v := part(d)
+	if v == nil {
+		return app.P().Class("hint").Body(fieldNull(name), app.Text(" "+why))
+	}
+	return render(v)
+}
+
 func trendVerdict(p float64) string {
 	if p < 0.05 {
 		return ": the runs trend, so a threshold set from them fires mostly one way; compare a candidate with recent runs, and find the drift's cause."
@@ -408,14 +414,11 @@ func trendVerdict(p float64) string {
 
 // renderFixedDrop says what a fixed-point rule costs in false alarms.
 func (c *AA) renderFixedDrop() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	f := d.FixedDrop
-	if f == nil {
-		return app.P().Class("hint").Body(fieldNull("fixed_drop"), app.Text(" No count for a fixed rule: it needs 2 or more runs."))
-	}
+	return depthPart(c.res.Depth, func(d *aa.Depth) *aa.FixedDrop { return d.FixedDrop }, "fixed_drop",
+		"No count for a fixed rule: it needs 2 or more runs.", renderFixedDrop)
+}
+
+func renderFixedDrop(f *aa.FixedDrop) app.UI {
 	method := "computed exactly"
 	if f.IndependentMethod == aa.MethodNormal {
 		method = "by the normal approximation"
@@ -485,12 +488,7 @@ func (c *AA) renderFlaky() app.UI {
 					})),
 				))
 			}
-			return app.Details().ID("flaky").Open(c.open["flaky"]).OnToggle(func(ctx app.Context, e app.Event) {
-				if c.open == nil {
-					c.open = map[string]bool{}
-				}
-				c.open["flaky"] = ctx.JSSrc().Get("open").Bool()
-			}).Body(
+			return app.Details().ID("flaky").Open(c.open["flaky"]).OnToggle(c.toggled("flaky")).Body(
 				app.Summary().Text("The "+words.Nouns(len(d.Flaky), "scenario")+" that passed in some runs and failed in others"),
 				app.If(c.open["flaky"] || len(d.Flaky) <= 40, table),
 			)
@@ -555,12 +553,7 @@ func (c *AA) extraFields(r *aa.Result) app.UI {
 					if len(m[k]) <= lazyJSON {
 						return genericField(k, m[k])
 					}
-					return app.Details().ID("more-"+k).Open(c.open[k]).OnToggle(func(ctx app.Context, e app.Event) {
-						if c.open == nil {
-							c.open = map[string]bool{}
-						}
-						c.open[k] = ctx.JSSrc().Get("open").Bool()
-					}).Body(
+					return app.Details().ID("more-"+k).Open(c.open[k]).OnToggle(c.toggled(k)).Body(
 						app.Summary().Text(strings.ReplaceAll(k, "_", " ")),
 						app.If(c.open[k], func() app.UI { return genericField(k, m[k]) }),
 					)
@@ -568,6 +561,16 @@ func (c *AA) extraFields(r *aa.Result) app.UI {
 			)
 		}),
 	)
+}
+
+// toggled keeps whether the disclosure key is open, as the person left it.
+func (c *AA) toggled(key string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if c.open == nil {
+			c.open = map[string]bool{}
+		}
+		c.open[key] = ctx.JSSrc().Get("open").Bool()
+	}
 }
 
 // lazyJSON is the largest further figure, in bytes of JSON, rendered before
