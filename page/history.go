@@ -28,7 +28,7 @@ type History struct {
 	// which the options typed are applied to; nil for a link's result,
 	// which holds the answer and not the runs.
 	runs *history.History
-	opt  history.Options             // the options the next result is computed with
+	opt  history.Options              // the options the next result is computed with
 	opts optionsForm[history.Options] // the Options section, as typed
 }
 
