@@ -149,30 +149,21 @@ func (c *AA) derive(r *aa.Result) *aaDerived {
 func (c *AA) OnNav(ctx app.Context) {
 	perfMark("nav")
 	defer perfMark("nav-done")
-	ctx.Page().SetTitle("A/A noise check · flakegate")
-	c.nav(ctx, c.openFragment, c.sides[0].stats != nil, c.writeURL)
+	c.nav(ctx, "A/A noise check · flakegate", "aa", c.loadLink, c.sides[0].stats != nil, c.writeURL)
 	c.deepen(ctx)
 }
 
-// openFragment loads the statistics of an "aa=" fragment and reports
-// whether it held some; a fragment without them leaves the view as it is.
-// A link whose statistics cannot be read clears the view, so that no
-// figure of earlier input stands beside its error.
-func (c *AA) openFragment(v string) bool {
-	data := c.linkData(v, "aa")
-	if data == "" {
-		return false
-	}
+// loadLink shows the statistics of a link's "aa=" data (fileView.openLink).
+func (c *AA) loadLink(data string) {
 	s, err := share.DecodeAA(data)
 	if err != nil {
 		c.linkErr = err
 		c.sides = [2]side{{gen: c.sides[0].gen + 1}, {gen: c.sides[1].gen + 1}}
 		c.compute()
-		return true
+		return
 	}
 	c.load(s, "share link")
 	c.share = data
-	return true
 }
 
 // load sets both sides from shared statistics and computes.

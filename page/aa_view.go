@@ -30,7 +30,7 @@ var aaShown = []string{"scenarios", "runs", "rows", "mixed", "v", "noise", "thre
 func (c *AA) Render() app.UI {
 	perfMark("render")
 	if !c.opened {
-		c.openFragment(openingFragment())
+		c.openLink(openingFragment(), "aa", c.loadLink)
 	}
 	return c.shell("/aa", "A/A noise check",
 		"How noisy is an eval suite when nothing changed? Give the runs of the unchanged suite (the baseline) and, if you have them, a candidate's runs: the page says what drop is more than noise, how many runs it takes to see one, whether the runs drift, and whether the candidate regressed.",

@@ -56,41 +56,37 @@ type Compare struct {
 }
 
 func (c *Compare) OnNav(ctx app.Context) {
-	ctx.Page().SetTitle("Compare two models · flakegate")
-	c.nav(ctx, c.openFragment, c.res != nil, c.writeURL)
+	c.nav(ctx, "Compare two models · flakegate", "compare", c.loadLink, c.res != nil, c.writeURL)
 }
 
-// openFragment loads the comparison of a "compare=" fragment and reports
-// whether it held one. A link that cannot be read clears the view.
-func (c *Compare) openFragment(v string) bool {
-	data := c.linkData(v, "compare")
-	if data == "" {
-		return false
-	}
+// loadLink shows the comparison of a link's "compare=" data
+// (fileView.openLink).
+func (c *Compare) loadLink(data string) {
 	s, err := DecodeCompareShare(data)
 	if err != nil {
 		c.linkErr = err
 		c.sides = [2]cmpSide{{gen: c.sides[0].gen + 1}, {gen: c.sides[1].gen + 1}}
 		c.compute()
-		return true
+		return
 	}
 	a, b, opt := s.Sides()
-	c.setOptions(opt)
-	c.sides[0] = cmpSide{name: "share link", stats: a, gen: c.sides[0].gen + 1}
-	c.sides[1] = cmpSide{name: "share link", stats: b, gen: c.sides[1].gen + 1}
-	c.compute()
-	return true
+	c.show("share link", a, b, opt)
 }
 
 // Open shows the comparison of a and b with opt (the example), as a link
 // to it would.
 func (c *Compare) Open(ctx app.Context, a, b *aa.Side, opt compare.Options) {
 	c.linkErr = nil
-	c.setOptions(opt)
-	c.sides[0] = cmpSide{name: "example", stats: a, gen: c.sides[0].gen + 1}
-	c.sides[1] = cmpSide{name: "example", stats: b, gen: c.sides[1].gen + 1}
-	c.compute()
+	c.show("example", a, b, opt)
 	c.writeURL(ctx)
+}
+
+// show compares a and b, both from name, with opt.
+func (c *Compare) show(name string, a, b *aa.Side, opt compare.Options) {
+	c.setOptions(opt)
+	c.sides[0] = cmpSide{name: name, stats: a, gen: c.sides[0].gen + 1}
+	c.sides[1] = cmpSide{name: name, stats: b, gen: c.sides[1].gen + 1}
+	c.compute()
 }
 
 func (c *Compare) compute() {

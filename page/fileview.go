@@ -17,23 +17,31 @@ type fileView struct {
 	tooLong string // why the figures have no link (words.CompareTooLong...); "" when they have one
 }
 
-// nav reads the URL's state text unless it is the one the page shows:
-// open loads its data and reports whether it held some. A plain address
-// (the menu's link) keeps what the page shows (shows), so write puts it
-// in the address bar again.
-func (v *fileView) nav(ctx app.Context, open func(string) bool, shows bool, write func(app.Context)) {
+// nav titles the page and opens the URL's state text unless it is the one
+// the page shows. A plain address (the menu's link) keeps what the page
+// shows (shows), so write puts it in the address bar again.
+func (v *fileView) nav(ctx app.Context, title, key string, load func(data string), shows bool, write func(app.Context)) {
+	ctx.Page().SetTitle(title)
 	if frag := fragmentOf(ctx.Page().URL()); !v.opened || frag != v.frag {
-		if !open(frag) && shows {
+		if !v.openLink(frag, key, load) && shows {
 			write(ctx)
 		}
 	}
 }
 
-// linkData marks the state text s read and returns its data: the text of
-// key ("" when it has none).
-func (v *fileView) linkData(s, key string) string {
+// openLink marks the state text s read and loads its data, the text of key,
+// and reports whether it held some; a state text without them leaves the
+// view as it is. load shows the data, or clears the view and sets linkErr
+// when it cannot be read, so that no figure of earlier input stands
+// beside the link's error.
+func (v *fileView) openLink(s, key string, load func(data string)) bool {
 	v.opened, v.frag, v.linkErr = true, s, nil
-	return applyFragment([]field{{Key: key}}, s)[key]
+	data := applyFragment([]field{{Key: key}}, s)[key]
+	if data == "" {
+		return false
+	}
+	load(data)
+	return true
 }
 
 // writeLink puts the view of the figures in the address bar, or says why

@@ -33,28 +33,21 @@ type History struct {
 }
 
 func (h *History) OnNav(ctx app.Context) {
-	ctx.Page().SetTitle("Flaky tests in CI history · flakegate")
-	h.nav(ctx, h.openFragment, h.res != nil, h.writeURL)
+	h.nav(ctx, "Flaky tests in CI history · flakegate", "history", h.loadLink, h.res != nil, h.writeURL)
 }
 
-// openFragment shows the result of a "history=" fragment and reports
-// whether it held one. A link that cannot be read clears the view.
-func (h *History) openFragment(v string) bool {
-	data := h.linkData(v, "history")
-	if data == "" {
-		return false
-	}
+// loadLink shows the result of a link's "history=" data (fileView.openLink).
+func (h *History) loadLink(data string) {
 	h.gen++
 	h.busy, h.err, h.runs = false, nil, nil
 	res, err := DecodeHistoryShare(data)
 	if err != nil {
 		h.linkErr = err
 		h.show(nil)
-		return true
+		return
 	}
 	h.name = "share link"
 	h.show(res)
-	return true
 }
 
 // show puts r on the page (nil clears it).
