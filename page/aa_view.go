@@ -34,10 +34,7 @@ func (c *AA) Render() app.UI {
 	}
 	return c.shell("/aa", "A/A noise check",
 		"How noisy is an eval suite when nothing changed? Give the runs of the unchanged suite (the baseline) and, if you have them, a candidate's runs: the page says what drop is more than noise, how many runs it takes to see one, whether the runs drift, and whether the candidate regressed.",
-		app.P().Class("examples").Body(
-			app.Button().ID("example-aa").Class("secondary").Text("Try an example").OnClick(c.onExample),
-			app.Span().Class("hint").Text(" 20 unchanged runs of a 200-scenario suite whose pass rate drifts down, and 4 runs of a candidate."),
-		),
+		tryExample("example-aa", "20 unchanged runs of a 200-scenario suite whose pass rate drifts down, and 4 runs of a candidate.", c.onExample),
 		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
 		c.renderOptions(),
 		c.linkError(),

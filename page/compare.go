@@ -177,13 +177,11 @@ func exampleCompare() (a, b *aa.Side) {
 func (c *Compare) Render() app.UI {
 	return c.shell("/compare", "Compare two models",
 		"Is model B better than model A on the same eval questions? Drop each model's eval logs (inspect_ai, lm-evaluation-harness samples, promptfoo; several files for epochs): the questions are paired by id.",
-		app.P().Class("examples").Body(
-			app.Button().ID("example-compare").Class("secondary example").Text("Try an example").OnClick(func(ctx app.Context, e app.Event) {
+		tryExample("example-compare", "710 questions answered once by each model: 41 go from wrong to right, 19 from right to wrong.",
+			func(ctx app.Context, e app.Event) {
 				a, b := exampleCompare()
 				c.Open(ctx, a, b, compare.DefaultOptions)
 			}),
-			app.Span().Class("hint").Text(" 710 questions answered once by each model: 41 go from wrong to right, 19 from right to wrong."),
-		),
 		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
 		c.renderOptions(),
 		c.linkError(),

@@ -73,6 +73,15 @@ func (v *fileView) link(url string) words.Link {
 	return words.Link{URL: url}
 }
 
+// tryExample is a file page's example: a button (id) that shows it, and
+// a hint that says what it is.
+func tryExample(id, hint string, show app.EventHandler) app.UI {
+	return app.P().Class("examples").Body(
+		app.Button().ID(id).Class("secondary example").Text("Try an example").OnClick(show),
+		app.Span().Class("hint").Text(" "+hint),
+	)
+}
+
 // linkError says that a link's data could not be read, and why.
 func (v *fileView) linkError() app.UI {
 	return app.If(v.linkErr != nil, func() app.UI {

@@ -120,16 +120,7 @@ func exampleHistory() (*history.History, error) {
 func (h *History) Render() app.UI {
 	return h.shell("/history", "Flaky tests in CI history",
 		"Which tests are flaky, and which failures were outages? Drop many runs' test reports (JUnit XML, go test -json, TRX, CTRF, TAP…), one file per run, or the zip archives CI artifacts download as: the answer is flakegate history's.",
-		app.P().Class("examples").Body(
-			app.Button().ID("example-history").Class("secondary example").Text("Try an example").OnClick(func(ctx app.Context, e app.Event) {
-				runs, err := exampleHistory()
-				h.gen++
-				h.linkErr, h.busy, h.name = nil, false, "example"
-				h.compute(runs, err)
-				h.writeURL(ctx)
-			}),
-			app.Span().Class("hint").Text(" 200 planted runs of 63 tests: three flaky, one outage, three tests failing together."),
-		),
+		tryExample("example-history", "200 planted runs of 63 tests: three flaky, one outage, three tests failing together.", h.onExample),
 		app.FieldSet().Class("side").Body(
 			app.Legend().Text("The runs' reports"),
 			dropFiles("history", "Reports or zip archives", "", true, h.ReadFiles),

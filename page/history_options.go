@@ -38,6 +38,15 @@ func (h *History) ensureOptions() {
 	}
 }
 
+// onExample shows the example's runs under the options.
+func (h *History) onExample(ctx app.Context, e app.Event) {
+	runs, err := exampleHistory()
+	h.gen++
+	h.linkErr, h.busy, h.name = nil, false, "example"
+	h.compute(runs, err)
+	h.writeURL(ctx)
+}
+
 // compute shows the result of runs (read with err) under the options.
 func (h *History) compute(runs *history.History, err error) {
 	h.ensureOptions()
