@@ -140,6 +140,8 @@ func (h *History) renderStatus() app.UI {
 		return app.P().ID("err-history").Class("error").Role("alert").DataSet("error", "history").Text(errString(h.err))
 	case h.res != nil:
 		return app.P().Class("loaded").ID("loaded-history").Text(h.name + ": " + words.Nouns(h.res.Runs, "run"))
+	case h.runs != nil: // read, with no result while an option is refused
+		return app.P().Class("loaded").ID("loaded-history").Text(h.name + ": " + words.Nouns(h.runs.Runs(), "run"))
 	}
 	return app.P().Class("hint").Text("Nothing leaves this page: the reports are read here.")
 }
