@@ -34,6 +34,15 @@ func openOptions(t *testing.T, ctx context.Context, id string) {
 	aaPoll(t, ctx, 10*time.Second, `document.getElementById('`+id+`').open`)
 }
 
+// showExample opens the page at url, clicks its example button (id) and
+// waits until shown holds.
+func showExample(t *testing.T, ctx context.Context, url, id, shown string) {
+	t.Helper()
+	open(t, ctx, url)
+	clickID(t, ctx, id)
+	aaPoll(t, ctx, 20*time.Second, shown)
+}
+
 // TestOptionsChangeTheFilePages: on the A/A page's example, a fixed rule
 // typed as 5% in the closed-by-default Options gives `flakegate aa -rule
 // 5%`'s figures on the same files, the link carries it and opens with the
@@ -57,9 +66,7 @@ func TestOptionsChangeTheFilePages(t *testing.T) {
 		t.Run(w.name, func(t *testing.T) {
 			ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
 			defer cancel()
-			open(t, ctx, srv.URL+"/aa")
-			clickID(t, ctx, "example-aa")
-			aaPoll(t, ctx, 20*time.Second, `!!document.querySelector('[data-scope=fixed_drop]')`)
+			showExample(t, ctx, srv.URL+"/aa", "example-aa", `!!document.querySelector('[data-scope=fixed_drop]')`)
 			aaSettled(t, ctx)
 			if evalJS[bool](t, ctx, `document.getElementById('aa-options').open`) {
 				t.Error("the A/A options are open at their defaults")
@@ -92,9 +99,7 @@ func TestOptionsChangeTheFilePages(t *testing.T) {
 				t.Errorf("rule abc: %q at the field, want %q and no figures", got, refused.Msg)
 			}
 
-			open(t, ctx, srv.URL+"/compare")
-			clickID(t, ctx, "example-compare")
-			aaPoll(t, ctx, 20*time.Second, `(document.getElementById('answer-text')?.textContent || '').includes('95% interval')`)
+			showExample(t, ctx, srv.URL+"/compare", "example-compare", `(document.getElementById('answer-text')?.textContent || '').includes('95% interval')`)
 			before = location(t, ctx)
 			openOptions(t, ctx, "compare-options")
 			optionTargets(t, ctx, "compare-options")
