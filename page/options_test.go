@@ -28,6 +28,19 @@ func settle(e app.TestEngine, ctx app.Context) {
 	e.ConsumeAll()
 }
 
+// must fails the test on an error and gives the value:
+// must[T](t)(f()) for an f that returns (v T, err error).
+func must[T any](t *testing.T) func(T, error) T {
+	t.Helper()
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
 // schemaRefusal is the words the schema refuses text of field key in, as
 // the page shows them at the field.
 func schemaRefusal[T any](t *testing.T, s *param.Schema[T], key, text string) string {
@@ -68,10 +81,7 @@ func TestAAOptionsChangeTheAnswer(t *testing.T) {
 	opt := aa.DefaultOptions
 	opt.Depth.Drop = 0.05
 	ex := exampleAA()
-	want, err := aa.Check(ex.Baseline, ex.Candidate, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := must[*aa.Result](t)(aa.Check(ex.Baseline, ex.Candidate, opt))
 	if got := c.Result(); got == nil || string(jsonOf(t, got)) != string(jsonOf(t, want)) {
 		t.Fatalf("rule 5%%: the figures are not the core's with a 0.05 rule")
 	}
@@ -123,10 +133,7 @@ func TestCompareOptionsChangeTheAnswer(t *testing.T) {
 	settle(e, c.ctx)
 	opt := compare.DefaultOptions
 	opt.Level = 0.9
-	want, err := compare.Compare(a, b, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := must[*compare.Result](t)(compare.Compare(a, b, opt))
 	if got := c.Result(); got == nil || string(jsonOf(t, got)) != string(jsonOf(t, want)) {
 		t.Fatal("level 90%: the comparison is not the core's at 0.9")
 	}
@@ -158,10 +165,7 @@ func TestHistoryOptionsChangeTheAnswer(t *testing.T) {
 	runs, _ := exampleHistory()
 	opt := history.DefaultOptions
 	opt.KeepIncidents = true
-	want, err := runs.Result(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := must[*history.Result](t)(runs.Result(opt))
 	if got := h.Result(); got == nil || !got.KeptIncidents || string(jsonOf(t, got)) != string(jsonOf(t, want)) {
 		t.Fatal("keep_incidents: the result is not the core's with the incidents kept")
 	}
