@@ -58,5 +58,9 @@ func (c *AA) renderOptions() app.UI {
 	if c.opts.schema == nil {
 		c.showOptions()
 	}
-	return c.opts.render("aa-options", c.err, nil, c.SetOption)
+	var note app.UI
+	if c.in != nil && c.in.Simulate {
+		note = app.P().Class("hint").ID("options-sim-note").Text("This link also asks for the gate simulation, which takes seconds of CPU and runs in the CLI (flakegate aa -simulate) and the API, not here; the link keeps asking for it.")
+	}
+	return c.opts.render("aa-options", c.err, note, c.SetOption)
 }

@@ -210,3 +210,26 @@ func TestOptionFieldsAreLabelled(t *testing.T) {
 		}
 	}
 }
+
+// TestAASimulationStaysAsked: a link that asks for the gate simulation,
+// which the page does not run, opens with a note saying where it runs, and
+// an option typed on it keeps the simulation asked for in the new link.
+func TestAASimulationStaysAsked(t *testing.T) {
+	in := param.AA.Default()
+	in.Simulate = true
+	ex := exampleAA()
+	ex.Options = share.AAOptionsText(in)
+	enc := must[string](t)(share.EncodeAA(ex))
+	c := &aaT{}
+	e := load(t, c)
+	follow(e, c.ctx, c, &url.URL{Path: "/aa", RawQuery: "aa=" + enc})
+	if html := app.HTMLString(c); c.Result() == nil || !strings.Contains(html, `id="options-sim-note"`) {
+		t.Fatal("a link asking for the simulation has no figures or no note")
+	}
+	c.SetOption(c.ctx, "seed", "7")
+	settle(e, c.ctx)
+	s := must[share.AAState](t)(share.DecodeAA(strings.TrimPrefix(fragmentOf(c.ctx.Page().URL()), "aa=")))
+	if got := must[param.AAInput](t)(s.Input()); !got.Simulate || got.Seed != 7 {
+		t.Errorf("the new link holds simulate %v, seed %d; want true, 7", got.Simulate, got.Seed)
+	}
+}
