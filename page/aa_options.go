@@ -20,7 +20,7 @@ func newAAOptions() optionsForm[param.AAInput] { return newOptionsForm(param.AA,
 // a param.Errors with each field's fault.
 func AAOptionsFrom(text map[string]string) (param.AAInput, error) {
 	o := newAAOptions()
-	return readOptions(o.schema, o.fields, text, nil)
+	return o.read(text)
 }
 
 // showOptions sets the Options section to the options the figures are

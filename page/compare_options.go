@@ -22,7 +22,7 @@ func newCompareOptions() optionsForm[compare.Options] {
 // options, or a param.Errors with each field's fault.
 func CompareOptionsFrom(text map[string]string) (compare.Options, error) {
 	o := newCompareOptions()
-	return readOptions(o.schema, o.fields, text, nil)
+	return o.read(text)
 }
 
 // setOptions computes with opt (a link's, the example's) from now on and

@@ -26,7 +26,7 @@ func newHistoryOptions() optionsForm[history.Options] {
 // check included).
 func HistoryOptionsFrom(text map[string]string) (history.Options, error) {
 	o := newHistoryOptions()
-	return readOptions(o.schema, o.fields, text, history.Options.Check)
+	return o.read(text)
 }
 
 // ensureOptions starts the options at their defaults.

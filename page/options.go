@@ -65,9 +65,14 @@ func (o *optionsForm[T]) set(key, value string) (T, bool) {
 		o.st = newFormState(o.fields)
 	}
 	o.st[key] = value
-	in, err := readOptions(o.schema, o.fields, o.st, o.check)
+	in, err := o.read(o.st)
 	o.err = err
 	return in, err == nil
+}
+
+// read reads the options' text as the form does (readOptions).
+func (o *optionsForm[T]) read(text map[string]string) (T, error) {
+	return readOptions(o.schema, o.fields, text, o.check)
 }
 
 // readOptions reads the text of fields by the schema, a field without text
