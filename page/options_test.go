@@ -3,6 +3,7 @@ package page
 import (
 	"html"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -232,4 +233,52 @@ func TestAASimulationStaysAsked(t *testing.T) {
 	if got := must[param.AAInput](t)(s.Input()); !got.Simulate || got.Seed != 7 {
 		t.Errorf("the new link holds simulate %v, seed %d; want true, 7", got.Simulate, got.Seed)
 	}
+}
+
+// FuzzOptionsForm: any text in any option of the three pages is read as
+// the schema reads it alone, or refused with a fault at that field (or,
+// for history, the options' own check).
+func FuzzOptionsForm(f *testing.F) {
+	for _, s := range []string{"0.9", "95%", "1 2; 4", "abc", "", "1e400", "-1", "true", "2026-02-30", "1m30s"} {
+		for pick := range uint8(16) {
+			f.Add(pick, s)
+		}
+	}
+	type pick struct {
+		key   string
+		read  func(map[string]string) (any, error)
+		alone func(map[string]string) (any, error)
+	}
+	var picks []pick
+	add := func(keys []string, read, alone func(map[string]string) (any, error)) {
+		for _, k := range keys {
+			picks = append(picks, pick{k, read, alone})
+		}
+	}
+	add(aaOptionKeys, func(m map[string]string) (any, error) { return AAOptionsFrom(m) },
+		func(m map[string]string) (any, error) { return param.AA.Parse(m) })
+	add(compareOptionKeys, func(m map[string]string) (any, error) { return CompareOptionsFrom(m) },
+		func(m map[string]string) (any, error) { return param.Compare.Parse(m) })
+	add(historyOptionKeys(), func(m map[string]string) (any, error) { return HistoryOptionsFrom(m) },
+		func(m map[string]string) (any, error) {
+			o, err := param.History.Parse(m)
+			if err == nil {
+				err = o.Check()
+			}
+			return o, err
+		})
+	f.Fuzz(func(t *testing.T, n uint8, text string) {
+		p := picks[int(n)%len(picks)]
+		m := map[string]string{p.key: text}
+		got, err := p.read(m)
+		want, wantErr := p.alone(m)
+		switch {
+		case (err == nil) != (wantErr == nil):
+			t.Fatalf("%s=%q: the page says %v, the schema %v", p.key, text, err, wantErr)
+		case err != nil && errText(param.First(err)) != errText(param.First(wantErr)):
+			t.Fatalf("%s=%q: the page refuses %q, the schema %q", p.key, text, errText(param.First(err)), errText(param.First(wantErr)))
+		case err == nil && !reflect.DeepEqual(got, want):
+			t.Fatalf("%s=%q: the page reads %+v, the schema %+v", p.key, text, got, want)
+		}
+	})
 }
