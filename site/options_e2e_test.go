@@ -50,7 +50,8 @@ func showExample(t *testing.T, ctx context.Context, url, id, shown string) {
 // refused at its field in the schema's words. On the compare page's
 // example, a 90% level changes the answer's interval and the link carries
 // it. Every control of the sections is a 44 px target tied to its label,
-// at 1280 and 390 px.
+// at 1280 and 390 px, and the A/A page with its Options open does not
+// scroll sideways.
 func TestOptionsChangeTheFilePages(t *testing.T) {
 	browser, cancel := startBrowser(t)
 	defer cancel()
@@ -78,6 +79,10 @@ func TestOptionsChangeTheFilePages(t *testing.T) {
 			aaPoll(t, ctx, 20*time.Second, `document.querySelector('[data-scope=fixed_drop] [data-field=drop]')?.getAttribute('value') === '0.05'`)
 			aaSettled(t, ctx)
 			expectFields(t, ctx, "rule 5%", "", want)
+			screenshot(t, ctx, "options-aa-"+w.name)
+			if evalJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
+				t.Error("the A/A page with its Options open scrolls sideways")
+			}
 			link := location(t, ctx)
 			if link == before || !strings.Contains(link, "?aa=") {
 				t.Fatalf("the link does not carry the rule: %s (was %s)", link, before)
