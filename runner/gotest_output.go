@@ -3,9 +3,25 @@ package runner
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"strings"
+
+	"github.com/flakegate/flakegate/core/jsonscan"
 )
+
+// goTestEvent is one line of a go test -json stream: test2json's TestEvent
+// and the go command's BuildEvent, with the fields their documentation
+// lists (go doc cmd/test2json; go doc cmd/go, "BuildEvent"). A line with
+// another key, or a key in another case, is not read as an event.
+type goTestEvent struct {
+	Time        string // RFC 3339
+	Action      string
+	Package     string
+	Test        string
+	Elapsed     float64 // seconds
+	Output      string
+	FailedBuild string
+	ImportPath  string
+}
 
 // goTestCause is what a go test -json stream says in its own words about
 // a package that failed before any test reported: the first lines the test
@@ -24,10 +40,8 @@ func goTestCause(data []byte) (string, bool) {
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	skipping := false
 	for sc.Scan() && len(lines) < 3 && size < 300 {
-		var ev struct {
-			Action, Test, Output string
-		}
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Action != "output" && ev.Action != "build-output" || ev.Test != "" {
+		var ev goTestEvent
+		if jsonscan.Decode(sc.Bytes(), "line", &ev) != nil || ev.Action != "output" && ev.Action != "build-output" || ev.Test != "" {
 			continue
 		}
 		line := strings.TrimRight(ev.Output, "\r\n")
