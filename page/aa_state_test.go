@@ -30,9 +30,7 @@ func TestBrokenLinkClearsTheView(t *testing.T) {
 	}
 
 	c.PasteSide(c.ctx, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	html = app.HTMLString(c)
 	if strings.Contains(html, `data-error="link"`) {
 		t.Error("the link's error stays after new input")
@@ -49,9 +47,7 @@ func TestAAErrorAtItsSide(t *testing.T) {
 	c := &aaT{}
 	e := load(t, c)
 	c.PasteSide(c.ctx, 0, "scenario,run,passed\na,r1,1\nb,r1,0\n")
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	if c.err == nil || c.errSide() != 0 {
 		t.Fatalf("want an error about the baseline, got %v", c.err)
 	}
@@ -83,9 +79,7 @@ func TestPlainAAKeepsItsLink(t *testing.T) {
 	c := &aaT{}
 	e := load(t, c)
 	c.PasteSide(c.ctx, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	frag := c.ctx.Page().URL().Fragment
 	if !strings.HasPrefix(frag, "aa=") {
 		t.Fatalf("no statistics in the link: %q", frag)
@@ -108,9 +102,7 @@ func TestCopyLinkWhenTooLong(t *testing.T) {
 	c := &aaT{}
 	e := load(t, c)
 	c.PasteSide(c.ctx, 0, longAACSV())
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	if !c.tooBig || c.noLink == "" {
 		t.Fatalf("too long a link is not noted (tooBig %v, noLink %q)", c.tooBig, c.noLink)
 	}
@@ -137,9 +129,7 @@ func TestAACandidateSharingNoScenarioKeepsTheBaseline(t *testing.T) {
 	link := c.ctx.Page().URL().Fragment
 	other := strings.ReplaceAll(aaCSV(10, 3, func(s, r int) bool { return r == 1 }), "\ns", "\nother_")
 	c.ParseSide(c.ctx, 1, "cand.csv", newTextReader(other, nil), int64(len(other)))
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	html := app.HTMLString(c)
 	if c.Result() == nil || !strings.Contains(html, `data-field="scenarios"`) {
 		t.Fatalf("the baseline's analysis is gone:\n%s", html)

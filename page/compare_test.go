@@ -48,9 +48,7 @@ func TestComparePage(t *testing.T) {
 	e := load(t, c)
 	c.ReadLogs(c.ctx, 0, []string{a}, openLogs(t, a))
 	c.ReadLogs(c.ctx, 1, []string{b}, openLogs(t, b))
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	res := c.Result()
 	if res == nil || res.McNemar == nil || res.McNemar.WrongToRight != 6 || res.McNemar.RightToWrong != 2 {
 		t.Fatalf("result %+v, error %v, sides %+v", res, c.err, c.sides)
@@ -141,11 +139,7 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
 
 func readLogsSide(t *testing.T, name string) *aa.Side {
 	t.Helper()
-	s, err := readRunFiles([]string{name}, openLogs(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return must[*aa.Side](t)(readRunFiles([]string{name}, openLogs(t, name)))
 }
 
 // TestCompareExample: the example is the answer a reviewer pastes, as
