@@ -116,6 +116,16 @@ func (p *pageBase) statusLine() app.UI {
 	return app.P().Class("status").ID("status").Role("status").Aria("live", "polite").Text(p.status)
 }
 
+// shareSection is a result's Share section: the copy buttons and the
+// Markdown, with the link (words.Link{} in the Markdown shown).
+func (p *pageBase) shareSection(markdown func(words.Link) string) app.UI {
+	return app.Section().Class("share-section").Aria("label", "Share").Body(
+		app.H2().Text("Share"),
+		p.copyButtons(func(link string) string { return markdown(words.Link{URL: link}) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(markdown(words.Link{}))),
+	)
+}
+
 // copyButtons renders Copy-link and Copy-as-Markdown, plus the Markdown in a
 // disclosure so it can be selected by hand when the clipboard is refused.
 func (p *pageBase) copyButtons(markdown func(link string) string) app.UI {
