@@ -3,20 +3,71 @@ package page
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/flakegate/flakegate/share"
 	"reflect"
 	"testing"
 
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/share"
 )
 
-// stdShare decodes raw as share.ParseAAJSON did with encoding/json.
-func stdShare(raw []byte) (AAShare, error) {
-	var s AAShare
+// stdDecode decodes raw with encoding/json into a T, unknown fields
+// refused: the reference the share package's own JSON readers are held to.
+func stdDecode[T any](raw []byte) (T, error) {
+	var s T
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(&s)
 	return s, err
+}
+
+// expectStdDecode checks that read accepts each of cases and gives what
+// encoding/json gives (stdDecode).
+func expectStdDecode[T any](t *testing.T, read func([]byte) (T, error), cases map[string][]byte) {
+	t.Helper()
+	for name, raw := range cases {
+		got, err := read(raw)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		want, err := stdDecode[T](raw)
+		if err != nil {
+			t.Fatalf("%s: encoding/json: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, encoding/json %+v", name, got, want)
+		}
+	}
+}
+
+// fuzzStdDecode fuzzes read from seeds: whatever it accepts, encoding/json
+// decodes to the same value (stdDecode), and read reads that value's own
+// encoding back.
+func fuzzStdDecode[T any](f *testing.F, read func([]byte) (T, error), seeds ...[]byte) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, err := read(raw)
+		if err != nil {
+			return
+		}
+		want, err := stdDecode[T](raw)
+		if err != nil {
+			t.Fatalf("accepted what encoding/json rejects (%v): %q", err, raw)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("decoded %+v, encoding/json %+v, from %q", got, want, raw)
+		}
+		again, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := read(again)
+		if err != nil || !reflect.DeepEqual(back, got) {
+			t.Fatalf("re-encoded share reads back as %+v, %v", back, err)
+		}
+	})
 }
 
 func TestShareJSONMatchesEncodingJSON(t *testing.T) {
@@ -27,7 +78,7 @@ func TestShareJSONMatchesEncodingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, raw := range map[string][]byte{
+	expectStdDecode(t, share.ReadAAJSON, map[string][]byte{
 		"compact (links)":       compact,
 		"indented (JSON files)": ShareJSON(AAShare{Baseline: base, Candidate: cand}),
 		"escapes":               []byte(`{"v":1,"baseline":{"scenarios":[{"id":"\u00e9\ud834\udd1e\/\b\f\n\r\t","passed":0,"total":1}],"runs":null,"rows":-0}}`),
@@ -35,20 +86,7 @@ func TestShareJSONMatchesEncodingJSON(t *testing.T) {
 		"empty":                 []byte(` { } `),
 		"options":               []byte(`{"v":2,"baseline":null,"options":{"k":"1,2","seed":null,"\u00e9":"x"}}`),
 		"null options":          []byte(`{"v":2,"options":null}`),
-	} {
-		got, err := share.ReadAAJSON(raw)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		want, err := stdShare(raw)
-		if err != nil {
-			t.Fatalf("%s: encoding/json: %v", name, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: got %+v, encoding/json %+v", name, got, want)
-		}
-	}
+	})
 }
 
 // TestShareJSONRejects: each mistake's line, column (counted by hand on
@@ -80,34 +118,11 @@ func TestShareJSONRejects(t *testing.T) {
 	}
 }
 
-// FuzzShareJSON: whatever decodeShareJSON accepts, encoding/json decodes
+// FuzzShareJSON: whatever share.ReadAAJSON accepts, encoding/json decodes
 // to the same share; and every share encodes to JSON it reads back.
 func FuzzShareJSON(f *testing.F) {
 	side := &aa.Side{Scenarios: []aa.Tally{{ID: "a\"\\☃", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
 	compact, _ := json.Marshal(AAShare{Version: 1, Baseline: side, Candidate: side})
-	for _, s := range [][]byte{compact, ShareJSON(AAShare{Baseline: side}), []byte(`{"v":1,"baseline":null}`),
-		[]byte(`{"v":-0,"baseline":{"scenarios":[{"id":"\u00e9\ud834\udd1e"}],"runs":null}}`), []byte(`{"V":1}`), []byte(`[1]`)} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, err := share.ReadAAJSON(raw)
-		if err != nil {
-			return
-		}
-		want, err := stdShare(raw)
-		if err != nil {
-			t.Fatalf("accepted what encoding/json rejects (%v): %q", err, raw)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("decoded %+v, encoding/json %+v, from %q", got, want, raw)
-		}
-		again, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := share.ReadAAJSON(again)
-		if err != nil || !reflect.DeepEqual(back, got) {
-			t.Fatalf("re-encoded share reads back as %+v, %v", back, err)
-		}
-	})
+	fuzzStdDecode(f, share.ReadAAJSON, compact, ShareJSON(AAShare{Baseline: side}), []byte(`{"v":1,"baseline":null}`),
+		[]byte(`{"v":-0,"baseline":{"scenarios":[{"id":"\u00e9\ud834\udd1e"}],"runs":null}}`), []byte(`{"V":1}`), []byte(`[1]`))
 }
