@@ -13,13 +13,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-type compareT struct {
-	Compare
-	ctx app.Context
-}
-
-func (c *compareT) OnPreRender(ctx app.Context) { c.ctx = ctx }
-
 // logsDir holds eval logs in each harness's format; core/compare's
 // logs_test.go checks their comparisons by hand.
 const logsDir = "../core/compare/testdata/logs/"

@@ -1,11 +1,8 @@
 package page
 
 import (
-	"bytes"
 	"html"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,7 +10,6 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -206,22 +202,8 @@ func TestDecideMarksEveryInvalidField(t *testing.T) {
 // The ledger is tabulated with the form's settings or not at all: never
 // with the defaults while a setting is invalid.
 func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "examples", "flake.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ledgerWant := func(opt ledger.Options) *ledger.Result {
-		t.Helper()
-		l := ledger.New()
-		if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
-			t.Fatal(err)
-		}
-		r, err := l.Result(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
+	data := repoFile(t, "examples/flake.jsonl")
+	ledgerWant := func(opt ledger.Options) *ledger.Result { return ledgerResult(t, data, opt) }
 	c := &decideT{}
 	e := load(t, c)
 	c.SetLedger(c.ctx, "flake.jsonl", data)

@@ -3,30 +3,14 @@ package page
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
-
-func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "core", "ledger", "testdata", "ledger", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := ledger.New()
-	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
 
 // A link's ledger gives the verdicts of the file it was made from, figure
 // for figure, in a few hundred bytes for these ledgers of 1 to 8 tests.

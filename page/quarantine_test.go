@@ -3,8 +3,6 @@ package page
 import (
 	"encoding/json"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,13 +41,6 @@ func checkCheck(t *testing.T, c app.UI, res *quarantine.Result) map[string]strin
 	return page
 }
 
-type quarantineT struct {
-	Quarantine
-	ctx app.Context
-}
-
-func (q *quarantineT) OnPreRender(ctx app.Context) { q.ctx = ctx }
-
 // The page's form is the one package share writes quarantine links for.
 func TestQuarantineFormIsShares(t *testing.T) {
 	if len(quarantineFields) != len(share.QuarantineFields) {
@@ -60,16 +51,6 @@ func TestQuarantineFormIsShares(t *testing.T) {
 			t.Errorf("field %d: the page has %s=%q, links %s=%q", i, f.Key, f.Default, l.Key, l.Default)
 		}
 	}
-}
-
-// weekRegistry is core/quarantine's sample registry, as a team commits it.
-func weekRegistry(t *testing.T) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "core", "quarantine", "testdata", "registry.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }
 
 func TestQuarantinePageShowsEveryFigure(t *testing.T) {
@@ -204,7 +185,7 @@ func TestQuarantineLinkWithReports(t *testing.T) {
 // without a panic, and a registry it accepts is one quarantine.Parse
 // accepts.
 func FuzzQuarantineShareJSON(f *testing.F) {
-	reg, err := quarantine.Parse(weekRegistryF(f), "2026-12-02")
+	reg, err := quarantine.Parse(weekRegistry(f), "2026-12-02")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -229,12 +210,4 @@ func FuzzQuarantineShareJSON(f *testing.F) {
 		}
 		quarantine.Check(s.Registry, s.Reports, s.Options("2026-12-02"))
 	})
-}
-
-func weekRegistryF(f *testing.F) []byte {
-	data, err := os.ReadFile(filepath.Join("..", "core", "quarantine", "testdata", "registry.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	return data
 }

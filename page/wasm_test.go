@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"math"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,84 +13,10 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
-
-// Component tests: each calculator is loaded into go-app's test engine (no
-// browser), driven through the same methods its event handlers call, and
-// its rendered HTML is read back through data-field and compared with the
-// core result's JSON, field by field, both ways.
-
-// The wrappers capture a page's context: natively, go-app hands it to
-// OnPreRender when the test engine mounts the page.
-type budgetT struct {
-	Budget
-	ctx app.Context
-}
-
-func (b *budgetT) OnPreRender(ctx app.Context) { b.ctx = ctx }
-
-type decideT struct {
-	Decide
-	ctx app.Context
-}
-
-func (d *decideT) OnPreRender(ctx app.Context) { d.ctx = ctx }
-
-type aaT struct {
-	AA
-	ctx app.Context
-}
-
-func (a *aaT) OnPreRender(ctx app.Context) { a.ctx = ctx }
-
-// follow opens u on a loaded page, as following a link in its tab does:
-// the address bar changes, the page gets its nav event and renders.
-func follow(e app.TestEngine, ctx app.Context, page interface{ OnNav(app.Context) }, u *url.URL) {
-	ctx.Page().ReplaceURL(u)
-	page.OnNav(ctx)
-	ctx.Update()
-	e.ConsumeAll()
-}
-
-func load(t *testing.T, c app.Composer) app.TestEngine {
-	t.Helper()
-	e := app.NewTestEngine()
-	if err := e.Load(c); err != nil {
-		t.Fatal(err)
-	}
-	e.ConsumeAll()
-	return e
-}
-
-func jsonOf(t *testing.T, v any) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := core.WriteJSON(&b, v); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// checkPage compares the page's figures under prefix with v's JSON.
-func checkPage(t *testing.T, c app.UI, prefix string, v any, exclude ...string) map[string]string {
-	t.Helper()
-	page, err := fieldcheck.FromHTML(app.HTMLString(c))
-	if err != nil {
-		t.Fatal(err)
-	}
-	diffs, err := fieldcheck.Diff(page, prefix, jsonOf(t, v), exclude...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range diffs {
-		t.Error(d)
-	}
-	return page
-}
 
 func TestBudgetPageShowsEveryFigure(t *testing.T) {
 	c := &budgetT{}
@@ -225,21 +149,10 @@ func TestDecidePage(t *testing.T) {
 	}
 
 	// A ledger dropped in is tabulated with the form's settings.
-	jsonl, err := os.ReadFile(filepath.Join("..", "core", "ledger", "testdata", "ledger", "messy.jsonl"))
-	if err != nil {
-		jsonl = []byte(sampleLedger)
-	}
+	jsonl := repoFile(t, "core/ledger/testdata/ledger/messy.jsonl")
 	c.SetLedger(c.ctx, "ledger.jsonl", jsonl)
-	c.ctx.Update()
-	e.ConsumeAll()
-	l := ledger.New()
-	if err := report.ReadLedger(bytes.NewReader(jsonl), l); err != nil {
-		t.Fatal(err)
-	}
-	lr, err := l.Result(ledger.Options{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed})
-	if err != nil {
-		t.Fatal(err)
-	}
+	settle(e, c.ctx)
+	lr := ledgerResult(t, jsonl, ledger.Options{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed})
 	checkPage(t, c, "ledger", lr)
 
 	// The link carries the ledger's summary: a fresh page opened on it
@@ -276,38 +189,6 @@ func TestDecidePage(t *testing.T) {
 	if !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "bad.jsonl:1:") {
 		t.Errorf("ledger error not shown with its position:\n%s", html)
 	}
-}
-
-const sampleLedger = `{"run": "b1", "arm": "baseline", "nodeid": "t::a", "when": "call", "outcome": "passed"}
-{"run": "b1", "arm": "baseline", "nodeid": "t::b", "when": "call", "outcome": "failed"}
-{"run": "p1", "arm": "patched", "nodeid": "t::a", "when": "call", "outcome": "passed"}
-{"run": "p1", "arm": "patched", "nodeid": "t::b", "when": "call", "outcome": "passed"}
-`
-
-func aaCSV(scenarios, runs int, fail func(s, r int) bool) string {
-	var b strings.Builder
-	b.WriteString("scenario,run,passed\n")
-	for r := 0; r < runs; r++ {
-		for s := 0; s < scenarios; s++ {
-			p := "1"
-			if fail(s, r) {
-				p = "0"
-			}
-			b.WriteString("s" + itoa(s) + ",r" + itoa(r) + "," + p + "\n")
-		}
-	}
-	return b.String()
-}
-
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
-
-func fmtInt(i int) string { return string(appendInt(nil, i)) }
-
-func appendInt(b []byte, i int) []byte {
-	if i >= 10 {
-		b = appendInt(b, i/10)
-	}
-	return append(b, byte('0'+i%10))
 }
 
 func TestAAPageAndShareLink(t *testing.T) {
@@ -375,19 +256,6 @@ func TestAAPageAndShareLink(t *testing.T) {
 	if err != nil || back.Candidate != nil || back.Baseline == nil || back.Baseline.Rows != bs.Rows {
 		t.Errorf("the link holds %+v (%v), want the baseline alone", back, err)
 	}
-}
-
-// longAACSV is an A/A CSV of 3000 scenarios with long names in 3 runs: its
-// statistics do not fit in an 8 KB link.
-func longAACSV() string {
-	var b strings.Builder
-	b.WriteString("scenario,run,passed\n")
-	for r := 0; r < 3; r++ {
-		for s := 0; s < 3000; s++ {
-			b.WriteString("tests/integration/some_long_module_name_" + itoa(s*7919%100003) + ",run" + itoa(r) + ",1\n")
-		}
-	}
-	return b.String()
 }
 
 func TestAATooLargeForALink(t *testing.T) {

@@ -1,0 +1,200 @@
+package page
+
+import (
+	"bytes"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
+	"github.com/flakegate/flakegate/page/fieldcheck"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Component tests: each calculator is loaded into go-app's test engine (no
+// browser), driven through the same methods its event handlers call, and
+// its rendered HTML is read back through data-field and compared with the
+// core result's JSON, field by field, both ways. This file holds what the
+// page tests share: the pages' wrappers, loading and driving a page, the
+// comparison, and the test files they read.
+
+// testCtx captures a page's context: natively, go-app hands it to
+// OnPreRender when the test engine mounts the page. Each wrapper below
+// embeds it beside its page.
+type testCtx struct{ ctx app.Context }
+
+func (p *testCtx) OnPreRender(ctx app.Context) { p.ctx = ctx }
+
+func (p *testCtx) context() app.Context { return p.ctx }
+
+type (
+	budgetT struct {
+		Budget
+		testCtx
+	}
+	decideT struct {
+		Decide
+		testCtx
+	}
+	aaT struct {
+		AA
+		testCtx
+	}
+	quarantineT struct {
+		Quarantine
+		testCtx
+	}
+	compareT struct {
+		Compare
+		testCtx
+	}
+)
+
+// testPage is a wrapped page: its component and its captured context.
+type testPage interface {
+	app.Composer
+	OnNav(app.Context)
+	context() app.Context
+}
+
+func load(t *testing.T, c app.Composer) app.TestEngine {
+	t.Helper()
+	e := app.NewTestEngine()
+	if err := e.Load(c); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	return e
+}
+
+// settle renders what the calls before it changed and runs what they
+// dispatched, as the browser does before the next event.
+func settle(e app.TestEngine, ctx app.Context) {
+	ctx.Update()
+	e.ConsumeAll()
+}
+
+// follow opens u on a loaded page, as following a link in its tab does:
+// the address bar changes, the page gets its nav event and renders.
+func follow(e app.TestEngine, ctx app.Context, page interface{ OnNav(app.Context) }, u *url.URL) {
+	ctx.Page().ReplaceURL(u)
+	page.OnNav(ctx)
+	settle(e, ctx)
+}
+
+// reopen loads a fresh page p on link u, as a reader following a shared
+// link does, and returns its engine.
+func reopen(t *testing.T, p testPage, u *url.URL) app.TestEngine {
+	t.Helper()
+	e := load(t, p)
+	follow(e, p.context(), p, u)
+	return e
+}
+
+// paste pastes text as side i (0 baseline, 1 candidate) of a loaded A/A
+// page and renders.
+func paste(e app.TestEngine, c *aaT, i int, text string) {
+	c.PasteSide(c.ctx, i, text)
+	e.ConsumeAll()
+	settle(e, c.ctx)
+}
+
+func jsonOf(t testing.TB, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := core.WriteJSON(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// checkPage compares the page's figures under prefix with v's JSON.
+func checkPage(t *testing.T, c app.UI, prefix string, v any, exclude ...string) map[string]string {
+	t.Helper()
+	page, err := fieldcheck.FromHTML(app.HTMLString(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs, err := fieldcheck.Diff(page, prefix, jsonOf(t, v), exclude...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	return page
+}
+
+// repoFile is a file of the repository, at path from its root.
+func repoFile(t testing.TB, path string) []byte {
+	t.Helper()
+	return testfile.Read(t, "../"+path)
+}
+
+// ledgerOf reads a ledger's JSON Lines as the CLI does.
+func ledgerOf(t testing.TB, data []byte) *ledger.Ledger {
+	t.Helper()
+	l := ledger.New()
+	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// readLedgerFile reads one of core/ledger's golden ledgers.
+func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
+	t.Helper()
+	return ledgerOf(t, repoFile(t, "core/ledger/testdata/ledger/"+name))
+}
+
+// ledgerResult tabulates the ledger data holds with opt: what the page's
+// ledger table must show, by core/ledger's own reading.
+func ledgerResult(t testing.TB, data []byte, opt ledger.Options) *ledger.Result {
+	t.Helper()
+	r, err := ledgerOf(t, data).Result(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// weekRegistry is core/quarantine's sample registry, as a team commits it.
+func weekRegistry(t testing.TB) []byte {
+	t.Helper()
+	return repoFile(t, "core/quarantine/testdata/registry.json")
+}
+
+// aaCSV is an A/A CSV of scenarios × runs rows, failing where fail says.
+func aaCSV(scenarios, runs int, fail func(s, r int) bool) string {
+	var b strings.Builder
+	b.WriteString("scenario,run,passed\n")
+	for r := 0; r < runs; r++ {
+		for s := 0; s < scenarios; s++ {
+			p := "1"
+			if fail(s, r) {
+				p = "0"
+			}
+			b.WriteString("s" + itoa(s) + ",r" + itoa(r) + "," + p + "\n")
+		}
+	}
+	return b.String()
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// longAACSV is an A/A CSV of 3000 scenarios with long names in 3 runs: its
+// statistics do not fit in an 8 KB link.
+func longAACSV() string {
+	var b strings.Builder
+	b.WriteString("scenario,run,passed\n")
+	for r := 0; r < 3; r++ {
+		for s := 0; s < 3000; s++ {
+			b.WriteString("tests/integration/some_long_module_name_" + itoa(s*7919%100003) + ",run" + itoa(r) + ",1\n")
+		}
+	}
+	return b.String()
+}
