@@ -29,10 +29,7 @@ func TestBrokenLinkClearsTheView(t *testing.T) {
 		t.Errorf("figures of the earlier input stay beside the link's error")
 	}
 
-	c.PasteSide(c.ctx, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	paste(e, c, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
 	html = app.HTMLString(c)
 	if strings.Contains(html, `data-error="link"`) {
 		t.Error("the link's error stays after new input")
@@ -48,10 +45,7 @@ func TestBrokenLinkClearsTheView(t *testing.T) {
 func TestAAErrorAtItsSide(t *testing.T) {
 	c := &aaT{}
 	e := load(t, c)
-	c.PasteSide(c.ctx, 0, "scenario,run,passed\na,r1,1\nb,r1,0\n")
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	paste(e, c, 0, "scenario,run,passed\na,r1,1\nb,r1,0\n")
 	if c.err == nil || c.errSide() != 0 {
 		t.Fatalf("want an error about the baseline, got %v", c.err)
 	}
@@ -82,10 +76,7 @@ func TestAAErrorAtItsSide(t *testing.T) {
 func TestPlainAAKeepsItsLink(t *testing.T) {
 	c := &aaT{}
 	e := load(t, c)
-	c.PasteSide(c.ctx, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	paste(e, c, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
 	frag := c.ctx.Page().URL().Fragment
 	if !strings.HasPrefix(frag, "aa=") {
 		t.Fatalf("no statistics in the link: %q", frag)
@@ -107,10 +98,7 @@ func TestPlainAAKeepsItsLink(t *testing.T) {
 func TestCopyLinkWhenTooLong(t *testing.T) {
 	c := &aaT{}
 	e := load(t, c)
-	c.PasteSide(c.ctx, 0, longAACSV())
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	paste(e, c, 0, longAACSV())
 	if !c.tooBig || c.noLink == "" {
 		t.Fatalf("too long a link is not noted (tooBig %v, noLink %q)", c.tooBig, c.noLink)
 	}
@@ -138,8 +126,7 @@ func TestAACandidateSharingNoScenarioKeepsTheBaseline(t *testing.T) {
 	other := strings.ReplaceAll(aaCSV(10, 3, func(s, r int) bool { return r == 1 }), "\ns", "\nother_")
 	c.ParseSide(c.ctx, 1, "cand.csv", newTextReader(other, nil), int64(len(other)))
 	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	html := app.HTMLString(c)
 	if c.Result() == nil || !strings.Contains(html, `data-field="scenarios"`) {
 		t.Fatalf("the baseline's analysis is gone:\n%s", html)

@@ -42,8 +42,7 @@ func TestComparePage(t *testing.T) {
 	c.ReadLogs(c.ctx, 0, []string{a}, openLogs(t, a))
 	c.ReadLogs(c.ctx, 1, []string{b}, openLogs(t, b))
 	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	res := c.Result()
 	if res == nil || res.McNemar == nil || res.McNemar.WrongToRight != 6 || res.McNemar.RightToWrong != 2 {
 		t.Fatalf("result %+v, error %v, sides %+v", res, c.err, c.sides)
@@ -148,8 +147,7 @@ func TestCompareExample(t *testing.T) {
 	e := load(t, c)
 	a, b := exampleCompare()
 	c.Open(c.ctx, a, b, compare.DefaultOptions)
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	want := "B answers 3.1 points more questions right (95% interval 1.0 to 5.2); 41 questions went from wrong to right and 19 from right to wrong; McNemar p = 0.0062."
 	if html := app.HTMLString(c); !strings.Contains(html, want) {
 		t.Errorf("the example does not answer %q:\n%s", want, html)

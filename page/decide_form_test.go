@@ -239,8 +239,7 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 // the select, marked invalid beside its error, not "not run yet".
 func TestDecidePropertyFromLinkThatIsNoChoice(t *testing.T) {
 	c := &decideT{}
-	e := load(t, c)
-	follow(e, c.ctx, c, &url.URL{Path: "/decide", Fragment: "property=Passed"})
+	reopen(t, c, &url.URL{Path: "/decide", Fragment: "property=Passed"})
 	html := app.HTMLString(c)
 	expectMarked(t, html, "property", `got "Passed"`)
 	expectNoFigures(t, html)
@@ -259,8 +258,7 @@ func TestDecidePropertyFromLinkThatIsNoChoice(t *testing.T) {
 // selects that choice, with no extra option.
 func TestDecidePropertyFromLinkWithSpaces(t *testing.T) {
 	c := &decideT{}
-	e := load(t, c)
-	follow(e, c.ctx, c, &url.URL{Path: "/decide", Fragment: "property=+passed"})
+	reopen(t, c, &url.URL{Path: "/decide", Fragment: "property=+passed"})
 	html := app.HTMLString(c)
 	if strings.Contains(html, "not a choice") || strings.Contains(html, `data-error="property"`) {
 		t.Errorf("a spaced choice shown as invalid")

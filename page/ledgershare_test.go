@@ -8,9 +8,37 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
+
+// ledgerOf reads a ledger's JSON Lines as the CLI does.
+func ledgerOf(t testing.TB, data []byte) *ledger.Ledger {
+	t.Helper()
+	l := ledger.New()
+	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// readLedgerFile reads one of core/ledger's golden ledgers.
+func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
+	t.Helper()
+	return ledgerOf(t, repoFile(t, "core/ledger/testdata/ledger/"+name))
+}
+
+// ledgerResult tabulates the ledger data holds with opt: what the page's
+// ledger table must show, by core/ledger's own reading.
+func ledgerResult(t testing.TB, data []byte, opt ledger.Options) *ledger.Result {
+	t.Helper()
+	r, err := ledgerOf(t, data).Result(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
 
 // A link's ledger gives the verdicts of the file it was made from, figure
 // for figure, in a few hundred bytes for these ledgers of 1 to 8 tests.
@@ -106,8 +134,7 @@ func TestDecideLedgerTooLongForALink(t *testing.T) {
 	c := &decideT{}
 	e := load(t, c)
 	c.SetLedger(c.ctx, "big.jsonl", []byte(b.String()))
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `id="ledger-no-link"`) || !strings.Contains(html, `data-scope="ledger"`) {
 		t.Errorf("too long a ledger: no note, or no table")

@@ -46,8 +46,7 @@ func TestLinkForms(t *testing.T) {
 		t.Errorf("no state gave %q", got)
 	}
 	// Natively the page writes query links.
-	linkMode = linkUnset
-	defer func() { linkMode = linkPrivate }()
+	useLinks(t, linkUnset)
 	if privateLinks() {
 		t.Error("natively the page writes private links; want query links")
 	}
@@ -61,19 +60,22 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// useLinks sets the link mode for t, and back to TestMain's private links
+// once it ends.
+func useLinks(t *testing.T, mode int) {
+	linkMode = mode
+	t.Cleanup(func() { linkMode = linkPrivate })
+}
+
 // A budget typed with query links writes its state into the query string
 // only, and a fresh page opened on that link shows the same figures
 // (gate.Budget of the same inputs, the independent reference the other
 // page tests use).
 func TestQueryLinks(t *testing.T) {
-	linkMode = linkQuery
-	defer func() { linkMode = linkPrivate }()
+	useLinks(t, linkQuery)
 	c := &budgetT{}
 	e := load(t, c)
-	c.SetField(c.ctx, "cap", "5")
-	c.SetField(c.ctx, "observe", "1/120")
-	c.ctx.Update()
-	e.ConsumeAll()
+	typeInto(t, e, c, c.ctx, "cap", "5", "observe", "1/120")
 	u := c.ctx.Page().URL()
 	if u.EscapedFragment() != "" || !strings.Contains(u.RawQuery, "cap=5") || !strings.Contains(u.RawQuery, "observe=1%2F120") {
 		t.Fatalf("URL after typing = %s; want the state in the query string only", u)
@@ -84,15 +86,12 @@ func TestQueryLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &budgetT{}
-	e2 := load(t, d)
-	follow(e2, d.ctx, d, u)
+	e2 := reopen(t, d, u)
 	checkPage(t, d, "", want)
 
 	// The same state as a private link: the fragment, and no query.
 	linkMode = linkPrivate
-	d.SetField(d.ctx, "cap", "5")
-	d.ctx.Update()
-	e2.ConsumeAll()
+	typeInto(t, e2, d, d.ctx, "cap", "5")
 	if p := d.ctx.Page().URL(); p.RawQuery != "" || p.EscapedFragment() != u.RawQuery {
 		t.Errorf("private link %s; want #%s", p, u.RawQuery)
 	}
@@ -102,21 +101,17 @@ func TestQueryLinks(t *testing.T) {
 // whom; ticking it moves the view's state from the query string into the
 // fragment, and unticking moves it back.
 func TestPrivateLinkBox(t *testing.T) {
-	linkMode = linkQuery
-	defer func() { linkMode = linkPrivate }()
+	useLinks(t, linkQuery)
 	c := &budgetT{}
 	e := load(t, c)
-	c.SetField(c.ctx, "cap", "5")
-	c.ctx.Update()
-	e.ConsumeAll()
+	typeInto(t, e, c, c.ctx, "cap", "5")
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `id="private-link"`) || !strings.Contains(html, "sent to the server of this site") {
 		t.Fatalf("no private-link box saying what a query link sends:\n%s", html)
 	}
 	state := c.ctx.Page().URL().RawQuery
 	setPrivateLinks(c.ctx, true)
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	if u := c.ctx.Page().URL(); u.RawQuery != "" || u.EscapedFragment() != state {
 		t.Errorf("private: %s; want #%s", u, state)
 	}
@@ -124,8 +119,7 @@ func TestPrivateLinkBox(t *testing.T) {
 		t.Error("the private link's note does not say its inputs stay in the browser")
 	}
 	setPrivateLinks(c.ctx, false)
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	if u := c.ctx.Page().URL(); u.RawQuery != state || u.EscapedFragment() != "" {
 		t.Errorf("back to a query link: %s; want ?%s", u, state)
 	}

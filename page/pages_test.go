@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/internal/testfile"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -133,39 +131,6 @@ func checkPage(t *testing.T, c app.UI, prefix string, v any, exclude ...string) 
 func repoFile(t testing.TB, path string) []byte {
 	t.Helper()
 	return testfile.Read(t, "../"+path)
-}
-
-// ledgerOf reads a ledger's JSON Lines as the CLI does.
-func ledgerOf(t testing.TB, data []byte) *ledger.Ledger {
-	t.Helper()
-	l := ledger.New()
-	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
-
-// readLedgerFile reads one of core/ledger's golden ledgers.
-func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
-	t.Helper()
-	return ledgerOf(t, repoFile(t, "core/ledger/testdata/ledger/"+name))
-}
-
-// ledgerResult tabulates the ledger data holds with opt: what the page's
-// ledger table must show, by core/ledger's own reading.
-func ledgerResult(t testing.TB, data []byte, opt ledger.Options) *ledger.Result {
-	t.Helper()
-	r, err := ledgerOf(t, data).Result(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// weekRegistry is core/quarantine's sample registry, as a team commits it.
-func weekRegistry(t testing.TB) []byte {
-	t.Helper()
-	return repoFile(t, "core/quarantine/testdata/registry.json")
 }
 
 // aaCSV is an A/A CSV of scenarios × runs rows, failing where fail says.

@@ -53,13 +53,15 @@ func TestQuarantineFormIsShares(t *testing.T) {
 	}
 }
 
+// weekRegistry is core/quarantine's sample registry, as a team commits it.
+func weekRegistry(t testing.TB) []byte {
+	t.Helper()
+	return repoFile(t, "core/quarantine/testdata/registry.json")
+}
+
 func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	c := &quarantineT{}
 	e := load(t, c)
-	update := func() {
-		c.ctx.Update()
-		e.ConsumeAll()
-	}
 	// The defaults: docs/STATISTICS.md's figure, 299 clean runs prove a rate below
 	// 1% at 95% at one look (1 − 0.99^299 ≥ 0.95 > 1 − 0.99^298), and 361
 	// by the registry's rule checked after every run; core/quarantine's
@@ -73,12 +75,12 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 		t.Errorf("clean runs %q and %q, want 299 and 361", page["rule.clean_runs"], page["rule.clean_runs_checked"])
 	}
 	c.SetField(c.ctx, "below", "0.1%")
-	update()
+	settle(e, c.ctx)
 	if page := checkPage(t, c, "rule", &quarantine.CleanRunsResult{Below: 0.001, Confidence: 0.95, CleanRuns: 2995, CleanRunsChecked: 3621, Warnings: []string{}}); page["rule.clean_runs"] != "2995" || page["rule.clean_runs_checked"] != "3621" {
 		t.Errorf("clean runs %q for 0.1%%, want 2995 ((1−0.001)^N ≤ 0.05, docs/STATISTICS.md)", page["rule.clean_runs"])
 	}
 	c.SetField(c.ctx, "below", "0")
-	update()
+	settle(e, c.ctx)
 	if html := app.HTMLString(c); !strings.Contains(html, `data-error="below"`) || strings.Contains(html, `data-scope="rule"`) {
 		t.Errorf("a rate of 0 shows no error at its field, or a result:\n%s", html)
 	}
@@ -88,7 +90,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	c.SetField(c.ctx, "today", "2026-12-02")
 	data := weekRegistry(t)
 	c.SetRegistry(c.ctx, "quarantine.json", data)
-	update()
+	settle(e, c.ctx)
 	reg, err := quarantine.Parse(data, "2026-12-02")
 	if err != nil {
 		t.Fatal(err)
@@ -110,8 +112,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 
 	// A fresh page on the link shows the same check.
 	d := &quarantineT{}
-	e2 := load(t, d)
-	follow(e2, d.ctx, d, link)
+	e2 := reopen(t, d, link)
 	checkCheck(t, d, res)
 
 	// Another date on the same link: TestLogin expires 2026-12-15.
@@ -138,7 +139,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	// registry's words for it; nothing of the earlier check stays on the page.
 	broken := strings.Replace(string(data), `"owner": "@payments",`, `"owner": "@payments", "ower": "x",`, 1)
 	c.SetRegistry(c.ctx, "quarantine.json", []byte(broken))
-	update()
+	settle(e, c.ctx)
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `data-error="registry"`) || !strings.Contains(html, "quarantine.json:32:") || !strings.Contains(html, `unknown field &#34;ower&#34;`) || strings.Contains(html, `data-scope="check"`) {
 		t.Errorf("a registry's unknown field is not reported with its place:\n%s", html)
@@ -173,8 +174,7 @@ func TestQuarantineLinkWithReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &quarantineT{}
-	e := load(t, c)
-	follow(e, c.ctx, c, u)
+	reopen(t, c, u)
 	page := checkCheck(t, c, res)
 	if page["check.tests.0.renamed_from"] != "example.com/shop/auth.TestLogin" || page["check.reports"] != "true" {
 		t.Errorf("the rename or the reports are not on the page: %v", page)

@@ -35,11 +35,7 @@ func TestBudgetPageShowsEveryFigure(t *testing.T) {
 	}
 
 	// Typing: an observed history, a cost and a new cap.
-	c.SetField(c.ctx, "observe", "1/120")
-	c.SetField(c.ctx, "cost", "8")
-	c.SetField(c.ctx, "cap", "5")
-	c.ctx.Update()
-	e.ConsumeAll()
+	typeInto(t, e, c, c.ctx, "observe", "1/120", "cost", "8", "cap", "5")
 	cost := 8.0
 	want, err = gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
 		Rates: []float64{0.05, 0.02, 0.01}, Observed: &core.Count{Passed: 1, Trials: 120}})
@@ -69,13 +65,7 @@ func TestBudgetErrorAtField(t *testing.T) {
 		{"rates", "0.05,abc", "column"},
 		{"observe", "130/120", "observe"},
 	} {
-		c.SetField(c.ctx, "target", "0.95")
-		c.SetField(c.ctx, "cap", "3")
-		c.SetField(c.ctx, "rates", "0.05")
-		c.SetField(c.ctx, "observe", "")
-		c.SetField(c.ctx, tc.key, tc.value)
-		c.ctx.Update()
-		e.ConsumeAll()
+		typeInto(t, e, c, c.ctx, "target", "0.95", "cap", "3", "rates", "0.05", "observe", "", tc.key, tc.value)
 		if c.Result() != nil {
 			t.Errorf("%s=%q: a result is shown for invalid input", tc.key, tc.value)
 		}
@@ -136,11 +126,7 @@ func TestDecidePage(t *testing.T) {
 		t.Errorf("trials per arm = %q, want 28", page["size.trials_per_arm"])
 	}
 
-	c.SetField(c.ctx, "baseline", "30/60")
-	c.SetField(c.ctx, "patched", "51/60")
-	c.SetField(c.ctx, "property", "passed")
-	c.ctx.Update()
-	e.ConsumeAll()
+	typeInto(t, e, c, c.ctx, "baseline", "30/60", "patched", "51/60", "property", "passed")
 	in.Baseline, in.Patched, in.Property = core.Count{Passed: 30, Trials: 60}, core.Count{Passed: 51, Trials: 60}, core.PropertyPassed
 	want, _ = gate.Decide(in)
 	page = checkPage(t, c, "", want, "size", "ledger")
@@ -163,8 +149,7 @@ func TestDecidePage(t *testing.T) {
 		t.Fatalf("decide link without the ledger or the form: %s", link)
 	}
 	d := &decideT{}
-	e2 := load(t, d)
-	follow(e2, d.ctx, d, link)
+	e2 := reopen(t, d, link)
 	checkPage(t, d, "ledger", lr)
 	// A link whose ledger was damaged says so at the ledger, without a table.
 	bad := *link
@@ -183,8 +168,7 @@ func TestDecidePage(t *testing.T) {
 
 	// A broken ledger line is reported with its file, line and column.
 	c.SetLedger(c.ctx, "bad.jsonl", []byte("{\"run\": 1}\n"))
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "bad.jsonl:1:") {
 		t.Errorf("ledger error not shown with its position:\n%s", html)
@@ -211,10 +195,7 @@ func TestAAPageAndShareLink(t *testing.T) {
 	e := load(t, c)
 	c.PasteSide(c.ctx, 0, base)
 	e.ConsumeAll()
-	c.PasteSide(c.ctx, 1, cand)
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	paste(e, c, 1, cand)
 	if c.Result() == nil {
 		t.Fatalf("no result after pasting; sides: %+v %+v", c.sides[0].err, c.sides[1].err)
 	}
@@ -227,15 +208,11 @@ func TestAAPageAndShareLink(t *testing.T) {
 		t.Fatalf("A/A link = %s", link)
 	}
 	d := &aaT{}
-	e2 := load(t, d)
-	follow(e2, d.ctx, d, link)
+	reopen(t, d, link)
 	checkPage(t, d, "", want)
 
 	// A CSV error is shown at its side with line and column.
-	c.PasteSide(c.ctx, 1, "scenario,run,passed\na,r1,2\n")
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	paste(e, c, 1, "scenario,run,passed\na,r1,2\n")
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `data-error="candidate"`) || !strings.Contains(html, "pasted text:2:") {
 		t.Errorf("candidate error not shown at the field:\n%s", html)
@@ -263,10 +240,7 @@ func TestAATooLargeForALink(t *testing.T) {
 	// and offers the JSON, and the address bar holds no stale state.
 	c := &aaT{}
 	e := load(t, c)
-	c.PasteSide(c.ctx, 0, longAACSV())
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	paste(e, c, 0, longAACSV())
 	html := app.HTMLString(c)
 	if !c.tooBig || !strings.Contains(html, `id="too-big"`) || !strings.Contains(html, `id="download-json"`) {
 		t.Fatalf("no too-big notice (share length %d)", c.shareLen)
