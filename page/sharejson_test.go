@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -20,22 +21,32 @@ func stdDecode[T any](raw []byte) (T, error) {
 	return s, err
 }
 
+// againstStd reads raw with read and with encoding/json (stdDecode): the
+// value read and read's error, and how the two differ ("" when they do
+// not): a value encoding/json reads otherwise, or refuses.
+func againstStd[T any](read func([]byte) (T, error), raw []byte) (got T, diff string, err error) {
+	if got, err = read(raw); err != nil {
+		return got, "", err
+	}
+	want, stdErr := stdDecode[T](raw)
+	switch {
+	case stdErr != nil:
+		diff = fmt.Sprintf("accepted what encoding/json rejects (%v): %q", stdErr, raw)
+	case !reflect.DeepEqual(got, want):
+		diff = fmt.Sprintf("decoded %+v, encoding/json %+v, from %q", got, want, raw)
+	}
+	return got, diff, nil
+}
+
 // expectStdDecode checks that read accepts each of cases and gives what
 // encoding/json gives (stdDecode).
 func expectStdDecode[T any](t *testing.T, read func([]byte) (T, error), cases map[string][]byte) {
 	t.Helper()
 	for name, raw := range cases {
-		got, err := read(raw)
-		if err != nil {
+		if _, diff, err := againstStd(read, raw); err != nil {
 			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		want, err := stdDecode[T](raw)
-		if err != nil {
-			t.Fatalf("%s: encoding/json: %v", name, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: got %+v, encoding/json %+v", name, got, want)
+		} else if diff != "" {
+			t.Errorf("%s: %s", name, diff)
 		}
 	}
 }
@@ -48,16 +59,12 @@ func fuzzStdDecode[T any](f *testing.F, read func([]byte) (T, error), seeds ...[
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, err := read(raw)
+		got, diff, err := againstStd(read, raw)
 		if err != nil {
 			return
 		}
-		want, err := stdDecode[T](raw)
-		if err != nil {
-			t.Fatalf("accepted what encoding/json rejects (%v): %q", err, raw)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("decoded %+v, encoding/json %+v, from %q", got, want, raw)
+		if diff != "" {
+			t.Fatal(diff)
 		}
 		again, err := json.Marshal(got)
 		if err != nil {
