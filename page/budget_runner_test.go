@@ -14,7 +14,7 @@ import (
 func TestBudgetRunnerSetting(t *testing.T) {
 	c := &budgetT{}
 	e := load(t, c)
-	typeInto(t, e, c, c.ctx, "runner", "gotestsum", "setting", "2")
+	typeInto(t, e, c, "runner", "gotestsum", "setting", "2")
 	two := int64(2)
 	want, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05, 0.02, 0.01}, Runner: "gotestsum", Setting: &two})
 	if err != nil {
@@ -30,7 +30,7 @@ func TestBudgetRunnerSetting(t *testing.T) {
 		t.Errorf("the link lacks the runner: %s", c.ctx.Page().URL())
 	}
 
-	typeInto(t, e, c, c.ctx, "setting", "two")
+	typeInto(t, e, c, "setting", "two")
 	html := app.HTMLString(c)
 	expectMarked(t, html, "setting", `"two" is not a whole number`)
 	expectNoFigures(t, html)

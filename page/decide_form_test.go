@@ -20,18 +20,17 @@ import (
 
 // formT is a calculator page driven through its fields.
 type formT interface {
-	app.Composer
+	testPage
 	SetField(ctx app.Context, key, value string)
 }
 
-// typeInto sets fields in order, as typed, and renders.
-func typeInto(t *testing.T, e app.TestEngine, c formT, ctx app.Context, kv ...string) string {
+// typeInto sets fields in order, as typed (key, value pairs), and renders.
+func typeInto(t *testing.T, e app.TestEngine, c formT, kv ...string) string {
 	t.Helper()
 	for i := 0; i+1 < len(kv); i += 2 {
-		c.SetField(ctx, kv[i], kv[i+1])
+		c.SetField(c.context(), kv[i], kv[i+1])
 	}
-	ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.context())
 	return app.HTMLString(c)
 }
 
@@ -115,88 +114,75 @@ func firstKeys(m map[string]string, n int) []string {
 	return ks
 }
 
-// aloneMsg is the message field key shows when it is the only invalid one.
-func aloneMsg(t *testing.T, fields []field, from func(map[string]string) error, key, value string) string {
-	t.Helper()
+// aloneMsg is the message field key shows when it is the only invalid
+// one, "" when value is valid there.
+func aloneMsg(fields []field, from func(map[string]string) error, key, value string) string {
 	st := newFormState(fields)
 	st[key] = value
-	err := from(st)
-	if err == nil || fieldError(err, key) == "" {
-		t.Fatalf("%s=%q alone: no error at the field (%v)", key, value, err)
-	}
-	return fieldError(err, key)
+	return fieldError(from(st), key)
 }
 
 func budgetErr(s map[string]string) error { _, err := budgetFrom(s); return err }
 
 func decideErr(s map[string]string) error { _, _, err := decideFrom(s); return err }
 
-func TestBudgetMarksEveryInvalidField(t *testing.T) {
-	c := &budgetT{}
-	e := load(t, c)
-	capMsg := aloneMsg(t, budgetFields, budgetErr, "cap", "y")
-	targetMsg := aloneMsg(t, budgetFields, budgetErr, "target", "x")
-
-	html := typeInto(t, e, c, c.ctx, "cap", "y", "target", "x")
-	expectMarked(t, html, "cap", capMsg)
-	expectMarked(t, html, "target", targetMsg)
-	expectNoFigures(t, html)
-
-	// Fixing one leaves the other marked, and the figures hidden.
-	html = typeInto(t, e, c, c.ctx, "target", "0.9")
-	expectClean(t, html, "target")
-	expectMarked(t, html, "cap", capMsg)
-	expectNoFigures(t, html)
-
-	// A fault core finds (a negative cap) and a parse fault, with a third
-	// in a field core checks after both.
-	html = typeInto(t, e, c, c.ctx, "cap", "-1", "target", "9x", "rates", "0.05,2")
-	expectMarked(t, html, "cap", aloneMsg(t, budgetFields, budgetErr, "cap", "-1"))
-	expectMarked(t, html, "target", aloneMsg(t, budgetFields, budgetErr, "target", "9x"))
-	expectMarked(t, html, "rates", aloneMsg(t, budgetFields, budgetErr, "rates", "0.05,2"))
-	expectClean(t, html, "confidence")
-	expectNoFigures(t, html)
-
-	// All valid again: the figures are back, and right.
-	typeInto(t, e, c, c.ctx, "cap", "3", "target", "0.9", "rates", "0.05")
-	want, err := gate.Budget(gate.BudgetInput{Target: 0.9, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+// A form with several invalid fields marks each, with the message it has
+// alone, and shows no figure; fixing one leaves the others marked. Each
+// step types its pairs over the ones before; the faults are parse faults
+// and faults core finds (a negative cap, 21 passes of 20 trials), several
+// at once. Once all is valid again the figures are back, and are those of
+// gate.Budget and gate.Decide for the same input.
+func TestFormsMarkEveryInvalidField(t *testing.T) {
+	budgetWant, err := gate.Budget(gate.BudgetInput{Target: 0.9, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPage(t, c, "", want)
-}
-
-func TestDecideMarksEveryInvalidField(t *testing.T) {
-	c := &decideT{}
-	e := load(t, c)
-	baseMsg := aloneMsg(t, decideFields, decideErr, "baseline", "y")
-	patchMsg := aloneMsg(t, decideFields, decideErr, "patched", "x/2")
-
-	html := typeInto(t, e, c, c.ctx, "baseline", "y", "patched", "x/2")
-	expectMarked(t, html, "baseline", baseMsg)
-	expectMarked(t, html, "patched", patchMsg)
-	expectNoFigures(t, html)
-
-	html = typeInto(t, e, c, c.ctx, "patched", "17/20")
-	expectClean(t, html, "patched")
-	expectMarked(t, html, "baseline", baseMsg)
-	expectNoFigures(t, html)
-
-	// Faults core finds in two fields, besides a parse fault.
-	html = typeInto(t, e, c, c.ctx, "patched", "21/20", "min_trials", "0", "confidence", "2")
-	expectMarked(t, html, "baseline", baseMsg)
-	expectMarked(t, html, "patched", aloneMsg(t, decideFields, decideErr, "patched", "21/20"))
-	expectMarked(t, html, "min_trials", aloneMsg(t, decideFields, decideErr, "min_trials", "0"))
-	expectMarked(t, html, "confidence", aloneMsg(t, decideFields, decideErr, "confidence", "2"))
-	expectNoFigures(t, html)
-
-	typeInto(t, e, c, c.ctx, "baseline", "10/20", "patched", "17/20", "min_trials", "20", "confidence", "0.95")
-	want, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+	decideWant, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPage(t, c, "", want, "size", "ledger")
+	for _, tc := range []struct {
+		page    formT
+		fields  []field
+		from    func(map[string]string) error
+		steps   [][]string // key, value pairs, each step with a field invalid
+		invalid []int      // how many fields each step leaves invalid
+		valid   []string   // typed last: every field valid again
+		want    any
+		exclude []string
+	}{
+		{&budgetT{}, budgetFields, budgetErr,
+			[][]string{{"cap", "y", "target", "x"}, {"target", "0.9"}, {"cap", "-1", "target", "9x", "rates", "0.05,2"}}, []int{2, 1, 3},
+			[]string{"cap", "3", "target", "0.9", "rates", "0.05"}, budgetWant, nil},
+		{&decideT{}, decideFields, decideErr,
+			[][]string{{"baseline", "y", "patched", "x/2"}, {"patched", "17/20"}, {"patched", "21/20", "min_trials", "0", "confidence", "2"}}, []int{2, 1, 4},
+			[]string{"baseline", "10/20", "patched", "17/20", "min_trials", "20", "confidence", "0.95"}, decideWant, []string{"size", "ledger"}},
+	} {
+		e := load(t, tc.page)
+		typed := newFormState(tc.fields)
+		for step, kv := range tc.steps {
+			html := typeInto(t, e, tc.page, kv...)
+			for i := 0; i+1 < len(kv); i += 2 {
+				typed[kv[i]] = kv[i+1]
+			}
+			invalid := 0
+			for _, f := range tc.fields {
+				if msg := aloneMsg(tc.fields, tc.from, f.Key, typed[f.Key]); msg != "" {
+					invalid++
+					expectMarked(t, html, f.Key, msg)
+				} else {
+					expectClean(t, html, f.Key)
+				}
+			}
+			if invalid != tc.invalid[step] {
+				t.Errorf("step %d %q: %d invalid fields, want %d", step+1, kv, invalid, tc.invalid[step])
+			}
+			expectNoFigures(t, html)
+		}
+		typeInto(t, e, tc.page, tc.valid...)
+		checkPage(t, tc.page, "", tc.want, tc.exclude...)
+	}
 }
 
 // The ledger is tabulated with the form's settings or not at all: never
@@ -207,10 +193,10 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 	c := &decideT{}
 	e := load(t, c)
 	c.SetLedger(c.ctx, "flake.jsonl", data)
-	typeInto(t, e, c, c.ctx, "confidence", "0.8", "property", core.PropertyPassed)
+	typeInto(t, e, c, "confidence", "0.8", "property", core.PropertyPassed)
 	checkPage(t, c, "ledger", ledgerWant(ledger.Options{MinTrials: 20, Confidence: 0.8, Property: core.PropertyPassed}))
 
-	html := typeInto(t, e, c, c.ctx, "min_trials", "")
+	html := typeInto(t, e, c, "min_trials", "")
 	expectMarked(t, html, "min_trials", "required")
 	expectNoFigures(t, html)
 	if !strings.Contains(html, `id="ledger-waits"`) {
@@ -219,12 +205,12 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 
 	// Another invalid setting hides the ledger too; fixing min trials
 	// alone does not bring it back.
-	html = typeInto(t, e, c, c.ctx, "confidence", "2", "min_trials", "10")
+	html = typeInto(t, e, c, "confidence", "2", "min_trials", "10")
 	expectMarked(t, html, "confidence", "(0,1)")
 	expectNoFigures(t, html)
 
 	// Valid again: the ledger is tabulated with the new settings.
-	html = typeInto(t, e, c, c.ctx, "confidence", "0.8")
+	html = typeInto(t, e, c, "confidence", "0.8")
 	if strings.Contains(html, `id="ledger-waits"`) {
 		t.Error("the waiting note stays with valid settings")
 	}

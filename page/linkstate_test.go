@@ -75,7 +75,7 @@ func TestQueryLinks(t *testing.T) {
 	useLinks(t, linkQuery)
 	c := &budgetT{}
 	e := load(t, c)
-	typeInto(t, e, c, c.ctx, "cap", "5", "observe", "1/120")
+	typeInto(t, e, c, "cap", "5", "observe", "1/120")
 	u := c.ctx.Page().URL()
 	if u.EscapedFragment() != "" || !strings.Contains(u.RawQuery, "cap=5") || !strings.Contains(u.RawQuery, "observe=1%2F120") {
 		t.Fatalf("URL after typing = %s; want the state in the query string only", u)
@@ -91,7 +91,7 @@ func TestQueryLinks(t *testing.T) {
 
 	// The same state as a private link: the fragment, and no query.
 	linkMode = linkPrivate
-	typeInto(t, e2, d, d.ctx, "cap", "5")
+	typeInto(t, e2, d, "cap", "5")
 	if p := d.ctx.Page().URL(); p.RawQuery != "" || p.EscapedFragment() != u.RawQuery {
 		t.Errorf("private link %s; want #%s", p, u.RawQuery)
 	}
@@ -104,7 +104,7 @@ func TestPrivateLinkBox(t *testing.T) {
 	useLinks(t, linkQuery)
 	c := &budgetT{}
 	e := load(t, c)
-	typeInto(t, e, c, c.ctx, "cap", "5")
+	typeInto(t, e, c, "cap", "5")
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `id="private-link"`) || !strings.Contains(html, "sent to the server of this site") {
 		t.Fatalf("no private-link box saying what a query link sends:\n%s", html)

@@ -35,7 +35,7 @@ func TestBudgetPageShowsEveryFigure(t *testing.T) {
 	}
 
 	// Typing: an observed history, a cost and a new cap.
-	typeInto(t, e, c, c.ctx, "observe", "1/120", "cost", "8", "cap", "5")
+	typeInto(t, e, c, "observe", "1/120", "cost", "8", "cap", "5")
 	cost := 8.0
 	want, err = gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 5, Confidence: 0.95, CostSeconds: &cost,
 		Rates: []float64{0.05, 0.02, 0.01}, Observed: &core.Count{Passed: 1, Trials: 120}})
@@ -65,7 +65,7 @@ func TestBudgetErrorAtField(t *testing.T) {
 		{"rates", "0.05,abc", "column"},
 		{"observe", "130/120", "observe"},
 	} {
-		typeInto(t, e, c, c.ctx, "target", "0.95", "cap", "3", "rates", "0.05", "observe", "", tc.key, tc.value)
+		typeInto(t, e, c, "target", "0.95", "cap", "3", "rates", "0.05", "observe", "", tc.key, tc.value)
 		if c.Result() != nil {
 			t.Errorf("%s=%q: a result is shown for invalid input", tc.key, tc.value)
 		}
@@ -126,7 +126,7 @@ func TestDecidePage(t *testing.T) {
 		t.Errorf("trials per arm = %q, want 28", page["size.trials_per_arm"])
 	}
 
-	typeInto(t, e, c, c.ctx, "baseline", "30/60", "patched", "51/60", "property", "passed")
+	typeInto(t, e, c, "baseline", "30/60", "patched", "51/60", "property", "passed")
 	in.Baseline, in.Patched, in.Property = core.Count{Passed: 30, Trials: 60}, core.Count{Passed: 51, Trials: 60}, core.PropertyPassed
 	want, _ = gate.Decide(in)
 	page = checkPage(t, c, "", want, "size", "ledger")
