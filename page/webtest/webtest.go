@@ -218,24 +218,28 @@ func Watch(ctx context.Context) *Console {
 
 // Errors lists the error-level messages and exceptions so far.
 func (c *Console) Errors() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for _, m := range c.msgs {
-		if m.Type == chromedp.ConsoleError || m.IsException() {
-			out = append(out, fmt.Sprintf("%s (%s %s:%d)", m.String(), m.Source, m.URL, m.Line))
+	return c.list(func(m chromedp.ConsoleMessage) (string, bool) {
+		if m.Type != chromedp.ConsoleError && !m.IsException() {
+			return "", false
 		}
-	}
-	return out
+		return fmt.Sprintf("%s (%s %s:%d)", m.String(), m.Source, m.URL, m.Line), true
+	})
 }
 
 // All lists every message so far.
 func (c *Console) All() []string {
+	return c.list(func(m chromedp.ConsoleMessage) (string, bool) { return m.String(), true })
+}
+
+// list is the text of each message so far that show keeps.
+func (c *Console) list(show func(chromedp.ConsoleMessage) (string, bool)) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []string
 	for _, m := range c.msgs {
-		out = append(out, m.String())
+		if s, ok := show(m); ok {
+			out = append(out, s)
+		}
 	}
 	return out
 }
