@@ -253,3 +253,69 @@ func TestDecidePropertyFromLinkWithSpaces(t *testing.T) {
 		t.Errorf("passed not selected")
 	}
 }
+
+func TestDecidePage(t *testing.T) {
+	c := &decideT{}
+	e := load(t, c)
+	in := gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown}
+	want, err := gate.Decide(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := checkPage(t, c, "", want, "size", "ledger")
+	size, _ := gate.Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.95})
+	checkPage(t, c, "size", size)
+	// docs/STATISTICS.md: 0.50 vs 0.85 separate at 28 trials per arm.
+	if page["size.trials_per_arm"] != "28" {
+		t.Errorf("trials per arm = %q, want 28", page["size.trials_per_arm"])
+	}
+
+	typeInto(t, e, c, "baseline", "30/60", "patched", "51/60", "property", "passed")
+	in.Baseline, in.Patched, in.Property = core.Count{Passed: 30, Trials: 60}, core.Count{Passed: 51, Trials: 60}, core.PropertyPassed
+	want, _ = gate.Decide(in)
+	page = checkPage(t, c, "", want, "size", "ledger")
+	if page["verdict"] != core.VerdictImproved || page["gate"] != core.GateAccept {
+		t.Errorf("verdict %q gate %q, want improved/accept", page["verdict"], page["gate"])
+	}
+
+	// A ledger dropped in is tabulated with the form's settings.
+	jsonl := repoFile(t, "core/ledger/testdata/ledger/messy.jsonl")
+	c.SetLedger(c.ctx, "ledger.jsonl", jsonl)
+	settle(e, c.ctx)
+	lr := ledgerResult(t, jsonl, ledger.Options{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed})
+	checkPage(t, c, "ledger", lr)
+
+	// The link carries the ledger's summary: a fresh page opened on it
+	// shows the same table; typing keeps it in the link.
+	c.SetField(c.ctx, "min_trials", "20")
+	link := c.ctx.Page().URL()
+	if !strings.Contains(link.Fragment, "ledger=") || !strings.Contains(link.Fragment, "property=passed") {
+		t.Fatalf("decide link without the ledger or the form: %s", link)
+	}
+	d := &decideT{}
+	e2 := reopen(t, d, link)
+	checkPage(t, d, "ledger", lr)
+	// A link whose ledger was damaged says so at the ledger, without a table.
+	bad := *link
+	bad.Fragment = strings.Replace(link.Fragment, "ledger=", "ledger=x", 1)
+	follow(e2, d.ctx, d, &bad)
+	if html := app.HTMLString(d); !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "ledger could not be read") || strings.Contains(html, `data-scope="ledger"`) {
+		t.Errorf("damaged ledger in a link not reported at the ledger:\n%s", html)
+	}
+	// A link without a ledger shows none.
+	bare := *link
+	bare.Fragment = "property=passed"
+	follow(e2, d.ctx, d, &bare)
+	if html := app.HTMLString(d); strings.Contains(html, `data-scope="ledger"`) || strings.Contains(html, `data-error="ledger"`) {
+		t.Errorf("a link without a ledger still shows one:\n%s", html)
+	}
+
+	// A broken ledger line is reported with its file, line and column.
+	c.SetLedger(c.ctx, "bad.jsonl", []byte("{\"run\": 1}\n"))
+	settle(e, c.ctx)
+	html := app.HTMLString(c)
+	if !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "bad.jsonl:1:") {
+		t.Errorf("ledger error not shown with its position:\n%s", html)
+	}
+}

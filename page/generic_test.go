@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -17,5 +18,29 @@ func TestGenericNestedHeading(t *testing.T) {
 	}
 	if n := strings.Count(html, "detrended"); n != 2 { // the term and the scope
 		t.Errorf(`"detrended" %d times, want the term and the data-scope:`+"\n%s", n, html)
+	}
+}
+
+func TestGenericFieldsReadBack(t *testing.T) {
+	// Whatever shape a further figure has, the page shows every leaf at its
+	// JSON path: nested objects, lists of flat objects (as a table), lists
+	// of numbers, nulls and booleans.
+	doc := []byte(`{"extra":{"a":1.5,"list":[{"id":"s1","rate":0.25,"ok":true},{"id":"s2","rate":null,"ok":false}],"nums":[1,2.5],"nested":{"x":"y"}}}`)
+	var m map[string]json.RawMessage
+	json.Unmarshal(doc, &m)
+	html := app.HTMLString(app.Div().Body(genericField("extra", m["extra"])))
+	page, err := fieldcheck.FromHTML(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs, err := fieldcheck.Diff(page, "", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	if !strings.Contains(html, "<table") {
+		t.Error("a list of flat objects is not a table")
 	}
 }

@@ -124,3 +124,40 @@ func TestPrivateLinkBox(t *testing.T) {
 		t.Errorf("back to a query link: %s; want ?%s", u, state)
 	}
 }
+
+func TestFragmentState(t *testing.T) {
+	s := newFormState(budgetFields)
+	if f := s.fragment(budgetFields); f != "cap=3&confidence=0.95&rates=0.05%2C0.02%2C0.01&target=0.95&v=2" {
+		t.Errorf("defaults give fragment %q, want every input with text and the version", f)
+	}
+	s["rates"] = "0.05, 0.02"
+	s["observe"] = "1/120"
+	s["cost"] = ""
+	s["target"] = ""
+	frag := s.fragment(budgetFields)
+	// url.Values sorts keys: the same state is always the same link.
+	if frag != "cap=3&confidence=0.95&observe=1%2F120&rates=0.05%2C+0.02&v=2" {
+		t.Errorf("fragment %q", frag)
+	}
+	back := applyFragment(budgetFields, frag)
+	for k, v := range s {
+		if back[k] != v {
+			t.Errorf("%s: %q after the round trip, want %q", k, back[k], v)
+		}
+	}
+	// Through a URL, as the browser holds it, in either form.
+	u, _ := url.Parse("http://127.0.0.1:8080/")
+	for _, private := range []bool{false, true} {
+		u2, err := url.Parse(withState(u, frag, private).String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := applyFragment(budgetFields, fragmentOf(u2)); got["rates"] != "0.05, 0.02" || (u2.RawQuery == "") != private {
+			t.Errorf("through a URL (private %v): %v (query %q, fragment %q)", private, got, u2.RawQuery, u2.EscapedFragment())
+		}
+	}
+	// Junk in a fragment is ignored, not fatal.
+	if got := applyFragment(budgetFields, "%zz&cap=7&unknown=1"); got["cap"] != "7" || got["target"] != "0.95" {
+		t.Errorf("junk fragment gave %v", got)
+	}
+}

@@ -41,3 +41,29 @@ func read(k param.Kind) func(field, s string) error {
 		return err
 	}
 }
+
+func FuzzFormParsers(f *testing.F) {
+	for _, s := range []string{"0.95", "95%", "", " 1e-3 ", "x", "-0", "1/120", "NaN", "Inf", "%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st := newFormState(budgetFields)
+		st["target"], st["cost"], st["cap"] = s, s, s
+		res, err := budgetFrom(st)
+		if (res == nil) == (err == nil) {
+			t.Fatalf("result %v with error %v", res, err)
+		}
+		// Every fault names its field, once.
+		seen := map[string]bool{}
+		for _, e := range errorList(err) {
+			f := errField(e)
+			if f == "" || seen[f] {
+				t.Fatalf("error names no field or a field twice: %v", err)
+			}
+			seen[f] = true
+		}
+		if _, err := BudgetInputFrom(st); err != nil && errField(err) == "" {
+			t.Fatalf("parse error without a field: %v", err)
+		}
+	})
+}

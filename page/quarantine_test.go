@@ -41,18 +41,6 @@ func checkCheck(t *testing.T, c app.UI, res *quarantine.Result) map[string]strin
 	return page
 }
 
-// The page's form is the one package share writes quarantine links for.
-func TestQuarantineFormIsShares(t *testing.T) {
-	if len(quarantineFields) != len(share.QuarantineFields) {
-		t.Fatalf("the page has %d fields, links %d", len(quarantineFields), len(share.QuarantineFields))
-	}
-	for i, f := range quarantineFields {
-		if l := share.QuarantineFields[i]; f.Key != l.Key || f.Default != l.Default {
-			t.Errorf("field %d: the page has %s=%q, links %s=%q", i, f.Key, f.Default, l.Key, l.Default)
-		}
-	}
-}
-
 // weekRegistry is core/quarantine's sample registry, as a team commits it.
 func weekRegistry(t testing.TB) []byte {
 	t.Helper()
