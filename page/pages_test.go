@@ -113,18 +113,25 @@ func jsonOf(t testing.TB, v any) []byte {
 // checkPage compares the page's figures under prefix with v's JSON.
 func checkPage(t *testing.T, c app.UI, prefix string, v any, exclude ...string) map[string]string {
 	t.Helper()
-	page, err := fieldcheck.FromHTML(app.HTMLString(c))
-	if err != nil {
-		t.Fatal(err)
-	}
-	diffs, err := fieldcheck.Diff(page, prefix, jsonOf(t, v), exclude...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page, diffs := fieldDiffs(t, c, prefix, jsonOf(t, v), exclude...)
 	for _, d := range diffs {
 		t.Error(d)
 	}
 	return page
+}
+
+// fieldDiffs is the figures c shows (fieldcheck.FromHTML) and how those
+// under prefix differ from the JSON js (fieldcheck.Diff).
+func fieldDiffs(t *testing.T, c app.UI, prefix string, js []byte, exclude ...string) (page map[string]string, diffs []string) {
+	t.Helper()
+	page, err := fieldcheck.FromHTML(app.HTMLString(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs, err = fieldcheck.Diff(page, prefix, js, exclude...); err != nil {
+		t.Fatal(err)
+	}
+	return page, diffs
 }
 
 // repoFile is a file of the repository, at path from its root.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/quarantine"
-	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -21,14 +20,7 @@ import (
 // end-to-end test, site/quarantine_e2e_test.go, holds it there).
 func checkCheck(t *testing.T, c app.UI, res *quarantine.Result) map[string]string {
 	t.Helper()
-	page, err := fieldcheck.FromHTML(app.HTMLString(c))
-	if err != nil {
-		t.Fatal(err)
-	}
-	diffs, err := fieldcheck.Diff(page, "check", jsonOf(t, res))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page, diffs := fieldDiffs(t, c, "check", jsonOf(t, res))
 	for _, d := range diffs {
 		if strings.HasSuffix(d, `.renamed_from: page shows "true", result has ""`) {
 			continue
