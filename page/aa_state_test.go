@@ -3,7 +3,6 @@ package page
 import (
 	"bytes"
 	"fmt"
-	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,7 +23,7 @@ func TestBrokenLinkClearsTheView(t *testing.T) {
 	if c.Result() == nil {
 		t.Fatal("no result after pasting")
 	}
-	u, _ := url.Parse("/aa#aa=zzzz")
+	u := mustURL(t, "/aa#aa=zzzz")
 	follow(e, c.ctx, c, u)
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `data-error="link"`) {
@@ -86,7 +85,7 @@ func TestPlainAAKeepsItsLink(t *testing.T) {
 	if !strings.HasPrefix(frag, "aa=") {
 		t.Fatalf("no statistics in the link: %q", frag)
 	}
-	u, _ := url.Parse("/aa")
+	u := mustURL(t, "/aa")
 	c.ctx.Page().ReplaceURL(u)
 	c.OnNav(c.ctx)
 	e.ConsumeAll()
@@ -239,7 +238,7 @@ func TestAATooLargeForALink(t *testing.T) {
 func TestBrokenShareLink(t *testing.T) {
 	c := &aaT{}
 	e := load(t, c)
-	u, _ := url.Parse("/aa#aa=not-really-data")
+	u := mustURL(t, "/aa#aa=not-really-data")
 	follow(e, c.ctx, c, u)
 	if html := app.HTMLString(c); !strings.Contains(html, `data-error="link"`) {
 		t.Errorf("a damaged link is not reported:\n%s", html)

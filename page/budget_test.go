@@ -2,7 +2,6 @@ package page
 
 import (
 	"math"
-	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,7 +84,7 @@ func TestBudgetErrorAtField(t *testing.T) {
 func TestBudgetShareLinkRestoresState(t *testing.T) {
 	c := &budgetT{}
 	e := load(t, c)
-	u, _ := url.Parse("/#cap=10&cost=2.5&observe=0%2F10&rates=0.001&target=0.99")
+	u := mustURL(t, "/#cap=10&cost=2.5&observe=0%2F10&rates=0.001&target=0.99")
 	follow(e, c.ctx, c, u)
 	cost := 2.5
 	want, err := gate.Budget(gate.BudgetInput{Target: 0.99, Cap: 10, Confidence: 0.95, CostSeconds: &cost,

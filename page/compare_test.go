@@ -2,7 +2,6 @@ package page
 
 import (
 	"io"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -58,7 +57,7 @@ func TestComparePage(t *testing.T) {
 
 	d := &compareT{}
 	e2 := load(t, d)
-	u, _ := url.Parse("/compare#" + frag)
+	u := mustURL(t, "/compare#"+frag)
 	follow(e2, d.ctx, d, u)
 	if got := d.Result(); got == nil || string(jsonOf(t, got)) != string(jsonOf(t, withoutNotes(res))) {
 		t.Errorf("the link's result differs:\n%s\nwant\n%s", jsonOf(t, got), jsonOf(t, withoutNotes(res)))
@@ -119,7 +118,7 @@ func TestCompareShareRoundTrip(t *testing.T) {
 	c := &compareT{}
 	e := load(t, c)
 	c.Open(c.ctx, a, b, opt)
-	u, _ := url.Parse("/compare#compare=zzzz")
+	u := mustURL(t, "/compare#compare=zzzz")
 	follow(e, c.ctx, c, u)
 	if html := app.HTMLString(c); c.Result() != nil || !strings.Contains(html, `data-error="link"`) {
 		t.Errorf("a damaged link leaves figures or says nothing:\n%s", html)

@@ -2,7 +2,6 @@ package page
 
 import (
 	"math"
-	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -110,7 +109,7 @@ func TestAALinkOptions(t *testing.T) {
 	aa.DefaultOptions.Ks, aa.DefaultOptions.Drops = []int{3}, []float64{0.1}
 	c := &aaT{}
 	e := load(t, c)
-	u, _ := url.Parse("/aa#" + v.Fragment)
+	u := mustURL(t, "/aa#"+v.Fragment)
 	follow(e, c.ctx, c, u)
 	if got := c.Result(); got == nil || string(jsonOf(t, got)) != string(jsonOf(t, want)) {
 		t.Errorf("the link opens with other figures than the check it was made from (%v)", c.err)

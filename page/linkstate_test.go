@@ -1,7 +1,6 @@
 package page
 
 import (
-	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -25,16 +24,13 @@ func TestLinkForms(t *testing.T) {
 		{"https://x.test/decide?cap=5#", "cap=5"},
 		{"https://x.test/decide", ""},
 	} {
-		u, err := url.Parse(c.url)
-		if err != nil {
-			t.Fatal(err)
-		}
+		u := mustURL(t, c.url)
 		if got := fragmentOf(u); got != c.state {
 			t.Errorf("%s: state %q, want %q", c.url, got, c.state)
 		}
 	}
 
-	u, _ := url.Parse("https://x.test/decide?old=1#older=2")
+	u := mustURL(t, "https://x.test/decide?old=1#older=2")
 	const state = "baseline=12%2F20&patched=19%2F20&v=2"
 	if got := withState(u, state, false).String(); got != "https://x.test/decide?"+state {
 		t.Errorf("query link %q", got)
@@ -146,12 +142,9 @@ func TestFragmentState(t *testing.T) {
 		}
 	}
 	// Through a URL, as the browser holds it, in either form.
-	u, _ := url.Parse("http://127.0.0.1:8080/")
+	u := mustURL(t, "http://127.0.0.1:8080/")
 	for _, private := range []bool{false, true} {
-		u2, err := url.Parse(withState(u, frag, private).String())
-		if err != nil {
-			t.Fatal(err)
-		}
+		u2 := mustURL(t, withState(u, frag, private).String())
 		if got := applyFragment(budgetFields, fragmentOf(u2)); got["rates"] != "0.05, 0.02" || (u2.RawQuery == "") != private {
 			t.Errorf("through a URL (private %v): %v (query %q, fragment %q)", private, got, u2.RawQuery, u2.EscapedFragment())
 		}

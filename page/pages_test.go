@@ -76,6 +76,17 @@ func settle(e app.TestEngine, ctx app.Context) {
 	e.ConsumeAll()
 }
 
+// mustURL is the URL s, which the test wrote: one that does not parse
+// fails the test.
+func mustURL(t testing.TB, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
 // follow opens u on a loaded page, as following a link in its tab does:
 // the address bar changes, the page gets its nav event and renders.
 func follow(e app.TestEngine, ctx app.Context, page interface{ OnNav(app.Context) }, u *url.URL) {

@@ -2,7 +2,6 @@ package page
 
 import (
 	"encoding/json"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -149,10 +148,7 @@ func TestQuarantineLinkWithReports(t *testing.T) {
 	if err != nil || v.Left != "" {
 		t.Fatalf("view %+v: %v", v, err)
 	}
-	u, err := url.Parse("http://localhost" + v.Path + "#" + v.Fragment)
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := mustURL(t, "http://localhost"+v.Path+"#"+v.Fragment)
 	c := &quarantineT{}
 	reopen(t, c, u)
 	page := checkCheck(t, c, res)
