@@ -148,11 +148,5 @@ func Compare(a, b *aa.Side, opt compare.Options) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	v := View{Path: ComparePath}
-	if n := len(enc) + len("compare="); n > MaxFragment {
-		v.Left, v.LeftBytes = LeftComparison, n
-		return v, nil
-	}
-	v.Fragment = "compare=" + enc
-	return v, nil
+	return packedView(ComparePath, "compare", enc, LeftComparison), nil
 }

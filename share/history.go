@@ -35,11 +35,5 @@ func History(r *history.Result) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	v := View{Path: HistoryPath}
-	if n := len(enc) + len("history="); n > MaxFragment {
-		v.Left, v.LeftBytes = LeftHistory, n
-		return v, nil
-	}
-	v.Fragment = "history=" + enc
-	return v, nil
+	return packedView(HistoryPath, "history", enc, LeftHistory), nil
 }

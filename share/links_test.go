@@ -96,30 +96,12 @@ func TestOptionLinksKeepTheirMeaning(t *testing.T) {
 	cmpOpt := compare.DefaultOptions
 	cmpOpt.Effect, cmpOpt.ClusterField, cmpOpt.Clusters = 0.05, "passage", map[string]string{"q1": "p1", "q2": "p1", "q3": "p2", "q4": "p2"}
 	cmpDefault := compare.DefaultOptions
-	var aaLinks [2]string
-	var aaWant [2]*aa.Result
-	for i, opt := range []aa.Options{aaOpt, aaSim} {
-		v, err := AA(checkBase, nil, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		aaLinks[i] = strings.TrimPrefix(v.Fragment, "aa=")
-		if aaWant[i], err = aa.Check(checkBase, nil, opt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var cmpLinks [2]string
-	var cmpWant [2]*compare.Result
-	for i, opt := range []compare.Options{cmpOpt, cmpDefault} {
-		v, err := Compare(linkA, linkB, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmpLinks[i] = strings.TrimPrefix(v.Fragment, "compare=")
-		if cmpWant[i], err = compare.Compare(linkA, linkB, opt); err != nil {
-			t.Fatal(err)
-		}
-	}
+	aaLinks, aaWant := linksOf(t, "aa", []aa.Options{aaOpt, aaSim},
+		func(o aa.Options) (View, error) { return AA(checkBase, nil, o) },
+		func(o aa.Options) (*aa.Result, error) { return aa.Check(checkBase, nil, o) })
+	cmpLinks, cmpWant := linksOf(t, "compare", []compare.Options{cmpOpt, cmpDefault},
+		func(o compare.Options) (View, error) { return Compare(linkA, linkB, o) },
+		func(o compare.Options) (*compare.Result, error) { return compare.Compare(linkA, linkB, o) })
 
 	changeDefaults(t)
 	for i, enc := range aaLinks {
@@ -143,6 +125,25 @@ func TestOptionLinksKeepTheirMeaning(t *testing.T) {
 			t.Errorf("comparison link %d opens with %+v: other figures (%v)", i, opt, err)
 		}
 	}
+}
+
+// linksOf is the link value (the fragment after key=) of the view of each
+// of opts, and the result compute gives with it before the defaults change:
+// what the link must open with afterwards.
+func linksOf[O, R any](t *testing.T, key string, opts []O, view func(O) (View, error), compute func(O) (R, error)) (links []string, want []R) {
+	t.Helper()
+	for _, opt := range opts {
+		v, err := view(opt)
+		var r R
+		if err == nil {
+			r, err = compute(opt)
+		}
+		if err != nil {
+			t.Fatalf("options %+v: %v", opt, err)
+		}
+		links, want = append(links, strings.TrimPrefix(v.Fragment, key+"=")), append(want, r)
+	}
+	return links, want
 }
 
 // The links handed out before (oldAA, oldCompare...) open with the options

@@ -319,13 +319,18 @@ func AA(base, cand *aa.Side, opt aa.Options) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	v := View{Path: AAPath}
-	if n := len(enc) + len("aa="); n > MaxFragment {
-		v.Left, v.LeftBytes = LeftStatistics, n
-		return v, nil
+	return packedView(AAPath, "aa", enc, LeftStatistics), nil
+}
+
+// packedView is the view at path whose whole state is enc, the fragment
+// key=enc. Past MaxFragment it has no fragment: Left is left, what the
+// view then leaves out, and LeftBytes the fragment's length.
+func packedView(path, key, enc, left string) View {
+	frag := key + "=" + enc
+	if len(frag) > MaxFragment {
+		return View{Path: path, Left: left, LeftBytes: len(frag)}
 	}
-	v.Fragment = "aa=" + enc
-	return v, nil
+	return View{Path: path, Fragment: frag}
 }
 
 // defaultOf is the default of a form's field key.

@@ -110,6 +110,9 @@ type route struct {
 	get     handlerFunc
 	post    handlerFunc
 	params  []param // query parameters, and the JSON object of a params POST
+	// format, on a route reading test reports or eval logs, is the doc of
+	// its format parameter (formatParam), which routes puts first in params.
+	format string
 	// body describes what a POST reads; empty for the params routes.
 	body    []bodyKind
 	results string // name of the result schema in the OpenAPI document

@@ -17,6 +17,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 func serve(h http.Handler, method, target, contentType, body string) *httptest.ResponseRecorder {
@@ -29,13 +30,24 @@ func serve(h http.Handler, method, target, contentType, body string) *httptest.R
 	return w
 }
 
-func loadCorpus(t *testing.T) []apitest.Case {
+// loadCorpus is the corpus of requests (testdata), for tests and fuzz
+// targets.
+func loadCorpus(t testing.TB) []apitest.Case {
 	t.Helper()
 	cs, err := apitest.Load("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// corpusCases are the corpus's cases by name.
+func corpusCases(t testing.TB) map[string]apitest.Case {
+	cases := map[string]apitest.Case{}
+	for _, c := range loadCorpus(t) {
+		cases[c.Name] = c
+	}
+	return cases
 }
 
 // TestCorpus serves every request of the corpus in process and holds the
@@ -194,10 +206,7 @@ func TestCorpusCovers(t *testing.T) {
 // form, or an upload sent as CSV or multipart, gets the same bytes.
 func TestSameQuestionSameBytes(t *testing.T) {
 	h := New(Options{})
-	byName := map[string]apitest.Case{}
-	for _, c := range loadCorpus(t) {
-		byName[c.Name] = c
-	}
+	byName := corpusCases(t)
 	for _, group := range [][]string{
 		{"budget-get-issue-example", "budget-post-json", "budget-post-json-strings", "budget-post-form", "budget-get-cost-seconds-alias", "budget-post-json-gzip"},
 		{"decide-get-no-change", "decide-post-json", "decide-post-json-bom"},
@@ -244,6 +253,22 @@ func TestBodyIsTheCoreContract(t *testing.T) {
 	}
 	if cc := got.Header().Get("Cache-Control"); cc != cacheGET {
 		t.Errorf("GET result Cache-Control %q, want %q", cc, cacheGET)
+	}
+}
+
+// The API's check of the week's third night is the CLI's, byte for byte:
+// flakegate quarantine check -json on the same registry and report wrote
+// cmd/flakegate/testdata/quarantine/night3.json.
+func TestQuarantineCheckIsTheCLIs(t *testing.T) {
+	want := testfile.Read(t, "../../cmd/flakegate/testdata/quarantine/night3.json")
+	c := corpusCases(t)["quarantine-check-reports"]
+	// Without a link: the CLI's golden was made without -site.
+	got, err := apitest.InProcess(New(Options{NoLinks: true}), c, "testdata", DefaultMaxBodyBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != 200 || !bytes.Equal(got.Body, want) {
+		t.Errorf("status %d; the body differs from the CLI's:\n%s", got.Status, got.Body)
 	}
 }
 

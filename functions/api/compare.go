@@ -46,9 +46,8 @@ func compareRoutes() []*route {
 	return []*route{{
 		path:    "compare",
 		summary: "Is model B better than model A on the same eval questions? Paired by question, with McNemar, clustered errors and power",
-		params: append([]param{
-			formatParam("the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)"),
-		}, append(evalParams, inputs(schema.Compare)...)...),
+		format:  "the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)",
+		params:  append(evalParams, inputs(schema.Compare)...),
 		post:    postCompare,
 		body:    []bodyKind{bodyMultipartCompare},
 		results: "CompareResult",

@@ -47,7 +47,7 @@ var paramRoutes = []string{"/v1/budget", "/v1/decide", "/v1/size", "/v1/freeze",
 
 // FuzzQuery decodes arbitrary query strings on every route.
 func FuzzQuery(f *testing.F) {
-	for _, c := range loadCorpusF(f) {
+	for _, c := range loadCorpus(f) {
 		if _, q, ok := strings.Cut(c.URL, "?"); ok {
 			f.Add(uint8(0), q)
 		}
@@ -64,7 +64,7 @@ func FuzzQuery(f *testing.F) {
 // FuzzJSONBody decodes arbitrary JSON (and form) bodies on the parameter
 // routes.
 func FuzzJSONBody(f *testing.F) {
-	for _, c := range loadCorpusF(f) {
+	for _, c := range loadCorpus(f) {
 		if c.Body != "" {
 			f.Add(uint8(0), false, c.Body)
 		}
@@ -86,7 +86,7 @@ func FuzzJSONBody(f *testing.F) {
 // FuzzMultipart decodes arbitrary multipart bodies (with the corpus's
 // boundary) on the upload routes.
 func FuzzMultipart(f *testing.F) {
-	for _, c := range loadCorpusF(f) {
+	for _, c := range loadCorpus(f) {
 		if c.Parts != nil {
 			body, _, err := c.Payload("testdata", 1<<16)
 			if err != nil {
@@ -105,7 +105,7 @@ func FuzzMultipart(f *testing.F) {
 
 // FuzzUpload sends arbitrary CSV and JSONL bodies.
 func FuzzUpload(f *testing.F) {
-	for _, c := range loadCorpusF(f) {
+	for _, c := range loadCorpus(f) {
 		if c.BodyFile != "" {
 			body, _, err := c.Payload("testdata", 1<<16)
 			if err != nil {
@@ -138,12 +138,4 @@ func uploadRoute(url string) uint8 {
 		return 3
 	}
 	return 0
-}
-
-func loadCorpusF(f *testing.F) []apitest.Case {
-	cs, err := apitest.Load("testdata")
-	if err != nil {
-		f.Fatal(err)
-	}
-	return cs
 }

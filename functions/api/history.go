@@ -2,6 +2,7 @@ package api
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"io"
 	"mime/multipart"
@@ -52,9 +53,8 @@ func historyRoutes() []*route {
 	return []*route{{
 		path:    "history",
 		summary: "The flaky tests in many CI runs' reports, with outages and tests failing together kept out as incidents",
-		params: append([]param{
-			formatParam("the reports' format, one of the names listed; auto detects it from each file's content"),
-		}, inputs(schema.History)...),
+		format:  "the reports' format, one of the names listed; auto detects it from each file's content",
+		params:  inputs(schema.History),
 		post:    postHistory,
 		body:    []bodyKind{bodyHistoryZip, bodyMultipartHistory},
 		results: "HistoryResult",
@@ -126,8 +126,8 @@ func (hr *historyReader) read(part string, r io.Reader) error {
 		return nil
 	}
 	hr.reports++
-	br := &peekReader{r: r}
-	if head := br.peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
 		return hr.zip(name, br)
 	}
 	if part == historyUpload.bodyAs {
@@ -198,33 +198,6 @@ func (hr *historyReader) run(name, entry string, r io.Reader) error {
 		return tooMany("", int(hr.results), MaxHistoryResults, "test results (a test in a run)", "run the CLI (flakegate history), which has no such limit")
 	}
 	return nil
-}
-
-// peekReader lets the first bytes be seen before they are read.
-type peekReader struct {
-	r    io.Reader
-	head []byte
-}
-
-func (p *peekReader) peek(n int) []byte {
-	for len(p.head) < n {
-		buf := make([]byte, n-len(p.head))
-		k, err := p.r.Read(buf)
-		p.head = append(p.head, buf[:k]...)
-		if err != nil {
-			break
-		}
-	}
-	return p.head
-}
-
-func (p *peekReader) Read(b []byte) (int, error) {
-	if len(p.head) > 0 {
-		n := copy(b, p.head)
-		p.head = p.head[n:]
-		return n, nil
-	}
-	return p.r.Read(b)
 }
 
 type countReader struct {

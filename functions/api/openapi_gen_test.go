@@ -12,11 +12,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var update = flag.Bool("update", false, "rewrite openapi.json and the golden responses in testdata/")
@@ -69,6 +72,22 @@ func (o obj) with(k string, v any) obj { return append(o, kv{k, v}) }
 func filesOf(mt string) obj {
 	file := obj{{"type", "string"}, {"contentMediaType", mt}}
 	return obj{{"anyOf", []any{file, obj{{"type", "array"}, {"items", file}}}}}
+}
+
+// fileOf is the schema of one file of media type mt: a body, or a part
+// given once.
+func fileOf(mt, description string) obj {
+	return obj{{"type", "string"}, {"contentMediaType", mt}, {"description", description}}
+}
+
+// withMultipart is content with a multipart/form-data body of the parts
+// props, the ones named in required required, and no others.
+func withMultipart(content, props obj, required ...string) obj {
+	form := obj{{"type", "object"}, {"properties", props}}
+	if len(required) > 0 {
+		form = form.with("required", required)
+	}
+	return content.with("multipart/form-data", obj{{"schema", form.with("additionalProperties", false)}})
 }
 
 // goTypes are the struct declarations of the packages the API exposes,
@@ -531,10 +550,10 @@ func generateOpenAPI(t *testing.T) []byte {
 							{"description", "the baseline: a CSV with header scenario,run,passed (passed is 0 or 1), one row per scenario per run"}}}})
 					case bodyMultipartAA:
 						files := filesOf("text/csv")
-						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
-							{"properties", obj{{"baseline", files.with("description", "runs of the unchanged configuration: one A/A CSV, or with a report format one part per run")},
-								{"candidate", files.with("description", "runs of the candidate, compared against the baseline (same shapes)")}}},
-							{"required", []string{"baseline"}}, {"additionalProperties", false}}}})
+						content = withMultipart(content, obj{
+							{"baseline", files.with("description", "runs of the unchanged configuration: one A/A CSV, or with a report format one part per run")},
+							{"candidate", files.with("description", "runs of the candidate, compared against the baseline (same shapes)")}},
+							"baseline")
 					case bodyJSONL:
 						report := obj{{"type", "string"}, {"description", "a seed JSONL ledger (run, arm, nodeid, when, outcome per line) or a test report in JSON lines, JSON or text; also read as application/jsonl, application/json, text/plain and any +json type"}}
 						content = content.with("application/x-ndjson", obj{{"schema", report}})
@@ -546,18 +565,15 @@ func generateOpenAPI(t *testing.T) []byte {
 						content = content.with("application/xml", obj{{"schema", obj{{"type", "string"},
 							{"description", "one test report in XML, such as JUnit XML; also read as text/xml and any +xml type"}}}})
 					case bodyMultipartReports:
-						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
-							{"properties", obj{{"report", filesOf("application/octet-stream").with("description",
-								"test reports, one part per run; a test that failed and then passed on a rerun is flaky")}}},
-							{"required", []string{"report"}}, {"additionalProperties", false}}}})
+						content = withMultipart(content, obj{{"report", filesOf("application/octet-stream").with("description",
+							"test reports, one part per run; a test that failed and then passed on a rerun is flaky")}},
+							"report")
 					case bodyMultipartLedger:
 						files := filesOf("application/octet-stream")
-						content = content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
-							{"properties", obj{
-								{"ledger", files.with("description", "reports of the arm the query names (a JSONL ledger names its own arms)")},
-								{"baseline", files.with("description", "test reports of baseline runs, one part per run")},
-								{"patched", files.with("description", "test reports of patched runs, one part per run")}}},
-							{"additionalProperties", false}}}})
+						content = withMultipart(content, obj{
+							{"ledger", files.with("description", "reports of the arm the query names (a JSONL ledger names its own arms)")},
+							{"baseline", files.with("description", "test reports of baseline runs, one part per run")},
+							{"patched", files.with("description", "test reports of patched runs, one part per run")}})
 					case bodyMultipartCompare:
 						content = compareContent(content)
 					default:
@@ -664,6 +680,27 @@ func TestOpenAPIRoutes(t *testing.T) {
 	for _, p := range []string{"/v1/nope", "/v1/", "/v1/budget/"} {
 		if status := serve(h, "GET", p, "", "").Code; status != 404 {
 			t.Errorf("GET %s: status %d, want 404 for an undescribed path", p, status)
+		}
+	}
+}
+
+// TestDocListsEveryRoute holds the package doc (doc.go) to the route
+// table: every served path is in its list of routes, with its methods
+// when they are not the params routes' GET and POST.
+func TestDocListsEveryRoute(t *testing.T) {
+	raw := testfile.Read(t, "doc.go")
+	doc := string(raw)
+	for path, methods := range Routes() {
+		name := strings.TrimPrefix(path, Prefix)
+		// "//   - name", "//   - other, name" or "//   - other, name (POST)".
+		item := regexp.MustCompile(`(?m)^//   - (?:[a-z/.]+, )*` + regexp.QuoteMeta(name) + `(?:[ ,:(]|$)(.*)`)
+		m := item.FindStringSubmatch(doc)
+		if m == nil {
+			t.Errorf("doc.go does not list %s", path)
+			continue
+		}
+		if slices.Equal(methods, []string{"POST"}) && !strings.Contains(m[0], "(POST)") {
+			t.Errorf("doc.go does not say %s is POST only: %q", path, m[0])
 		}
 	}
 }

@@ -5,16 +5,15 @@ package api
 func historyContent(b bodyKind, content obj) obj {
 	switch b {
 	case bodyHistoryZip:
-		return content.with("application/zip", obj{{"schema", obj{{"type", "string"}, {"contentMediaType", "application/zip"},
-			{"description", "a zip archive of test reports (a CI artifact), each file one run, read in the order of their names; also read as application/x-zip-compressed"}}}})
+		return content.with("application/zip", obj{{"schema", fileOf("application/zip",
+			"a zip archive of test reports (a CI artifact), each file one run, read in the order of their names; also read as application/x-zip-compressed")}})
 	case bodyMultipartHistory:
-		return content.with("multipart/form-data", obj{{"schema", obj{{"type", "object"},
-			{"properties", obj{
-				{"manifest", obj{{"type", "string"}, {"contentMediaType", "text/csv"},
-					{"description", "optional, before the reports: a CSV with the columns file,run,commit,branch,time,job saying what run each report file is"}}},
-				{"report", filesOf("application/octet-stream").with("description",
-					"test reports in any format flakegate reads, one part per run, or zip archives of them")}}},
-			{"required", []string{"report"}}, {"additionalProperties", false}}}})
+		return withMultipart(content, obj{
+			{"manifest", fileOf("text/csv",
+				"optional, before the reports: a CSV with the columns file,run,commit,branch,time,job saying what run each report file is")},
+			{"report", filesOf("application/octet-stream").with("description",
+				"test reports in any format flakegate reads, one part per run, or zip archives of them")}},
+			"report")
 	}
 	return content
 }

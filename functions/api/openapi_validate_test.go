@@ -122,30 +122,27 @@ func (v *validator) check(s any, x any, at string) error {
 	return nil
 }
 
+// isType reports whether x, decoded by encoding/json, is of the JSON
+// Schema type ty.
 func isType(ty string, x any) bool {
-	switch ty {
-	case "null":
-		return x == nil
-	case "object":
-		_, ok := x.(map[string]any)
-		return ok
-	case "array":
-		_, ok := x.([]any)
-		return ok
-	case "string":
-		_, ok := x.(string)
-		return ok
-	case "boolean":
-		_, ok := x.(bool)
-		return ok
-	case "number":
-		_, ok := x.(float64)
-		return ok
-	case "integer":
-		f, ok := x.(float64)
-		return ok && f == math.Trunc(f)
-	}
-	return false
+	is, known := jsonTypes[ty]
+	return known && is(x)
+}
+
+var jsonTypes = map[string]func(any) bool{
+	"null":    func(x any) bool { return x == nil },
+	"object":  decodedAs[map[string]any],
+	"array":   decodedAs[[]any],
+	"string":  decodedAs[string],
+	"boolean": decodedAs[bool],
+	"number":  decodedAs[float64],
+	"integer": func(x any) bool { f, ok := x.(float64); return ok && f == math.Trunc(f) },
+}
+
+// decodedAs reports whether x is a T.
+func decodedAs[T any](x any) bool {
+	_, ok := x.(T)
+	return ok
 }
 
 func asStrings(v any) []string {

@@ -144,33 +144,42 @@ func quarantineRelease(a *args) (any, error) {
 
 // The registry and the reports of a quarantine request.
 var (
-	quarantineUpload = &upload{
-		media:   "application/json (the registry alone) or multipart/form-data with a part registry, parts report (one run each) and an optional part renames",
+	quarantineUpload = registryUpload(
+		"application/json (the registry alone) or multipart/form-data with a part registry, parts report (one run each) and an optional part renames",
+		"send a part registry, parts report (one run each) and an optional part renames",
+		true, "registry", "report", "renames")
+	quarantineAddUpload = registryUpload(
+		"application/json (the registry) or multipart/form-data with an optional part registry and parts report (one run each)",
+		"send an optional part registry and parts report, one run each",
+		false, "registry", "report")
+	quarantineEditUpload = registryUpload(
+		"application/json: the registry",
+		"send the registry as the body, or as a part registry",
+		true, "registry")
+)
+
+// registryUpload is a quarantine route's upload: the registry as an
+// application/json body, or a multipart body of the parts named (report
+// repeated, each one run), which must hold a part registry when
+// needRegistry.
+func registryUpload(media, hint string, needRegistry bool, parts ...string) *upload {
+	u := &upload{
+		media:   media,
 		body:    func(mt string) bool { return mt == "application/json" },
 		bodyAs:  "registry",
-		parts:   map[string]bool{"registry": false, "report": true, "renames": false},
-		hint:    "send a part registry, parts report (one run each) and an optional part renames",
-		need:    "registry",
-		missing: invalid("registry", "the multipart body has no registry part"),
-	}
-	quarantineAddUpload = &upload{
-		media:   "application/json (the registry) or multipart/form-data with an optional part registry and parts report (one run each)",
-		body:    func(mt string) bool { return mt == "application/json" },
-		bodyAs:  "registry",
-		parts:   map[string]bool{"registry": false, "report": true},
-		hint:    "send an optional part registry and parts report, one run each",
+		parts:   map[string]bool{},
+		hint:    hint,
 		missing: invalid("registry", "the multipart body has no part"),
 	}
-	quarantineEditUpload = &upload{
-		media:   "application/json: the registry",
-		body:    func(mt string) bool { return mt == "application/json" },
-		bodyAs:  "registry",
-		parts:   map[string]bool{"registry": false},
-		hint:    "send the registry as the body, or as a part registry",
-		need:    "registry",
-		missing: invalid("registry", "the multipart body has no registry part"),
+	for _, p := range parts {
+		u.parts[p] = p == "report"
 	}
-)
+	if needRegistry {
+		u.need = "registry"
+		u.missing = invalid("registry", "the multipart body has no registry part")
+	}
+	return u
+}
 
 // quarantineIn is what a quarantine request sent: the registry (nil when
 // none), the reports as a ledger (nil when none), the renames.

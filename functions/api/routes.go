@@ -39,7 +39,7 @@ func inputs[T any](s *schema.Schema[T], keys ...string) []param {
 // routes is the table every request is dispatched by, and the OpenAPI
 // document is generated from.
 func routes() []*route {
-	return append([]*route{
+	all := append([]*route{
 		{
 			path:    "budget",
 			summary: "Reruns needed to catch a flake, their cost and the merge-gate lane",
@@ -82,8 +82,8 @@ func routes() []*route {
 		{
 			path:    "ledger",
 			summary: "Per-test two-arm verdicts from a trial ledger or test reports",
+			format:  reportsFormat,
 			params: append([]param{
-				formatParam("the reports' format, one of the names listed; auto detects it from the content"),
 				{name: "arm", kind: kString, def: ledger.ArmBaseline, enum: []string{ledger.ArmBaseline, ledger.ArmPatched},
 					doc: "the arm of a report sent as the body or as parts named ledger (a seed JSONL ledger names its own arms)"},
 				{name: "run", kind: kString, doc: "the run name of a report sent as the body; numbered per arm when omitted (a seed JSONL ledger names its own runs)"},
@@ -95,9 +95,8 @@ func routes() []*route {
 		{
 			path:    "flakes",
 			summary: "Rerun budgets of every flaky test in uploaded test reports, from their retry history",
-			params: append([]param{
-				formatParam("the reports' format, one of the names listed; auto detects it from the content"),
-			}, inputs(schema.Budget, "target", "cost", "cap", "confidence", "runner", "setting")...),
+			format:  reportsFormat,
+			params:  inputs(schema.Budget, "target", "cost", "cap", "confidence", "runner", "setting"),
 			post:    postFlakes,
 			body:    []bodyKind{bodyReport, bodyMultipartReports},
 			results: "FlakesResult",
@@ -115,7 +114,17 @@ func routes() []*route {
 			results: "Health",
 		},
 	}, append(append(quarantineRoutes(), compareRoutes()...), historyRoutes()...)...)
+	for _, rt := range all {
+		if rt.format != "" {
+			rt.params = append([]param{formatParam(rt.format)}, rt.params...)
+		}
+	}
+	return all
 }
+
+// reportsFormat is the doc of the format parameter of the routes reading
+// one test report per file.
+const reportsFormat = "the reports' format, one of the names listed; auto detects it from the content"
 
 // paramsRoute adapts a computation over args to GET (query) and POST (JSON
 // object, or a urlencoded form).
