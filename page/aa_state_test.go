@@ -13,11 +13,15 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// TestBrokenLinkClearsTheView: a damaged link opened over figures leaves
-// none of them beside its error, and new input clears the error.
+// TestBrokenLinkClearsTheView: a damaged link is reported, on a fresh page
+// or opened over figures, where it leaves none of them beside its error;
+// new input clears the error.
 func TestBrokenLinkClearsTheView(t *testing.T) {
 	c := &aaT{}
-	e := load(t, c)
+	e := reopen(t, c, mustURL(t, "/aa#aa=not-really-data"))
+	if html := app.HTMLString(c); !strings.Contains(html, `data-error="link"`) {
+		t.Errorf("a damaged link is not reported on a fresh page:\n%s", html)
+	}
 	c.PasteSide(c.ctx, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
 	e.ConsumeAll()
 	if c.Result() == nil {
@@ -94,22 +98,6 @@ func TestPlainAAKeepsItsLink(t *testing.T) {
 	}
 	if got := c.ctx.Page().URL().Fragment; got != frag {
 		t.Errorf("fragment after /aa = %q, want %q", got, frag)
-	}
-}
-
-// TestCopyLinkWhenTooLong: with statistics too long for a link, Copy link
-// says so instead of copying a bare /aa.
-func TestCopyLinkWhenTooLong(t *testing.T) {
-	c := &aaT{}
-	e := load(t, c)
-	paste(e, c, 0, longAACSV())
-	if !c.tooBig || c.noLink == "" {
-		t.Fatalf("too long a link is not noted (tooBig %v, noLink %q)", c.tooBig, c.noLink)
-	}
-	c.PasteSide(c.ctx, 0, "scenario,run,passed\na,r1,1\na,r2,1\n")
-	e.ConsumeAll()
-	if c.tooBig || c.noLink != "" {
-		t.Errorf("a short link still noted as too long (noLink %q)", c.noLink)
 	}
 }
 
@@ -210,15 +198,19 @@ func TestAAPageAndShareLink(t *testing.T) {
 	}
 }
 
+// 3000 scenarios with long names do not fit in 8 KB: the page says so and
+// offers the JSON, Copy link says so instead of copying a bare /aa, and the
+// address bar holds no stale state; a short link again is no longer noted.
 func TestAATooLargeForALink(t *testing.T) {
-	// 3000 scenarios with long names do not fit in 8 KB: the page says so
-	// and offers the JSON, and the address bar holds no stale state.
 	c := &aaT{}
 	e := load(t, c)
 	paste(e, c, 0, longAACSV())
 	html := app.HTMLString(c)
 	if !c.tooBig || !strings.Contains(html, `id="too-big"`) || !strings.Contains(html, `id="download-json"`) {
 		t.Fatalf("no too-big notice (share length %d)", c.shareLen)
+	}
+	if c.noLink == "" {
+		t.Error("Copy link does not say the link is too long")
 	}
 	if f := c.ctx.Page().URL().Fragment; f != "" {
 		t.Errorf("fragment kept %d bytes of state", len(f))
@@ -233,15 +225,10 @@ func TestAATooLargeForALink(t *testing.T) {
 	if !bytes.Equal(jsonOf(t, r1), jsonOf(t, c.Result())) {
 		t.Error("the JSON file does not reproduce the result")
 	}
-}
-
-func TestBrokenShareLink(t *testing.T) {
-	c := &aaT{}
-	e := load(t, c)
-	u := mustURL(t, "/aa#aa=not-really-data")
-	follow(e, c.ctx, c, u)
-	if html := app.HTMLString(c); !strings.Contains(html, `data-error="link"`) {
-		t.Errorf("a damaged link is not reported:\n%s", html)
+	c.PasteSide(c.ctx, 0, "scenario,run,passed\na,r1,1\na,r2,1\n")
+	e.ConsumeAll()
+	if c.tooBig || c.noLink != "" {
+		t.Errorf("a short link still noted as too long (noLink %q)", c.noLink)
 	}
 }
 
