@@ -51,8 +51,7 @@ func TestBrokenLinkClearsTheView(t *testing.T) {
 // one run) shows at that side's input, marked invalid, not as a general
 // error, and not next to a "loaded" status.
 func TestAAErrorAtItsSide(t *testing.T) {
-	c := &aaT{}
-	e := load(t, c)
+	c, e := newPage[aaT](t)
 	paste(e, c, 0, "scenario,run,passed\na,r1,1\nb,r1,0\n")
 	if c.err == nil || c.errSide() != 0 {
 		t.Fatalf("want an error about the baseline, got %v", c.err)
@@ -82,8 +81,7 @@ func TestAAErrorAtItsSide(t *testing.T) {
 // TestPlainAAKeepsItsLink: the menu's link to /aa (no fragment) keeps the
 // view, and the address bar holds its statistics again.
 func TestPlainAAKeepsItsLink(t *testing.T) {
-	c := &aaT{}
-	e := load(t, c)
+	c, e := newPage[aaT](t)
 	paste(e, c, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
 	frag := c.ctx.Page().URL().Fragment
 	if !strings.HasPrefix(frag, "aa=") {
@@ -106,8 +104,7 @@ func TestPlainAAKeepsItsLink(t *testing.T) {
 // analysis standing, says so above the figures, and names its file at its
 // input, the word "candidate" once; the link holds the baseline alone.
 func TestAACandidateSharingNoScenarioKeepsTheBaseline(t *testing.T) {
-	c := &aaT{}
-	e := load(t, c)
+	c, e := newPage[aaT](t)
 	c.PasteSide(c.ctx, 0, aaCSV(10, 4, func(s, r int) bool { return (s+r)%3 == 0 }))
 	e.ConsumeAll()
 	alone := c.Result()
@@ -154,8 +151,7 @@ func TestAAPageAndShareLink(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c := &aaT{}
-	e := load(t, c)
+	c, e := newPage[aaT](t)
 	c.PasteSide(c.ctx, 0, base)
 	e.ConsumeAll()
 	paste(e, c, 1, cand)
@@ -202,8 +198,7 @@ func TestAAPageAndShareLink(t *testing.T) {
 // offers the JSON, Copy link says so instead of copying a bare /aa, and the
 // address bar holds no stale state; a short link again is no longer noted.
 func TestAATooLargeForALink(t *testing.T) {
-	c := &aaT{}
-	e := load(t, c)
+	c, e := newPage[aaT](t)
 	paste(e, c, 0, longAACSV())
 	html := app.HTMLString(c)
 	if !c.tooBig || !strings.Contains(html, `id="too-big"`) || !strings.Contains(html, `id="download-json"`) {

@@ -13,8 +13,7 @@ import (
 )
 
 func TestBudgetPageShowsEveryFigure(t *testing.T) {
-	c := &budgetT{}
-	e := load(t, c)
+	c, e := newPage[budgetT](t)
 	// The defaults: 95% target, cap 3, rates 0.05,0.02,0.01.
 	want, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05, 0.02, 0.01}})
 	if err != nil {
@@ -50,8 +49,7 @@ func TestBudgetPageShowsEveryFigure(t *testing.T) {
 }
 
 func TestBudgetErrorAtField(t *testing.T) {
-	c := &budgetT{}
-	e := load(t, c)
+	c, e := newPage[budgetT](t)
 	for _, tc := range []struct{ key, value, msg string }{
 		{"target", "1.5", "must be in (0,1)"},
 		{"target", "9x", `&#34;9x&#34; is not a number: write a number such as 0.05 or 5e-2, with nothing after it`}, // a single value: no column
@@ -82,8 +80,7 @@ func TestBudgetErrorAtField(t *testing.T) {
 }
 
 func TestBudgetShareLinkRestoresState(t *testing.T) {
-	c := &budgetT{}
-	e := load(t, c)
+	c, e := newPage[budgetT](t)
 	u := mustURL(t, "/#cap=10&cost=2.5&observe=0%2F10&rates=0.001&target=0.99")
 	follow(e, c.ctx, c, u)
 	cost := 2.5
@@ -107,8 +104,7 @@ func TestBudgetShareLinkRestoresState(t *testing.T) {
 // of gate.Budget's result for the same runner and setting (its runner
 // block and each row's setting), and a bad setting is marked at its field.
 func TestBudgetRunnerSetting(t *testing.T) {
-	c := &budgetT{}
-	e := load(t, c)
+	c, e := newPage[budgetT](t)
 	typeInto(t, e, c, "runner", "gotestsum", "setting", "2")
 	two := int64(2)
 	want, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 3, Confidence: 0.95, Rates: []float64{0.05, 0.02, 0.01}, Runner: "gotestsum", Setting: &two})

@@ -36,8 +36,7 @@ func openLogs(t *testing.T, names ...string) []io.Reader {
 // page gives the same result, bit for bit.
 func TestComparePage(t *testing.T) {
 	a, b := "samples_arith_gen_2026-12-01T10-00-00.000001.jsonl", "samples_arith_gen_2026-12-02T10-00-00.000001.jsonl"
-	c := &compareT{}
-	e := load(t, c)
+	c, e := newPage[compareT](t)
 	c.ReadLogs(c.ctx, 0, []string{a}, openLogs(t, a))
 	c.ReadLogs(c.ctx, 1, []string{b}, openLogs(t, b))
 	e.ConsumeAll()
@@ -55,8 +54,7 @@ func TestComparePage(t *testing.T) {
 		t.Fatalf("the address bar holds %q", frag)
 	}
 
-	d := &compareT{}
-	e2 := load(t, d)
+	d, e2 := newPage[compareT](t)
 	u := mustURL(t, "/compare#"+frag)
 	follow(e2, d.ctx, d, u)
 	if got := d.Result(); got == nil || string(jsonOf(t, got)) != string(jsonOf(t, withoutNotes(res))) {
@@ -115,8 +113,7 @@ func TestCompareShareRoundTrip(t *testing.T) {
 			t.Errorf("%s: err %v, want %q", bad.state, err, bad.msg)
 		}
 	}
-	c := &compareT{}
-	e := load(t, c)
+	c, e := newPage[compareT](t)
 	c.Open(c.ctx, a, b, opt)
 	u := mustURL(t, "/compare#compare=zzzz")
 	follow(e, c.ctx, c, u)
@@ -142,8 +139,7 @@ func readLogsSide(t *testing.T, name string) *aa.Side {
 // TestCompareExample: the example is the answer a reviewer pastes, as
 // words/compare_test.go checks it by hand.
 func TestCompareExample(t *testing.T) {
-	c := &compareT{}
-	e := load(t, c)
+	c, e := newPage[compareT](t)
 	a, b := exampleCompare()
 	c.Open(c.ctx, a, b, compare.DefaultOptions)
 	settle(e, c.ctx)

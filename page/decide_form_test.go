@@ -190,8 +190,7 @@ func TestFormsMarkEveryInvalidField(t *testing.T) {
 func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 	data := repoFile(t, "examples/flake.jsonl")
 	ledgerWant := func(opt ledger.Options) *ledger.Result { return ledgerResult(t, data, opt) }
-	c := &decideT{}
-	e := load(t, c)
+	c, e := newPage[decideT](t)
 	c.SetLedger(c.ctx, "flake.jsonl", data)
 	typeInto(t, e, c, "confidence", "0.8", "property", core.PropertyPassed)
 	checkPage(t, c, "ledger", ledgerWant(ledger.Options{MinTrials: 20, Confidence: 0.8, Property: core.PropertyPassed}))
@@ -255,8 +254,7 @@ func TestDecidePropertyFromLinkWithSpaces(t *testing.T) {
 }
 
 func TestDecidePage(t *testing.T) {
-	c := &decideT{}
-	e := load(t, c)
+	c, e := newPage[decideT](t)
 	in := gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown}
 	want, err := gate.Decide(in)

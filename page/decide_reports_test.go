@@ -47,8 +47,7 @@ func TestDecideReportsLeadTheAnswer(t *testing.T) {
 		}
 		return droppedFile{name: name, data: b}
 	}
-	c := &decideT{}
-	e := load(t, c)
+	c, e := newPage[decideT](t)
 	c.AddFiles(c.ctx, ledger.ArmBaseline, []droppedFile{read("count5.json")})
 	c.AddFiles(c.ctx, ledger.ArmPatched, []droppedFile{read("seed2.json")})
 	settle(e, c.ctx)

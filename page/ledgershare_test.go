@@ -131,8 +131,7 @@ func TestDecideLedgerTooLongForALink(t *testing.T) {
 		b.WriteString(`{"run": "b1", "arm": "baseline", "nodeid": "` + id + `", "when": "call", "outcome": "passed"}` + "\n")
 		b.WriteString(`{"run": "p1", "arm": "patched", "nodeid": "` + id + `", "when": "call", "outcome": "failed"}` + "\n")
 	}
-	c := &decideT{}
-	e := load(t, c)
+	c, e := newPage[decideT](t)
 	c.SetLedger(c.ctx, "big.jsonl", []byte(b.String()))
 	settle(e, c.ctx)
 	html := app.HTMLString(c)

@@ -107,8 +107,7 @@ func TestAALinkOptions(t *testing.T) {
 	old := aa.DefaultOptions
 	defer func() { aa.DefaultOptions = old }()
 	aa.DefaultOptions.Ks, aa.DefaultOptions.Drops = []int{3}, []float64{0.1}
-	c := &aaT{}
-	e := load(t, c)
+	c, e := newPage[aaT](t)
 	u := mustURL(t, "/aa#"+v.Fragment)
 	follow(e, c.ctx, c, u)
 	if got := c.Result(); got == nil || string(jsonOf(t, got)) != string(jsonOf(t, want)) {

@@ -69,8 +69,7 @@ func useLinks(t *testing.T, mode int) {
 // page tests use).
 func TestQueryLinks(t *testing.T) {
 	useLinks(t, linkQuery)
-	c := &budgetT{}
-	e := load(t, c)
+	c, e := newPage[budgetT](t)
 	typeInto(t, e, c, "cap", "5", "observe", "1/120")
 	u := c.ctx.Page().URL()
 	if u.EscapedFragment() != "" || !strings.Contains(u.RawQuery, "cap=5") || !strings.Contains(u.RawQuery, "observe=1%2F120") {
@@ -98,8 +97,7 @@ func TestQueryLinks(t *testing.T) {
 // fragment, and unticking moves it back.
 func TestPrivateLinkBox(t *testing.T) {
 	useLinks(t, linkQuery)
-	c := &budgetT{}
-	e := load(t, c)
+	c, e := newPage[budgetT](t)
 	typeInto(t, e, c, "cap", "5")
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `id="private-link"`) || !strings.Contains(html, "sent to the server of this site") {

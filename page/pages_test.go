@@ -69,6 +69,16 @@ func load(t *testing.T, c app.Composer) app.TestEngine {
 	return e
 }
 
+// newPage is a fresh page of type P, loaded into a test engine of its own.
+func newPage[P any, T interface {
+	*P
+	app.Composer
+}](t *testing.T) (T, app.TestEngine) {
+	t.Helper()
+	c := T(new(P))
+	return c, load(t, c)
+}
+
 // settle renders what the calls before it changed and runs what they
 // dispatched, as the browser does before the next event.
 func settle(e app.TestEngine, ctx app.Context) {

@@ -39,8 +39,7 @@ func weekRegistry(t testing.TB) []byte {
 }
 
 func TestQuarantinePageShowsEveryFigure(t *testing.T) {
-	c := &quarantineT{}
-	e := load(t, c)
+	c, e := newPage[quarantineT](t)
 	// The defaults: docs/STATISTICS.md's figure, 299 clean runs prove a rate below
 	// 1% at 95% at one look (1 − 0.99^299 ≥ 0.95 > 1 − 0.99^298), and 361
 	// by the registry's rule checked after every run; core/quarantine's
