@@ -14,15 +14,15 @@ import (
 func TestSingleValuesHaveNoColumn(t *testing.T) {
 	for _, c := range []struct {
 		field, in string
-		parse     func(field, s string) error
+		kind      param.Kind // as the forms read the field
 	}{
-		{"target", "9x", read(param.Fraction)},
-		{"target", "0x1p-4", read(param.Fraction)},
-		{"cost", "8 s", read(param.Seconds)},
-		{"cap", "3.5", read(param.Integer)},
-		{"cap", "99999999999999999999", read(param.Integer)},
+		{"target", "9x", param.Fraction},
+		{"target", "0x1p-4", param.Fraction},
+		{"cost", "8 s", param.Seconds},
+		{"cap", "3.5", param.Integer},
+		{"cap", "99999999999999999999", param.Integer},
 	} {
-		err := c.parse(c.field, c.in)
+		_, _, err := param.Field{Key: c.field, Kind: c.kind}.Read(c.in)
 		var e *core.Error
 		if !errors.As(err, &e) {
 			t.Errorf("%s=%q: %v, want a *core.Error", c.field, c.in, err)
@@ -31,14 +31,6 @@ func TestSingleValuesHaveNoColumn(t *testing.T) {
 		if e.Column != 0 || strings.Contains(errText(err), "column") || strings.Count(errText(err), c.field+":") > 0 {
 			t.Errorf("%s=%q: %q (column %d)", c.field, c.in, errText(err), e.Column)
 		}
-	}
-}
-
-// read reads a field of kind k, as the forms read their fields.
-func read(k param.Kind) func(field, s string) error {
-	return func(field, s string) error {
-		_, _, err := param.Field{Key: field, Kind: k}.Read(s)
-		return err
 	}
 }
 
