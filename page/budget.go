@@ -160,13 +160,7 @@ func (c *Budget) renderResult() app.UI {
 	if r.Runner != nil {
 		cols = append(cols[:len(cols):len(cols)], "Setting for "+words.Level(r.Target))
 	}
-	cell := func(col int, class string, body ...app.UI) app.UI {
-		td := app.Td().DataSet("label", cols[col])
-		if class != "" {
-			td = td.Class(class)
-		}
-		return td.Body(body...)
-	}
+	cell := cardCells(cols)
 	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
 		answerBox("answer", verdict, words.BudgetAnswer(r), says),
 		termList(budgetTerms(r)),

@@ -116,6 +116,19 @@ func (p *pageBase) statusLine() app.UI {
 	return app.P().Class("status").ID("status").Role("status").Aria("live", "polite").Text(p.status)
 }
 
+// cardCells makes the cells of a table whose rows are cards on a phone:
+// cell col is labelled with its column's heading, cols[col], which the
+// phone shows as the line's label, and has class unless it is "".
+func cardCells(cols []string) func(col int, class string, body ...app.UI) app.UI {
+	return func(col int, class string, body ...app.UI) app.UI {
+		td := app.Td().DataSet("label", cols[col])
+		if class != "" {
+			td = td.Class(class)
+		}
+		return td.Body(body...)
+	}
+}
+
 // shareSection is a result's Share section: the copy buttons and the
 // Markdown, with the link (words.Link{} in the Markdown shown).
 func (p *pageBase) shareSection(markdown func(words.Link) string) app.UI {
