@@ -295,12 +295,7 @@ func TestDecidePage(t *testing.T) {
 	e2 := reopen(t, d, link)
 	checkPage(t, d, "ledger", lr)
 	// A link whose ledger was damaged says so at the ledger, without a table.
-	bad := *link
-	bad.Fragment = strings.Replace(link.Fragment, "ledger=", "ledger=x", 1)
-	follow(e2, d.ctx, d, &bad)
-	if html := app.HTMLString(d); !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "ledger could not be read") || strings.Contains(html, `data-scope="ledger"`) {
-		t.Errorf("damaged ledger in a link not reported at the ledger:\n%s", html)
-	}
+	expectDamagedLink(t, e2, d, link, "ledger", "ledger")
 	// A link without a ledger shows none.
 	bare := *link
 	bare.Fragment = "property=passed"

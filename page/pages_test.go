@@ -114,6 +114,21 @@ func reopen(t *testing.T, p testPage, u *url.URL) app.TestEngine {
 	return e
 }
 
+// expectDamagedLink opens link with the value of its key (a dropped file's
+// state: "ledger", "registry") damaged on page p: the page says at the
+// file's drop zone that this link's value could not be read, and shows no
+// figures of it (none under scope).
+func expectDamagedLink(t *testing.T, e app.TestEngine, p testPage, link *url.URL, key, scope string) {
+	t.Helper()
+	bad := *link
+	bad.Fragment = strings.Replace(link.Fragment, key+"=", key+"=x", 1)
+	follow(e, p.context(), p, &bad)
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `data-error="`+key+`"`) || !strings.Contains(html, "this link&#39;s "+key+" could not be read") || strings.Contains(html, `data-scope="`+scope+`"`) {
+		t.Errorf("a damaged %s in a link is not reported at its drop zone, or figures of it stay:\n%s", key, html)
+	}
+}
+
 // paste pastes text as side i (0 baseline, 1 candidate) of a loaded A/A
 // page and renders.
 func paste(e app.TestEngine, c *aaT, i int, text string) {

@@ -106,12 +106,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	checkCheck(t, d, res20)
 
 	// A damaged link says so at the registry, without a table.
-	bad := *link
-	bad.Fragment = strings.Replace(link.Fragment, "registry=", "registry=x", 1)
-	follow(e2, d.ctx, d, &bad)
-	if html := app.HTMLString(d); !strings.Contains(html, `data-error="registry"`) || !strings.Contains(html, "registry could not be read") || strings.Contains(html, `data-scope="check"`) {
-		t.Errorf("a damaged registry in a link is not reported at the registry:\n%s", html)
-	}
+	expectDamagedLink(t, e2, d, link, "registry", "check")
 
 	// A registry with a fault: its file, line and column, and the
 	// registry's words for it; nothing of the earlier check stays on the page.
