@@ -317,14 +317,10 @@ func TypeInto(ctx context.Context, id, text string) error {
 // Paste puts text into a text area as a paste does: the value changes at
 // once and one input event fires.
 func Paste(ctx context.Context, id, text string) error {
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
-  const el = document.getElementById(`+jsString(id)+`);
+	return onElement(ctx, id, `
   el.focus();
   el.value = `+jsString(text)+`;
-  el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
-  return true;
-})()`))
-	return err
+  el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));`)
 }
 
 // ClipboardPaste pastes text into a text area as a browser does: a paste
@@ -337,8 +333,7 @@ func ClipboardPaste(ctx context.Context, id, text string) error {
 // ClipboardPasteJS is ClipboardPaste of the string a JavaScript expression
 // gives (a text built in the page, too long to send with each call).
 func ClipboardPasteJS(ctx context.Context, id, expr string) error {
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
-  const el = document.getElementById(`+jsString(id)+`);
+	return onElement(ctx, id, `
   el.focus();
   const dt = new DataTransfer();
   dt.setData('text/plain', `+expr+`);
@@ -346,18 +341,21 @@ func ClipboardPasteJS(ctx context.Context, id, expr string) error {
   if (el.dispatchEvent(ev)) {
     el.value = dt.getData('text/plain');
     el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
-  }
-  return true;
-})()`))
-	return err
+  }`)
 }
 
 // Select chooses an option of a select element and fires change.
 func Select(ctx context.Context, id, value string) error {
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
-  const el = document.getElementById(`+jsString(id)+`);
+	return onElement(ctx, id, `
   el.value = `+jsString(value)+`;
-  el.dispatchEvent(new Event('change', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));`)
+}
+
+// onElement runs the JavaScript statements js in the page with el the
+// element whose id is id.
+func onElement(ctx context.Context, id, js string) error {
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  const el = document.getElementById(`+jsString(id)+`);`+js+`
   return true;
 })()`))
 	return err
