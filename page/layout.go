@@ -130,7 +130,9 @@ func cardCells(cols []string) func(col int, class string, body ...app.UI) app.UI
 }
 
 // shareSection is a result's Share section: the copy buttons and the
-// Markdown, with the link (words.Link{} in the Markdown shown).
+// Markdown shown for selecting by hand. markdown writes the summary: with
+// the page's link (words.Link{URL: …}) for Copy as Markdown, without one
+// (words.Link{}) for the Markdown shown.
 func (p *pageBase) shareSection(markdown func(words.Link) string) app.UI {
 	return app.Section().Class("share-section").Aria("label", "Share").Body(
 		app.H2().Text("Share"),

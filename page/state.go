@@ -75,7 +75,7 @@ func keys(fields []field) []string {
 }
 
 // urlForm is a calculator's inputs as typed, kept in step with the URL
-// fragment: the state behind the budget and decide pages.
+// fragment: the state behind the budget, decide and quarantine pages.
 type urlForm struct {
 	st   formState
 	frag string // the fragment st was read from or written to
