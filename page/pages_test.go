@@ -79,9 +79,9 @@ func newPage[P any, T interface {
 	return c, load(t, c)
 }
 
-// settle renders what the calls before it changed and runs what they
-// dispatched, as the browser does before the next event.
+// settle lets the page finish what an input started and render again.
 func settle(e app.TestEngine, ctx app.Context) {
+	e.ConsumeAll()
 	ctx.Update()
 	e.ConsumeAll()
 }
@@ -133,7 +133,6 @@ func expectDamagedLink(t *testing.T, e app.TestEngine, p testPage, link *url.URL
 // page and renders.
 func paste(e app.TestEngine, c *aaT, i int, text string) {
 	c.PasteSide(c.ctx, i, text)
-	e.ConsumeAll()
 	settle(e, c.ctx)
 }
 
