@@ -114,7 +114,6 @@ func TestAACandidateSharingNoScenarioKeepsTheBaseline(t *testing.T) {
 	link := c.ctx.Page().URL().Fragment
 	other := strings.ReplaceAll(aaCSV(10, 3, func(s, r int) bool { return r == 1 }), "\ns", "\nother_")
 	c.ParseSide(c.ctx, 1, "cand.csv", newTextReader(other, nil), int64(len(other)))
-	e.ConsumeAll()
 	settle(e, c.ctx)
 	html := app.HTMLString(c)
 	if c.Result() == nil || !strings.Contains(html, `data-field="scenarios"`) {

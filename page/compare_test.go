@@ -39,7 +39,6 @@ func TestComparePage(t *testing.T) {
 	c, e := newPage[compareT](t)
 	c.ReadLogs(c.ctx, 0, []string{a}, openLogs(t, a))
 	c.ReadLogs(c.ctx, 1, []string{b}, openLogs(t, b))
-	e.ConsumeAll()
 	settle(e, c.ctx)
 	res := c.Result()
 	if res == nil || res.McNemar == nil || res.McNemar.WrongToRight != 6 || res.McNemar.RightToWrong != 2 {
