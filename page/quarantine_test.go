@@ -38,6 +38,16 @@ func weekRegistry(t testing.TB) []byte {
 	return repoFile(t, "core/quarantine/testdata/registry.json")
 }
 
+// weekRegistryOn is weekRegistry as quarantine.Parse reads it on today.
+func weekRegistryOn(t testing.TB, today string) *quarantine.Registry {
+	t.Helper()
+	reg, err := quarantine.Parse(weekRegistry(t), today)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
 func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	c, e := newPage[quarantineT](t)
 	// The defaults: docs/STATISTICS.md's figure, 299 clean runs prove a rate below
@@ -69,10 +79,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	data := weekRegistry(t)
 	c.SetRegistry(c.ctx, "quarantine.json", data)
 	settle(e, c.ctx)
-	reg, err := quarantine.Parse(data, "2026-12-02")
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := weekRegistryOn(t, "2026-12-02")
 	opt := quarantine.DefaultOptions
 	opt.Today = "2026-12-02"
 	res, _, err := quarantine.Check(reg, nil, opt)
@@ -123,10 +130,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 // reopens on the page with every figure: the state carries the night's
 // counts and the settings.
 func TestQuarantineLinkWithReports(t *testing.T) {
-	reg, err := quarantine.Parse(weekRegistry(t), "2026-12-02")
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := weekRegistryOn(t, "2026-12-02")
 	rep := &quarantine.Reports{Runs: 2, Warnings: []string{"a caveat of the reports"}, Tests: map[string][]core.Count{
 		"example.com/shop/cart.TestCheckout": {{Passed: 3, Trials: 3}, {Passed: 2, Trials: 3}},
 		"example.com/shop/auth.TestSignIn":   {{Passed: 3, Trials: 3}, {Passed: 3, Trials: 3}},
@@ -155,10 +159,7 @@ func TestQuarantineLinkWithReports(t *testing.T) {
 // without a panic, and a registry it accepts is one quarantine.Parse
 // accepts.
 func FuzzQuarantineShareJSON(f *testing.F) {
-	reg, err := quarantine.Parse(weekRegistry(f), "2026-12-02")
-	if err != nil {
-		f.Fatal(err)
-	}
+	reg := weekRegistryOn(f, "2026-12-02")
 	s := share.NewQuarantineState(reg, &quarantine.Reports{Runs: 1, Tests: map[string][]core.Count{"a": {{Passed: 1, Trials: 2}}}}, quarantine.DefaultOptions)
 	s.Version = 1
 	raw, _ := json.Marshal(s)
