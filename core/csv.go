@@ -38,6 +38,25 @@ func ColumnName(h string) string {
 	return strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 }
 
+// CSVKind is a kind of CSV file known by its header: Name when the header
+// names every one of Columns (in any order, among others).
+type CSVKind struct {
+	Name    string
+	Columns []string // column names as ColumnName gives them
+}
+
+// KindOf is the Name of the first of kinds whose columns are all among
+// names (a header's fields, each as the caller finds its columns by), or ""
+// for none.
+func KindOf(names []string, kinds ...CSVKind) string {
+	for _, k := range kinds {
+		if !slices.ContainsFunc(k.Columns, func(c string) bool { return !slices.Contains(names, c) }) {
+			return k.Name
+		}
+	}
+	return ""
+}
+
 // ReadHeader reads the header and indexes its columns. Its error is
 // encoding/csv's (io.EOF for an empty file), for the caller to word.
 func (t *CSVTable) ReadHeader() error {

@@ -94,3 +94,23 @@ func TestCSVError(t *testing.T) {
 		}
 	}
 }
+
+// TestKindOf: the first kind whose columns are all named wins, in any
+// order and among other columns; a missing column rules a kind out.
+func TestKindOf(t *testing.T) {
+	kinds := []CSVKind{{Name: "counts", Columns: []string{"scenario", "run", "passed", "trials"}},
+		{Name: "rows", Columns: []string{"scenario", "run", "passed"}}}
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"trials", "passed", "run", "scenario"}, "counts"},
+		{[]string{"scenario", "run", "passed", "extra"}, "rows"},
+		{[]string{"scenario", "run"}, ""},
+		{nil, ""},
+	} {
+		if got := KindOf(c.names, kinds...); got != c.want {
+			t.Errorf("KindOf(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}

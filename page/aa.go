@@ -10,6 +10,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
@@ -132,17 +133,18 @@ func (c *AA) derive(r *aa.Result) *aaDerived {
 	}
 	var b bytes.Buffer
 	core.WriteJSON(&b, r)
-	var m map[string]json.RawMessage
-	if json.Unmarshal(b.Bytes(), &m) != nil {
+	var m map[string]jsonscan.Raw
+	if jsonscan.Decode(b.Bytes(), "result", &m) != nil {
 		return d
 	}
-	for k := range m {
+	d.raw = map[string]json.RawMessage{}
+	for k, v := range m {
 		if !known[k] {
 			d.keys = append(d.keys, k)
 		}
+		d.raw[k] = json.RawMessage(v)
 	}
 	sortStrings(d.keys)
-	d.raw = m
 	return d
 }
 

@@ -66,10 +66,10 @@ type scanRow struct {
 	NodeID  *string  `json:"nodeid"`
 	When    *string  `json:"when"`
 	Outcome *string  `json:"outcome"`
-	Seq     int      `json:"seq"`
+	Seq     int64    `json:"seq"`
 	Trials  int64    `json:"trials"`
 	Passed  int64    `json:"passed"`
-	Exit    int      `json:"exit"`
+	Exit    int64    `json:"exit"`
 	Seconds float64  `json:"seconds"`
 	Command string   `json:"command"`
 	Commit  string   `json:"commit"`
@@ -156,8 +156,8 @@ func Scan(r io.Reader, name string) (*State, error) {
 			}
 			continue
 		}
-		rec := Record{Run: run, Arm: arm, When: when, Outcome: outcome, Seq: row.Seq, Trials: row.Trials,
-			Passed: row.Passed, Exit: row.Exit, Seconds: row.Seconds, Command: row.Command, Commit: row.Commit,
+		rec := Record{Run: run, Arm: arm, When: when, Outcome: outcome, Seq: int(row.Seq), Trials: row.Trials,
+			Passed: row.Passed, Exit: int(row.Exit), Seconds: row.Seconds, Command: row.Command, Commit: row.Commit,
 			Error: row.Error, Notes: row.Notes, TS: row.TS}
 		switch {
 		case outcome != OutcomeDone && outcome != OutcomeError:
@@ -212,84 +212,73 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // fields checked and skipped, no field twice.
 type rowScanner struct{ s jsonscan.Scanner }
 
+// The names of scanRow's fields by the kind of their value, in the order
+// row lists where each one goes.
+var (
+	stringKeys = [...]string{"run", "arm", "nodeid", "when", "outcome"} // a string that may be missing
+	textKeys   = [...]string{"command", "commit", "error"}              // a string, "" when missing
+	wholeKeys  = [...]string{"seq", "exit", "trials", "passed"}         // a whole number
+	numberKeys = [...]string{"seconds", "ts"}                           // any number
+)
+
+// keyIndex returns where key stands in keys, or -1.
+func keyIndex(keys []string, key []byte) int {
+	for i, k := range keys {
+		if string(key) == k {
+			return i
+		}
+	}
+	return -1
+}
+
 // row decodes one row; an error says at which column and field.
 func (r *rowScanner) row(line []byte) (scanRow, error) {
 	s := &r.s
 	s.Reset(line, 1, "line")
 	var row scanRow
-	str := func(dst **string) error {
-		v, err := s.Text()
-		*dst = &v
-		return err
-	}
-	text := func(dst *string) (err error) {
-		*dst, err = s.Text()
-		return err
-	}
-	num := func(dst *float64) error {
-		if k, err := s.Kind(); err != nil || k != jsonscan.Number {
-			if err == nil {
-				err = s.Errorf(s.At(), "want a number, got %s", k)
-			}
-			return err
-		}
-		raw, err := s.Number()
-		if err == nil {
-			*dst, err = strconv.ParseFloat(string(raw), 64)
-		}
-		return err
-	}
-	whole := func(dst *int64) (err error) {
-		*dst, err = s.Int()
-		return err
-	}
+	strs := [len(stringKeys)]**string{&row.Run, &row.Arm, &row.NodeID, &row.When, &row.Outcome}
+	texts := [len(textKeys)]*string{&row.Command, &row.Commit, &row.Error}
+	wholes := [len(wholeKeys)]*int64{&row.Seq, &row.Exit, &row.Trials, &row.Passed}
+	nums := [len(numberKeys)]*float64{&row.Seconds, &row.TS}
 	err := s.Object(func(key []byte) error {
 		if s.Null() {
 			return nil // as if the field were not there
 		}
-		var n int64
 		var err error
-		switch string(key) {
-		case "run":
-			return str(&row.Run)
-		case "arm":
-			return str(&row.Arm)
-		case "nodeid":
-			return str(&row.NodeID)
-		case "when":
-			return str(&row.When)
-		case "outcome":
-			return str(&row.Outcome)
-		case "command":
-			return text(&row.Command)
-		case "commit":
-			return text(&row.Commit)
-		case "error":
-			return text(&row.Error)
-		case "seq":
-			err = whole(&n)
-			row.Seq = int(n)
-		case "exit":
-			err = whole(&n)
-			row.Exit = int(n)
-		case "trials":
-			return whole(&row.Trials)
-		case "passed":
-			return whole(&row.Passed)
-		case "seconds":
-			return num(&row.Seconds)
-		case "ts":
-			return num(&row.TS)
-		case "notes":
+		if i := keyIndex(stringKeys[:], key); i >= 0 {
+			v, err := s.Text()
+			*strs[i] = &v
+			return err
+		}
+		if i := keyIndex(textKeys[:], key); i >= 0 {
+			*texts[i], err = s.Text()
+			return err
+		}
+		if i := keyIndex(wholeKeys[:], key); i >= 0 {
+			*wholes[i], err = s.Int()
+			return err
+		}
+		if i := keyIndex(numberKeys[:], key); i >= 0 {
+			if k, err := s.Kind(); err != nil || k != jsonscan.Number {
+				if err == nil {
+					err = s.Errorf(s.At(), "want a number, got %s", k)
+				}
+				return err
+			}
+			raw, err := s.Number()
+			if err == nil {
+				*nums[i], err = strconv.ParseFloat(string(raw), 64)
+			}
+			return err
+		}
+		if string(key) == "notes" {
 			return s.Array(func(int) error {
 				t, err := s.Text()
 				row.Notes = append(row.Notes, t)
 				return err
 			})
-		default:
-			return s.Skip()
 		}
-		return err
+		return s.Skip()
 	})
 	if err == nil {
 		err = s.End()

@@ -1,22 +1,18 @@
 package words
 
 import (
-	"os"
+	"bytes"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 func readSide(t *testing.T, path string) *aa.Side {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := aa.ReadCSV(f)
+	s, err := aa.ReadCSV(bytes.NewReader(testfile.Read(t, path)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,7 @@ import (
 // and 999,999,999 passes of 10^9 are 99.9999% and 99.9999999% (by hand),
 // not "100.0%" twice.
 func TestDecideAnswerTellsCloseRatesApart(t *testing.T) {
-	r, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 999_999_000, Trials: 1_000_000_000},
-		Patched: core.Count{Passed: 999_999_999, Trials: 1_000_000_000}, MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := decided(t, core.Count{Passed: 999_999_000, Trials: 1_000_000_000}, core.Count{Passed: 999_999_999, Trials: 1_000_000_000})
 	a := DecideAnswer(r)
 	if strings.Contains(a, "100.0%") || !strings.Contains(a, "(99.9999%) to ") || !strings.Contains(a, "(99.9999999%)") {
 		t.Errorf("answer %q", a)
@@ -34,10 +30,7 @@ func TestDecideAnswerTellsCloseRatesApart(t *testing.T) {
 // run, not "at 0 s".
 func TestBudgetAnswerAgreesWithItsLane(t *testing.T) {
 	cost := 0.001
-	r, err := gate.Budget(gate.BudgetInput{Target: 0.95, Cap: 1000, Confidence: 0.95, CostSeconds: &cost, Rates: []float64{0.01}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := budget(t, gate.BudgetInput{Target: 0.95, Cap: 1000, Confidence: 0.95, CostSeconds: &cost, Rates: []float64{0.01}})
 	if r.Rows[0].Lane != core.LaneRefuseGreen || r.Blocks() {
 		t.Fatalf("lane %s, blocks %v: not the case under test", r.Rows[0].Lane, r.Blocks())
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/core/gate"
 )
 
 // The anytime sentence says the anytime verdict, not the fixed one: 10/20
@@ -20,13 +19,7 @@ func TestAnytimeSentence(t *testing.T) {
 		{core.Count{Passed: 10, Trials: 20}, core.Count{Passed: 19, Trials: 20}, "Checked after every trial, no change is shown yet: baseline ["},
 		{core.Count{Passed: 10, Trials: 50}, core.Count{Passed: 45, Trials: 50}, "Checked after every trial, the pass rate rose: baseline ["},
 	} {
-		in := gate.DefaultDecideInput
-		in.Baseline, in.Patched = c.b, c.p
-		r, err := gate.Decide(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := AnytimeSentence(r)
+		got := AnytimeSentence(decided(t, c.b, c.p))
 		if !strings.HasPrefix(got, c.want) || !strings.HasSuffix(got, "(95% anytime intervals, which hold however often the counts were looked at).") {
 			t.Errorf("%q", got)
 		}

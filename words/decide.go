@@ -39,21 +39,30 @@ func VerdictWords(verdict string) string { return cmp.Or(verdicts[verdict].words
 // GateWords is a gate action in a few words, for a table cell.
 func GateWords(g string) string { return cmp.Or(gates[g].words, g) }
 
+// NamedArm is an arm of a two-arm decision with its name.
+type NamedArm struct {
+	Name string // "baseline" or "patched"
+	gate.Arm
+}
+
+// DecideArms are a decision's arms as its tables list them: the baseline,
+// then the patched arm.
+func DecideArms(r *gate.DecideResult) []NamedArm {
+	return []NamedArm{{"baseline", r.Baseline}, {"patched", r.Patched}}
+}
+
 // DecideMarkdown summarises a two-arm verdict and, when known, the trials
 // per arm that would separate the observed rates.
 func DecideMarkdown(r *gate.DecideResult, size *gate.SizeResult, link Link) string {
 	var m md
 	m.answer(DecideAnswer(r))
 	var rows [][]string
-	for _, a := range []struct {
-		n string
-		a gate.Arm
-	}{{"baseline", r.Baseline}, {"patched", r.Patched}} {
+	for _, a := range DecideArms(r) {
 		rt := "—"
-		if a.a.Rate != nil {
-			rt = Percent(*a.a.Rate)
+		if a.Rate != nil {
+			rt = Percent(*a.Rate)
 		}
-		rows = append(rows, []string{a.n, Fraction(a.a.Passed, a.a.Trials), rt, Interval(a.a.Lower, a.a.Upper)})
+		rows = append(rows, []string{a.Name, Fraction(a.Passed, a.Trials), rt, Interval(a.Lower, a.Upper)})
 	}
 	m.table("lrrr", []string{"arm", "passed / trials", "pass rate", Level(r.Confidence) + " Wilson interval"}, rows)
 	m.para(AnytimeSentence(r))

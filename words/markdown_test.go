@@ -11,6 +11,19 @@ import (
 	"github.com/flakegate/flakegate/core/ledger"
 )
 
+// decided is the decision on passed/trials counts b and p with the
+// default settings (gate.DefaultDecideInput).
+func decided(t *testing.T, b, p core.Count) *gate.DecideResult {
+	t.Helper()
+	in := gate.DefaultDecideInput
+	in.Baseline, in.Patched = b, p
+	r, err := gate.Decide(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func budget(t *testing.T, in gate.BudgetInput) *gate.BudgetResult {
 	t.Helper()
 	r, err := gate.Budget(in)
@@ -48,11 +61,7 @@ func TestBudgetSentence(t *testing.T) {
 // shows its table, then the caveats, then the link, and nothing follows.
 func TestSummaryOrder(t *testing.T) {
 	link := Link{URL: "https://flakegate.example/#cap=5"}
-	d, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 2, Trials: 5}, Patched: core.Count{Passed: 5, Trials: 5},
-		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := decided(t, core.Count{Passed: 2, Trials: 5}, core.Count{Passed: 5, Trials: 5})
 	n := int64(28)
 	f, err := gate.Freeze(gate.FreezeInput{Claim: core.Count{Passed: 57, Trials: 60}, Newer: &core.Count{Passed: 4, Trials: 6},
 		Confidence: 0.95, Comparable: 0.5, Date: "2026-11-30"})
@@ -82,11 +91,7 @@ func TestSummaryOrder(t *testing.T) {
 // TestDecideMarkdownSizingWarnings: the sizing's caveats travel with the
 // summary, marked as the sizing's.
 func TestDecideMarkdownSizingWarnings(t *testing.T) {
-	d, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
-		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := decided(t, core.Count{Passed: 10, Trials: 20}, core.Count{Passed: 17, Trials: 20})
 	md := DecideMarkdown(d, &gate.SizeResult{Warnings: []string{"rates this close need many trials"}}, Link{})
 	if !strings.Contains(md, "> **Caveat:** sizing: rates this close need many trials") {
 		t.Errorf("decide markdown lacks the sizing warning:\n%s", md)
@@ -188,10 +193,7 @@ func TestBudgetSentenceRunner(t *testing.T) {
 	} {
 		in := gate.DefaultBudgetInput
 		in.Rates, in.CostSeconds, in.Runner, in.Setting = []float64{0.02}, &cost, c.runner, c.setting
-		res, err := gate.Budget(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := budget(t, in)
 		if got := BudgetSentence(res, res.Rows[0]); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.runner, got, c.want)
 		}

@@ -18,36 +18,34 @@ import (
 	"github.com/flakegate/flakegate/words"
 )
 
-func runAA(e *env, args []string) (bool, error) {
-	fs, inputs, out := calcFlags(e, "aa", "[flags] baseline.csv [candidate.csv] | run-report... [-candidate run-report]...", param.AA)
-	format := fs.String("format", "", formatUsage)
-	baseRuns := filesFlag(fs, "baseline", "a test report or eval log `file` as one baseline run, its tests or samples the scenarios (repeatable)")
-	candRuns := filesFlag(fs, "candidate", "a test report or eval log `file` as one candidate run (repeatable)")
-	evalOpt := evalFlags(fs)
-	pos, site, err := begin(e, fs, out, args)
-	if err != nil {
+func runAA(c *calc[param.AAInput]) (bool, error) {
+	runs := addArmFlags(c.fs, "baseline", "a test report or eval log `file` as one baseline run, its tests or samples the scenarios (repeatable)",
+		"candidate", "a test report or eval log `file` as one candidate run (repeatable)")
+	evalOpt := evalFlags(c.fs)
+	if err := c.begin(); err != nil {
 		return false, err
 	}
 	// Arguments are A/A CSVs (a baseline and an optional candidate, each
 	// holding many runs) or run files: test reports and eval logs, each
 	// one baseline run. Which, the first argument's content says.
-	csvArgs := false
+	pos, csvArgs := c.pos, false
 	if len(pos) > 0 {
-		if csvArgs, err = isAACSV(e, pos[0]); err != nil {
+		var err error
+		if csvArgs, err = isAACSV(c.e, pos[0]); err != nil {
 			return false, err
 		}
 	}
 	if !csvArgs {
-		*baseRuns = append(pos, *baseRuns...)
+		runs.baseline = append(pos, runs.baseline...)
 		pos = nil
 	}
-	reports := len(*baseRuns)+len(*candRuns) > 0
+	reports := runs.given() > 0
 	switch {
 	case csvArgs && reports:
 		return false, usagef("give A/A CSV files as arguments or run files (test reports, eval logs), not both")
 	case csvArgs && len(pos) > 2:
 		return false, usagef("give a baseline CSV and optionally a candidate CSV (- reads standard input)")
-	case reports && len(*baseRuns) == 0:
+	case reports && len(runs.baseline) == 0:
 		return false, usagef("-candidate runs need baseline runs")
 	case !csvArgs && !reports:
 		return false, usagef("give a baseline CSV and optionally a candidate CSV, or one report or eval log per run (- reads standard input)")
@@ -55,7 +53,7 @@ func runAA(e *env, args []string) (bool, error) {
 	if len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
 		return false, usagef("only one input can be standard input")
 	}
-	in, err := parsed(inputs, param.AA)
+	in, err := c.parsed()
 	if err != nil {
 		return false, err
 	}
@@ -65,17 +63,11 @@ func runAA(e *env, args []string) (bool, error) {
 	var notes []string      // the reports' reading notes, which the link does not carry
 	if reports {
 		l := ledger.New()
-		ro := report.Options{Format: *format, Eval: *evalOpt}
-		ro.Arm = ledger.ArmBaseline
-		if err := readRuns(e, l, *baseRuns, ro); err != nil {
-			return false, err
-		}
-		ro.Arm = ledger.ArmPatched
-		if err := readRuns(e, l, *candRuns, ro); err != nil {
+		if err := runs.read(c.e, l, report.Options{Eval: *evalOpt}); err != nil {
 			return false, err
 		}
 		if res, err = aa.CheckLedger(l, opt); err != nil {
-			return false, inputs.named(err)
+			return false, c.inputs.named(err)
 		}
 		// aa.CheckLedger has read both sides this way already.
 		base, _ = aa.FromLedger(l, ledger.ArmBaseline)
@@ -86,12 +78,12 @@ func runAA(e *env, args []string) (bool, error) {
 	} else {
 		sides := make([]*aa.Side, 2)
 		for i, name := range pos {
-			if sides[i], err = readAA(e, name); err != nil {
+			if sides[i], err = readAA(c.e, name); err != nil {
 				return false, err
 			}
 		}
 		if res, err = aa.Check(sides[0], sides[1], opt); err != nil {
-			return false, sideFile(inputs.named(err), pos)
+			return false, sideFile(c.inputs.named(err), pos)
 		}
 		base, cand = sides[0], sides[1]
 	}
@@ -100,11 +92,11 @@ func runAA(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.AALink(view, site, opt, len(notes) > 0)
+	link := words.AALink(view, c.site, opt, len(notes) > 0)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return blocks, out.print(e, printed{res: res, link: link, notes: answerNotes(blocks, res.Warnings, func() string { return words.AAAnswer(res) }),
+	return blocks, c.print(printed{res: res, link: link, notes: answerNotes(blocks, res.Warnings, func() string { return words.AAAnswer(res) }),
 		markdown: func() string { return words.AAMarkdown(res, link) },
-		text:     func(io.Writer) error { return writeAA(e, res) }})
+		text:     func(io.Writer) error { return writeAA(c.e, res) }})
 }
 
 // isAACSV reports whether the file name is an A/A CSV: its first line names
@@ -113,14 +105,11 @@ func isAACSV(e *env, name string) (bool, error) {
 	if name == "-" {
 		return true, nil // standard input is read once: it stays the CSV it always was
 	}
-	f, err := e.open(name)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	head := make([]byte, 4096)
-	n, _ := io.ReadFull(f, head)
-	return aa.CSVKind(head[:n]) != "", nil
+	return readFile(e, name, func(f io.Reader) (bool, error) {
+		head := make([]byte, 4096)
+		n, _ := io.ReadFull(f, head)
+		return aa.CSVKind(head[:n]) != "", nil
+	})
 }
 
 // sideFile names the file of the side an error of aa.Check is about: its
@@ -147,22 +136,16 @@ func sideFile(err error, files []string) error {
 }
 
 func readAA(e *env, name string) (*aa.Side, error) {
-	f, err := e.open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	br := bufio.NewReader(f)
-	head, _ := br.Peek(4096)
-	read := aa.ReadCSV
-	if aa.CSVKind(head) == "counts" {
-		read = aa.ReadCounts
-	}
-	side, err := read(br)
-	if err != nil {
-		return nil, core.WithFile(err, displayName(name))
-	}
-	return side, nil
+	return readFile(e, name, func(f io.Reader) (*aa.Side, error) {
+		br := bufio.NewReader(f)
+		head, _ := br.Peek(4096)
+		read := aa.ReadCSV
+		if aa.CSVKind(head) == "counts" {
+			read = aa.ReadCounts
+		}
+		side, err := read(br)
+		return side, core.WithFile(err, displayName(name))
+	})
 }
 
 func writeAA(e *env, res *aa.Result) error {

@@ -39,14 +39,9 @@ func TestAnnotationsAndFiles(t *testing.T) {
 	if code != exitBlock {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{
-		"::error file=" + escapeProperty(patched) + ",title=flakegate%3A example.com/flaky.TestHang::The gate blocks and quarantines the test",
-		"::warning title=flakegate caveat::1 test seen in one arm only (example.com/flaky.TestHang)",
-	} {
-		if !strings.Contains(out, want+"") {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
+	containsAll(t, "stdout", out,
+		"::error file="+escapeProperty(patched)+",title=flakegate%3A example.com/flaky.TestHang::The gate blocks and quarantines the test",
+		"::warning title=flakegate caveat::1 test seen in one arm only (example.com/flaky.TestHang)")
 	if strings.Count(out, "::error ") != 1 {
 		t.Errorf("want one error, for the one test that blocks:\n%s", out)
 	}

@@ -10,47 +10,44 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
-func runBudget(e *env, args []string) (bool, error) {
-	fs, inputs, out := calcFlags(e, "budget", "[flags] [rate ...]", param.Budget)
-	from := filesFlag(fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
-	format := fs.String("format", "", formatUsage)
-	pos, site, err := begin(e, fs, out, args)
-	if err != nil {
+func runBudget(c *calc[gate.BudgetInput]) (bool, error) {
+	from := filesFlag(c.fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
+	format := c.fs.String("format", "", formatUsage)
+	if err := c.begin(); err != nil {
 		return false, err
 	}
-	rate, _ := param.Budget.Field("rates")
-	for i, a := range pos {
+	rate, _ := c.schema.Field("rates")
+	for i, a := range c.pos {
 		if _, _, err := rate.Read(a); err != nil {
 			return false, usagef("argument %d: %s", i+1, err.(*core.Error).Msg)
 		}
 	}
-	if len(pos) > 0 {
-		inputs.texts["rates"] += " " + strings.Join(pos, " ")
+	if len(c.pos) > 0 {
+		c.inputs.texts["rates"] += " " + strings.Join(c.pos, " ")
 	}
-	in, err := parsed(inputs, param.Budget)
+	in, err := c.parsed()
 	if err != nil {
 		return false, err
 	}
-	if in.Setting != nil && flagSet(fs, "cap") {
+	if in.Setting != nil && flagSet(c.fs, "cap") {
 		return false, usagef("give -cap (reruns) or -runner %s=N (the runner's own setting), not both", in.Runner)
 	}
 	if len(*from) > 0 {
 		if in.Rates != nil || in.Observed != nil {
 			return false, usagef("-from plans from the reports' retry history: give no rates or -observe with it")
 		}
-		return budgetFrom(e, in, *from, *format, out, site)
+		return budgetFrom(c, in, *from, *format)
 	}
 	res, err := gate.Budget(in)
 	if err != nil {
-		return false, inputs.named(err)
+		return false, c.inputs.named(err)
 	}
-	link := words.SetLink(share.BudgetOf(res), site, &res.Link, &res.LinkNote)
-	return res.Blocks(), out.print(e, printed{res: res, link: link, notes: func() []annotation { return budgetNotes(res) }, markdown: func() string { return words.BudgetMarkdown(res, link) },
+	link := words.SetLink(share.BudgetOf(res), c.site, &res.Link, &res.LinkNote)
+	return res.Blocks(), c.print(printed{res: res, link: link, notes: func() []annotation { return budgetNotes(res) }, markdown: func() string { return words.BudgetMarkdown(res, link) },
 		text: func(w io.Writer) error { writeBudget(w, res); return nil }})
 }
 
@@ -128,14 +125,14 @@ func writeBudget(w io.Writer, res *gate.BudgetResult) {
 	writeWarnings(w, res.Warnings)
 }
 
-func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, out *output, site string) (bool, error) {
+func budgetFrom(c *calc[gate.BudgetInput], in gate.BudgetInput, files []string, format string) (bool, error) {
 	// The settings are checked before the reports are read, and even when
 	// no test flaked.
 	if err := in.CheckSettings(); err != nil {
 		return false, err
 	}
 	l := ledger.New()
-	if err := readReports(e, l, files, format, ledger.ArmBaseline); err != nil {
+	if err := readReports(c.e, l, files, format, ledger.ArmBaseline); err != nil {
 		return false, err
 	}
 	res, err := l.FlakeBudgets(in)
@@ -144,12 +141,12 @@ func budgetFrom(e *env, in gate.BudgetInput, files []string, format string, out 
 	}
 	var link words.Link
 	if v, ok := share.FlakesOf(res); ok {
-		link = words.SetLink(v, site, &res.Link, &res.LinkNote)
+		link = words.SetLink(v, c.site, &res.Link, &res.LinkNote)
 	}
 	for _, f := range res.Flakes {
-		words.SetLink(share.BudgetOf(f.Budget), site, &f.Budget.Link, &f.Budget.LinkNote)
+		words.SetLink(share.BudgetOf(f.Budget), c.site, &f.Budget.Link, &f.Budget.LinkNote)
 	}
-	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation { return e.flakesNotes(l, res) }, markdown: func() string { return words.FlakesMarkdown(res, link) },
+	return res.Blocks, c.print(printed{res: res, link: link, notes: func() []annotation { return c.e.flakesNotes(l, res) }, markdown: func() string { return words.FlakesMarkdown(res, link) },
 		text: func(w io.Writer) error { writeFlakes(w, res, in); return nil }})
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -18,46 +17,33 @@ import (
 // report lists (-json and -markdown list up to the result's MaxListed).
 const compareTextFlips = 20
 
-func runCompare(e *env, args []string) (bool, error) {
-	fs, inputs, out := calcFlags(e, "compare", "[flags] A B | -a log... -b log...", param.Compare)
-	aFiles := filesFlag(fs, "a", "an eval log `file` of side A, the model compared against (repeatable: epochs, repeats)")
-	bFiles := filesFlag(fs, "b", "an eval log `file` of side B, the model compared (repeatable)")
-	format := fs.String("format", "", formatUsage)
-	evalOpt := evalFlags(fs)
-	pos, site, err := begin(e, fs, out, args)
+func runCompare(c *calc[compare.Options]) (bool, error) {
+	sides := addArmFlags(c.fs, "a", "an eval log `file` of side A, the model compared against (repeatable: epochs, repeats)",
+		"b", "an eval log `file` of side B, the model compared (repeatable)")
+	evalOpt := evalFlags(c.fs)
+	opt, err := c.start()
 	if err != nil {
 		return false, err
 	}
-	opt, err := parsed(inputs, param.Compare)
-	if err != nil {
-		return false, err
-	}
-	switch {
-	case len(pos) > 0 && len(*aFiles)+len(*bFiles) > 0:
+	switch pos := c.pos; {
+	case len(pos) > 0 && sides.given() > 0:
 		return false, usagef("give the two logs as arguments (A B) or with -a and -b, not both")
 	case len(pos) == 2:
-		*aFiles, *bFiles = pos[:1], pos[1:]
+		sides.baseline, sides.other = pos[:1], pos[1:]
 	case len(pos) > 0:
 		return false, usagef("give two eval logs, A then B (several a side with -a and -b), got %d", len(pos))
-	case len(*aFiles) == 0 || len(*bFiles) == 0:
+	case len(sides.baseline) == 0 || len(sides.other) == 0:
 		return false, usagef("give eval logs of both sides: A B, or -a log... -b log...")
 	}
-	if n := stdinCount(*aFiles) + stdinCount(*bFiles); n > 1 {
+	if n := stdinCount(sides.baseline) + stdinCount(sides.other); n > 1 {
 		return false, usagef("only one input can be standard input")
 	}
 	l := ledger.New()
-	ro := report.Options{Format: *format, Eval: *evalOpt}
-	for _, side := range []struct {
-		arm   string
-		files []string
-	}{{ledger.ArmBaseline, *aFiles}, {ledger.ArmPatched, *bFiles}} {
-		ro.Arm = side.arm
-		if err := readRuns(e, l, side.files, ro); err != nil {
-			return false, err
-		}
+	if err := sides.read(c.e, l, report.Options{Eval: *evalOpt}); err != nil {
+		return false, err
 	}
 	if opt.ClusterField != "" {
-		if opt.Clusters, err = readClusters(e, append(append([]string{}, *aFiles...), *bFiles...), opt.ClusterField, *evalOpt); err != nil {
+		if opt.Clusters, err = readClusters(c.e, append(append([]string{}, sides.baseline...), sides.other...), opt.ClusterField, *evalOpt); err != nil {
 			return false, err
 		}
 	}
@@ -67,16 +53,16 @@ func runCompare(e *env, args []string) (bool, error) {
 	}
 	res, err := compare.Compare(a, b, opt)
 	if err != nil {
-		return false, sideOf(inputs.named(err), *aFiles, *bFiles)
+		return false, sideOf(c.inputs.named(err), sides.baseline, sides.other)
 	}
 	res.Warnings = append(res.Warnings, l.Notes()...)
 	view, err := share.Compare(a, b, opt)
 	if err != nil {
 		return false, err
 	}
-	link := words.CompareLink(view, site, len(l.Notes()) > 0)
+	link := words.CompareLink(view, c.site, len(l.Notes()) > 0)
 	res.Link, res.LinkNote = link.URL, link.Note
-	return false, out.print(e, printed{res: res, link: link, notes: answerNotes(false, res.Warnings, func() string { return words.CompareAnswer(res) }),
+	return false, c.print(printed{res: res, link: link, notes: answerNotes(false, res.Warnings, func() string { return words.CompareAnswer(res) }),
 		markdown: func() string { return words.CompareMarkdown(res, link) },
 		text:     func(w io.Writer) error { return writeCompare(w, res) }})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,25 +21,15 @@ const logsDir = "../../core/compare/testdata/logs/"
 func TestCompareGolden(t *testing.T) {
 	lmA, lmB := logsDir+"samples_arith_gen_2026-12-01T10-00-00.000001.jsonl", logsDir+"samples_arith_gen_2026-12-02T10-00-00.000001.jsonl"
 	race := "testdata/compare/race-"
-	for _, tc := range []struct {
-		name string
-		args []string
-	}{
-		{"lmeval.txt", []string{lmA, lmB}},
-		{"inspect.md", []string{"-markdown", logsDir + "inspect-a.json", logsDir + "inspect-b.json"}},
-		{"promptfoo.txt", []string{"-a", logsDir + "promptfoo-a.json", "-b", logsDir + "promptfoo-b.json"}},
-		{"race-cluster.json", []string{"-json", "-format", "samples", "-score", "correct", "-cluster", "passage", race + "a.jsonl", race + "b.jsonl"}},
-		{"race-cluster.txt", []string{"-format", "samples", "-score", "correct", "-cluster", "passage", "-effect", "0.05", race + "a.jsonl", race + "b.jsonl"}},
-		{"promptfoo-site.md", []string{"-markdown", "-site", "https://flakegate.example", logsDir + "promptfoo-a.json", logsDir + "promptfoo-b.json"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := cli(t, "", append([]string{"compare"}, tc.args...)...)
-			if code != exitOK {
-				t.Fatalf("exit %d, want 0 (compare only informs); stderr: %s", code, errs)
-			}
-			checkGolden(t, filepath.Join("testdata", "compare", tc.name+".golden"), []byte(out))
-		})
-	}
+	// compare only informs: its exit status is 0.
+	checkGoldens(t, "testdata/compare", []goldenCase{
+		{"lmeval.txt", []string{"compare", lmA, lmB}, exitOK},
+		{"inspect.md", []string{"compare", "-markdown", logsDir + "inspect-a.json", logsDir + "inspect-b.json"}, exitOK},
+		{"promptfoo.txt", []string{"compare", "-a", logsDir + "promptfoo-a.json", "-b", logsDir + "promptfoo-b.json"}, exitOK},
+		{"race-cluster.json", []string{"compare", "-json", "-format", "samples", "-score", "correct", "-cluster", "passage", race + "a.jsonl", race + "b.jsonl"}, exitOK},
+		{"race-cluster.txt", []string{"compare", "-format", "samples", "-score", "correct", "-cluster", "passage", "-effect", "0.05", race + "a.jsonl", race + "b.jsonl"}, exitOK},
+		{"promptfoo-site.md", []string{"compare", "-markdown", "-site", "https://flakegate.example", logsDir + "promptfoo-a.json", logsDir + "promptfoo-b.json"}, exitOK},
+	})
 }
 
 // TestCompareJSON: -json is the core's result: the McNemar counts of the

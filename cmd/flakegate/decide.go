@@ -1,48 +1,35 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
-	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
-func runDecide(e *env, args []string) (bool, error) {
-	fs, inputs, out := calcFlags(e, "decide", "-baseline passed/trials -patched passed/trials [flags]", param.Decide)
-	pos, site, err := begin(e, fs, out, args)
+func runDecide(c *calc[gate.DecideInput]) (bool, error) {
+	in, res, err := calculate(c, "", gate.Decide)
 	if err != nil {
 		return false, err
 	}
-	if err := noArgs(pos, ""); err != nil {
-		return false, err
-	}
-	in, res, err := compute(inputs, param.Decide, gate.Decide)
-	if err != nil {
-		return false, err
-	}
-	link := words.SetLink(share.DecideOf(res), site, &res.Link, &res.LinkNote)
-	return res.Blocks, out.print(e, printed{res: res, link: link, notes: answerNotes(res.Blocks, res.Warnings, func() string { return words.DecideAnswer(res) }),
+	link := words.SetLink(share.DecideOf(res), c.site, &res.Link, &res.LinkNote)
+	return res.Blocks, c.print(printed{res: res, link: link, notes: answerNotes(res.Blocks, res.Warnings, func() string { return words.DecideAnswer(res) }),
 		markdown: func() string { return words.DecideMarkdown(res, decideSize(in), link) },
 		text: func(w io.Writer) error {
 			fmt.Fprintf(w, "%s\n\n", words.DecideAnswer(res))
 			t := newTable(w)
 			t.row("arm", "passed", "rate", words.FixedPercent(res.Confidence, 0)+" Wilson")
-			for _, a := range []struct {
-				name string
-				arm  gate.Arm
-			}{{"baseline", res.Baseline}, {"patched", res.Patched}} {
+			for _, a := range words.DecideArms(res) {
 				rate := "-"
-				if a.arm.Rate != nil {
-					rate = words.FixedPercent(*a.arm.Rate, 1)
+				if a.Rate != nil {
+					rate = words.FixedPercent(*a.Rate, 1)
 				}
-				t.row(a.name, fmt.Sprintf("%d/%d", a.arm.Passed, a.arm.Trials), rate, interval(a.arm.Lower, a.arm.Upper))
+				t.row(a.Name, fmt.Sprintf("%d/%d", a.Passed, a.Trials), rate, interval(a.Lower, a.Upper))
 			}
 			t.flush()
 			fmt.Fprintf(w, "\nchange: %s (%s)\ngate: %s (%s) — %s\n", words.VerdictWords(res.Verdict), res.Verdict, words.GateWords(res.Gate), res.Gate, res.Action)
@@ -52,30 +39,29 @@ func runDecide(e *env, args []string) (bool, error) {
 		}})
 }
 
-func runSize(e *env, args []string) (bool, error) {
-	fs, inputs, out := calcFlags(e, "size", "[flags] baseline-rate patched-rate", param.Size)
-	pos, site, err := begin(e, fs, out, args)
-	if err != nil {
+func runSize(c *calc[gate.SizeInput]) (bool, error) {
+	if err := c.begin(); err != nil {
 		return false, err
 	}
+	pos := c.pos
 	if len(pos) > 2 || len(pos) == 1 {
 		return false, usagef("give two rates (baseline, patched), got %d arguments", len(pos))
 	}
 	for i, key := range []string{"baseline", "patched"} {
 		if len(pos) == 2 {
-			f, _ := param.Size.Field(key)
+			f, _ := c.schema.Field(key)
 			if _, _, err := f.Read(pos[i]); err != nil {
 				return false, usagef("argument %d: %s", i+1, err.(*core.Error).Msg)
 			}
-			inputs.texts[key] = pos[i]
+			c.inputs.texts[key] = pos[i]
 		}
 	}
-	in, res, err := compute(inputs, param.Size, gate.Size)
+	in, res, err := compute(c.inputs, c.schema, gate.Size)
 	if err != nil {
 		return false, err
 	}
-	link := words.SetLink(share.SizeOf(res), site, &res.Link, &res.LinkNote)
-	return false, out.print(e, printed{res: res, link: link, notes: answerNotes(false, res.Warnings, func() string { return words.SizeSentence(res) }),
+	link := words.SetLink(share.SizeOf(res), c.site, &res.Link, &res.LinkNote)
+	return false, c.print(printed{res: res, link: link, notes: answerNotes(false, res.Warnings, func() string { return words.SizeSentence(res) }),
 		markdown: func() string { return words.SizeMarkdown(res, link) },
 		text: func(w io.Writer) error {
 			if res.TrialsPerArm == nil {
@@ -93,48 +79,43 @@ func runSize(e *env, args []string) (bool, error) {
 		}})
 }
 
-func runFreeze(e *env, args []string) (bool, error) {
-	fs, inputs, out := calcFlags(e, "freeze", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]", param.Freeze)
-	record := fs.String("record", "", "a stored claim: the JSON this command printed earlier (`file`, - for stdin)")
-	pos, site, err := begin(e, fs, out, args)
-	if err != nil {
+func runFreeze(c *calc[gate.FreezeInput]) (bool, error) {
+	record := c.fs.String("record", "", "a stored claim: the JSON this command printed earlier (`file`, - for stdin)")
+	if err := c.noArgs(""); err != nil {
 		return false, err
 	}
-	if err := noArgs(pos, ""); err != nil {
-		return false, err
-	}
-	_, claim := inputs.texts["claim"]
+	_, claim := c.inputs.texts["claim"]
 	if claim == (*record != "") {
 		return false, usagef("give exactly one of -claim or -record")
 	}
 	if *record != "" {
-		c, err := readRecord(e, *record)
+		rec, err := readRecord(c.e, *record)
 		if err != nil {
 			return false, err
 		}
-		t := inputs.texts
-		t["claim"] = param.CountText(core.Count{Passed: c.Passed, Trials: c.Trials})
+		t := c.inputs.texts
+		t["claim"] = param.CountText(core.Count{Passed: rec.Passed, Trials: rec.Trials})
 		if _, ok := t["date"]; !ok {
-			t["date"] = c.Date
+			t["date"] = rec.Date
 		}
-		if _, ok := t["confidence"]; !ok && c.Confidence != 0 {
-			t["confidence"] = param.Exact(c.Confidence)
+		if _, ok := t["confidence"]; !ok && rec.Confidence != 0 {
+			t["confidence"] = param.Exact(rec.Confidence)
 		}
 	}
-	_, res, err := compute(inputs, param.Freeze, gate.Freeze)
+	_, res, err := compute(c.inputs, c.schema, gate.Freeze)
 	if err != nil {
 		return false, err
 	}
-	link := words.SetLink(share.FreezeOf(res), site, &res.Link, &res.LinkNote)
-	return res.Blocks, out.print(e, printed{res: res, link: link, notes: answerNotes(res.Blocks, res.Warnings, func() string { return words.FreezeAnswer(res) }),
+	link := words.SetLink(share.FreezeOf(res), c.site, &res.Link, &res.LinkNote)
+	return res.Blocks, c.print(printed{res: res, link: link, notes: answerNotes(res.Blocks, res.Warnings, func() string { return words.FreezeAnswer(res) }),
 		markdown: func() string { return words.FreezeMarkdown(res, link) },
 		text: func(w io.Writer) error {
 			fmt.Fprintf(w, "%s\n\n", words.FreezeAnswer(res))
-			c := res.Claim
-			fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", c.Passed, c.Trials, words.FixedPercent(c.Rate, 1),
-				words.FixedPercent(c.Confidence, 0), interval(c.Lower, c.Upper))
-			if c.Date != "" {
-				fmt.Fprintf(w, ", measured %s", c.Date)
+			cl := res.Claim
+			fmt.Fprintf(w, "claim: %d/%d passed (%s), %s Wilson %s", cl.Passed, cl.Trials, words.FixedPercent(cl.Rate, 1),
+				words.FixedPercent(cl.Confidence, 0), interval(cl.Lower, cl.Upper))
+			if cl.Date != "" {
+				fmt.Fprintf(w, ", measured %s", cl.Date)
 			}
 			fmt.Fprintln(w)
 			if n := res.Newer; n != nil {
@@ -153,40 +134,6 @@ func runFreeze(e *env, args []string) (bool, error) {
 			writeWarnings(w, res.Warnings)
 			return nil
 		}})
-}
-
-// readRecord reads a stored claim: a freeze result, or its claim object alone.
-func readRecord(e *env, name string) (*gate.Claim, error) {
-	f, err := e.open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(name), err)
-	}
-	// The grammar of every JSON input (core/jsonscan), with its line,
-	// column and path; encoding/json then maps the checked text.
-	if err := jsonscan.Check(b, "claim"); err != nil {
-		return nil, fmt.Errorf("%s:%v", displayName(name), err)
-	}
-	var doc struct {
-		Claim *gate.Claim `json:"claim"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%s: not a stored claim: %v", displayName(name), err)
-	}
-	if doc.Claim == nil {
-		doc.Claim = new(gate.Claim)
-		if err := json.Unmarshal(b, doc.Claim); err != nil {
-			return nil, fmt.Errorf("%s: not a stored claim: %v", displayName(name), err)
-		}
-	}
-	if doc.Claim.Trials == 0 {
-		return nil, fmt.Errorf("%s: not a stored claim: no trials", displayName(name))
-	}
-	return doc.Claim, nil
 }
 
 // flagSet reports whether the named flag was given on the command line.

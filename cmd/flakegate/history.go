@@ -15,7 +15,6 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
-	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -127,38 +126,33 @@ func historyInputs(args []string) ([]historyInput, func(), error) {
 	return out, done, nil
 }
 
-func runHistory(e *env, args []string) (bool, error) {
-	fset := newFlags(e, "history", "[flags] report-file|folder|glob|archive.zip ...")
-	manifest := fset.String("manifest", "", "a CSV `file` with the columns file,run,commit,branch,time,job: what each report file's run was")
-	optFlags := schemaFlags(fset, param.History.Fields, param.History.Defaults())
-	format := fset.String("format", "", formatUsage)
-	q := quarantineFlags(fset)
-	out := outputFlags(fset)
-	pos, site, err := begin(e, fset, out, args)
-	if err != nil {
+func runHistory(c *calc[history.Options]) (bool, error) {
+	manifest := c.fs.String("manifest", "", "a CSV `file` with the columns file,run,commit,branch,time,job: what each report file's run was")
+	format := c.fs.String("format", "", formatUsage)
+	q := quarantineFlags(c.fs)
+	if err := c.begin(); err != nil {
 		return false, err
 	}
+	pos := c.pos
 	if len(pos) == 0 {
 		return false, usagef("name the runs' reports: files, folders, globs or zip archives")
 	}
-	o, err := parsed(optFlags, param.History)
+	o, err := c.parsed()
 	if err != nil {
 		return false, err
 	}
 	// The settings are checked before the reports are read.
 	if err := o.Check(); err != nil {
-		return false, optFlags.named(err)
+		return false, c.inputs.named(err)
 	}
 	var man *history.Manifest
 	if *manifest != "" {
-		f, err := e.open(*manifest)
+		man, err = readFile(c.e, *manifest, func(f io.Reader) (*history.Manifest, error) {
+			m, err := history.ReadManifest(f)
+			return m, core.WithFile(err, *manifest)
+		})
 		if err != nil {
 			return false, err
-		}
-		man, err = history.ReadManifest(f)
-		f.Close()
-		if err != nil {
-			return false, core.WithFile(err, *manifest)
 		}
 	}
 	inputs, done, err := historyInputs(pos)
@@ -191,7 +185,7 @@ func runHistory(e *env, args []string) (bool, error) {
 		}
 		metas[i] = m
 	}
-	err = readSideBySide(e, len(inputs), func(i int) (*history.Parsed, error) {
+	err = readSideBySide(c.e, len(inputs), func(i int) (*history.Parsed, error) {
 		rc, err := inputs[i].open()
 		if err != nil {
 			return nil, err
@@ -221,9 +215,9 @@ func runHistory(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.SetLink(view, site, &res.Link, &res.LinkNote)
+	link := words.SetLink(view, c.site, &res.Link, &res.LinkNote)
 	blocks := historyBlocks(res, held)
-	err = out.print(e, printed{res: historyOutput{res, hq}, link: link,
+	err = c.print(printed{res: historyOutput{res, hq}, link: link,
 		markdown: func() string { return words.HistoryMarkdown(res, link) + historyQuarantineMarkdown(hq) },
 		text: func(w io.Writer) error {
 			if err := historyText(w, res); err != nil {

@@ -63,23 +63,11 @@ func TestHistoryFixtures(t *testing.T) {
 
 // TestHistoryGolden holds the text and Markdown of the planted month.
 func TestHistoryGolden(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		args []string
-		code int
-	}{
+	checkGoldens(t, "testdata", []goldenCase{
 		{"history_month", []string{"history", "-manifest", "testdata/history/manifest.csv", "-cost", "30", "testdata/history/month.zip"}, exitBlock},
 		{"history_month_md", []string{"history", "-markdown", "-manifest", "testdata/history/manifest.csv", "testdata/history/month.zip"}, exitBlock},
 		{"history_real", []string{"history", reportsDir + "gotest/seed2.json", reportsDir + "gotest/count5.json"}, exitOK},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := cli(t, "", tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, errs)
-			}
-			checkGolden(t, filepath.Join("testdata", tc.name+".golden"), []byte(out))
-		})
-	}
+	})
 }
 
 // TestHistoryFindsThePlanted checks the JSON of the planted month against

@@ -6,36 +6,28 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/param"
+	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 )
 
-func runLedger(e *env, args []string) (bool, error) {
-	fs, inputs, out := calcFlags(e, "ledger", "[flags] [report ...]", param.Ledger)
-	format := fs.String("format", "", formatUsage)
-	baseline := filesFlag(fs, "baseline", "a report `file` of one baseline run (go test -json or JUnit); repeat per run")
-	patched := filesFlag(fs, "patched", "a report `file` of one patched run (go test -json or JUnit); repeat per run")
-	arm := fs.String("arm", ledger.ArmBaseline, "arm of go test -json or JUnit files given as arguments")
-	pos, site, err := begin(e, fs, out, args)
+func runLedger(c *calc[ledger.Options]) (bool, error) {
+	arms := addArmFlags(c.fs, "baseline", "a report `file` of one baseline run (go test -json or JUnit); repeat per run",
+		"patched", "a report `file` of one patched run (go test -json or JUnit); repeat per run")
+	arm := c.fs.String("arm", ledger.ArmBaseline, "arm of go test -json or JUnit files given as arguments")
+	opt, err := c.start()
 	if err != nil {
 		return false, err
 	}
-	opt, err := parsed(inputs, param.Ledger)
-	if err != nil {
-		return false, err
-	}
-	if len(pos)+len(*baseline)+len(*patched) == 0 {
+	if len(c.pos)+arms.given() == 0 {
 		return false, usagef("give a ledger file, or report files with -baseline and -patched (- reads standard input)")
 	}
 	l := ledger.New()
-	for _, in := range []struct {
-		files []string
-		arm   string
-	}{{pos, *arm}, {*baseline, ledger.ArmBaseline}, {*patched, ledger.ArmPatched}} {
-		if err := readReports(e, l, in.files, *format, in.arm); err != nil {
-			return false, err
-		}
+	if err := readReports(c.e, l, c.pos, arms.format, *arm); err != nil {
+		return false, err
+	}
+	if err := arms.read(c.e, l, report.Options{}); err != nil {
+		return false, err
 	}
 	res, err := l.Result(opt)
 	if err != nil {
@@ -45,8 +37,8 @@ func runLedger(e *env, args []string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	link := words.SetLink(view, site, &res.Link, &res.LinkNote)
-	return res.Blocks, out.print(e, printed{res: res, link: link, notes: func() []annotation { return e.ledgerNotes(l, res) }, markdown: func() string { return words.LedgerMarkdown(res, link) },
+	link := words.SetLink(view, c.site, &res.Link, &res.LinkNote)
+	return res.Blocks, c.print(printed{res: res, link: link, notes: func() []annotation { return c.e.ledgerNotes(l, res) }, markdown: func() string { return words.LedgerMarkdown(res, link) },
 		text: func(w io.Writer) error { writeLedger(w, res); return nil }})
 }
 

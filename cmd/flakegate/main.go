@@ -23,6 +23,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/flakegate/flakegate/core/param"
 )
 
 // Exit statuses.
@@ -58,15 +60,15 @@ type command struct {
 }
 
 var commands = []command{
-	{"budget", "reruns needed to catch a flake, their cost and the gate lane", runBudget},
-	{"decide", "two-arm verdict from baseline and patched pass counts", runDecide},
-	{"size", "trials per arm at which two pass rates separate", runSize},
-	{"ledger", "per-test verdicts from a trial ledger", runLedger},
-	{"aa", "A/A noise of an eval suite, and a candidate's regression check", runAA},
-	{"compare", "is model B better than model A on the same eval questions? paired by question", runCompare},
-	{"freeze", "record a frozen rate claim, or check it against a newer count", runFreeze},
+	calcCommand("budget", "reruns needed to catch a flake, their cost and the gate lane", "[flags] [rate ...]", param.Budget, runBudget),
+	calcCommand("decide", "two-arm verdict from baseline and patched pass counts", "-baseline passed/trials -patched passed/trials [flags]", param.Decide, runDecide),
+	calcCommand("size", "trials per arm at which two pass rates separate", "[flags] baseline-rate patched-rate", param.Size, runSize),
+	calcCommand("ledger", "per-test verdicts from a trial ledger", "[flags] [report ...]", param.Ledger, runLedger),
+	calcCommand("aa", "A/A noise of an eval suite, and a candidate's regression check", "[flags] baseline.csv [candidate.csv] | run-report... [-candidate run-report]...", param.AA, runAA),
+	calcCommand("compare", "is model B better than model A on the same eval questions? paired by question", "[flags] A B | -a log... -b log...", param.Compare, runCompare),
+	calcCommand("freeze", "record a frozen rate claim, or check it against a newer count", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]", param.Freeze, runFreeze),
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
-	{"history", "find the flaky tests in many CI runs' reports; outages kept out", runHistory},
+	calcCommand("history", "find the flaky tests in many CI runs' reports; outages kept out", "[flags] report-file|folder|glob|archive.zip ...", param.History, runHistory),
 	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
 }
 
@@ -181,6 +183,18 @@ func (e *env) open(name string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%s: %w", name, unwrapPathError(err))
 	}
 	return f, nil
+}
+
+// readFile opens the named input ("-" is standard input), reads it with
+// read and closes it.
+func readFile[T any](e *env, name string, read func(io.Reader) (T, error)) (T, error) {
+	f, err := e.open(name)
+	if err != nil {
+		var none T
+		return none, err
+	}
+	defer f.Close()
+	return read(f)
 }
 
 func unwrapPathError(err error) error {

@@ -23,14 +23,21 @@ func cli(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 	return code, out.String(), errb.String()
 }
 
+// containsAll checks that got, the output what names ("stdout"), holds
+// each of wants.
+func containsAll(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, got)
+		}
+	}
+}
+
 // TestGolden checks the text reports against testdata/*.golden (regenerate
 // with go test -update after checking the new output by eye).
 func TestGolden(t *testing.T) {
-	cases := []struct {
-		name string
-		args []string
-		code int
-	}{
+	checkGoldens(t, "testdata", []goldenCase{
 		// Seed 003's worked example: 1/120 observed, 8 s per run.
 		{"budget_observe", []string{"budget", "-target", "0.95", "-cost", "8", "-cap", "3", "-observe", "1/120", "0.05", "0.02"}, exitBlock},
 		// Seed 003's table of rates.
@@ -56,14 +63,28 @@ func TestGolden(t *testing.T) {
 		// Seed 000's step 4 for 30 runs per arm: run_test.go says where each figure comes from.
 		{"run_dry", []string{"run", "-dry-run", "-n", "30", "-cost", "4s", "-ledger", "testdata/run-none.jsonl",
 			"-baseline", "cd ../base && go test -json -count=1 ./...", "-patched", "go test -json -count=1 ./..."}, exitOK},
-	}
+	})
+}
+
+// goldenCase is a command line, the exit status it gives and the name of
+// the golden file that holds its output.
+type goldenCase struct {
+	name string
+	args []string
+	code int
+}
+
+// checkGoldens runs each case and checks its exit status and its output
+// against dir/name.golden.
+func checkGoldens(t *testing.T, dir string, cases []goldenCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := cli(t, "", tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, errs)
 			}
-			checkGolden(t, filepath.Join("testdata", tc.name+".golden"), []byte(out))
+			checkGolden(t, filepath.Join(dir, tc.name+".golden"), []byte(out))
 		})
 	}
 }
@@ -167,11 +188,7 @@ func TestErrors(t *testing.T) {
 			if code != exitUsage {
 				t.Fatalf("exit %d, want 2; stdout %q stderr %q", code, out, errs)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr %q does not mention %q", errs, w)
-				}
-			}
+			containsAll(t, "stderr", errs, tc.want...)
 		})
 	}
 }
@@ -231,11 +248,7 @@ func TestReports(t *testing.T) {
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, tc.code, out, errs)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			containsAll(t, "stdout", out, tc.want...)
 		})
 	}
 }
@@ -342,16 +355,30 @@ func TestReportJSONStrict(t *testing.T) {
 	}
 }
 
-// TestRecordJSONStrict: a stored claim is read with the grammar of every
-// JSON input: a repeated key is refused with its place (column counted on
-// the text) and path.
+// TestRecordJSONStrict: a stored claim is read by the rules of every JSON
+// input (jsonscan.Decode): a key in another case, a key given twice, an
+// unknown field, NaN or data after the value are refused with their place
+// (columns counted by hand on the text) and path; a claim's fields alone
+// are a stored claim too. The claims come on standard input.
 func TestRecordJSONStrict(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "claim.json")
-	if err := os.WriteFile(p, []byte(`{"claim": {"passed": 57, "trials": 60, "passed": 1}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := cli(t, "", "freeze", "-record", p, "-newer", "41/60")
-	if want := `claim.json:1:40: claim: field "passed" appears twice`; code != exitUsage || !strings.Contains(errs, want) {
-		t.Errorf("exit %d, stderr %q; want %q", code, errs, want)
+	for _, c := range []struct {
+		in   string
+		code int
+		want string // in stderr, or in stdout for an accepted claim
+	}{
+		{`{"claim": {"passed": 57, "trials": 60, "passed": 1}}`, exitUsage, `<stdin>:1:40: claim: field "passed" appears twice`},
+		{`{"Claim": {"passed": 57, "trials": 60}}`, exitUsage, `<stdin>:1:2: unknown field "Claim"`},
+		{`{"claim": {"Passed": 57, "trials": 60}}`, exitUsage, `<stdin>:1:12: claim: unknown field "Passed"`},
+		{`{"PASSED": 57, "trials": 60}`, exitUsage, `<stdin>:1:2: unknown field "PASSED"`},
+		{`{"passed": 57, "trials": 60, "rate": NaN}`, exitUsage, `<stdin>:1:38: rate: malformed JSON: NaN and Infinity are not JSON numbers`},
+		{`{"passed": 57, "trials": 60} x`, exitUsage, `<stdin>:1:30: malformed JSON: 'x' after the end of the value`},
+		{`{"status": "recorded", "passed": 57, "trials": 60}`, exitUsage, `<stdin>: not a stored claim: a freeze result's fields beside a claim's own`},
+		{`{"claim": {"passed": 0, "trials": 0}}`, exitUsage, `<stdin>: not a stored claim: no trials`},
+		{`{"passed": 57, "trials": 60, "date": "2026-11-30"}`, exitBlock, `2026-11-30`},
+	} {
+		code, out, errs := cli(t, c.in, "freeze", "-record", "-", "-newer", "40/60")
+		if code != c.code || !strings.Contains(out+errs, c.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.in, code, out, errs, c.code, c.want)
+		}
 	}
 }

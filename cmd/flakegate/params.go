@@ -125,12 +125,79 @@ func compute[T, R any](in *inputFlags, s *param.Schema[T], calc func(T) (R, erro
 	return v, r, in.named(err)
 }
 
-// calcFlags are the flags of a calculator's command: one for each input
-// of its schema s but those in skip (schemaFlags), and how the answer is
-// printed (outputFlags).
-func calcFlags[T any](e *env, name, synopsis string, s *param.Schema[T], skip ...string) (*flag.FlagSet, *inputFlags, *output) {
-	fs := newFlags(e, name, synopsis)
-	return fs, schemaFlags(fs, s.Fields, s.Defaults(), skip...), outputFlags(fs)
+// calc is a calculator command's command line: a flag for each input of
+// its schema (schemaFlags), the flags of how its answer is printed
+// (outputFlags), and the command's own, which it adds to fs before it
+// begins.
+type calc[T any] struct {
+	e      *env
+	fs     *flag.FlagSet
+	schema *param.Schema[T]
+	inputs *inputFlags
+	out    *output
+	args   []string // the command line, read by begin
+	// Once begun: the positional arguments, and the site the result's
+	// link points to ("" for none).
+	pos  []string
+	site string
+}
+
+// calcCommand is the command name, which answers summary, whose command
+// line is a calc of the schema s (calculator).
+func calcCommand[T any](name, summary, synopsis string, s *param.Schema[T], run func(*calc[T]) (bool, error)) command {
+	return command{name, summary, calculator(name, synopsis, s, run)}
+}
+
+// calculator is the run of the command name whose command line is a calc
+// of the schema s: run adds its own flags, begins and computes.
+func calculator[T any](name, synopsis string, s *param.Schema[T], run func(*calc[T]) (bool, error)) func(*env, []string) (bool, error) {
+	return func(e *env, args []string) (bool, error) {
+		fs := newFlags(e, name, synopsis)
+		return run(&calc[T]{e: e, fs: fs, schema: s, inputs: schemaFlags(fs, s.Fields, s.Defaults()), out: outputFlags(fs), args: args})
+	}
+}
+
+// begin parses the command line and checks how the answer is to be
+// printed (begin).
+func (c *calc[T]) begin() (err error) {
+	c.pos, c.site, err = begin(c.e, c.fs, c.out, c.args)
+	return err
+}
+
+// noArgs begins a command that takes no positional arguments; hint, when
+// given, says where the input goes instead.
+func (c *calc[T]) noArgs(hint string) error {
+	if err := c.begin(); err != nil {
+		return err
+	}
+	return noArgs(c.pos, hint)
+}
+
+// parsed reads the inputs given (parsed).
+func (c *calc[T]) parsed() (T, error) { return parsed(c.inputs, c.schema) }
+
+// start begins and reads the inputs given, for a command whose positional
+// arguments are no input of the schema.
+func (c *calc[T]) start() (T, error) {
+	if err := c.begin(); err != nil {
+		var none T
+		return none, err
+	}
+	return c.parsed()
+}
+
+// print prints the result as the output flags ask (output.print).
+func (c *calc[T]) print(r printed) error { return c.out.print(c.e, r) }
+
+// calculate begins a command that takes no positional arguments (hint:
+// noArgs) and computes calc on the inputs given (compute).
+func calculate[T, R any](c *calc[T], hint string, calc func(T) (R, error)) (T, R, error) {
+	if err := c.noArgs(hint); err != nil {
+		var in T
+		var none R
+		return in, none, err
+	}
+	return compute(c.inputs, c.schema, calc)
 }
 
 // begin parses a command's arguments and checks how its answer is to be

@@ -51,7 +51,8 @@ run 'flakegate quarantine <verb> -h' for a verb's flags`
 
 var quarantineVerbs = map[string]func(e *env, args []string) (bool, error){
 	"add": quarantineAdd, "check": quarantineCheck, "list": quarantineList, "renew": quarantineRenew,
-	"remove": quarantineRemove, "rename": quarantineRename, "runs": quarantineRuns,
+	"remove": quarantineRemove, "rename": quarantineRename,
+	"runs": calculator("quarantine runs", "[-below rate] [-confidence c]", param.QuarantineRelease, quarantineRuns),
 }
 
 func runQuarantine(e *env, args []string) (bool, error) {
@@ -84,12 +85,14 @@ type registryFlags struct {
 	site        string // the calculator's address once checked; "" for none
 }
 
-func addRegistryFlags(fs *flag.FlagSet) *registryFlags {
+// registryVerb is the flag set of the verb name, with the registry's flags.
+func registryVerb(e *env, name, synopsis string) (*flag.FlagSet, *registryFlags) {
+	fs := newFlags(e, name, synopsis)
 	r := &registryFlags{}
 	fs.StringVar(&r.path, "registry", "quarantine.json", "the registry `file`")
 	fs.StringVar(&r.today, "today", time.Now().Format(time.DateOnly), "the date of the check, `YYYY-MM-DD`: tests expire by it, and no date in the registry may be after it")
 	r.out = outputFlags(fs)
-	return r
+	return fs, r
 }
 
 // begin parses a verb's arguments (begin) and reads the date: its
@@ -280,8 +283,7 @@ func (d *dateFlags) date(today string, set bool) (string, error) {
 }
 
 func quarantineAdd(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "quarantine add", "(-from report... [test...] | -claim passed/trials test) -owner who -reason why [flags]")
-	rf := addRegistryFlags(fs)
+	fs, rf := registryVerb(e, "quarantine add", "(-from report... [test...] | -claim passed/trials test) -owner who -reason why [flags]")
 	from := filesFlag(fs, "from", reportFileUsage+", each one run; repeat per run. Without tests named, every test that both failed and passed in them is quarantined")
 	format := fs.String("format", "", formatUsage)
 	claim := fs.String("claim", "", "the test's measured pass count as `passed/trials`, instead of -from")
@@ -375,23 +377,14 @@ func quarantineAdd(e *env, args []string) (bool, error) {
 	if next, err = quarantine.Remember(next, rf.today, measured...); err != nil {
 		return false, err
 	}
-	if err := rf.write(next); err != nil {
-		return false, err
-	}
-	res, st, err := judge(next, rf.today)
-	if err != nil {
-		return false, err
-	}
-	res.Warnings = append(warns, res.Warnings...)
 	needed := quarantine.CleanRunsChecked(rel.Below, rel.Confidence)
 	msg := fmt.Sprintf("quarantined %s in %s until %s, owned by %s; each leaves after %s prove it below %s (if none fails).",
 		words.Nouns(len(entries), "test"), rf.path, expires, *owner, words.Nouns(needed, "clean run"), words.Level(rel.Below))
-	return false, rf.print(e, res, st, []string{msg}, tests)
+	return false, rf.save(e, next, warns, msg, tests)
 }
 
 func quarantineList(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "quarantine list", "[flags]")
-	rf := addRegistryFlags(fs)
+	fs, rf := registryVerb(e, "quarantine list", "[flags]")
 	pos, err := rf.begin(e, fs, args)
 	if err != nil {
 		return false, err
@@ -411,101 +404,94 @@ func quarantineList(e *env, args []string) (bool, error) {
 }
 
 func quarantineRenew(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "quarantine renew", "(-expires YYYY-MM-DD | -days N) [-owner who] [-reason why] test...")
-	rf := addRegistryFlags(fs)
+	fs, rf := registryVerb(e, "quarantine renew", "(-expires YYYY-MM-DD | -days N) [-owner who] [-reason why] test...")
 	dates := addDateFlags(fs, 0, "instead of -expires")
 	owner := fs.String("owner", "", "a new owner (default: keep it)")
 	reason := fs.String("reason", "", "a new reason (default: keep it)")
-	tests, reg, err := startEdit(e, fs, rf, args, "the tests to renew")
-	if err != nil {
-		return false, err
-	}
-	expires, err := dates.date(rf.today, flagSet(fs, "days"))
-	if err != nil {
-		return false, err
-	}
-	for _, t := range tests {
-		if reg, err = quarantine.Renew(reg, rf.today, t, expires, *owner, *reason); err != nil {
-			return false, err
+	return edit(e, fs, rf, args, "the tests to renew", func(reg *quarantine.Registry, tests []string) (*quarantine.Registry, string, []string, error) {
+		expires, err := dates.date(rf.today, flagSet(fs, "days"))
+		if err != nil {
+			return nil, "", nil, err
 		}
-	}
-	return false, edited(e, rf, reg, fmt.Sprintf("renewed %s in %s until %s.", words.Nouns(len(tests), "test"), rf.path, expires), tests)
+		for _, t := range tests {
+			if reg, err = quarantine.Renew(reg, rf.today, t, expires, *owner, *reason); err != nil {
+				return nil, "", nil, err
+			}
+		}
+		return reg, fmt.Sprintf("renewed %s in %s until %s.", words.Nouns(len(tests), "test"), rf.path, expires), tests, nil
+	})
 }
 
-// startEdit parses an editing verb's command line, which names tests
-// (what says which, for the message when none is named), and reads the
-// registry.
-func startEdit(e *env, fs *flag.FlagSet, rf *registryFlags, args []string, what string) ([]string, *quarantine.Registry, error) {
+// edit runs an editing verb whose flags are on fs: it parses the command
+// line, which names tests (what says which, for the message when none is
+// named), reads the registry, changes it with change (from the verb's
+// positional arguments: the registry after, what changed in a sentence,
+// and the tests that is about), writes it and prints what changed.
+func edit(e *env, fs *flag.FlagSet, rf *registryFlags, args []string, what string,
+	change func(reg *quarantine.Registry, pos []string) (*quarantine.Registry, string, []string, error)) (bool, error) {
 	pos, err := rf.begin(e, fs, args)
 	if err != nil {
-		return nil, nil, err
+		return false, err
 	}
 	if len(pos) == 0 {
-		return nil, nil, usagef("name %s", what)
+		return false, usagef("name %s", what)
 	}
 	reg, err := rf.read(false)
-	return pos, reg, err
+	if err != nil {
+		return false, err
+	}
+	reg, msg, tests, err := change(reg, pos)
+	if err != nil {
+		return false, err
+	}
+	return false, rf.save(e, reg, nil, msg, tests)
 }
 
-// edited writes an edited registry and prints what changed.
-func edited(e *env, rf *registryFlags, reg *quarantine.Registry, msg string, tests []string) error {
-	if err := rf.write(reg); err != nil {
+// save writes an edited registry and prints what changed: msg, about
+// tests, with the edit's warnings warns before the check's.
+func (r *registryFlags) save(e *env, reg *quarantine.Registry, warns []string, msg string, tests []string) error {
+	if err := r.write(reg); err != nil {
 		return err
 	}
-	res, st, err := judge(reg, rf.today)
+	res, st, err := judge(reg, r.today)
 	if err != nil {
 		return err
 	}
-	return rf.print(e, res, st, []string{msg}, tests)
+	if len(warns) > 0 {
+		res.Warnings = append(warns, res.Warnings...)
+	}
+	return r.print(e, res, st, []string{msg}, tests)
 }
 
 func quarantineRemove(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "quarantine remove", "[flags] test...")
-	rf := addRegistryFlags(fs)
-	tests, reg, err := startEdit(e, fs, rf, args, "the tests to remove")
-	if err != nil {
-		return false, err
-	}
-	if reg, err = quarantine.Remove(reg, rf.today, tests...); err != nil {
-		return false, err
-	}
-	return false, edited(e, rf, reg, fmt.Sprintf("removed %s from %s: %s.", words.Nouns(len(tests), "test"), rf.path, strings.Join(tests, ", ")), []string{})
+	fs, rf := registryVerb(e, "quarantine remove", "[flags] test...")
+	return edit(e, fs, rf, args, "the tests to remove", func(reg *quarantine.Registry, tests []string) (*quarantine.Registry, string, []string, error) {
+		reg, err := quarantine.Remove(reg, rf.today, tests...)
+		return reg, fmt.Sprintf("removed %s from %s: %s.", words.Nouns(len(tests), "test"), rf.path, strings.Join(tests, ", ")), []string{}, err
+	})
 }
 
 func quarantineRename(e *env, args []string) (bool, error) {
-	fs := newFlags(e, "quarantine rename", "[flags] old-id new-id")
-	rf := addRegistryFlags(fs)
-	pos, reg, err := startEdit(e, fs, rf, args, "the test's old id and its new one")
-	if err != nil {
-		return false, err
-	}
-	if len(pos) != 2 {
-		return false, usagef("give the test's old id and its new one, got %d arguments", len(pos))
-	}
-	if reg, err = quarantine.Rename(reg, rf.today, pos[0], pos[1]); err != nil {
-		return false, err
-	}
-	return false, edited(e, rf, reg, fmt.Sprintf("renamed %s to %s in %s, its claim and trials kept.", pos[0], pos[1], rf.path), pos[1:])
+	fs, rf := registryVerb(e, "quarantine rename", "[flags] old-id new-id")
+	return edit(e, fs, rf, args, "the test's old id and its new one", func(reg *quarantine.Registry, pos []string) (*quarantine.Registry, string, []string, error) {
+		if len(pos) != 2 {
+			return nil, "", nil, usagef("give the test's old id and its new one, got %d arguments", len(pos))
+		}
+		reg, err := quarantine.Rename(reg, rf.today, pos[0], pos[1])
+		return reg, fmt.Sprintf("renamed %s to %s in %s, its claim and trials kept.", pos[0], pos[1], rf.path), pos[1:], err
+	})
 }
 
-func quarantineRuns(e *env, args []string) (bool, error) {
-	fs, inputs, out := calcFlags(e, "quarantine runs", "[-below rate] [-confidence c]", param.QuarantineRelease)
-	pos, site, err := begin(e, fs, out, args)
-	if err != nil {
-		return false, err
-	}
-	if err := noArgs(pos, "give the rate with -below"); err != nil {
-		return false, err
-	}
-	_, res, err := compute(inputs, param.QuarantineRelease, func(r quarantine.Release) (*quarantine.CleanRunsResult, error) {
+func quarantineRuns(c *calc[quarantine.Release]) (bool, error) {
+	_, res, err := calculate(c, "give the rate with -below", func(r quarantine.Release) (*quarantine.CleanRunsResult, error) {
 		return quarantine.CleanRunsFor(r.Below, r.Confidence)
 	})
 	if err != nil {
 		return false, err
 	}
-	link := words.LinkOf(share.CleanRunsOf(res), site)
+	link := words.LinkOf(share.CleanRunsOf(res), c.site)
 	res.Link = link.URL
-	return false, out.print(e, printed{res: res, link: link,
+	return false, c.print(printed{res: res, link: link,
 		markdown: func() string { return words.CleanRunsMarkdown(res, link) },
 		text: func(w io.Writer) error {
 			_, err := fmt.Fprintln(w, words.CleanRunsSentence(res))

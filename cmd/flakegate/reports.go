@@ -31,6 +31,43 @@ func filesFlag(fs *flag.FlagSet, name, usage string) *fileList {
 	return &l
 }
 
+// armFlags are the flags of a command that reads each arm's runs from
+// report files: the baseline arm's files, the other arm's (patched,
+// candidate, side B) and the -format of them all.
+type armFlags struct {
+	baseline, other fileList
+	format          string
+}
+
+// addArmFlags defines the flags of the arms' files, named baseline and
+// other, and -format.
+func addArmFlags(fs *flag.FlagSet, baseline, baselineUsage, other, otherUsage string) *armFlags {
+	a := &armFlags{}
+	fs.Var(&a.baseline, baseline, baselineUsage)
+	fs.Var(&a.other, other, otherUsage)
+	fs.StringVar(&a.format, "format", "", formatUsage)
+	return a
+}
+
+// given is how many files the arms name.
+func (a *armFlags) given() int { return len(a.baseline) + len(a.other) }
+
+// read reads each arm's files into l with opt, in its format: the
+// baseline's as ledger.ArmBaseline, the other's as ledger.ArmPatched.
+func (a *armFlags) read(e *env, l *ledger.Ledger, opt report.Options) error {
+	opt.Format = a.format
+	for _, arm := range []struct {
+		name  string
+		files []string
+	}{{ledger.ArmBaseline, a.baseline}, {ledger.ArmPatched, a.other}} {
+		opt.Arm = arm.name
+		if err := readRuns(e, l, arm.files, opt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // readReports reads test reports and eval logs (format "" detects) into
 // l, each file but a seed ledger one run of arm, named after the file.
 func readReports(e *env, l *ledger.Ledger, files []string, format, arm string) error {

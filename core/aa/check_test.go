@@ -20,6 +20,16 @@ func mustReadAA(t *testing.T, s string) *Side {
 	return side
 }
 
+// mustCheck is Check's result; an error fails t and stops there.
+func mustCheck(t testing.TB, base, cand *Side, opt Options) *Result {
+	t.Helper()
+	res, err := Check(base, cand, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // aaCSV builds a CSV from a table of outcomes: rows[i] is scenario s<i>,
 // column j is run r<j>.
 func aaCSV(rows ...string) string {
@@ -61,10 +71,7 @@ func TestAASeedPrintedFigures(t *testing.T) {
 	// makes the one-run threshold fire 18 times of 190 with the earlier run
 	// as baseline and never the other way. Our golden of that shape (gen.py:
 	// 158 always pass, 14 always fail, 28 drift down) shows the same shape.
-	res, err := Check(readAAFile(t, "seed_shape.csv"), nil, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustCheck(t, readAAFile(t, "seed_shape.csv"), nil, DefaultOptions)
 	if res.Mixed != 28 || res.Scenarios != 200 || res.Runs != 20 || res.Trend == nil || res.Trend.Pairs != 190 {
 		t.Fatalf("seed shape: %d mixed of %d scenarios, %d runs, trend %+v", res.Mixed, res.Scenarios, res.Runs, res.Trend)
 	}
@@ -121,10 +128,7 @@ func TestAAThresholdProperties(t *testing.T) {
 // sqrt(2/3/2) = 0.57735; run rates 1/2, 1, 1/2; stdev = sqrt(1/12) so the
 // measured noise is sqrt(2/12) = 0.40825 (hand computation, 1e-15).
 func TestAAHandChecked(t *testing.T) {
-	res, err := Check(mustReadAA(t, aaCSV("110", "011")), nil, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustCheck(t, mustReadAA(t, aaCSV("110", "011")), nil, DefaultOptions)
 	near := func(name string, got, want float64) {
 		if math.Abs(got-want) > 1e-15 {
 			t.Errorf("%s = %v, want %v", name, got, want)
@@ -141,10 +145,7 @@ func TestAAHandChecked(t *testing.T) {
 		t.Errorf("default ks and drops not listed: %+v %+v", res.Thresholds, res.RunsNeeded)
 	}
 	// custom options are used as given
-	res, err = Check(mustReadAA(t, aaCSV("110", "011")), nil, Options{Ks: []int{3}, Drops: []float64{0.1, 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = mustCheck(t, mustReadAA(t, aaCSV("110", "011")), nil, Options{Ks: []int{3}, Drops: []float64{0.1, 1}})
 	if len(res.Thresholds) != 1 || res.Thresholds[0].RunsPerSide != 3 || len(res.RunsNeeded) != 2 || res.RunsNeeded[1].Drop != 1 {
 		t.Errorf("custom options: %+v %+v", res.Thresholds, res.RunsNeeded)
 	}
@@ -152,10 +153,7 @@ func TestAAHandChecked(t *testing.T) {
 
 func TestAAWarningsAndEmptyLists(t *testing.T) {
 	// no noise: empty lists, not null, and a warning
-	res, err := Check(mustReadAA(t, aaCSV("1111", "0000")), nil, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustCheck(t, mustReadAA(t, aaCSV("1111", "0000")), nil, DefaultOptions)
 	var b bytes.Buffer
 	core.WriteJSON(&b, res)
 	for _, want := range []string{`"thresholds": []`, `"runs_needed": []`, `"trend": null`, `"candidate": null`, `no noise`, `only 4 runs`} {
@@ -180,10 +178,7 @@ func TestAACandidate(t *testing.T) {
 	// candidate: s0 and s3 drop by the same amount (a tie, broken by id),
 	// s1 drops more; s4 is missing, s9 is new
 	cand := mustReadAA(t, "scenario,run,passed\ns3,c1,0\ns9,c1,1\ns2,c1,1\ns1,c1,0\ns0,c1,0\ns3,c2,1\ns1,c2,0\ns0,c2,1\ns2,c2,0\n")
-	res, err := Check(base, cand, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustCheck(t, base, cand, DefaultOptions)
 	c := res.Candidate
 	// diffs: s0 1/2-3/4 = -1/4, s1 0-1 = -1, s2 1/2-1/2 = 0, s3 1/2-1 = -1/2
 	want := []Drop{{"s1", -1}, {"s3", -0.5}, {"s0", -0.25}, {"s2", 0}}
@@ -221,10 +216,7 @@ func TestAACandidate(t *testing.T) {
 	for i := 11; i >= 0; i-- {
 		cb.WriteString("s" + itoa(int64(i)) + ",c,0\n")
 	}
-	res, err = Check(base, mustReadAA(t, cb.String()), DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = mustCheck(t, base, mustReadAA(t, cb.String()), DefaultOptions)
 	ids := []string{}
 	for _, d := range res.Candidate.LargestDrops {
 		ids = append(ids, d.Scenario)
@@ -319,10 +311,7 @@ func TestAADeterministic(t *testing.T) {
 	cand := readAAFile(t, "cand_drop_cand.csv")
 	var first []byte
 	for i := 0; i < 20; i++ {
-		res, err := Check(base, cand, DefaultOptions)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustCheck(t, base, cand, DefaultOptions)
 		var b bytes.Buffer
 		core.WriteJSON(&b, res)
 		if i == 0 {

@@ -77,10 +77,7 @@ func TestInterrupt(t *testing.T) {
 	so := sim.DefaultOptions
 	so.Sets = 200
 	opt.Simulate = &so
-	want, err := Check(s, nil, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustCheck(t, s, nil, opt)
 	polled := 0
 	opt.Interrupt = func() error { polled++; return nil }
 	got, err := Check(s, nil, opt)

@@ -24,17 +24,12 @@ func CSVKind(head []byte) string {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		cols := map[string]bool{}
+		var names []string
 		for _, f := range strings.Split(string(line), ",") {
-			cols[strings.ToLower(strings.Trim(strings.TrimSpace(f), `"`))] = true
+			names = append(names, strings.ToLower(strings.Trim(strings.TrimSpace(f), `"`)))
 		}
-		switch {
-		case cols["scenario"] && cols["run"] && cols["passed"] && cols["trials"]:
-			return "counts"
-		case cols["scenario"] && cols["run"] && cols["passed"]:
-			return "rows"
-		}
-		return ""
+		return core.KindOf(names, core.CSVKind{Name: "counts", Columns: []string{"scenario", "run", "passed", "trials"}},
+			core.CSVKind{Name: "rows", Columns: []string{"scenario", "run", "passed"}})
 	}
 	return ""
 }

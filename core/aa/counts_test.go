@@ -1,15 +1,14 @@
 package aa
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/internal/coretest"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // countsOf sums a scenario,run,passed CSV (plain: no quotes) into the
@@ -17,20 +16,9 @@ import (
 // ReadCSV.
 func countsOf(t *testing.T, path string) string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	type tally struct{ p, n int }
 	scen, run := map[string]*tally{}, map[string]*tally{}
-	sc := bufio.NewScanner(f)
-	sc.Scan() // header scenario,run,passed
-	for sc.Scan() {
-		fs := strings.Split(strings.TrimSpace(sc.Text()), ",")
-		if len(fs) != 3 {
-			continue
-		}
+	for _, fs := range testfile.Rows(t, path, ",", 3)[1:] { // after the header scenario,run,passed
 		for _, m := range []struct {
 			m   map[string]*tally
 			key string
@@ -78,14 +66,8 @@ func TestReadCountsMatchesRows(t *testing.T) {
 		if rows.Duplicates != 0 {
 			t.Fatalf("%s has duplicates; pick a sample without", name)
 		}
-		a, err := Check(rows, nil, DefaultOptions)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Check(counts, nil, DefaultOptions)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := mustCheck(t, rows, nil, DefaultOptions)
+		b := mustCheck(t, counts, nil, DefaultOptions)
 		if a.Scenarios != b.Scenarios || a.Runs != b.Runs || a.Rows != b.Rows || a.Mixed != b.Mixed || a.V != b.V || a.Noise.S != b.Noise.S || a.Noise.Formula != b.Noise.Formula {
 			t.Errorf("%s: rows give %+v, counts %+v", name, a, b)
 		}
@@ -101,8 +83,6 @@ func TestReadCountsMatchesRows(t *testing.T) {
 		{"scenario,run,passed\n", "no trials column"},
 	} {
 		_, err := ReadCounts(strings.NewReader(c.in))
-		if err == nil || !strings.Contains(err.Error(), c.frag) || core.ErrorKind(err) != core.Invalid {
-			t.Errorf("%q: got %v, want %q", c.in, err, c.frag)
-		}
+		coretest.Refused(t, err, c.frag, c.in)
 	}
 }

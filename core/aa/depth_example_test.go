@@ -15,14 +15,7 @@ func ExampleInDepth() {
 	outcomes := map[string]string{ // scenario: outcome in runs 1..6
 		"book": "111111", "cancel": "111011", "lookup": "110100", "refund": "111110", "search": "000000",
 	}
-	var b strings.Builder
-	b.WriteString("scenario,run,passed\n")
-	for run := range 6 {
-		for _, sc := range []string{"book", "cancel", "lookup", "refund", "search"} {
-			fmt.Fprintf(&b, "%s,run%d,%c\n", sc, run+1, outcomes[sc][run])
-		}
-	}
-	base, _ := aa.ReadCSV(strings.NewReader(b.String()))
+	base, _ := aa.ReadCSV(strings.NewReader(runsCSV(outcomes)))
 	cand, _ := aa.ReadCSV(strings.NewReader("scenario,run,passed\nbook,c1,1\ncancel,c1,0\nlookup,c1,0\nrefund,c1,0\nsearch,c1,0\n"))
 
 	d, err := aa.InDepth(base, cand, aa.DefaultDepthOptions)

@@ -1,10 +1,9 @@
 package aa
 
 import (
-	"bufio"
 	"fmt"
+	"github.com/flakegate/flakegate/internal/testfile"
 	"math"
-	"os"
 	"strings"
 	"testing"
 )
@@ -13,21 +12,15 @@ import (
 // without ReadCSV, so that these tests check the analyses on their own.
 func loadDepthCSV(t testing.TB, path string) *Side {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	if !sc.Scan() || sc.Text() != "scenario,run,passed" {
+	rows := testfile.Rows(t, path, ",", 3)
+	if strings.Join(rows[0], ",") != "scenario,run,passed" {
 		t.Fatalf("%s: want the header scenario,run,passed", path)
 	}
 	s := &Side{}
 	scen, run := map[string]int{}, map[string]int{}
-	for sc.Scan() {
-		p := strings.Split(sc.Text(), ",")
-		if len(p) != 3 || (p[2] != "0" && p[2] != "1") {
-			t.Fatalf("%s: bad row %q", path, sc.Text())
+	for _, p := range rows[1:] {
+		if p[2] != "0" && p[2] != "1" {
+			t.Fatalf("%s: bad row %q", path, p)
 		}
 		i, ok := scen[p[0]]
 		if !ok {
@@ -48,9 +41,6 @@ func loadDepthCSV(t testing.TB, path string) *Side {
 			s.Runs[j].Passed++
 		}
 		s.Rows++
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return s
 }

@@ -8,14 +8,13 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/stat"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var depthUpdate = flag.Bool("update-depth", false, "rewrite core/aa/testdata/depth/*.golden from the current code")
@@ -96,10 +95,7 @@ func TestDepthSeed004(t *testing.T) {
 	// The same data through the A/A check: the published 1.55 and 1.95 points,
 	// and the one-run threshold firing 18 and 0 times; Depth's formula
 	// variance is AA's v/n to the bit.
-	aa, err := Check(base, nil, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	aa := mustCheck(t, base, nil, DefaultOptions)
 	if !within(aa.Noise.Formula, 0.0155, 0.00005) || !within(*aa.Noise.Measured, 0.0195, 0.00005) {
 		t.Errorf("noise = %v and %v, want 1.55 and 1.95 points", aa.Noise.Formula, *aa.Noise.Measured)
 	}
@@ -140,26 +136,7 @@ func TestDepthGolden(t *testing.T) {
 	for _, w := range d.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes(), *depthUpdate, "-update-depth")
-}
-
-// golden holds got to the golden file at path, or with update writes it
-// there; flagName is the flag that sets update.
-func golden(t *testing.T, path string, got []byte, update bool, flagName string) {
-	t.Helper()
-	if update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s %s to create it)", err, t.Name(), flagName)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output:\n%s", filepath.Base(path), got)
-	}
+	testfile.Golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes(), *depthUpdate, "-update-depth")
 }
 
 // TestVarianceRatioRange checks the χ²(df)/df range against R's qchisq and
@@ -952,17 +929,11 @@ func TestAAPause(t *testing.T) {
 		bias[0], bias[tc.runs-1] = -2, 2
 		side := synthSide(passed, tc.runs, bias)
 
-		plain, err := Check(side, nil, DefaultOptions)
-		if err != nil {
-			t.Fatal(err)
-		}
+		plain := mustCheck(t, side, nil, DefaultOptions)
 		calls := 0
 		opt := DefaultOptions
 		opt.Pause = func() { calls++ }
-		paused, err := Check(side, nil, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		paused := mustCheck(t, side, nil, opt)
 		var a, b bytes.Buffer
 		core.WriteJSON(&a, plain)
 		core.WriteJSON(&b, paused)

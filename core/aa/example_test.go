@@ -2,10 +2,27 @@ package aa_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/flakegate/flakegate/core/aa"
 )
+
+// runsCSV is the scenario,run,passed CSV of outcomes (scenario: its
+// outcome in runs 1, 2, ..., 1 passed and 0 failed), run after run, the
+// scenarios of a run in the order of their names.
+func runsCSV(outcomes map[string]string) string {
+	names := slices.Sorted(maps.Keys(outcomes))
+	var b strings.Builder
+	b.WriteString("scenario,run,passed\n")
+	for run := range len(outcomes[names[0]]) {
+		for _, sc := range names {
+			fmt.Fprintf(&b, "%s,run%d,%c\n", sc, run+1, outcomes[sc][run])
+		}
+	}
+	return b.String()
+}
 
 // ReadCSV keeps only tallies: per scenario and per run, in order of first
 // appearance.
@@ -47,14 +64,7 @@ func ExampleCheck() {
 	outcomes := map[string]string{ // scenario: outcome in runs 1..4
 		"book": "1111", "cancel": "1011", "lookup": "0110", "refund": "1110", "search": "0000",
 	}
-	var b strings.Builder
-	b.WriteString("scenario,run,passed\n")
-	for run := 0; run < 4; run++ {
-		for _, sc := range []string{"book", "cancel", "lookup", "refund", "search"} {
-			fmt.Fprintf(&b, "%s,run%d,%c\n", sc, run+1, outcomes[sc][run])
-		}
-	}
-	base, _ := aa.ReadCSV(strings.NewReader(b.String()))
+	base, _ := aa.ReadCSV(strings.NewReader(runsCSV(outcomes)))
 	cand, _ := aa.ReadCSV(strings.NewReader("scenario,run,passed\nbook,c1,0\ncancel,c1,0\nlookup,c1,1\nrefund,c1,1\nsearch,c1,0\n"))
 
 	res, err := aa.Check(base, cand, aa.DefaultOptions)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var aaUpdate = flag.Bool("update-aa", false, "rewrite core/aa/testdata/aa/*.out.json from the current code")
@@ -33,12 +34,7 @@ func readAAFile(t testing.TB, name string) *Side {
 // readCSVFile reads the scenario,run,passed CSV at path with ReadCSV.
 func readCSVFile(t testing.TB, path string) *Side {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := ReadCSV(f)
+	s, err := ReadCSV(bytes.NewReader(testfile.Read(t, path)))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -180,7 +176,7 @@ func TestAAGoldenOutput(t *testing.T) {
 		if err := core.WriteJSON(&b, g.run(t)); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, filepath.Join("testdata", "aa", g.Case+".out.json"), b.Bytes(), *aaUpdate, "-update-aa")
+		testfile.Golden(t, filepath.Join("testdata", "aa", g.Case+".out.json"), b.Bytes(), *aaUpdate, "-update-aa")
 	}
 }
 

@@ -43,10 +43,7 @@ func TestFromLedger(t *testing.T) {
 		t.Errorf("an empty arm is unusable: %v", err)
 	}
 	// The same side through the A/A calculator: scenario a is mixed.
-	res, err := Check(side, nil, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustCheck(t, side, nil, DefaultOptions)
 	if res.Scenarios != 2 || res.Runs != 3 || res.Rows != 7 {
 		t.Errorf("AA: %d scenarios %d runs %d rows", res.Scenarios, res.Runs, res.Rows)
 	}
@@ -87,14 +84,8 @@ func TestFromLedgerMatchesCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a, b bytes.Buffer
-	ra, err := Check(side, side, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := Check(fromCSV, fromCSV, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ra := mustCheck(t, side, side, DefaultOptions)
+	rb := mustCheck(t, fromCSV, fromCSV, DefaultOptions)
 	core.WriteJSON(&a, ra)
 	core.WriteJSON(&b, rb)
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -118,10 +109,7 @@ func TestCheckLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	base, _ := FromLedger(l, ledger.ArmBaseline)
-	want, err := Check(base, nil, DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustCheck(t, base, nil, DefaultOptions)
 	if res.Runs != 3 || res.Candidate != nil || res.Scenarios != want.Scenarios || res.V != want.V {
 		t.Fatalf("%+v", res)
 	}

@@ -47,10 +47,7 @@ func TestSimulateObvious(t *testing.T) {
 	opt.Drop = 0.3
 	opt.RuleDrop = 0.02
 	opt.Sets = 500
-	res, err := Simulate(knownSuite(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustSimulate(t, knownSuite(), opt)
 	if res.Shapes[0].PlantedDrop != nil {
 		t.Errorf("flaky-worse planted %v", *res.Shapes[0].PlantedDrop)
 	}
@@ -66,14 +63,21 @@ func TestSimulateObvious(t *testing.T) {
 	}
 }
 
+// mustSimulate is Simulate's result; an error fails t and stops there.
+func mustSimulate(t testing.TB, base *Side, opt sim.Options) *sim.Result {
+	t.Helper()
+	res, err := Simulate(base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func TestSimulateDeterministic(t *testing.T) {
 	base := loadDepthCSV(t, seedFixture)
 	opt := sim.DefaultOptions
 	opt.Sets = 300
-	a, err := Simulate(base, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := mustSimulate(t, base, opt)
 	b, _ := Simulate(base, opt)
 	if !reflect.DeepEqual(a, b) {
 		t.Error("the same seed gave two results")
@@ -94,10 +98,7 @@ func TestSimulateGolden(t *testing.T) {
 	base := loadDepthCSV(t, seedFixture)
 	opt := sim.DefaultOptions
 	opt.Sets = 1000
-	res, err := Simulate(base, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustSimulate(t, base, opt)
 	var b bytes.Buffer
 	if err := core.WriteJSON(&b, res); err != nil {
 		t.Fatal(err)
@@ -130,14 +131,8 @@ func TestSimulateThresholds(t *testing.T) {
 	for _, k := range []int{1, 2, 4} {
 		opt := sim.DefaultOptions
 		opt.Sets, opt.RunsPerSide = 1, k
-		res, err := Simulate(base, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		aa, err := Check(base, nil, Options{Ks: []int{k}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustSimulate(t, base, opt)
+		aa := mustCheck(t, base, nil, Options{Ks: []int{k}})
 		// The measured spread is the larger here, so AA's s is the measured one.
 		if *res.Gates[3].Threshold != aa.Thresholds[0].Drop {
 			t.Errorf("k=%d: measured threshold %v, AA's %v", k, *res.Gates[3].Threshold, aa.Thresholds[0].Drop)
@@ -167,10 +162,7 @@ func TestSimulateUnavailable(t *testing.T) {
 		opt := sim.DefaultOptions
 		opt.Sets = 50
 		opt.Drop = 0.2
-		res, err := Simulate(s, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustSimulate(t, s, opt)
 		// Broken = round(0.2·6) = 1 of 3 stable: fits; Halved = 2: fits.
 		want := []bool{false, true, true, true}
 		for i, sh := range res.Shapes {
@@ -187,10 +179,7 @@ func TestSimulateUnavailable(t *testing.T) {
 			t.Errorf("no reason given: %+v %q", res.Shapes[0], res.Warnings)
 		}
 		opt.Broken = 4
-		res, err = Simulate(s, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res = mustSimulate(t, s, opt)
 		if res.Shapes[1].PlantedDrop != nil || res.Shapes[2].PlantedDrop != nil || !hasWarning(res.Warnings, "needs 4 scenarios") {
 			t.Errorf("4 broken of 3 stable: %+v %q", res.Shapes, res.Warnings)
 		}
@@ -198,10 +187,7 @@ func TestSimulateUnavailable(t *testing.T) {
 	t.Run("two runs", func(t *testing.T) {
 		opt := sim.DefaultOptions
 		opt.Sets = 50
-		res, err := Simulate(synthSide([]int64{2, 1, 1, 0, 2, 2, 2, 2, 2, 2}, 2, nil), opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustSimulate(t, synthSide([]int64{2, 1, 1, 0, 2, 2, 2, 2, 2, 2}, 2, nil), opt)
 		if g := res.Gates[3]; g.FalseAlarm != nil || g.Threshold != nil || !hasWarning(res.Warnings, "3 or more baseline runs") {
 			t.Errorf("measured gate with 2 runs: %+v %q", g, res.Warnings)
 		}

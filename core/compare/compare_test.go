@@ -2,12 +2,12 @@ package compare
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // TestPairing: questions only one side has are named, counted and left
@@ -126,18 +126,6 @@ func TestGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join("testdata", "golden", tc.name+".json")
-		if *update {
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got.Bytes(), want) {
-			t.Errorf("%s: JSON differs from %s:\n%s", tc.name, path, got.String())
-		}
+		testfile.Golden(t, path, got.Bytes(), *update, "-update")
 	}
 }

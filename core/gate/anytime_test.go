@@ -21,12 +21,7 @@ func TestAnytimeVerdict(t *testing.T) {
 		{core.Count{Passed: 45, Trials: 50}, core.Count{Passed: 10, Trials: 50}, core.VerdictRegressed, core.VerdictRegressed},
 		{core.Count{Passed: 0, Trials: 8}, core.Count{Passed: 8, Trials: 8}, core.VerdictUnderpowered, core.VerdictImproved},
 	} {
-		in := DefaultDecideInput
-		in.Baseline, in.Patched = c.b, c.p
-		res, err := Decide(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := decideCounts(t, c.b, c.p)
 		a := res.Anytime
 		if res.Verdict != c.fixed || a.Verdict != c.after {
 			t.Errorf("%v against %v: fixed %s, anytime %s (%+v); want %s and %s", c.b, c.p, res.Verdict, a.Verdict, a, c.fixed, c.after)

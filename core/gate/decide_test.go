@@ -25,12 +25,7 @@ func TestDecideSeed000(t *testing.T) {
 		{core.Count{Passed: 0, Trials: 0}, core.Count{Passed: 0, Trials: 0}, core.VerdictUnderpowered, core.GateQuarantine},
 	}
 	for _, c := range cases {
-		in := DefaultDecideInput
-		in.Baseline, in.Patched = c.b, c.p
-		res, err := Decide(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := decideCounts(t, c.b, c.p)
 		if res.Verdict != c.verdict || res.Gate != c.gate || res.Blocks != Blocks(c.gate) || res.Action == "" || res.Warnings == nil {
 			t.Errorf("%v vs %v: %s/%s, want %s/%s", c.b, c.p, res.Verdict, res.Gate, c.verdict, c.gate)
 		}
@@ -56,10 +51,7 @@ func TestDecideGateTable(t *testing.T) {
 	for _, c := range cases {
 		in := DefaultDecideInput
 		in.Baseline, in.Patched, in.Property = c.b, c.p, c.property
-		res, err := Decide(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustDecide(t, in)
 		if res.Gate != c.gate || res.Blocks != c.blocks || res.Property != c.property {
 			t.Errorf("%v vs %v, property %s: gate %s blocks %v; want %s %v", c.b, c.p, c.property, res.Gate, res.Blocks, c.gate, c.blocks)
 		}
@@ -116,13 +108,7 @@ func TestDecideGolden(t *testing.T) {
 		t.Fatalf("only %d cases", len(cases))
 	}
 	for _, c := range cases {
-		in := DefaultDecideInput
-		in.Baseline = core.Count{Passed: c.Baseline[0], Trials: c.Baseline[1]}
-		in.Patched = core.Count{Passed: c.Patched[0], Trials: c.Patched[1]}
-		res, err := Decide(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := decideCounts(t, core.Count{Passed: c.Baseline[0], Trials: c.Baseline[1]}, core.Count{Passed: c.Patched[0], Trials: c.Patched[1]})
 		if res.Verdict != c.Verdict ||
 			!closeRel(res.Baseline.Lower, c.BaselineInterval[0], 1e-12) || !closeRel(res.Baseline.Upper, c.BaselineInterval[1], 1e-12) ||
 			!closeRel(res.Patched.Lower, c.PatchedInterval[0], 1e-12) || !closeRel(res.Patched.Upper, c.PatchedInterval[1], 1e-12) {
@@ -144,10 +130,7 @@ func TestTrialsShort(t *testing.T) {
 		{core.Count{Passed: 20, Trials: 20}, core.Count{Passed: 1, Trials: 1}, "a verdict needs 19 more patched trials"},
 		{core.Count{Passed: 0, Trials: 19}, core.Count{Passed: 30, Trials: 30}, "a verdict needs 1 more baseline trial"},
 	} {
-		res, err := Decide(DecideInput{Baseline: c.b, Patched: c.p, MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustDecide(t, DecideInput{Baseline: c.b, Patched: c.p, MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
 		if got := TrialsShort(20, c.b.Trials, c.p.Trials); res.Verdict != core.VerdictUnderpowered || res.Gate != core.GateQuarantine || got != c.want {
 			t.Errorf("%v vs %v: %s, %s, %q; want quarantine and %q", c.b, c.p, res.Verdict, res.Gate, got, c.want)
 		}
@@ -155,4 +138,23 @@ func TestTrialsShort(t *testing.T) {
 	if s := TrialsShort(20, 20, 25); s != "" {
 		t.Errorf("both arms enough: %q", s)
 	}
+}
+
+// mustDecide is Decide's result; an error fails t and stops there.
+func mustDecide(t testing.TB, in DecideInput) *DecideResult {
+	t.Helper()
+	res, err := Decide(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// decideCounts is Decide's result for baseline b against patched p, the
+// other inputs DefaultDecideInput's; an error fails t and stops there.
+func decideCounts(t testing.TB, b, p core.Count) *DecideResult {
+	t.Helper()
+	in := DefaultDecideInput
+	in.Baseline, in.Patched = b, p
+	return mustDecide(t, in)
 }

@@ -37,10 +37,7 @@ func TestFixedPowerExact(t *testing.T) {
 			for j := int64(0); j <= c.n; j++ {
 				in := DefaultDecideInput
 				in.Baseline, in.Patched, in.MinTrials = core.Count{Passed: i, Trials: c.n}, core.Count{Passed: j, Trials: c.n}, 1
-				res, err := Decide(in)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := mustDecide(t, in)
 				if res.Verdict == core.VerdictImproved {
 					want.Add(want, new(big.Rat).Mul(fa[i], fb[j]))
 				}

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bufio"
 	"math"
 	"math/big"
 	"os"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/coretest"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // bigChoose is C(n, k) exactly.
@@ -78,27 +79,6 @@ func TestFisherExact(t *testing.T) {
 	}
 }
 
-// expectFile reads a sample's .expect: test, passes, trials per line,
-// counted from go test -v's own text of the same run (see the samples'
-// README).
-func expectFile(t *testing.T, path string) map[string][2]int64 {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string][2]int64{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		p := strings.Split(sc.Text(), "\t")
-		passed, _ := strconv.ParseInt(p[1], 10, 64)
-		trials, _ := strconv.ParseInt(p[2], 10, 64)
-		out[p[0]] = [2]int64{passed, trials}
-	}
-	return out
-}
-
 // TestRealReports builds a history from two real go test -json runs of the
 // seeded suite in core/report's samples (gen.sh ran them) and checks each
 // test's runs and failed runs against the counts of go test -v's text of
@@ -119,7 +99,7 @@ func TestRealReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for test, c := range expectFile(t, dir+name+".expect") {
+		for test, c := range testfile.Counts(t, dir+name+".expect") {
 			w := want[test]
 			w[0]++
 			if c[0] < c[1] {
@@ -250,9 +230,7 @@ func TestManifest(t *testing.T) {
 		{"file\n\"a.xml\n", "the manifest is not valid CSV"},
 	} {
 		_, err := ReadManifest(strings.NewReader(tc.in))
-		if err == nil || !strings.Contains(err.Error(), tc.want) || core.ErrorKind(err) != core.Invalid {
-			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
-		}
+		coretest.Refused(t, err, tc.want, tc.in)
 	}
 }
 

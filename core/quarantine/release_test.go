@@ -17,27 +17,17 @@ func exactCleanRunsRat(below, confidence float64) int64 {
 	one := big.NewRat(1, 1)
 	q := new(big.Rat).Sub(one, new(big.Rat).SetFloat64(below))
 	bound := new(big.Rat).Sub(one, new(big.Rat).SetFloat64(confidence))
-	// (a/b)^m <= c/d  <=>  a^m·d <= c·b^m, all positive integers.
-	holds := func(m int64) bool {
-		lhs := new(big.Int).Exp(q.Num(), big.NewInt(m), nil)
-		lhs.Mul(lhs, bound.Denom())
-		rhs := new(big.Int).Exp(q.Denom(), big.NewInt(m), nil)
-		rhs.Mul(rhs, bound.Num())
-		return lhs.Cmp(rhs) <= 0
-	}
-	lo, hi := int64(0), int64(1) // holds(lo) is false (m = 0 gives 1 > bound)
-	for !holds(hi) {
-		lo, hi = hi, 2*hi
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if holds(mid) {
-			hi = mid
-		} else {
-			lo = mid
+	// (a/b)^m <= c/d  <=>  a^m·d <= c·b^m, all positive integers, tried
+	// for m = 1, 2, ... in turn (m = 0 gives 1 > bound): no search to trust.
+	am, bm := new(big.Int).Set(q.Num()), new(big.Int).Set(q.Denom())
+	lhs, rhs := new(big.Int), new(big.Int)
+	for m := int64(1); ; m++ {
+		if lhs.Mul(am, bound.Denom()).Cmp(rhs.Mul(bound.Num(), bm)) <= 0 {
+			return m
 		}
+		am.Mul(am, q.Num())
+		bm.Mul(bm, q.Denom())
 	}
-	return hi
 }
 
 // The figures of docs/STATISTICS.md, Quarantine's release count: below 1% at 95% takes 299 clean runs

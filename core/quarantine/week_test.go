@@ -1,17 +1,16 @@
 package quarantine
 
 import (
-	"bufio"
+	"bytes"
 	"math/big"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // The week: real reports of the planted suite testdata/week/shop, made by
@@ -78,13 +77,8 @@ var weekEntries = []struct {
 // readNight reads one report of the week as Check's Reports.
 func readNight(t *testing.T, name string) *Reports {
 	t.Helper()
-	f, err := os.Open(weekDir + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	l := ledger.New()
-	if err := report.Read(f, report.Options{}, l); err != nil {
+	if err := report.Read(bytes.NewReader(testfile.Read(t, weekDir+name)), report.Options{}, l); err != nil {
 		t.Fatal(core.WithFile(err, name))
 	}
 	return FromLedger(l)
@@ -93,19 +87,9 @@ func readNight(t *testing.T, name string) *Reports {
 // readExpect reads a night's .expect: per test, passes and trials counted
 // from the plain go test -v text of the same night.
 func readExpect(t *testing.T, report string) map[string]core.Count {
-	t.Helper()
-	f, err := os.Open(weekDir + strings.TrimSuffix(report, filepath.Ext(report)) + ".expect")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[string]core.Count{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		p, _ := strconv.ParseInt(f[1], 10, 64)
-		n, _ := strconv.ParseInt(f[2], 10, 64)
-		out[f[0]] = core.Count{Passed: p, Trials: n}
+	for name, c := range testfile.Counts(t, weekDir+strings.TrimSuffix(report, filepath.Ext(report))+".expect") {
+		out[name] = core.Count{Passed: c[0], Trials: c[1]}
 	}
 	return out
 }

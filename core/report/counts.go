@@ -14,17 +14,12 @@ import (
 // test,arm,passed,trials (a two-arm ledger's sums), "budget" for
 // test,fails,runs (a rerun budget's history), "" for neither.
 func countsKind(header []string) string {
-	cols := map[string]bool{}
-	for _, h := range header {
-		cols[core.ColumnName(h)] = true
+	names := make([]string, len(header))
+	for i, h := range header {
+		names[i] = core.ColumnName(h)
 	}
-	switch {
-	case cols["test"] && cols["arm"] && cols["passed"] && cols["trials"]:
-		return "ledger"
-	case cols["test"] && cols["fails"] && cols["runs"]:
-		return "budget"
-	}
-	return ""
+	return core.KindOf(names, core.CSVKind{Name: "ledger", Columns: []string{"test", "arm", "passed", "trials"}},
+		core.CSVKind{Name: "budget", Columns: []string{"test", "fails", "runs"}})
 }
 
 // csvHeader is the first line of head split at commas, or nil.

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/flakegate/flakegate/core/ledger"
@@ -14,8 +13,7 @@ import (
 // them; without it, retries failed attempts come before the last. skipped,
 // pending and other are no trial. A test is named after its suite (a
 // string, or an array of titles) and its name.
-func readCTRF(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "CTRF report")
+func readCTRF(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	err := j.member(func() error {
 		return j.array(func(int) error { return ctrfTest(j, arm, run, l) })
 	}, "results", "tests")
@@ -31,15 +29,9 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	var suite []string
 	retries := int64(-1)
 	var attempts []string
-	err := j.object(func(key string) error {
+	err := j.members(func(key string) error {
 		var err error
 		switch key {
-		case "name":
-			name, err = j.text("the test's name")
-		case "status":
-			status, err = j.text("a status")
-		case "retries":
-			retries, err = j.integer("a whole number of retries")
 		case "suite":
 			k, kerr := j.kind()
 			if kerr != nil {
@@ -60,7 +52,7 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 		case "retryAttempts":
 			err = j.array(func(int) error {
 				var st string
-				err := j.texts(textField{"status", &st, "an attempt's status"})
+				err := j.texts(jsonField{"status", &st, "an attempt's status"})
 				attempts = append(attempts, st)
 				return err
 			})
@@ -68,7 +60,8 @@ func ctrfTest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 			err = j.skip()
 		}
 		return err
-	})
+	}, jsonField{"name", &name, "the test's name"}, jsonField{"status", &status, "a status"},
+		jsonField{"retries", &retries, "a whole number of retries"})
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,12 @@
 package report
 
 import (
-	"bufio"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // TestIndependentCounts reads every sample listed in
@@ -18,26 +16,11 @@ import (
 // query, or the plain-text output of the same run (the last column names
 // which; the README of testdata/reports says how each sample was made).
 func TestIndependentCounts(t *testing.T) {
-	f, err := os.Open("testdata/reports/expect.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fs := strings.Split(line, "\t")
-		if len(fs) != 4 {
-			t.Fatalf("expect.tsv: bad line %q", line)
-		}
+	rows := testfile.Rows(t, "testdata/reports/expect.tsv", "\t", 4)
+	for _, fs := range rows {
 		passed, _ := strconv.ParseInt(fs[1], 10, 64)
 		trials, _ := strconv.ParseInt(fs[2], 10, 64)
 		want := core.Count{Passed: passed, Trials: trials}
-		n++
 		t.Run(fs[0], func(t *testing.T) {
 			l := ledger.New()
 			if err := readFile(t, l, "testdata/reports/"+fs[0], Options{}); err != nil {
@@ -53,7 +36,7 @@ func TestIndependentCounts(t *testing.T) {
 			}
 		})
 	}
-	if n < 20 {
-		t.Fatalf("only %d samples in expect.tsv", n)
+	if len(rows) < 20 {
+		t.Fatalf("only %d samples in expect.tsv", len(rows))
 	}
 }

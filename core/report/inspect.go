@@ -202,7 +202,7 @@ func (g *inspectLog) zip(r io.Reader) error {
 	}
 	if f := files["header.json"]; f != nil {
 		if err := g.entry(f, func(j *jsonReader) error {
-			return j.texts(textField{"status", &g.status, "the log's status"})
+			return j.texts(jsonField{"status", &g.status, "the log's status"})
 		}); err != nil {
 			return err
 		}

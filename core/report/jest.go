@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -24,37 +23,23 @@ import (
 // failed and no test results) has no trials; it is a setup failure of the
 // file, as jest-junit's <error> case and a failed NUnit OneTimeSetUp are,
 // and a warning.
-func readJest(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "Jest JSON report")
+func readJest(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	var files []jestFile
 	err := j.member(func() error {
 		return j.array(func(int) error {
 			var f jestFile
 			var status, message string
 			tests := 0
-			err := j.object(func(key string) error {
-				var err error
-				switch key {
-				case "name", "testFilePath":
-					f.path, err = j.text("the test file's path")
-				case "status":
-					status, err = j.text("a status")
-				case "message", "failureMessage":
-					message, err = j.text("a message")
-				case "assertionResults", "testResults":
-					err = j.array(func(int) error {
-						tests++
-						t, err := readJestTest(j)
-						if err == nil && t.attempts > 0 {
-							f.tests = append(f.tests, t)
-						}
-						return err
-					})
-				default:
-					err = j.skip()
+			err := j.members(j.arrayAt(func(int) error {
+				tests++
+				t, err := readJestTest(j)
+				if err == nil && t.attempts > 0 {
+					f.tests = append(f.tests, t)
 				}
 				return err
-			})
+			}, "assertionResults", "testResults"), jsonField{"name", &f.path, "the test file's path"}, jsonField{"testFilePath", &f.path, "the test file's path"},
+				jsonField{"status", &status, "a status"},
+				jsonField{"message", &message, "a message"}, jsonField{"failureMessage", &message, "a message"})
 			if err == nil && tests == 0 && status == "failed" {
 				f.broken = strings.TrimSpace(strings.TrimPrefix(firstLine(message), "●"))
 				if f.broken == "" {
@@ -124,17 +109,9 @@ func readJestTest(j *jsonReader) (jestTest, error) {
 	var full, title, status string
 	var ancestors []string
 	invocations, failures := int64(-1), int64(0)
-	err := j.object(func(key string) error {
+	err := j.members(func(key string) error {
 		var err error
 		switch key {
-		case "fullName":
-			full, err = j.text("the test's full name")
-		case "title":
-			title, err = j.text("the test's title")
-		case "status":
-			status, err = j.text("a status")
-		case "invocations":
-			invocations, err = j.integer("a whole number of invocations")
 		case "ancestorTitles":
 			err = j.array(func(int) error {
 				s, err := j.text("a title")
@@ -150,7 +127,8 @@ func readJestTest(j *jsonReader) (jestTest, error) {
 			err = j.skip()
 		}
 		return err
-	})
+	}, jsonField{"fullName", &full, "the test's full name"}, jsonField{"title", &title, "the test's title"}, jsonField{"status", &status, "a status"},
+		jsonField{"invocations", &invocations, "a whole number of invocations"})
 	if err != nil {
 		return jestTest{}, err
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -129,24 +130,77 @@ func (j *jsonReader) compact() (string, error) {
 	return b.String(), err
 }
 
-// textField is a string member of an object that texts reads: its key,
-// where its text goes, and what it is, as a refusal says.
-type textField struct {
+// jsonField is a member of an object that texts and members read: its
+// key, where its value goes (a *string for a string, null giving "", or an
+// *int64 for a whole number), and what it is, as a refusal says.
+type jsonField struct {
 	key  string
-	dst  *string
+	dst  any
 	want string
 }
 
-// texts reads an object whose members of interest are the strings fields
+// read reads the field's value into its place.
+func (f jsonField) read(j *jsonReader) (err error) {
+	switch dst := f.dst.(type) {
+	case *string:
+		*dst, err = j.text(f.want)
+	case *int64:
+		*dst, err = j.integer(f.want)
+	default:
+		panic("report: a jsonField's dst must be a *string or an *int64")
+	}
+	return err
+}
+
+// test reads a test's object for its name and its status, the strings of
+// the members name.key and status.key (the others passed over). A test
+// without a name is an error at the object's start, which calls the test
+// what ("a test").
+func (j *jsonReader) test(what string, name, status jsonField) (string, string, error) {
+	line, col := j.at()
+	var n, s string
+	name.dst, status.dst = &n, &s
+	if err := j.texts(name, status); err != nil {
+		return "", "", err
+	}
+	if n == "" {
+		return "", "", j.errAt(line, col, "%s without a %s", what, name.key)
+	}
+	return n, s, nil
+}
+
+// texts reads an object whose members of interest are the ones fields
 // name, passing over the others.
-func (j *jsonReader) texts(fields ...textField) error {
+func (j *jsonReader) texts(fields ...jsonField) error {
+	return j.members(nil, fields...)
+}
+
+// arrayAt is a members function for an object with one array of interest:
+// the member named one of keys is read with each, element by element; the
+// others are passed over.
+func (j *jsonReader) arrayAt(each func(int) error, keys ...string) func(key string) error {
+	return func(key string) error {
+		if !slices.Contains(keys, key) {
+			return j.skip()
+		}
+		return j.array(each)
+	}
+}
+
+// members reads an object: the members fields name into their places, any
+// other member with other (nil: every other member is passed over; other
+// passes over those it does not want with j.skip).
+func (j *jsonReader) members(other func(key string) error, fields ...jsonField) error {
 	return j.object(func(key string) error {
 		for _, f := range fields {
 			if f.key == key {
-				return j.textInto(f.dst, f.want)
+				return f.read(j)
 			}
 		}
-		return j.skip()
+		if other == nil {
+			return j.skip()
+		}
+		return other(key)
 	})
 }
 

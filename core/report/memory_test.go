@@ -12,6 +12,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/internal/coretest"
 )
 
 // The readers' memory bound: for any input, accepted or refused, the Go
@@ -299,8 +300,6 @@ func TestXMLDepthLimit(t *testing.T) {
 			depth = MaxXMLDepth - 1 // x is three levels below the testcase's parent
 		}
 		err := Read(strings.NewReader(nest(c.root, c.inner, c.leaf, depth)), Options{}, ledger.New())
-		if core.ErrorKind(err) != core.Invalid || !strings.Contains(err.Error(), "nested deeper than 256") {
-			t.Errorf("<%s> nested %d deep: %v, want refused for its depth", c.root, depth, err)
-		}
+		coretest.Refused(t, err, "nested deeper than 256", fmt.Sprintf("<%s> nested %d deep", c.root, depth))
 	}
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -20,8 +19,7 @@ type mochaTest struct {
 // passed unless the test has an error, the ones before it failed. A failed
 // hook ("before all" hook for ..., in failures[] but not in tests[]) is a
 // setup failure: the tests it stopped never ran.
-func readMocha(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "Mocha JSON report")
+func readMocha(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	var tests []mochaTest
 	pending := map[string]bool{}
 	var hooks []string
@@ -29,7 +27,7 @@ func readMocha(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 	titles := func(dst func(name string)) error {
 		return j.array(func(int) error {
 			var name string
-			err := j.texts(textField{"fullTitle", &name, "the test's full title"})
+			err := j.texts(jsonField{"fullTitle", &name, "the test's full title"})
 			dst(name)
 			return err
 		})
@@ -111,8 +109,7 @@ func readMocha(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 // Each test whose state is passed or failed is one trial: mochawesome keeps
 // no retry count, so a test that passed on a retry reads as one pass. A
 // failed before or after hook is a setup or teardown failure.
-func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "mochawesome report")
+func readMochawesome(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	var suite func() error
 	suite = func() error {
 		return j.object(func(key string) error {
@@ -135,14 +132,9 @@ func readMochawesome(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 }
 
 func mochawesomeTest(j *jsonReader, list, arm, run string, l *ledger.Ledger) error {
-	line, col := j.at()
-	var name, state string
-	err := j.texts(textField{"fullTitle", &name, "the test's full title"}, textField{"state", &state, "a state"})
+	name, state, err := j.test("a test", jsonField{key: "fullTitle", want: "the test's full title"}, jsonField{key: "state", want: "a state"})
 	if err != nil {
 		return err
-	}
-	if name == "" {
-		return j.errAt(line, col, "a test without a fullTitle")
 	}
 	switch {
 	case list == "beforeHooks" && state == "failed":

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"encoding/xml"
 
 	"github.com/flakegate/flakegate/core"
@@ -21,8 +20,7 @@ import (
 // NUnit 2: an executed test-case with success="True" passes, another
 // fails (result Error counts apart as an error); cases not executed are no
 // trial.
-func readNUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	x := newXMLStream(r)
+func readNUnit(x *xmlStream, arm, run string, l *ledger.Ledger) error {
 	cases := 0
 	err := x.walkStarts(xmlKind{name: "an NUnit report", roots: []string{"test-run", "test-results"}}, func(t xml.StartElement) error {
 		if t.Name.Local != "test-case" {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
@@ -17,23 +16,20 @@ import (
 // test passes by failing, as Playwright counts it). A test is named "[project] file › describe › title", as
 // Playwright's list reporter names it (without the project when it has
 // none). Errors outside any test (errors[]) are a warning.
-func readPlaywright(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "Playwright JSON report")
+func readPlaywright(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	globalErrors, interrupted := 0, 0
 	var suite func(path []string) error
 	suite = func(path []string) error {
 		var title string
-		return j.object(func(key string) error {
+		return j.members(func(key string) error {
 			switch key {
-			case "title":
-				return j.textInto(&title, "a suite title")
 			case "suites":
 				return j.array(func(int) error { return suite(appendTitle(path, title)) })
 			case "specs":
 				return j.array(func(int) error { return playwrightSpec(j, appendTitle(path, title), arm, run, l, &interrupted) })
 			}
 			return j.skip()
-		})
+		}, jsonField{"title", &title, "a suite title"})
 	}
 	err := j.object(func(key string) error {
 		switch key {
@@ -68,54 +64,22 @@ func appendTitle(path []string, title string) []string {
 	return append(append([]string(nil), path...), title)
 }
 
+// playwrightAttempt is one attempt of a test that ran to its end.
+type playwrightAttempt struct {
+	project string
+	passed  bool
+}
+
 // playwrightSpec reads one spec: its title and its tests, one per project.
 // The keys come in any order, so tests are kept until the title is known.
 func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Ledger, interrupted *int) error {
-	type attempt struct {
-		project string
-		passed  bool
-	}
 	var title string
-	var attempts []attempt
-	err := j.object(func(key string) error {
-		switch key {
-		case "title":
-			return j.textInto(&title, "a test title")
-		case "tests":
-			return j.array(func(int) error {
-				var project, expected string
-				var statuses []string
-				err := j.object(func(key string) error {
-					switch key {
-					case "projectName":
-						return j.textInto(&project, "a project name")
-					case "expectedStatus":
-						return j.textInto(&expected, "the expected status")
-					case "results":
-						return j.array(func(int) error {
-							var status string
-							err := j.texts(textField{"status", &status, "a result status"})
-							statuses = append(statuses, status)
-							return err
-						})
-					}
-					return j.skip()
-				})
-				expected = cmpOr(expected, "passed")
-				for _, s := range statuses {
-					switch s {
-					case "", "skipped":
-					case "interrupted":
-						*interrupted++
-					default:
-						attempts = append(attempts, attempt{project, s == expected})
-					}
-				}
-				return err
-			})
-		}
-		return j.skip()
-	})
+	var attempts []playwrightAttempt
+	err := j.members(j.arrayAt(func(int) error {
+		var err error
+		attempts, err = playwrightTest(j, attempts, interrupted)
+		return err
+	}, "tests"), jsonField{"title", &title, "a test title"})
 	if err != nil {
 		return err
 	}
@@ -128,4 +92,28 @@ func playwrightSpec(j *jsonReader, path []string, arm, run string, l *ledger.Led
 		l.AddTrial(arm, run, id, a.passed)
 	}
 	return nil
+}
+
+// playwrightTest reads one test of a spec (one project's run of it) and
+// appends its attempts to attempts, counting the interrupted ones.
+func playwrightTest(j *jsonReader, attempts []playwrightAttempt, interrupted *int) ([]playwrightAttempt, error) {
+	var project, expected string
+	var statuses []string
+	err := j.members(j.arrayAt(func(int) error {
+		var status string
+		err := j.texts(jsonField{"status", &status, "a result status"})
+		statuses = append(statuses, status)
+		return err
+	}, "results"), jsonField{"projectName", &project, "a project name"}, jsonField{"expectedStatus", &expected, "the expected status"})
+	expected = cmpOr(expected, "passed")
+	for _, s := range statuses {
+		switch s {
+		case "", "skipped":
+		case "interrupted":
+			*interrupted++
+		default:
+			attempts = append(attempts, playwrightAttempt{project, s == expected})
+		}
+	}
+	return attempts, err
 }

@@ -207,17 +207,33 @@ var evalReaders = map[string]func(r *bufio.Reader, opt Options, run string, l *l
 var readers = map[string]func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error{
 	FormatGoTest:      func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error { return readGoTest(r, arm, run, l, nil) },
 	FormatJUnit:       func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error { return readJUnit(r, arm, run, l, nil) },
-	FormatNUnit:       readNUnit,
-	FormatTRX:         readTRX,
-	FormatXUnit:       readXUnit,
+	FormatNUnit:       xmlReport(readNUnit),
+	FormatTRX:         xmlReport(readTRX),
+	FormatXUnit:       xmlReport(readXUnit),
 	FormatTAP:         readTAP,
-	FormatJest:        readJest,
-	FormatMocha:       readMocha,
-	FormatMochawesome: readMochawesome,
-	FormatPlaywright:  readPlaywright,
-	FormatCTRF:        readCTRF,
-	FormatRSpec:       readRSpec,
+	FormatJest:        jsonReport("Jest JSON report", readJest),
+	FormatMocha:       jsonReport("Mocha JSON report", readMocha),
+	FormatMochawesome: jsonReport("mochawesome report", readMochawesome),
+	FormatPlaywright:  jsonReport("Playwright JSON report", readPlaywright),
+	FormatCTRF:        jsonReport("CTRF report", readCTRF),
+	FormatRSpec:       jsonReport("RSpec JSON report", readRSpec),
 	FormatCounts:      readCounts,
+}
+
+// jsonReport is the reader of a JSON report that read reads from its
+// JSON, what naming the report in refusals ("Jest JSON report").
+func jsonReport(what string, read func(j *jsonReader, arm, run string, l *ledger.Ledger) error) func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
+	return func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
+		return read(newJSONReader(r, what), arm, run, l)
+	}
+}
+
+// xmlReport is the reader of an XML report that read reads from its
+// elements.
+func xmlReport(read func(x *xmlStream, arm, run string, l *ledger.Ledger) error) func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
+	return func(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
+		return read(newXMLStream(r), arm, run, l)
+	}
 }
 
 // LimitReader returns a reader of r that fails with a core.TooLarge *Error once

@@ -1,15 +1,14 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -44,22 +43,9 @@ func TestDetectFormat(t *testing.T) {
 
 // readExpect reads a .expect file of gen.sh: nodeid, passes, trials per line.
 func readExpect(t *testing.T, path string) map[string]core.Count {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[string]core.Count{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		if len(fs) != 3 {
-			t.Fatalf("%s: bad line %q", path, sc.Text())
-		}
-		p, _ := strconv.ParseInt(fs[1], 10, 64)
-		n, _ := strconv.ParseInt(fs[2], 10, 64)
-		out[fs[0]] = core.Count{Passed: p, Trials: n}
+	for name, c := range testfile.Counts(t, path) {
+		out[name] = core.Count{Passed: c[0], Trials: c[1]}
 	}
 	return out
 }
@@ -162,15 +148,14 @@ func TestJUnitExpected(t *testing.T) {
 			"test_flaky.test_setup_fails":    {setup: 1},
 			"test_flaky.test_teardown_fails": {c: core.Count{Passed: 1, Trials: 1}, teardown: 1},
 		},
-		"pytest_reruns.xml": { // pytest-rerunfailures --reruns 2 keeps only the last attempt of a test that passed
-			"test_flaky.test_stable":         {c: core.Count{Passed: 1, Trials: 1}},
-			"test_flaky.test_flaky[0.5]":     {c: core.Count{Passed: 1, Trials: 1}},
-			"test_flaky.test_flaky[0.9]":     {c: core.Count{Passed: 1, Trials: 1}},
-			"test_flaky.test_raises":         {c: core.Count{Passed: 1, Trials: 1}},
-			"test_flaky.test_setup_fails":    {setup: 1},
-			"test_flaky.test_teardown_fails": {c: core.Count{Passed: 3, Trials: 3}, teardown: 1},
-		},
 	}
+	// pytest-rerunfailures --reruns 2 on the same suite keeps only the last
+	// attempt of a test that passed: test_flaky[0.9] passes on a rerun, and
+	// the test whose teardown fails is run three times, its calls passing.
+	reruns := maps.Clone(cases["pytest.xml"])
+	reruns["test_flaky.test_flaky[0.9]"] = exp{c: core.Count{Passed: 1, Trials: 1}}
+	reruns["test_flaky.test_teardown_fails"] = exp{c: core.Count{Passed: 3, Trials: 3}, teardown: 1}
+	cases["pytest_reruns.xml"] = reruns
 	gts := map[string]exp{}
 	for k, c := range readExpect(t, "testdata/reports/junit/gotestsum_count3.expect") {
 		gts[k] = exp{c: c}
@@ -424,19 +409,7 @@ func TestReportGolden(t *testing.T) {
 			core.WriteJSON(&out, l.Flakes())
 		}
 		golden := filepath.Join("testdata/reports/golden", filepath.Base(filepath.Dir(path))+"_"+filepath.Base(path)+".golden")
-		if *update {
-			if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if !bytes.Equal(out.Bytes(), want) {
-			t.Errorf("%s: result differs from %s:\n%s", path, golden, out.String())
-		}
+		testfile.Golden(t, golden, out.Bytes(), *update, "-update")
 	}
 	if n < 12 {
 		t.Fatalf("only %d report samples", n)

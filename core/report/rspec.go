@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bufio"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 )
@@ -12,8 +10,7 @@ import (
 // pending examples are no trial. rspec-retry's tries are not in the file.
 // A run that loaded no example because a spec file failed to load (errors
 // outside of examples) has nothing to count and is Unusable.
-func readRSpec(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	j := newJSONReader(r, "RSpec JSON report")
+func readRSpec(j *jsonReader, arm, run string, l *ledger.Ledger) error {
 	trials, examples := 0, 0
 	var outside int64
 	var firstMessage string
@@ -22,14 +19,9 @@ func readRSpec(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
 		case "examples":
 			return j.array(func(int) error {
 				examples++
-				line, col := j.at()
-				var name, status string
-				err := j.texts(textField{"full_description", &name, "the example's full description"}, textField{"status", &status, "a status"})
+				name, status, err := j.test("an example", jsonField{key: "full_description", want: "the example's full description"}, jsonField{key: "status", want: "a status"})
 				if err != nil {
 					return err
-				}
-				if name == "" {
-					return j.errAt(line, col, "an example without a full_description")
 				}
 				if status == "passed" || status == "failed" {
 					l.AddTrial(arm, run, name, status == "passed")

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"encoding/xml"
 	"strings"
 
@@ -22,8 +21,7 @@ type trxResult struct {
 // the like are no trial. A result's name is its testName, prefixed with its
 // class from TestDefinitions when the testName is the method alone (MSTest
 // writes it so; the xUnit and NUnit adapters write full names).
-func readTRX(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	x := newXMLStream(r)
+func readTRX(x *xmlStream, arm, run string, l *ledger.Ledger) error {
 	var results []trxResult
 	var stack []int                // open UnitTestResults: index in results, or -1 once known to be a parent
 	classes := map[string]string{} // testId -> class name

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"encoding/xml"
 	"strings"
 
@@ -15,8 +14,7 @@ import (
 // test's name is its name attribute, prefixed with its type when the name
 // does not start with it (a DisplayName). Environmental errors (a fixture's
 // cleanup failing, under <errors>) are outside any test: a warning.
-func readXUnit(r *bufio.Reader, arm, run string, l *ledger.Ledger) error {
-	x := newXMLStream(r)
+func readXUnit(x *xmlStream, arm, run string, l *ledger.Ledger) error {
 	tests, envErrors := 0, 0
 	err := x.walkStarts(xmlKind{name: "an xUnit.net report", roots: []string{"assemblies", "assembly"}}, func(t xml.StartElement) error {
 		switch t.Name.Local {

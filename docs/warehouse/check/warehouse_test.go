@@ -127,19 +127,17 @@ func TestWarehouseCounts(t *testing.T) {
 	}
 	opt := ledger.DefaultOptions
 	opt.MinTrials = 5
-	want, err := raw.Result(opt)
-	if err != nil {
-		t.Fatal(err)
+	tests := func(l *ledger.Ledger) string { // the ledger's per-test result as JSON
+		res, err := l.Result(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		core.WriteJSON(&b, res.Tests)
+		return b.String()
 	}
-	got, err := fromCounts.Result(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wb, gb bytes.Buffer
-	core.WriteJSON(&wb, want.Tests)
-	core.WriteJSON(&gb, got.Tests)
-	if wb.String() != gb.String() {
-		t.Errorf("ledger from counts differs:\n got %s\nwant %s", gb.String(), wb.String())
+	if want, got := tests(raw), tests(fromCounts); got != want {
+		t.Errorf("ledger from counts differs:\n got %s\nwant %s", got, want)
 	}
 	// budget: the same flaky tests and budgets (recovered runs aside: sums
 	// carry no order).
@@ -154,15 +152,14 @@ func TestWarehouseCounts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	in := gate.DefaultBudgetInput
-	wf, err := baseOnly.FlakeBudgets(in)
-	if err != nil {
-		t.Fatal(err)
+	budgets := func(l *ledger.Ledger) *ledger.FlakesResult {
+		f, err := l.FlakeBudgets(gate.DefaultBudgetInput)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
 	}
-	gf, err := budget.FlakeBudgets(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wf, gf := budgets(baseOnly), budgets(budget)
 	if len(wf.Flakes) != len(gf.Flakes) || len(wf.Flakes) == 0 {
 		t.Fatalf("%d flaky tests from counts, %d from reports", len(gf.Flakes), len(wf.Flakes))
 	}
@@ -184,14 +181,14 @@ func TestWarehouseCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := aa.Check(rawSide, nil, aa.DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
+	check := func(s *aa.Side) *aa.Result {
+		res, err := aa.Check(s, nil, aa.DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
 	}
-	b, err := aa.Check(side, nil, aa.DefaultOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := check(rawSide), check(side)
 	if a.Scenarios != b.Scenarios || a.Runs != b.Runs || a.Rows != b.Rows || a.V != b.V || a.Noise.S != b.Noise.S || a.Mixed != b.Mixed {
 		t.Errorf("A/A from counts %+v, from reports %+v", b, a)
 	}
