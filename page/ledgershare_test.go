@@ -9,6 +9,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/jsonref"
 	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -118,7 +119,7 @@ func TestDecodeLedgerShareRejects(t *testing.T) {
 // back.
 func FuzzLedgerShareJSON(f *testing.F) {
 	compact, _ := json.Marshal(LedgerShare{Version: 1, Ledger: *readLedgerFile(f, "messy.jsonl").Summary()})
-	fuzzStdDecode(f, share.ReadLedgerJSON, compact, []byte(`{"v":1,"ledger":{"tests":[],"other_arms":["x"],"notes":null}}`),
+	jsonref.Fuzz(f, share.ReadLedgerJSON, compact, []byte(`{"v":1,"ledger":{"tests":[],"other_arms":["x"],"notes":null}}`),
 		[]byte(`{"ledger":{"tests":[{"nodeid":"\u00e9","baseline":{"passed":1,"trials":2}}]}}`), []byte(`{"v":1,"ledger":null}`), []byte(`[1]`))
 }
 

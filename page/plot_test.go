@@ -3,7 +3,6 @@ package page
 import (
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -30,17 +30,7 @@ func TestPlotGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, svg := range map[string]string{"power.svg": PowerPlot(b), "intervals.svg": IntervalPlot(d), "runs.svg": RunPlot(aa, nil, RunPlotWide), "runs-narrow.svg": RunPlot(aa, nil, RunPlotNarrow)} {
-		p := filepath.Join("testdata", name)
-		if *update {
-			os.WriteFile(p, []byte(svg), 0o644)
-		}
-		want, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if svg != string(want) {
-			t.Errorf("%s differs from the golden file (rerun with -update after checking it)", name)
-		}
+		testfile.Golden(t, filepath.Join("testdata", name), []byte(svg), *update, "-update")
 		if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") || strings.Contains(svg, "style=") {
 			t.Errorf("%s has a NaN, an Inf or an inline style", name)
 		}

@@ -6,78 +6,25 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/internal/jsonref"
 	"github.com/flakegate/flakegate/share"
 )
 
-// stdDecode decodes raw with encoding/json into a T, unknown fields
-// refused: the reference the share package's own JSON readers are held to.
-func stdDecode[T any](raw []byte) (T, error) {
-	var s T
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&s)
-	return s, err
-}
-
-// againstStd reads raw with read and with encoding/json (stdDecode): the
-// value read and read's error, and how the two differ ("" when they do
-// not): a value encoding/json reads otherwise, or refuses.
-func againstStd[T any](read func([]byte) (T, error), raw []byte) (got T, diff string, err error) {
-	if got, err = read(raw); err != nil {
-		return got, "", err
-	}
-	want, stdErr := stdDecode[T](raw)
-	switch {
-	case stdErr != nil:
-		diff = fmt.Sprintf("accepted what encoding/json rejects (%v): %q", stdErr, raw)
-	case !reflect.DeepEqual(got, want):
-		diff = fmt.Sprintf("decoded %+v, encoding/json %+v, from %q", got, want, raw)
-	}
-	return got, diff, nil
-}
-
 // expectStdDecode checks that read accepts each of cases and gives what
-// encoding/json gives (stdDecode).
+// encoding/json gives (jsonref.Diff).
 func expectStdDecode[T any](t *testing.T, read func([]byte) (T, error), cases map[string][]byte) {
 	t.Helper()
 	for name, raw := range cases {
-		if _, diff, err := againstStd(read, raw); err != nil {
+		if _, diff, err := jsonref.Diff(read, raw); err != nil {
 			t.Errorf("%s: %v", name, err)
 		} else if diff != "" {
 			t.Errorf("%s: %s", name, diff)
 		}
 	}
-}
-
-// fuzzStdDecode fuzzes read from seeds: whatever it accepts, encoding/json
-// decodes to the same value (stdDecode), and read reads that value's own
-// encoding back.
-func fuzzStdDecode[T any](f *testing.F, read func([]byte) (T, error), seeds ...[]byte) {
-	for _, s := range seeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, diff, err := againstStd(read, raw)
-		if err != nil {
-			return
-		}
-		if diff != "" {
-			t.Fatal(diff)
-		}
-		again, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := read(again)
-		if err != nil || !reflect.DeepEqual(back, got) {
-			t.Fatalf("re-encoded share reads back as %+v, %v", back, err)
-		}
-	})
 }
 
 func TestShareJSONMatchesEncodingJSON(t *testing.T) {
@@ -133,7 +80,7 @@ func TestShareJSONRejects(t *testing.T) {
 func FuzzShareJSON(f *testing.F) {
 	side := &aa.Side{Scenarios: []aa.Tally{{ID: "a\"\\☃", Passed: 1, Total: 2}}, Runs: []aa.Tally{{ID: "r1", Passed: 1, Total: 2}}, Rows: 2}
 	compact, _ := json.Marshal(AAShare{Version: 1, Baseline: side, Candidate: side})
-	fuzzStdDecode(f, share.ReadAAJSON, compact, ShareJSON(AAShare{Baseline: side}), []byte(`{"v":1,"baseline":null}`),
+	jsonref.Fuzz(f, share.ReadAAJSON, compact, ShareJSON(AAShare{Baseline: side}), []byte(`{"v":1,"baseline":null}`),
 		[]byte(`{"v":-0,"baseline":{"scenarios":[{"id":"\u00e9\ud834\udd1e"}],"runs":null}}`), []byte(`{"V":1}`), []byte(`[1]`))
 }
 
