@@ -22,13 +22,6 @@ type historyT struct {
 
 func (h *historyT) OnPreRender(ctx app.Context) { h.ctx = ctx }
 
-// settle lets the page finish what an input started and render again.
-func settle(e app.TestEngine, ctx app.Context) {
-	e.ConsumeAll()
-	ctx.Update()
-	e.ConsumeAll()
-}
-
 // must fails the test on an error and gives the value:
 // must[T](t)(f()) for an f that returns (v T, err error).
 func must[T any](t *testing.T) func(T, error) T {
