@@ -10,6 +10,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
@@ -35,6 +36,7 @@ var sideKeys = [2]string{"baseline", "candidate"}
 // AA is the A/A noise check at "/aa".
 type AA struct {
 	pageBase
+	fileView
 	sides     [2]side
 	res       *aa.Result
 	resCand   *aa.Side // the candidate statistics res compares, nil for none
@@ -44,10 +46,7 @@ type AA struct {
 	share     string          // encoded state, "" when none or too long
 	tooBig    bool
 	shareLen  int
-	linkErr   error
-	candErr   error  // why the candidate read cannot be compared (it shares no scenario, say); nil when it can
-	opened    bool   // the URL fragment has been read
-	frag      string // the fragment last read or written
+	candErr   error // why the candidate read cannot be compared (it shares no scenario, say); nil when it can
 	derived   aaDerived
 	painted   bool     // the first mount has been painted; see full
 	headline  bool     // res leaves out the in-depth analyses for now; see compute
@@ -63,6 +62,8 @@ type AA struct {
 	// in is the check's options a link or a statistics file gave (its
 	// simulation is not run on the page); nil for today's defaults.
 	in *param.AAInput
+	// opts is the Options section: the check's options as typed.
+	opts optionsForm[param.AAInput]
 }
 
 // options are the check's options the page computes with: those of the
@@ -132,54 +133,39 @@ func (c *AA) derive(r *aa.Result) *aaDerived {
 	}
 	var b bytes.Buffer
 	core.WriteJSON(&b, r)
-	var m map[string]json.RawMessage
-	if json.Unmarshal(b.Bytes(), &m) != nil {
+	var m map[string]jsonscan.Raw
+	if jsonscan.Decode(b.Bytes(), "result", &m) != nil {
 		return d
 	}
-	for k := range m {
+	d.raw = map[string]json.RawMessage{}
+	for k, v := range m {
 		if !known[k] {
 			d.keys = append(d.keys, k)
 		}
+		d.raw[k] = json.RawMessage(v)
 	}
 	sortStrings(d.keys)
-	d.raw = m
 	return d
 }
 
 func (c *AA) OnNav(ctx app.Context) {
 	perfMark("nav")
 	defer perfMark("nav-done")
-	ctx.Page().SetTitle("A/A noise check · flakegate")
-	if frag := fragmentOf(ctx.Page().URL()); !c.opened || frag != c.frag {
-		if !c.openFragment(frag) && c.sides[0].stats != nil {
-			// A plain /aa (the menu's link) keeps what is on the page,
-			// so the address bar must say so again.
-			c.writeURL(ctx)
-		}
-	}
+	c.nav(ctx, "A/A noise check · flakegate", "aa", c.loadLink, c.sides[0].stats != nil, c.writeURL)
 	c.deepen(ctx)
 }
 
-// openFragment loads the statistics of an "aa=" fragment and reports
-// whether it held some; a fragment without them leaves the view as it is.
-// A link whose statistics cannot be read clears the view, so that no
-// figure of earlier input stands beside its error.
-func (c *AA) openFragment(v string) bool {
-	c.opened, c.frag, c.linkErr = true, v, nil
-	q := applyFragment([]field{{Key: "aa"}}, v)
-	if q["aa"] == "" {
-		return false
-	}
-	s, err := share.DecodeAA(q["aa"])
+// loadLink shows the statistics of a link's "aa=" data (fileView.openLink).
+func (c *AA) loadLink(data string) {
+	s, err := share.DecodeAA(data)
 	if err != nil {
 		c.linkErr = err
 		c.sides = [2]side{{gen: c.sides[0].gen + 1}, {gen: c.sides[1].gen + 1}}
 		c.compute()
-		return true
+		return
 	}
 	c.load(s, "share link")
-	c.share = q["aa"]
-	return true
+	c.share = data
 }
 
 // load sets both sides from shared statistics and computes.
@@ -188,6 +174,7 @@ func (c *AA) load(s AAShare, name string) {
 	if in, err := s.Input(); err == nil {
 		c.in = &in
 	}
+	c.showOptions()
 	c.sides[0] = side{name: name, stats: s.Baseline, gen: c.sides[0].gen + 1}
 	c.sides[1] = side{gen: c.sides[1].gen + 1}
 	if s.Candidate != nil {
@@ -209,6 +196,9 @@ func (c *AA) compute() {
 	c.calc++
 	c.res, c.resCand, c.err, c.headline, c.candErr = nil, nil, nil, false, nil
 	base, cand := c.sides[0].stats, c.sides[1].stats
+	if c.opts.err != nil {
+		return // no figure while an option is refused (shown at its field)
+	}
 	// No figure while the baseline cannot be read. A candidate that cannot
 	// be read leaves the baseline's analysis standing, without a verdict:
 	// the page says above the figures that they are the baseline's alone.

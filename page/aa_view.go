@@ -18,6 +18,9 @@ import (
 // runs trend, what a fixed-point rule costs, and the scenarios that went
 // both ways. Every figure is a data-field; no JSON key is shown as text.
 
+// aaSideLabels name the two sides' inputs.
+var aaSideLabels = [2]string{"Baseline: the unchanged suite's runs", "Candidate's runs (optional)"}
+
 // aaShown is the result's top-level JSON fields the page lays out itself;
 // any other (a figure added to aa.Result later) is shown generically.
 var aaShown = []string{"scenarios", "runs", "rows", "mixed", "v", "noise", "thresholds", "runs_needed", "trend",
@@ -27,19 +30,15 @@ var aaShown = []string{"scenarios", "runs", "rows", "mixed", "v", "noise", "thre
 func (c *AA) Render() app.UI {
 	perfMark("render")
 	if !c.opened {
-		c.openFragment(openingFragment())
+		c.openLink(openingFragment(), "aa", c.loadLink)
 	}
 	return c.shell("/aa", "A/A noise check",
 		"How noisy is an eval suite when nothing changed? Give the runs of the unchanged suite (the baseline) and, if you have them, a candidate's runs: the page says what drop is more than noise, how many runs it takes to see one, whether the runs drift, and whether the candidate regressed.",
-		app.P().Class("examples").Body(
-			app.Button().ID("example-aa").Class("secondary").Text("Try an example").OnClick(c.onExample),
-			app.Span().Class("hint").Text(" 20 unchanged runs of a 200-scenario suite whose pass rate drifts down, and 4 runs of a candidate."),
-		),
+		tryExample("example-aa", "20 unchanged runs of a 200-scenario suite whose pass rate drifts down, and 4 runs of a candidate.", c.onExample),
 		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
-		app.If(c.linkErr != nil, func() app.UI {
-			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(c.linkErr))
-		}),
-		app.If(c.err != nil && c.errSide() < 0, func() app.UI {
+		c.renderOptions(),
+		c.linkError(),
+		app.If(c.err != nil && c.errSide() < 0 && !c.opts.atOption(c.err), func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "aa").Text(errString(c.err))
 		}),
 		c.renderAnswer(),
@@ -76,6 +75,8 @@ func (c *AA) renderAnswer() app.UI {
 		body = append(body, app.P().Class("hint").Text("Reading the runs…"))
 	case c.sides[0].err != nil:
 		body = append(body, app.P().Class("hint").Text("No figures: the baseline's runs could not be read (the error is at its input above)."))
+	case c.opts.err != nil && c.sides[0].stats != nil:
+		body = append(body, app.P().Class("hint").Text("No figures: an option could not be read (the error is at its field under Options)."))
 	}
 	return app.Div().ID("answer").Class("answer").Aria("live", "polite").Body(body...)
 }
@@ -90,10 +91,7 @@ func (c *AA) renderSide(i int) app.UI {
 	if sideErr == nil && !s.busy && i == 1 {
 		sideErr = c.candErr
 	}
-	label := "Baseline: the unchanged suite's runs"
-	if i == 1 {
-		label = "Candidate's runs (optional)"
-	}
+	label := aaSideLabels[i]
 	var status app.UI
 	switch {
 	case s.busy:
@@ -163,28 +161,16 @@ func (c *AA) renderResult() app.UI {
 		c.renderVariance(),
 		app.H2().Text("What drop the suite can see"),
 		app.Div().Class("twocol").Body(
-			app.Div().Class("table-wrap").Body(app.Table().Body(
-				app.Caption().Text("Flag only drops larger than this (5% false alarms)"),
-				app.THead().Body(app.Tr().Body(th("Runs per side"), th("Drop"))),
-				app.TBody().Body(app.Range(r.Thresholds).Slice(func(i int) app.UI {
+			figureTable("Flag only drops larger than this (5% false alarms)", []string{"Runs per side", "Drop"}, "thresholds", len(r.Thresholds),
+				func(i int) []app.UI {
 					t := r.Thresholds[i]
-					return app.Tr().DataSet("scope", "thresholds."+strconv.Itoa(i)).Body(
-						app.Td().Body(fieldInt("runs_per_side", int64(t.RunsPerSide))),
-						app.Td().Body(fieldNum("drop", t.Drop, words.Points(t.Drop))),
-					)
-				})),
-			)),
-			app.Div().Class("table-wrap").Body(app.Table().Body(
-				app.Caption().Text("Runs per side to catch a drop 80% of the time"),
-				app.THead().Body(app.Tr().Body(th("Drop"), th("Runs per side"))),
-				app.TBody().Body(app.Range(r.RunsNeeded).Slice(func(i int) app.UI {
+					return []app.UI{app.Td().Body(fieldInt("runs_per_side", int64(t.RunsPerSide))), app.Td().Body(fieldNum("drop", t.Drop, words.Points(t.Drop)))}
+				}),
+			figureTable("Runs per side to catch a drop 80% of the time", []string{"Drop", "Runs per side"}, "runs_needed", len(r.RunsNeeded),
+				func(i int) []app.UI {
 					n := r.RunsNeeded[i]
-					return app.Tr().DataSet("scope", "runs_needed."+strconv.Itoa(i)).Body(
-						app.Td().Body(fieldNum("drop", n.Drop, words.Points(n.Drop))),
-						app.Td().Body(fieldInt("runs_per_side", n.RunsPerSide)),
-					)
-				})),
-			)),
+					return []app.UI{app.Td().Body(fieldNum("drop", n.Drop, words.Points(n.Drop))), app.Td().Body(fieldInt("runs_per_side", n.RunsPerSide))}
+				}),
 		),
 		app.H2().Text("Whether the runs trend"),
 		app.If(r.Trend != nil, func() app.UI {
@@ -228,14 +214,24 @@ const lazyRuns = 200
 
 func (c *AA) runTable() app.UI {
 	r := c.res
+	return figureTable("", []string{"Run", "Pass rate"}, "run_rates", len(r.RunRates), func(i int) []app.UI {
+		rr := r.RunRates[i]
+		return []app.UI{app.Td().Class("id").Body(fieldStr("run", rr.Run)), app.Td().Body(fieldNum("rate", rr.Rate, words.Percent(rr.Rate)))}
+	})
+}
+
+// figureTable is a table of figures under heads, a row per item i < n,
+// each scoped scope.i for the figure readers, its cells cells(i); caption
+// "" for none.
+func figureTable(caption string, heads []string, scope string, n int, cells func(i int) []app.UI) app.UI {
+	rows := make([]app.UI, n)
+	for i := range rows {
+		rows[i] = app.Tr().DataSet("scope", scope+"."+strconv.Itoa(i)).Body(cells(i)...)
+	}
 	return app.Div().Class("table-wrap").Body(app.Table().Body(
-		app.THead().Body(app.Tr().Body(th("Run"), th("Pass rate"))),
-		app.TBody().Body(app.Range(r.RunRates).Slice(func(i int) app.UI {
-			rr := r.RunRates[i]
-			return app.Tr().DataSet("scope", "run_rates."+strconv.Itoa(i)).Body(
-				app.Td().Class("id").Body(fieldStr("run", rr.Run)), app.Td().Body(fieldNum("rate", rr.Rate, words.Percent(rr.Rate))),
-			)
-		})),
+		app.If(caption != "", func() app.UI { return app.Caption().Text(caption) }),
+		app.THead().Body(app.Tr().Body(app.Range(heads).Slice(func(j int) app.UI { return th(heads[j]) }))),
+		app.TBody().Body(rows...),
 	))
 }
 
@@ -281,17 +277,11 @@ func (c *AA) renderCandidate() app.UI {
 		),
 		c.renderPairedT(),
 		app.If(len(cand.LargestDrops) > 0, func() app.UI {
-			return app.Div().Class("table-wrap").DataSet("scope", "candidate").Body(app.Table().Body(
-				app.Caption().Text("Scenarios that moved most: read these before you decide"),
-				app.THead().Body(app.Tr().Body(th("Scenario"), th("Candidate − baseline"))),
-				app.TBody().Body(app.Range(cand.LargestDrops).Slice(func(i int) app.UI {
+			return app.Div().DataSet("scope", "candidate").Body(figureTable("Scenarios that moved most: read these before you decide",
+				[]string{"Scenario", "Candidate − baseline"}, "largest_drops", len(cand.LargestDrops), func(i int) []app.UI {
 					d := cand.LargestDrops[i]
-					return app.Tr().DataSet("scope", "largest_drops."+strconv.Itoa(i)).Body(
-						app.Td().Class("id").Body(fieldStr("scenario", d.Scenario)),
-						app.Td().Body(fieldNum("diff", d.Diff, words.Points(d.Diff))),
-					)
-				})),
-			))
+					return []app.UI{app.Td().Class("id").Body(fieldStr("scenario", d.Scenario)), app.Td().Body(fieldNum("diff", d.Diff, words.Points(d.Diff)))}
+				}))
 		}),
 	)
 }
@@ -307,195 +297,6 @@ func dropAgainst(c *aa.Candidate) string {
 		return "The candidate did not drop."
 	}
 	return "The drop, " + words.Points(d) + ", is not larger: no regression shown."
-}
-
-// renderPairedT says the paired t-test by scenario in words.
-func (c *AA) renderPairedT() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	pt := d.PairedT
-	if pt == nil {
-		return app.P().Class("hint").Body(fieldNull("paired_t"), app.Text(" No paired t-test: it needs scenarios both sides have."))
-	}
-	return app.P().DataSet("scope", "paired_t").Body(
-		app.Strong().Text("How sure: "),
-		app.Text("an unchanged candidate crosses the threshold 5% of the time. Comparing the "), fieldInt("scenarios", int64(pt.Scenarios)),
-		app.Text(" "+plural(int64(pt.Scenarios), "scenario")+" one by one (a paired t-test), the mean difference is "), fieldNum("diff", pt.Diff, words.Points(pt.Diff)),
-		app.Text(" with a standard error of "), fieldNum("se", pt.SE, words.Points(pt.SE)), app.Text(": t = "), fieldOptNum("t", pt.T, func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }),
-		app.Text(" with "), fieldInt("df", int64(pt.DF)), app.Text(" degrees of freedom, one-sided p = "), fieldNum("p_value", pt.PValue, words.PValue(pt.PValue)),
-		app.Text(", which at the "), fieldNum("alpha", pt.Alpha, words.Level(pt.Alpha)), app.Text(" level says "),
-		fieldStrText("verdict", pt.Verdict, words.AAVerdictWords(pt.Verdict)), app.Text("."),
-	)
-}
-
-// renderVariance says whether the runs spread as independent runs would.
-func (c *AA) renderVariance() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	vr := d.VarianceRatio
-	if vr == nil {
-		return app.P().Class("hint").Body(fieldNull("variance_ratio"), app.Text(" No variance ratio: it needs 3 or more runs and some noise."))
-	}
-	ratio := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-	inside := func(b bool) string {
-		if b {
-			return "inside"
-		}
-		return "outside"
-	}
-	return app.P().DataSet("scope", "variance_ratio").Body(
-		app.Text("The runs' pass rates vary by "), fieldNum("measured_variance", vr.MeasuredVariance, sciVar(vr.MeasuredVariance)),
-		app.Text(" (their variance); independent runs of these scenarios would vary by "), fieldNum("formula_variance", vr.FormulaVariance, sciVar(vr.FormulaVariance)),
-		app.Text(" (v/n). The ratio, "), fieldNum("measured_over_formula", vr.MeasuredOverFormula, ratio(vr.MeasuredOverFormula)),
-		app.Text(", is "), fieldBool("inside", vr.Inside, "inside", "outside"), app.Text(" the "), fieldNum("level", vr.Level, words.Level(vr.Level)),
-		app.Text(" range of "), fieldNum("range_lower", vr.RangeLower, ratio(vr.RangeLower)), app.Text(" to "), fieldNum("range_upper", vr.RangeUpper, ratio(vr.RangeUpper)),
-		app.Text(" that chance allows for this many runs"),
-		app.If(vr.Detrended != nil, func() app.UI {
-			dt := vr.Detrended
-			return app.Span().DataSet("scope", "detrended").Body(
-				app.Text("; around a straight line in run order the runs vary by "), fieldNum("measured_variance", dt.MeasuredVariance, sciVar(dt.MeasuredVariance)),
-				app.Text(", a ratio of "), fieldNum("measured_over_formula", dt.MeasuredOverFormula, ratio(dt.MeasuredOverFormula)),
-				app.Text(", "), fieldBool("inside", dt.Inside, inside(true), inside(false)), app.Text(" its range of "),
-				fieldNum("range_lower", dt.RangeLower, ratio(dt.RangeLower)), app.Text(" to "), fieldNum("range_upper", dt.RangeUpper, ratio(dt.RangeUpper)),
-				app.Text(" (a trend that explains the extra spread brings the ratio back near 1)"),
-			)
-		}).Else(func() app.UI { return hidden().Body(fieldNull("detrended")) }),
-		app.Text("."),
-	)
-}
-
-// sciVar writes a variance of pass rates (a fraction squared) as points
-// squared: 0.00019 is "1.9 pts²".
-func sciVar(v float64) string {
-	return strconv.FormatFloat(1e4*v, 'g', 3, 64) + " pts²"
-}
-
-// renderTrendTest says whether the pass rate drifts in run order.
-func (c *AA) renderTrendTest() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	tt := d.TrendTest
-	if tt == nil {
-		return app.P().Class("hint").Body(fieldNull("trend_test"), app.Text(" No trend test: it needs 3 or more runs."))
-	}
-	how := "random run orders"
-	if tt.Exact {
-		how = "run orders, every one"
-	}
-	return app.P().DataSet("scope", "trend_test").Body(
-		app.Text("A straight line through the runs in order starts at "), fieldNum("intercept", tt.Intercept, words.Percent(tt.Intercept)),
-		app.Text(" and moves "), fieldNum("slope_per_run", tt.SlopePerRun, words.Points(tt.SlopePerRun)), app.Text(" per run; the first half of the runs averaged "),
-		fieldNum("first_half_mean", tt.FirstHalfMean, words.FixedPercent(tt.FirstHalfMean, 2)), app.Text(" and the second half "),
-		fieldNum("second_half_mean", tt.SecondHalfMean, words.FixedPercent(tt.SecondHalfMean, 2)),
-		app.Text(". Shuffling the runs' order ("), fieldInt("permutations", tt.Permutations), app.Text(" "+how+", "),
-		fieldBool("exact", tt.Exact, "an exact test", "a sampled test"), app.Text(") gives a slope this steep with p = "),
-		fieldNum("p_value", tt.PValue, words.PValue(tt.PValue)), app.Text(trendVerdict(tt.PValue)),
-	)
-}
-
-func trendVerdict(p float64) string {
-	if p < 0.05 {
-		return ": the runs trend, so a threshold set from them fires mostly one way; compare a candidate with recent runs, and find the drift's cause."
-	}
-	return ": no trend beyond chance."
-}
-
-// renderFixedDrop says what a fixed-point rule costs in false alarms.
-func (c *AA) renderFixedDrop() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	f := d.FixedDrop
-	if f == nil {
-		return app.P().Class("hint").Body(fieldNull("fixed_drop"), app.Text(" No count for a fixed rule: it needs 2 or more runs."))
-	}
-	method := "computed exactly"
-	if f.IndependentMethod == aa.MethodNormal {
-		method = "by the normal approximation"
-	}
-	return app.Section().DataSet("scope", "fixed_drop").Aria("label", "A fixed rule").Body(
-		app.H2().Text("What a fixed "+roundPts(f.Drop)+"-point rule would cost"),
-		app.P().Body(
-			app.Text("A rule that blocks any drop of "), fieldNum("drop", f.Drop, words.Points(f.Drop)),
-			app.Text(" or more (here "), fieldInt("drop_scenarios", f.DropScenarios), app.Text(" "+plural(f.DropScenarios, "scenario")+") would block "),
-			app.Strong().Body(fieldNum("rate", f.Rate, words.Percent(f.Rate))), app.Text(" of comparisons between unchanged runs: it fired on "),
-			fieldInt("fired", f.Fired), app.Text(" of "), fieldInt("pairs", f.Pairs), app.Text(" ordered pairs of runs ("),
-			fieldInt("fired_earlier_baseline", f.FiredEarlierBaseline), app.Text(" with the earlier run as the baseline, "),
-			fieldInt("fired_later_baseline", f.FiredLaterBaseline), app.Text(" with the later). Were the runs independent, it would block "),
-			fieldNum("independent_rate", f.IndependentRate, words.Percent(f.IndependentRate)), app.Text(" ("),
-			fieldStrText("independent_method", f.IndependentMethod, method), app.Text(")."),
-		),
-	)
-}
-
-// roundPts is a drop in points without trailing zeros: "2", "2.5".
-func roundPts(drop float64) string {
-	p := strconv.FormatFloat(100*drop, 'f', 2, 64)
-	return strings.TrimSuffix(strings.TrimRight(p, "0"), ".")
-}
-
-// renderFlaky lists pass^k, the all-pass bound and the scenarios that went
-// both ways.
-func (c *AA) renderFlaky() app.UI {
-	d := c.res.Depth
-	if d == nil {
-		return nil
-	}
-	b := d.AllPassBound
-	return app.Section().Aria("label", "Scenarios that went both ways").Body(
-		app.H2().Text("Scenarios that went both ways"),
-		app.If(len(d.PassK) > 0, func() app.UI {
-			return app.Div().Class("table-wrap").Body(app.Table().Body(
-				app.Caption().Text("Chance a scenario passes every one of k attempts (pass^k)"),
-				app.THead().Body(app.Tr().Body(th("Attempts k"), th("Pass every time"))),
-				app.TBody().Body(app.Range(d.PassK).Slice(func(i int) app.UI {
-					p := d.PassK[i]
-					return app.Tr().DataSet("scope", "pass_k."+strconv.Itoa(i)).Body(
-						app.Td().Body(fieldInt("k", int64(p.K))), app.Td().Body(fieldNum("rate", p.Rate, words.Percent(p.Rate))),
-					)
-				})),
-			))
-		}),
-		app.P().DataSet("scope", "all_pass_bound").Body(
-			fieldInt("scenarios", int64(b.Scenarios)), app.Text(" "+plural(int64(b.Scenarios), "scenario")+" passed all "),
-			fieldInt("runs", int64(b.Runs)), app.Text(" runs; a clean record that long still allows a failure rate up to "),
-			fieldNum("upper", b.Upper, words.Percent(b.Upper)), app.Text(" for each (at "), fieldNum("confidence", b.Confidence, words.Level(b.Confidence)),
-			app.Text(" confidence), so a scenario that never failed here may still fail now and then."),
-		),
-		app.If(len(d.Flaky) > 0, func() app.UI {
-			table := func() app.UI {
-				return app.Div().Class("table-wrap").Body(app.Table().Body(
-					app.Caption().Text("Noisiest first"),
-					app.THead().Body(app.Tr().Body(th("Scenario"), th("Passed"), th("Of runs"), th("Pass rate"), th("Noise q(1−q)"))),
-					app.TBody().Body(app.Range(d.Flaky).Slice(func(i int) app.UI {
-						f := d.Flaky[i]
-						return app.Tr().DataSet("scope", "flaky."+strconv.Itoa(i)).Body(
-							app.Td().Class("id").Body(fieldStr("scenario", f.Scenario)),
-							app.Td().Body(fieldInt("passed", f.Passed)), app.Td().Body(fieldInt("runs", f.Runs)),
-							app.Td().Body(fieldNum("rate", f.Rate, words.Percent(f.Rate))),
-							app.Td().Body(fieldNum("noise", f.Noise, strconv.FormatFloat(f.Noise, 'f', 3, 64))),
-						)
-					})),
-				))
-			}
-			return app.Details().ID("flaky").Open(c.open["flaky"]).OnToggle(func(ctx app.Context, e app.Event) {
-				if c.open == nil {
-					c.open = map[string]bool{}
-				}
-				c.open["flaky"] = ctx.JSSrc().Get("open").Bool()
-			}).Body(
-				app.Summary().Text("The "+words.Nouns(len(d.Flaky), "scenario")+" that passed in some runs and failed in others"),
-				app.If(c.open["flaky"] || len(d.Flaky) <= 40, table),
-			)
-		}),
-	)
 }
 
 func (c *AA) renderShare() app.UI {
@@ -555,12 +356,7 @@ func (c *AA) extraFields(r *aa.Result) app.UI {
 					if len(m[k]) <= lazyJSON {
 						return genericField(k, m[k])
 					}
-					return app.Details().ID("more-"+k).Open(c.open[k]).OnToggle(func(ctx app.Context, e app.Event) {
-						if c.open == nil {
-							c.open = map[string]bool{}
-						}
-						c.open[k] = ctx.JSSrc().Get("open").Bool()
-					}).Body(
+					return app.Details().ID("more-"+k).Open(c.open[k]).OnToggle(c.toggled(k)).Body(
 						app.Summary().Text(strings.ReplaceAll(k, "_", " ")),
 						app.If(c.open[k], func() app.UI { return genericField(k, m[k]) }),
 					)
@@ -568,6 +364,16 @@ func (c *AA) extraFields(r *aa.Result) app.UI {
 			)
 		}),
 	)
+}
+
+// toggled keeps whether the disclosure key is open, as the person left it.
+func (c *AA) toggled(key string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if c.open == nil {
+			c.open = map[string]bool{}
+		}
+		c.open[key] = ctx.JSSrc().Get("open").Bool()
+	}
 }
 
 // lazyJSON is the largest further figure, in bytes of JSON, rendered before

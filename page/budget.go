@@ -65,16 +65,8 @@ func budgetFrom(s map[string]string) (*gate.BudgetResult, error) {
 // budgetExamples are the articles' cases, one click each; the link then
 // holds them like any typed input.
 var budgetExamples = []example{
-	{"1 failure in 120 runs, 8 s a run", budgetExample(map[string]string{"observe": "1/120", "cost": "8", "rates": ""})},
-	{"A 2% flake, 3 reruns, 8 s a run", budgetExample(map[string]string{"rates": "2%", "cost": "8"})},
-}
-
-func budgetExample(set map[string]string) string {
-	st := newFormState(budgetFields)
-	for k, v := range set {
-		st[k] = v
-	}
-	return st.fragment(budgetFields)
+	{"1 failure in 120 runs, 8 s a run", formExample(budgetFields, map[string]string{"observe": "1/120", "cost": "8", "rates": ""})},
+	{"A 2% flake, 3 reruns, 8 s a run", formExample(budgetFields, map[string]string{"rates": "2%", "cost": "8"})},
 }
 
 // Budget is the rerun-budget calculator at "/".
@@ -87,12 +79,7 @@ type Budget struct {
 
 // OnNav reads the form from the URL fragment and computes.
 func (c *Budget) OnNav(ctx app.Context) {
-	perfMark("nav")
-	defer perfMark("nav-done")
-	if c.load(budgetFields, fragmentOf(ctx.Page().URL())) {
-		c.compute()
-	}
-	ctx.Page().SetTitle("Rerun budget · flakegate")
+	c.nav(ctx, budgetFields, "Rerun budget · flakegate", c.open)
 }
 
 // SetField sets one input as if typed, recomputes and rewrites the URL.
@@ -123,23 +110,11 @@ func (c *Budget) compute() {
 func (c *Budget) Result() *gate.BudgetResult { return c.res }
 
 func (c *Budget) Render() app.UI {
-	perfMark("render")
-	if c.st == nil {
-		c.open(openingFragment())
-	}
+	c.opening(c.open)
 	return c.shell("/", "Rerun budget",
 		"How many reruns does a flaky test need before a retry shows its failure, what does that cost, and which lane of the merge gate does it belong in?",
 		examples(budgetExamples, c.Open),
-		app.Form().Class("calc").ID("budget-form").OnSubmit(preventSubmit).Body(
-			app.Range(budgetFields).Slice(func(i int) app.UI {
-				f := budgetFields[i]
-				set := func(ctx app.Context, e app.Event) { c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String()) }
-				if f.Key == "runner" {
-					return selectField(f, c.st[f.Key], runnerChoices(), fieldError(c.err, f.Key), set)
-				}
-				return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), set)
-			}),
-		),
+		c.inputs("budget-form", budgetFields, c.err, map[string][]choice{"runner": runnerChoices()}, c.SetField, nil),
 		formError(c.err, budgetFields),
 		app.If(c.res != nil, func() app.UI { return c.renderResult() }),
 	)
@@ -185,13 +160,7 @@ func (c *Budget) renderResult() app.UI {
 	if r.Runner != nil {
 		cols = append(cols[:len(cols):len(cols)], "Setting for "+words.Level(r.Target))
 	}
-	cell := func(col int, class string, body ...app.UI) app.UI {
-		td := app.Td().DataSet("label", cols[col])
-		if class != "" {
-			td = td.Class(class)
-		}
-		return td.Body(body...)
-	}
+	cell := cardCells(cols)
 	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
 		answerBox("answer", verdict, words.BudgetAnswer(r), says),
 		termList(budgetTerms(r)),

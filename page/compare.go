@@ -34,71 +34,66 @@ type cmpSide struct {
 
 var cmpSideKeys = [2]string{"a", "b"}
 
+// cmpSideLabels name the two sides' inputs.
+var cmpSideLabels = [2]string{"Side A, the model compared against", "Side B, the model compared"}
+
 // Compare is the page at "/compare": is model B better than model A on the
 // same eval questions? Each side's eval logs are dropped on it (several for
 // epochs), or come from a link; it shows what flakegate compare prints.
 type Compare struct {
 	pageBase
-	sides   [2]cmpSide
-	opt     compare.Options // the link's settings; the defaults for dropped logs
-	res     *compare.Result
-	err     error
-	linkErr error
-	opened  bool              // the URL fragment has been read
-	frag    string            // the fragment last read or written
-	md      string            // the result's Markdown, without its link
-	keys    []string          // the result's JSON members, in order, for All figures
-	raw     []json.RawMessage // their JSON
-	tooLong string            // why the comparison has no link (words.CompareTooLong); "" when it has one
+	fileView
+	sides [2]cmpSide
+	// opt are the options the comparison is computed with: a link's or
+	// the example's, else those typed (opts), the defaults at first.
+	opt  compare.Options
+	opts optionsForm[compare.Options] // the Options section, as typed
+	res  *compare.Result
+	err  error
+	md   string            // the result's Markdown, without its link
+	keys []string          // the result's JSON members, in order, for All figures
+	raw  []json.RawMessage // their JSON
 }
 
 func (c *Compare) OnNav(ctx app.Context) {
-	ctx.Page().SetTitle("Compare two models · flakegate")
-	if frag := fragmentOf(ctx.Page().URL()); !c.opened || frag != c.frag {
-		if !c.openFragment(frag) && c.res != nil {
-			c.writeURL(ctx) // a plain /compare keeps what is on the page
-		}
-	}
+	c.nav(ctx, "Compare two models · flakegate", "compare", c.loadLink, c.res != nil, c.writeURL)
 }
 
-// openFragment loads the comparison of a "compare=" fragment and reports
-// whether it held one. A link that cannot be read clears the view.
-func (c *Compare) openFragment(v string) bool {
-	c.opened, c.frag, c.linkErr = true, v, nil
-	q := applyFragment([]field{{Key: "compare"}}, v)
-	if q["compare"] == "" {
-		return false
-	}
-	s, err := DecodeCompareShare(q["compare"])
+// loadLink shows the comparison of a link's "compare=" data
+// (fileView.openLink).
+func (c *Compare) loadLink(data string) {
+	s, err := DecodeCompareShare(data)
 	if err != nil {
 		c.linkErr = err
 		c.sides = [2]cmpSide{{gen: c.sides[0].gen + 1}, {gen: c.sides[1].gen + 1}}
 		c.compute()
-		return true
+		return
 	}
 	a, b, opt := s.Sides()
-	c.opt = opt
-	c.sides[0] = cmpSide{name: "share link", stats: a, gen: c.sides[0].gen + 1}
-	c.sides[1] = cmpSide{name: "share link", stats: b, gen: c.sides[1].gen + 1}
-	c.compute()
-	return true
+	c.show("share link", a, b, opt)
 }
 
 // Open shows the comparison of a and b with opt (the example), as a link
 // to it would.
 func (c *Compare) Open(ctx app.Context, a, b *aa.Side, opt compare.Options) {
-	c.linkErr, c.opt = nil, opt
-	c.sides[0] = cmpSide{name: "example", stats: a, gen: c.sides[0].gen + 1}
-	c.sides[1] = cmpSide{name: "example", stats: b, gen: c.sides[1].gen + 1}
-	c.compute()
+	c.linkErr = nil
+	c.show("example", a, b, opt)
 	c.writeURL(ctx)
+}
+
+// show compares a and b, both from name, with opt.
+func (c *Compare) show(name string, a, b *aa.Side, opt compare.Options) {
+	c.setOptions(opt)
+	c.sides[0] = cmpSide{name: name, stats: a, gen: c.sides[0].gen + 1}
+	c.sides[1] = cmpSide{name: name, stats: b, gen: c.sides[1].gen + 1}
+	c.compute()
 }
 
 func (c *Compare) compute() {
 	c.res, c.err, c.md = nil, nil, ""
 	c.keys, c.raw = nil, nil
 	a, b := c.sides[0], c.sides[1]
-	if a.stats == nil || b.stats == nil || a.err != nil || b.err != nil || a.busy || b.busy {
+	if c.opts.err != nil || a.stats == nil || b.stats == nil || a.err != nil || b.err != nil || a.busy || b.busy {
 		return
 	}
 	c.res, c.err = compare.Compare(a.stats, b.stats, c.opt)
@@ -114,20 +109,11 @@ func (c *Compare) compute() {
 // writeURL puts the comparison in the address bar, or says why a link
 // cannot hold it.
 func (c *Compare) writeURL(ctx app.Context) {
-	c.noLink, c.tooLong = "", ""
-	frag := ""
+	var view func() (share.View, error)
 	if c.res != nil {
-		if v, err := share.Compare(c.sides[0].stats, c.sides[1].stats, c.opt); err == nil {
-			if v.Linked() {
-				frag = v.Fragment
-			} else {
-				c.tooLong = words.CompareTooLong(v.LeftBytes)
-				c.noLink = "No link copied: " + c.tooLong
-			}
-		}
+		view = func() (share.View, error) { return share.Compare(c.sides[0].stats, c.sides[1].stats, c.opt) }
 	}
-	c.frag = frag
-	keepInURL(ctx, frag)
+	c.writeLink(ctx, &c.pageBase, view, words.CompareTooLong)
 }
 
 // Result is the comparison on the page (nil until both sides are read).
@@ -147,7 +133,9 @@ func (c *Compare) ReadFiles(ctx app.Context, i int, files []dropped) {
 
 // ReadLogs reads eval logs for side i, each one run named after it.
 func (c *Compare) ReadLogs(ctx app.Context, i int, names []string, logs []io.Reader) {
-	c.linkErr, c.opt = nil, compare.DefaultOptions
+	// The options typed stay; a link's clusters were its questions'.
+	c.ensureOptions()
+	c.linkErr, c.opt.Clusters, c.opt.ClusterField = nil, nil, ""
 	c.sides[i].gen++
 	gen := c.sides[i].gen
 	c.sides[i] = cmpSide{name: shortList(names), busy: true, gen: gen}
@@ -189,18 +177,15 @@ func exampleCompare() (a, b *aa.Side) {
 func (c *Compare) Render() app.UI {
 	return c.shell("/compare", "Compare two models",
 		"Is model B better than model A on the same eval questions? Drop each model's eval logs (inspect_ai, lm-evaluation-harness samples, promptfoo; several files for epochs): the questions are paired by id.",
-		app.P().Class("examples").Body(
-			app.Button().ID("example-compare").Class("secondary example").Text("Try an example").OnClick(func(ctx app.Context, e app.Event) {
+		tryExample("example-compare", "710 questions answered once by each model: 41 go from wrong to right, 19 from right to wrong.",
+			func(ctx app.Context, e app.Event) {
 				a, b := exampleCompare()
 				c.Open(ctx, a, b, compare.DefaultOptions)
 			}),
-			app.Span().Class("hint").Text(" 710 questions answered once by each model: 41 go from wrong to right, 19 from right to wrong."),
-		),
 		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
-		app.If(c.linkErr != nil, func() app.UI {
-			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(c.linkErr))
-		}),
-		app.If(c.err != nil, func() app.UI {
+		c.renderOptions(),
+		c.linkError(),
+		app.If(c.err != nil && !c.opts.atOption(c.err), func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "compare").Text(errString(c.err))
 		}),
 		app.If(c.res != nil, c.renderResult),
@@ -209,10 +194,7 @@ func (c *Compare) Render() app.UI {
 
 func (c *Compare) renderSide(i int) app.UI {
 	s, key := c.sides[i], cmpSideKeys[i]
-	label := "Side A, the model compared against"
-	if i == 1 {
-		label = "Side B, the model compared"
-	}
+	label := cmpSideLabels[i]
 	var status app.UI
 	switch {
 	case s.busy:
@@ -270,12 +252,7 @@ func (c *Compare) renderResult() app.UI {
 		app.If(len(r.Warnings) > 0, func() app.UI {
 			return app.Ul().Class("caveats").Body(app.Range(r.Warnings).Slice(func(k int) app.UI { return app.Li().Text(r.Warnings[k]) }))
 		}),
-		c.copyButtons(func(link string) string {
-			if c.tooLong != "" {
-				return words.CompareMarkdown(r, words.Link{Note: c.tooLong})
-			}
-			return words.CompareMarkdown(r, words.Link{URL: link})
-		}),
+		c.copyButtons(func(link string) string { return words.CompareMarkdown(r, c.link(link)) }),
 		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.md)),
 		app.Details().ID("all-figures").Body(app.Summary().Text("All figures (the JSON of flakegate compare -json)"),
 			app.Div().DataSet("scope", "compare").Body(app.Range(c.keys).Slice(func(k int) app.UI {

@@ -2,7 +2,6 @@ package page
 
 import (
 	"io"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -12,13 +11,6 @@ import (
 	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
-
-type compareT struct {
-	Compare
-	ctx app.Context
-}
-
-func (c *compareT) OnPreRender(ctx app.Context) { c.ctx = ctx }
 
 // logsDir holds eval logs in each harness's format; core/compare's
 // logs_test.go checks their comparisons by hand.
@@ -44,13 +36,10 @@ func openLogs(t *testing.T, names ...string) []io.Reader {
 // page gives the same result, bit for bit.
 func TestComparePage(t *testing.T) {
 	a, b := "samples_arith_gen_2026-12-01T10-00-00.000001.jsonl", "samples_arith_gen_2026-12-02T10-00-00.000001.jsonl"
-	c := &compareT{}
-	e := load(t, c)
+	c, e := newPage[compareT](t)
 	c.ReadLogs(c.ctx, 0, []string{a}, openLogs(t, a))
 	c.ReadLogs(c.ctx, 1, []string{b}, openLogs(t, b))
-	e.ConsumeAll()
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	res := c.Result()
 	if res == nil || res.McNemar == nil || res.McNemar.WrongToRight != 6 || res.McNemar.RightToWrong != 2 {
 		t.Fatalf("result %+v, error %v, sides %+v", res, c.err, c.sides)
@@ -64,9 +53,8 @@ func TestComparePage(t *testing.T) {
 		t.Fatalf("the address bar holds %q", frag)
 	}
 
-	d := &compareT{}
-	e2 := load(t, d)
-	u, _ := url.Parse("/compare#" + frag)
+	d, e2 := newPage[compareT](t)
+	u := mustURL(t, "/compare#"+frag)
 	follow(e2, d.ctx, d, u)
 	if got := d.Result(); got == nil || string(jsonOf(t, got)) != string(jsonOf(t, withoutNotes(res))) {
 		t.Errorf("the link's result differs:\n%s\nwant\n%s", jsonOf(t, got), jsonOf(t, withoutNotes(res)))
@@ -124,10 +112,9 @@ func TestCompareShareRoundTrip(t *testing.T) {
 			t.Errorf("%s: err %v, want %q", bad.state, err, bad.msg)
 		}
 	}
-	c := &compareT{}
-	e := load(t, c)
+	c, e := newPage[compareT](t)
 	c.Open(c.ctx, a, b, opt)
-	u, _ := url.Parse("/compare#compare=zzzz")
+	u := mustURL(t, "/compare#compare=zzzz")
 	follow(e, c.ctx, c, u)
 	if html := app.HTMLString(c); c.Result() != nil || !strings.Contains(html, `data-error="link"`) {
 		t.Errorf("a damaged link leaves figures or says nothing:\n%s", html)
@@ -141,22 +128,16 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
 
 func readLogsSide(t *testing.T, name string) *aa.Side {
 	t.Helper()
-	s, err := readRunFiles([]string{name}, openLogs(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return must[*aa.Side](t)(readRunFiles([]string{name}, openLogs(t, name)))
 }
 
 // TestCompareExample: the example is the answer a reviewer pastes, as
 // words/compare_test.go checks it by hand.
 func TestCompareExample(t *testing.T) {
-	c := &compareT{}
-	e := load(t, c)
+	c, e := newPage[compareT](t)
 	a, b := exampleCompare()
 	c.Open(c.ctx, a, b, compare.DefaultOptions)
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	want := "B answers 3.1 points more questions right (95% interval 1.0 to 5.2); 41 questions went from wrong to right and 19 from right to wrong; McNemar p = 0.0062."
 	if html := app.HTMLString(c); !strings.Contains(html, want) {
 		t.Errorf("the example does not answer %q:\n%s", want, html)

@@ -2,8 +2,6 @@ package page
 
 import (
 	"bytes"
-	"fmt"
-	"net/url"
 	"strconv"
 
 	"github.com/flakegate/flakegate/core"
@@ -77,16 +75,8 @@ func SizeInputFrom(in gate.DecideInput) (gate.SizeInput, bool) { return gate.Siz
 
 // decideExamples are the articles' cases, one click each.
 var decideExamples = []example{
-	{"10/20 before, 17/20 after", decideExample(map[string]string{"baseline": "10/20", "patched": "17/20"})},
-	{"30/60 before, 51/60 after, property check passed", decideExample(map[string]string{"baseline": "30/60", "patched": "51/60", "property": core.PropertyPassed})},
-}
-
-func decideExample(set map[string]string) string {
-	st := newFormState(decideFields)
-	for k, v := range set {
-		st[k] = v
-	}
-	return st.fragment(decideFields)
+	{"10/20 before, 17/20 after", formExample(decideFields, map[string]string{"baseline": "10/20", "patched": "17/20"})},
+	{"30/60 before, 51/60 after, property check passed", formExample(decideFields, map[string]string{"baseline": "30/60", "patched": "51/60", "property": core.PropertyPassed})},
 }
 
 // Decide is the two-arm verdict calculator at "/decide", with sizing and a
@@ -127,27 +117,12 @@ func (c *Decide) withLedger(frag string) string {
 // openLedger reads the ledger a fragment carries, if any; without one the
 // view has no ledger, as the link says.
 func (c *Decide) openLedger(frag string) {
-	c.files, c.book, c.bookErr, c.bookShare, c.bookLong = nil, nil, nil, "", 0
-	v, _ := url.ParseQuery(frag)
-	enc := v.Get("ledger")
-	if enc == "" {
-		return
-	}
-	if s, err := share.DecodeLedger(enc); err != nil {
-		c.bookErr = fmt.Errorf("this link's ledger could not be read: %w", err)
-	} else {
-		c.book, c.bookShare = s, enc
-	}
+	c.files, c.bookLong = nil, 0
+	c.book, c.bookShare, c.bookErr = openShared(frag, "ledger", share.DecodeLedger)
 }
 
 func (c *Decide) OnNav(ctx app.Context) {
-	perfMark("nav")
-	defer perfMark("nav-done")
-	if frag := fragmentOf(ctx.Page().URL()); c.load(decideFields, frag) {
-		c.openLedger(frag)
-		c.compute()
-	}
-	ctx.Page().SetTitle("Two-arm verdict · flakegate")
+	c.nav(ctx, decideFields, "Two-arm verdict · flakegate", c.open)
 }
 
 // SetField sets one input as if typed, recomputes and rewrites the URL.
@@ -225,14 +200,9 @@ func (c *Decide) ClearLedger(ctx app.Context) {
 }
 
 func (c *Decide) setBook(s *ledger.Summary) {
-	c.book, c.bookShare, c.bookLong = s, "", 0
-	if enc, err := share.EncodeLedger(s); err == nil {
-		if len(enc)+len("ledger=") > MaxShareFragment {
-			c.bookLong = len(enc)
-		} else {
-			c.bookShare = enc
-		}
-	}
+	enc, err := share.EncodeLedger(s)
+	c.book = s
+	c.bookShare, c.bookLong = fitLink("ledger", enc, err)
 }
 
 func (c *Decide) writeURL(ctx app.Context) {
@@ -289,25 +259,16 @@ func (c *Decide) ledgerWaits() bool {
 func (c *Decide) Result() *gate.DecideResult { return c.res }
 
 func (c *Decide) Render() app.UI {
-	perfMark("render")
-	if c.st == nil {
-		c.open(openingFragment())
-	}
+	c.opening(c.open)
 	return c.shell("/decide", "Two-arm verdict",
 		"Did a patch change a test's pass rate? Compare the runs before and after the patch, and see what the merge gate does.",
 		examples(decideExamples, c.Open),
-		app.Form().Class("calc").ID("decide-form").OnSubmit(preventSubmit).Body(
-			app.Range(decideFields[:4]).Slice(func(i int) app.UI {
-				f := decideFields[i]
-				if i < 2 && c.book != nil {
-					return countNotJudged(f)
-				}
-				return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), func(ctx app.Context, e app.Event) {
-					c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String())
-				})
-			}),
-			c.propertySelect(),
-		),
+		c.inputs("decide-form", decideFields, c.err, map[string][]choice{"property": propertyChoices}, c.SetField, func(i int, f field) app.UI {
+			if i < 2 && c.book != nil {
+				return countNotJudged(f) // the files are judged, not the counts
+			}
+			return nil
+		}),
 		formError(c.err, decideFields),
 		app.If(c.ledger != nil, func() app.UI { return c.renderLedgerAnswer() }).
 			ElseIf(c.res != nil && c.book == nil, func() app.UI { return c.renderResult() }),
@@ -321,12 +282,6 @@ var propertyChoices = []choice{
 	{core.PropertyUnknown, "not run yet"},
 	{core.PropertyPassed, "passed"},
 	{core.PropertyFailed, "failed"},
-}
-
-func (c *Decide) propertySelect() app.UI {
-	return selectField(decideFields[4], c.st["property"], propertyChoices, fieldError(c.err, "property"), func(ctx app.Context, e app.Event) {
-		c.SetField(ctx, "property", ctx.JSSrc().Get("value").String())
-	})
 }
 
 // armColumns head the table of both arms; on a phone each cell is a line
@@ -418,11 +373,7 @@ func (c *Decide) renderShare() app.UI {
 		}
 		return words.DecideMarkdown(r, size, link)
 	}
-	return app.Section().Class("share-section").Aria("label", "Share").Body(
-		app.H2().Text("Share"),
-		c.copyButtons(func(link string) string { return md(words.Link{URL: link}) }),
-		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(md(words.Link{}))),
-	)
+	return c.shareSection(md)
 }
 
 func renderSize(s *gate.SizeResult) app.UI {

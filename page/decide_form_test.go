@@ -1,11 +1,8 @@
 package page
 
 import (
-	"bytes"
 	"html"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,7 +10,6 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -24,18 +20,17 @@ import (
 
 // formT is a calculator page driven through its fields.
 type formT interface {
-	app.Composer
+	testPage
 	SetField(ctx app.Context, key, value string)
 }
 
-// typeInto sets fields in order, as typed, and renders.
-func typeInto(t *testing.T, e app.TestEngine, c formT, ctx app.Context, kv ...string) string {
+// typeInto sets fields in order, as typed (key, value pairs), and renders.
+func typeInto(t *testing.T, e app.TestEngine, c formT, kv ...string) string {
 	t.Helper()
 	for i := 0; i+1 < len(kv); i += 2 {
-		c.SetField(ctx, kv[i], kv[i+1])
+		c.SetField(c.context(), kv[i], kv[i+1])
 	}
-	ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.context())
 	return app.HTMLString(c)
 }
 
@@ -119,116 +114,88 @@ func firstKeys(m map[string]string, n int) []string {
 	return ks
 }
 
-// aloneMsg is the message field key shows when it is the only invalid one.
-func aloneMsg(t *testing.T, fields []field, from func(map[string]string) error, key, value string) string {
-	t.Helper()
+// aloneMsg is the message field key shows when it is the only invalid
+// one, "" when value is valid there.
+func aloneMsg(fields []field, from func(map[string]string) error, key, value string) string {
 	st := newFormState(fields)
 	st[key] = value
-	err := from(st)
-	if err == nil || fieldError(err, key) == "" {
-		t.Fatalf("%s=%q alone: no error at the field (%v)", key, value, err)
-	}
-	return fieldError(err, key)
+	return fieldError(from(st), key)
 }
 
 func budgetErr(s map[string]string) error { _, err := budgetFrom(s); return err }
 
 func decideErr(s map[string]string) error { _, _, err := decideFrom(s); return err }
 
-func TestBudgetMarksEveryInvalidField(t *testing.T) {
-	c := &budgetT{}
-	e := load(t, c)
-	capMsg := aloneMsg(t, budgetFields, budgetErr, "cap", "y")
-	targetMsg := aloneMsg(t, budgetFields, budgetErr, "target", "x")
-
-	html := typeInto(t, e, c, c.ctx, "cap", "y", "target", "x")
-	expectMarked(t, html, "cap", capMsg)
-	expectMarked(t, html, "target", targetMsg)
-	expectNoFigures(t, html)
-
-	// Fixing one leaves the other marked, and the figures hidden.
-	html = typeInto(t, e, c, c.ctx, "target", "0.9")
-	expectClean(t, html, "target")
-	expectMarked(t, html, "cap", capMsg)
-	expectNoFigures(t, html)
-
-	// A fault core finds (a negative cap) and a parse fault, with a third
-	// in a field core checks after both.
-	html = typeInto(t, e, c, c.ctx, "cap", "-1", "target", "9x", "rates", "0.05,2")
-	expectMarked(t, html, "cap", aloneMsg(t, budgetFields, budgetErr, "cap", "-1"))
-	expectMarked(t, html, "target", aloneMsg(t, budgetFields, budgetErr, "target", "9x"))
-	expectMarked(t, html, "rates", aloneMsg(t, budgetFields, budgetErr, "rates", "0.05,2"))
-	expectClean(t, html, "confidence")
-	expectNoFigures(t, html)
-
-	// All valid again: the figures are back, and right.
-	typeInto(t, e, c, c.ctx, "cap", "3", "target", "0.9", "rates", "0.05")
-	want, err := gate.Budget(gate.BudgetInput{Target: 0.9, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
+// A form with several invalid fields marks each, with the message it has
+// alone, and shows no figure; fixing one leaves the others marked. Each
+// step types its pairs over the ones before; the faults are parse faults
+// and faults core finds (a negative cap, 21 passes of 20 trials), several
+// at once. Once all is valid again the figures are back, and are those of
+// gate.Budget and gate.Decide for the same input.
+func TestFormsMarkEveryInvalidField(t *testing.T) {
+	budgetWant, err := gate.Budget(gate.BudgetInput{Target: 0.9, Cap: 3, Confidence: 0.95, Rates: []float64{0.05}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPage(t, c, "", want)
-}
-
-func TestDecideMarksEveryInvalidField(t *testing.T) {
-	c := &decideT{}
-	e := load(t, c)
-	baseMsg := aloneMsg(t, decideFields, decideErr, "baseline", "y")
-	patchMsg := aloneMsg(t, decideFields, decideErr, "patched", "x/2")
-
-	html := typeInto(t, e, c, c.ctx, "baseline", "y", "patched", "x/2")
-	expectMarked(t, html, "baseline", baseMsg)
-	expectMarked(t, html, "patched", patchMsg)
-	expectNoFigures(t, html)
-
-	html = typeInto(t, e, c, c.ctx, "patched", "17/20")
-	expectClean(t, html, "patched")
-	expectMarked(t, html, "baseline", baseMsg)
-	expectNoFigures(t, html)
-
-	// Faults core finds in two fields, besides a parse fault.
-	html = typeInto(t, e, c, c.ctx, "patched", "21/20", "min_trials", "0", "confidence", "2")
-	expectMarked(t, html, "baseline", baseMsg)
-	expectMarked(t, html, "patched", aloneMsg(t, decideFields, decideErr, "patched", "21/20"))
-	expectMarked(t, html, "min_trials", aloneMsg(t, decideFields, decideErr, "min_trials", "0"))
-	expectMarked(t, html, "confidence", aloneMsg(t, decideFields, decideErr, "confidence", "2"))
-	expectNoFigures(t, html)
-
-	typeInto(t, e, c, c.ctx, "baseline", "10/20", "patched", "17/20", "min_trials", "20", "confidence", "0.95")
-	want, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+	decideWant, err := gate.Decide(gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
 		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPage(t, c, "", want, "size", "ledger")
+	for _, tc := range []struct {
+		page    formT
+		fields  []field
+		from    func(map[string]string) error
+		steps   [][]string // key, value pairs, each step with a field invalid
+		invalid []int      // how many fields each step leaves invalid
+		valid   []string   // typed last: every field valid again
+		want    any
+		exclude []string
+	}{
+		{&budgetT{}, budgetFields, budgetErr,
+			[][]string{{"cap", "y", "target", "x"}, {"target", "0.9"}, {"cap", "-1", "target", "9x", "rates", "0.05,2"}}, []int{2, 1, 3},
+			[]string{"cap", "3", "target", "0.9", "rates", "0.05"}, budgetWant, nil},
+		{&decideT{}, decideFields, decideErr,
+			[][]string{{"baseline", "y", "patched", "x/2"}, {"patched", "17/20"}, {"patched", "21/20", "min_trials", "0", "confidence", "2"}}, []int{2, 1, 4},
+			[]string{"baseline", "10/20", "patched", "17/20", "min_trials", "20", "confidence", "0.95"}, decideWant, []string{"size", "ledger"}},
+	} {
+		e := load(t, tc.page)
+		typed := newFormState(tc.fields)
+		for step, kv := range tc.steps {
+			html := typeInto(t, e, tc.page, kv...)
+			for i := 0; i+1 < len(kv); i += 2 {
+				typed[kv[i]] = kv[i+1]
+			}
+			invalid := 0
+			for _, f := range tc.fields {
+				if msg := aloneMsg(tc.fields, tc.from, f.Key, typed[f.Key]); msg != "" {
+					invalid++
+					expectMarked(t, html, f.Key, msg)
+				} else {
+					expectClean(t, html, f.Key)
+				}
+			}
+			if invalid != tc.invalid[step] {
+				t.Errorf("step %d %q: %d invalid fields, want %d", step+1, kv, invalid, tc.invalid[step])
+			}
+			expectNoFigures(t, html)
+		}
+		typeInto(t, e, tc.page, tc.valid...)
+		checkPage(t, tc.page, "", tc.want, tc.exclude...)
+	}
 }
 
 // The ledger is tabulated with the form's settings or not at all: never
 // with the defaults while a setting is invalid.
 func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "examples", "flake.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ledgerWant := func(opt ledger.Options) *ledger.Result {
-		t.Helper()
-		l := ledger.New()
-		if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
-			t.Fatal(err)
-		}
-		r, err := l.Result(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	c := &decideT{}
-	e := load(t, c)
+	data := repoFile(t, "examples/flake.jsonl")
+	ledgerWant := func(opt ledger.Options) *ledger.Result { return ledgerResult(t, data, opt) }
+	c, e := newPage[decideT](t)
 	c.SetLedger(c.ctx, "flake.jsonl", data)
-	typeInto(t, e, c, c.ctx, "confidence", "0.8", "property", core.PropertyPassed)
+	typeInto(t, e, c, "confidence", "0.8", "property", core.PropertyPassed)
 	checkPage(t, c, "ledger", ledgerWant(ledger.Options{MinTrials: 20, Confidence: 0.8, Property: core.PropertyPassed}))
 
-	html := typeInto(t, e, c, c.ctx, "min_trials", "")
+	html := typeInto(t, e, c, "min_trials", "")
 	expectMarked(t, html, "min_trials", "required")
 	expectNoFigures(t, html)
 	if !strings.Contains(html, `id="ledger-waits"`) {
@@ -237,12 +204,12 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 
 	// Another invalid setting hides the ledger too; fixing min trials
 	// alone does not bring it back.
-	html = typeInto(t, e, c, c.ctx, "confidence", "2", "min_trials", "10")
+	html = typeInto(t, e, c, "confidence", "2", "min_trials", "10")
 	expectMarked(t, html, "confidence", "(0,1)")
 	expectNoFigures(t, html)
 
 	// Valid again: the ledger is tabulated with the new settings.
-	html = typeInto(t, e, c, c.ctx, "confidence", "0.8")
+	html = typeInto(t, e, c, "confidence", "0.8")
 	if strings.Contains(html, `id="ledger-waits"`) {
 		t.Error("the waiting note stays with valid settings")
 	}
@@ -257,8 +224,7 @@ func TestDecideLedgerWaitsForValidSettings(t *testing.T) {
 // the select, marked invalid beside its error, not "not run yet".
 func TestDecidePropertyFromLinkThatIsNoChoice(t *testing.T) {
 	c := &decideT{}
-	e := load(t, c)
-	follow(e, c.ctx, c, &url.URL{Path: "/decide", Fragment: "property=Passed"})
+	reopen(t, c, &url.URL{Path: "/decide", Fragment: "property=Passed"})
 	html := app.HTMLString(c)
 	expectMarked(t, html, "property", `got "Passed"`)
 	expectNoFigures(t, html)
@@ -277,13 +243,72 @@ func TestDecidePropertyFromLinkThatIsNoChoice(t *testing.T) {
 // selects that choice, with no extra option.
 func TestDecidePropertyFromLinkWithSpaces(t *testing.T) {
 	c := &decideT{}
-	e := load(t, c)
-	follow(e, c.ctx, c, &url.URL{Path: "/decide", Fragment: "property=+passed"})
+	reopen(t, c, &url.URL{Path: "/decide", Fragment: "property=+passed"})
 	html := app.HTMLString(c)
 	if strings.Contains(html, "not a choice") || strings.Contains(html, `data-error="property"`) {
 		t.Errorf("a spaced choice shown as invalid")
 	}
 	if !regexp.MustCompile(`<option (value="passed" selected|selected value="passed")>`).MatchString(html) { // attributes come in map order
 		t.Errorf("passed not selected")
+	}
+}
+
+func TestDecidePage(t *testing.T) {
+	c, e := newPage[decideT](t)
+	in := gate.DecideInput{Baseline: core.Count{Passed: 10, Trials: 20}, Patched: core.Count{Passed: 17, Trials: 20},
+		MinTrials: 20, Confidence: 0.95, Property: core.PropertyUnknown}
+	want, err := gate.Decide(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := checkPage(t, c, "", want, "size", "ledger")
+	size, _ := gate.Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.95})
+	checkPage(t, c, "size", size)
+	// docs/STATISTICS.md: 0.50 vs 0.85 separate at 28 trials per arm.
+	if page["size.trials_per_arm"] != "28" {
+		t.Errorf("trials per arm = %q, want 28", page["size.trials_per_arm"])
+	}
+
+	typeInto(t, e, c, "baseline", "30/60", "patched", "51/60", "property", "passed")
+	in.Baseline, in.Patched, in.Property = core.Count{Passed: 30, Trials: 60}, core.Count{Passed: 51, Trials: 60}, core.PropertyPassed
+	want, _ = gate.Decide(in)
+	page = checkPage(t, c, "", want, "size", "ledger")
+	if page["verdict"] != core.VerdictImproved || page["gate"] != core.GateAccept {
+		t.Errorf("verdict %q gate %q, want improved/accept", page["verdict"], page["gate"])
+	}
+
+	// A ledger dropped in is tabulated with the form's settings.
+	jsonl := repoFile(t, "core/ledger/testdata/ledger/messy.jsonl")
+	c.SetLedger(c.ctx, "ledger.jsonl", jsonl)
+	settle(e, c.ctx)
+	lr := ledgerResult(t, jsonl, ledger.Options{MinTrials: 20, Confidence: 0.95, Property: core.PropertyPassed})
+	checkPage(t, c, "ledger", lr)
+
+	// The link carries the ledger's summary: a fresh page opened on it
+	// shows the same table; typing keeps it in the link.
+	c.SetField(c.ctx, "min_trials", "20")
+	link := c.ctx.Page().URL()
+	if !strings.Contains(link.Fragment, "ledger=") || !strings.Contains(link.Fragment, "property=passed") {
+		t.Fatalf("decide link without the ledger or the form: %s", link)
+	}
+	d := &decideT{}
+	e2 := reopen(t, d, link)
+	checkPage(t, d, "ledger", lr)
+	// A link whose ledger was damaged says so at the ledger, without a table.
+	expectDamagedLink(t, e2, d, link, "ledger", "ledger")
+	// A link without a ledger shows none.
+	bare := *link
+	bare.Fragment = "property=passed"
+	follow(e2, d.ctx, d, &bare)
+	if html := app.HTMLString(d); strings.Contains(html, `data-scope="ledger"`) || strings.Contains(html, `data-error="ledger"`) {
+		t.Errorf("a link without a ledger still shows one:\n%s", html)
+	}
+
+	// A broken ledger line is reported with its file, line and column.
+	c.SetLedger(c.ctx, "bad.jsonl", []byte("{\"run\": 1}\n"))
+	settle(e, c.ctx)
+	html := app.HTMLString(c)
+	if !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "bad.jsonl:1:") {
+		t.Errorf("ledger error not shown with its position:\n%s", html)
 	}
 }

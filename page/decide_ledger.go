@@ -91,13 +91,7 @@ func errString(err error) string {
 var ledgerColumns = []string{"Test", "Verdict", "Gate", "Baseline", "Patched", "Setup / teardown failures", "Notes"}
 
 func renderLedgerTable(l *ledger.Result) app.UI {
-	cell := func(col int, class string, body ...app.UI) app.UI {
-		td := app.Td().DataSet("label", ledgerColumns[col])
-		if class != "" {
-			td = td.Class(class)
-		}
-		return td.Body(body...)
-	}
+	cell := cardCells(ledgerColumns)
 	return app.Div().DataSet("scope", "ledger").Body(
 		hidden().Body(fieldBool("blocks", l.Blocks, "some test blocks", "no test blocks")),
 		app.P().Body(

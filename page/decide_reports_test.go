@@ -47,12 +47,10 @@ func TestDecideReportsLeadTheAnswer(t *testing.T) {
 		}
 		return droppedFile{name: name, data: b}
 	}
-	c := &decideT{}
-	e := load(t, c)
+	c, e := newPage[decideT](t)
 	c.AddFiles(c.ctx, ledger.ArmBaseline, []droppedFile{read("count5.json")})
 	c.AddFiles(c.ctx, ledger.ArmPatched, []droppedFile{read("seed2.json")})
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	page := app.HTMLString(c)
 	lead, class := answerOf(t, page, "answer")
 	// `flakegate ledger -markdown count5.json -patched seed2.json`
@@ -82,8 +80,7 @@ func TestDecideReportsLeadTheAnswer(t *testing.T) {
 	}
 	// Cleared, the counts are judged again.
 	c.ClearLedger(c.ctx)
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	page = app.HTMLString(c)
 	if lead, _ := answerOf(t, page, "answer"); !strings.Contains(lead, "10/20") {
 		t.Errorf("after clearing, answer %q", lead)

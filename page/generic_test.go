@@ -19,3 +19,20 @@ func TestGenericNestedHeading(t *testing.T) {
 		t.Errorf(`"detrended" %d times, want the term and the data-scope:`+"\n%s", n, html)
 	}
 }
+
+func TestGenericFieldsReadBack(t *testing.T) {
+	// Whatever shape a further figure has, the page shows every leaf at its
+	// JSON path: nested objects, lists of flat objects (as a table), lists
+	// of numbers, nulls and booleans.
+	doc := []byte(`{"extra":{"a":1.5,"list":[{"id":"s1","rate":0.25,"ok":true},{"id":"s2","rate":null,"ok":false}],"nums":[1,2.5],"nested":{"x":"y"}}}`)
+	var m map[string]json.RawMessage
+	json.Unmarshal(doc, &m)
+	ui := app.Div().Body(genericField("extra", m["extra"]))
+	_, diffs := fieldDiffs(t, ui, "", doc)
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	if !strings.Contains(app.HTMLString(ui), "<table") {
+		t.Error("a list of flat objects is not a table")
+	}
+}

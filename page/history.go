@@ -17,46 +17,37 @@ import (
 // come from a link; it shows what flakegate history -markdown prints.
 type History struct {
 	pageBase
-	res     *history.Result
-	err     error
-	linkErr error
-	name    string // the files read, or "share link"
-	busy    bool
-	gen     int    // bumped per new input; stale reads are dropped
-	opened  bool   // the URL fragment has been read
-	frag    string // the fragment last read or written
-	md      string // the result's Markdown, without its link
-	tooLong string // why the result has no link (words.HistoryTooLong); "" when it has one
+	fileView
+	res  *history.Result
+	err  error
+	name string // the files read, or "share link"
+	busy bool
+	gen  int    // bumped per new input; stale reads are dropped
+	md   string // the result's Markdown, without its link
+	// runs are the runs read (the reports dropped, or the example's),
+	// which the options typed are applied to; nil for a link's result,
+	// which holds the answer and not the runs.
+	runs *history.History
+	opt  history.Options              // the options the next result is computed with
+	opts optionsForm[history.Options] // the Options section, as typed
 }
 
 func (h *History) OnNav(ctx app.Context) {
-	ctx.Page().SetTitle("Flaky tests in CI history · flakegate")
-	if frag := fragmentOf(ctx.Page().URL()); !h.opened || frag != h.frag {
-		if !h.openFragment(frag) && h.res != nil {
-			h.writeURL(ctx) // a plain /history keeps what is on the page
-		}
-	}
+	h.nav(ctx, "Flaky tests in CI history · flakegate", "history", h.loadLink, h.res != nil, h.writeURL)
 }
 
-// openFragment shows the result of a "history=" fragment and reports
-// whether it held one. A link that cannot be read clears the view.
-func (h *History) openFragment(v string) bool {
-	h.opened, h.frag, h.linkErr = true, v, nil
-	q := applyFragment([]field{{Key: "history"}}, v)
-	if q["history"] == "" {
-		return false
-	}
+// loadLink shows the result of a link's "history=" data (fileView.openLink).
+func (h *History) loadLink(data string) {
 	h.gen++
-	h.busy, h.err = false, nil
-	res, err := DecodeHistoryShare(q["history"])
+	h.busy, h.err, h.runs = false, nil, nil
+	res, err := DecodeHistoryShare(data)
 	if err != nil {
 		h.linkErr = err
 		h.show(nil)
-		return true
+		return
 	}
 	h.name = "share link"
 	h.show(res)
-	return true
 }
 
 // show puts r on the page (nil clears it).
@@ -70,20 +61,11 @@ func (h *History) show(r *history.Result) {
 // writeURL puts the result in the address bar, or says why a link cannot
 // hold it.
 func (h *History) writeURL(ctx app.Context) {
-	h.noLink, h.tooLong = "", ""
-	frag := ""
+	var view func() (share.View, error)
 	if h.res != nil {
-		if v, err := share.History(h.res); err == nil {
-			if v.Linked() {
-				frag = v.Fragment
-			} else {
-				h.tooLong = words.HistoryTooLong(v.LeftBytes)
-				h.noLink = "No link copied: " + h.tooLong
-			}
-		}
+		view = func() (share.View, error) { return share.History(h.res) }
 	}
-	h.frag = frag
-	keepInURL(ctx, frag)
+	h.writeLink(ctx, &h.pageBase, view, words.HistoryTooLong)
 }
 
 // Result is the history on the page (nil until reports are read).
@@ -106,20 +88,16 @@ func (h *History) ReadFiles(ctx app.Context, files []dropped) {
 	}
 	h.gen++
 	gen := h.gen
-	h.linkErr, h.err, h.busy, h.name = nil, nil, true, shortList(names)
+	h.linkErr, h.err, h.busy, h.name, h.runs = nil, nil, true, shortList(names), nil
 	h.show(nil)
 	ctx.Async(func() {
-		var res *history.Result
 		hist, err := readHistory(in, "")
-		if err == nil {
-			res, err = hist.Result(history.DefaultOptions)
-		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if h.gen != gen {
 				return
 			}
-			h.busy, h.err = false, err
-			h.show(res)
+			h.busy = false
+			h.compute(hist, err)
 			h.writeURL(ctx)
 		})
 	})
@@ -129,37 +107,27 @@ func (h *History) ReadFiles(ctx app.Context, files []dropped) {
 // runs of 60 stable tests and three flaky ones failing 2%, 5% and 15% of
 // the time, with one outage failing half the suite and a group of three
 // tests failing together in three runs.
-func exampleHistory() (*history.Result, error) {
+func exampleHistory() (*history.History, error) {
 	h := history.New()
 	c := histsim.Config{Seed: 1, Runs: 200, Stable: 60, Flaky: []float64{0.02, 0.05, 0.15}, Outages: 1, OutageShare: [2]float64{0.5, 0.5},
 		Groups: 1, GroupSize: 3, GroupRuns: 3}
 	if _, err := histsim.Generate(c, h.AddRun); err != nil {
 		return nil, err
 	}
-	return h.Result(history.DefaultOptions)
+	return h, nil
 }
 
 func (h *History) Render() app.UI {
 	return h.shell("/history", "Flaky tests in CI history",
 		"Which tests are flaky, and which failures were outages? Drop many runs' test reports (JUnit XML, go test -json, TRX, CTRF, TAP…), one file per run, or the zip archives CI artifacts download as: the answer is flakegate history's.",
-		app.P().Class("examples").Body(
-			app.Button().ID("example-history").Class("secondary example").Text("Try an example").OnClick(func(ctx app.Context, e app.Event) {
-				res, err := exampleHistory()
-				h.gen++
-				h.linkErr, h.err, h.busy, h.name = nil, err, false, "example"
-				h.show(res)
-				h.writeURL(ctx)
-			}),
-			app.Span().Class("hint").Text(" 200 planted runs of 63 tests: three flaky, one outage, three tests failing together."),
-		),
+		tryExample("example-history", "200 planted runs of 63 tests: three flaky, one outage, three tests failing together.", h.onExample),
 		app.FieldSet().Class("side").Body(
 			app.Legend().Text("The runs' reports"),
 			dropFiles("history", "Reports or zip archives", "", true, h.ReadFiles),
 			h.renderStatus(),
 		),
-		app.If(h.linkErr != nil, func() app.UI {
-			return app.P().Class("error").Role("alert").DataSet("error", "link").Text("This link's data could not be read: " + errString(h.linkErr))
-		}),
+		h.renderOptions(),
+		h.linkError(),
 		app.If(h.res != nil, h.renderResult),
 	)
 }
@@ -172,6 +140,8 @@ func (h *History) renderStatus() app.UI {
 		return app.P().ID("err-history").Class("error").Role("alert").DataSet("error", "history").Text(errString(h.err))
 	case h.res != nil:
 		return app.P().Class("loaded").ID("loaded-history").Text(h.name + ": " + words.Nouns(h.res.Runs, "run"))
+	case h.runs != nil: // read, with no result while an option is refused
+		return app.P().Class("loaded").ID("loaded-history").Text(h.name + ": " + words.Nouns(h.runs.Runs(), "run"))
 	}
 	return app.P().Class("hint").Text("Nothing leaves this page: the reports are read here.")
 }
@@ -203,12 +173,7 @@ func (h *History) renderResult() app.UI {
 		app.If(len(r.Warnings) > 0, func() app.UI {
 			return app.Ul().Class("caveats").Body(app.Range(r.Warnings).Slice(func(k int) app.UI { return app.Li().Text(r.Warnings[k]) }))
 		}),
-		h.copyButtons(func(link string) string {
-			if h.tooLong != "" {
-				return words.HistoryMarkdown(r, words.Link{Note: h.tooLong})
-			}
-			return words.HistoryMarkdown(r, words.Link{URL: link})
-		}),
+		h.copyButtons(func(link string) string { return words.HistoryMarkdown(r, h.link(link)) }),
 		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(h.md)),
 	)
 }

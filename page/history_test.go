@@ -271,7 +271,11 @@ func FuzzDecodeHistoryShare(f *testing.F) {
 // tests of 63 (60 stable, 3 flaky; the group's tests are among the
 // stable), one outage and one group kept out, and it has a link.
 func TestHistoryExample(t *testing.T) {
-	r, err := exampleHistory()
+	runs, err := exampleHistory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runs.Result(history.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

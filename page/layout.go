@@ -116,6 +116,31 @@ func (p *pageBase) statusLine() app.UI {
 	return app.P().Class("status").ID("status").Role("status").Aria("live", "polite").Text(p.status)
 }
 
+// cardCells makes the cells of a table whose rows are cards on a phone:
+// cell col is labelled with its column's heading, cols[col], which the
+// phone shows as the line's label, and has class unless it is "".
+func cardCells(cols []string) func(col int, class string, body ...app.UI) app.UI {
+	return func(col int, class string, body ...app.UI) app.UI {
+		td := app.Td().DataSet("label", cols[col])
+		if class != "" {
+			td = td.Class(class)
+		}
+		return td.Body(body...)
+	}
+}
+
+// shareSection is a result's Share section: the copy buttons and the
+// Markdown shown for selecting by hand. markdown writes the summary: with
+// the page's link (words.Link{URL: …}) for Copy as Markdown, without one
+// (words.Link{}) for the Markdown shown.
+func (p *pageBase) shareSection(markdown func(words.Link) string) app.UI {
+	return app.Section().Class("share-section").Aria("label", "Share").Body(
+		app.H2().Text("Share"),
+		p.copyButtons(func(link string) string { return markdown(words.Link{URL: link}) }),
+		app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(markdown(words.Link{}))),
+	)
+}
+
 // copyButtons renders Copy-link and Copy-as-Markdown, plus the Markdown in a
 // disclosure so it can be selected by hand when the clipboard is refused.
 func (p *pageBase) copyButtons(markdown func(link string) string) app.UI {

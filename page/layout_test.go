@@ -43,3 +43,23 @@ func TestInputModes(t *testing.T) {
 		}
 	}
 }
+
+// A screen reader's list of form controls shows each control's label
+// alone, without its fieldset: no two labels of a page may read the same.
+func TestLabelsAreDistinct(t *testing.T) {
+	label := regexp.MustCompile(`<label[^>]*>([^<]*)</label>`)
+	for name, c := range map[string]app.Composer{"budget": &budgetT{}, "decide": &decideT{}, "aa": &aaT{}} {
+		load(t, c)
+		seen := map[string]bool{}
+		labels := label.FindAllStringSubmatch(app.HTMLString(c), -1)
+		if len(labels) < 2 {
+			t.Errorf("%s: %d labels", name, len(labels))
+		}
+		for _, m := range labels {
+			if seen[m[1]] {
+				t.Errorf("%s: two labels read %q", name, m[1])
+			}
+			seen[m[1]] = true
+		}
+	}
+}

@@ -3,25 +3,20 @@ package page
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/flakegate/flakegate/share"
-	"os"
-	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/jsonref"
+	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
+// ledgerOf reads a ledger's JSON Lines as the CLI does.
+func ledgerOf(t testing.TB, data []byte) *ledger.Ledger {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "core", "ledger", "testdata", "ledger", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	l := ledger.New()
 	if err := report.ReadLedger(bytes.NewReader(data), l); err != nil {
 		t.Fatal(err)
@@ -29,13 +24,21 @@ func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
 	return l
 }
 
-// stdLedgerShare decodes raw with encoding/json, unknown fields refused.
-func stdLedgerShare(raw []byte) (LedgerShare, error) {
-	var s LedgerShare
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&s)
-	return s, err
+// readLedgerFile reads one of core/ledger's golden ledgers.
+func readLedgerFile(t testing.TB, name string) *ledger.Ledger {
+	t.Helper()
+	return ledgerOf(t, repoFile(t, "core/ledger/testdata/ledger/"+name))
+}
+
+// ledgerResult tabulates the ledger data holds with opt: what the page's
+// ledger table must show, by core/ledger's own reading.
+func ledgerResult(t testing.TB, data []byte, opt ledger.Options) *ledger.Result {
+	t.Helper()
+	r, err := ledgerOf(t, data).Result(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // A link's ledger gives the verdicts of the file it was made from, figure
@@ -77,25 +80,12 @@ func TestLedgerShareJSONMatchesEncodingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, raw := range map[string][]byte{
+	expectStdDecode(t, share.ReadLedgerJSON, map[string][]byte{
 		"compact": compact,
 		"nulls":   []byte(`{"v":1,"ledger":{"runs":null,"tests":[{"nodeid":"a","baseline":null,"patched":{"passed":null,"trials":2},"sides":null}],"skipped_calls":null,"other_arms":null,"notes":[]}}`),
 		"empty":   []byte(` {"ledger":null} `),
 		"sides":   []byte(`{"v":1,"ledger":{"tests":[{"nodeid":"a","sides":{"baseline":{"setup":1,"teardown":2,"errors":3},"patched":null}}]}}`),
-	} {
-		got, err := share.ReadLedgerJSON(raw)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		want, err := stdLedgerShare(raw)
-		if err != nil {
-			t.Fatalf("%s: encoding/json: %v", name, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: got %+v, encoding/json %+v", name, got, want)
-		}
-	}
+	})
 }
 
 // A damaged or forged ledger in a link is an error that says so, never a
@@ -124,36 +114,13 @@ func TestDecodeLedgerShareRejects(t *testing.T) {
 	}
 }
 
-// FuzzLedgerShareJSON: whatever decodeLedgerShareJSON accepts,
+// FuzzLedgerShareJSON: whatever share.ReadLedgerJSON accepts,
 // encoding/json decodes to the same share, and it reads its own encoding
 // back.
 func FuzzLedgerShareJSON(f *testing.F) {
 	compact, _ := json.Marshal(LedgerShare{Version: 1, Ledger: *readLedgerFile(f, "messy.jsonl").Summary()})
-	for _, s := range [][]byte{compact, []byte(`{"v":1,"ledger":{"tests":[],"other_arms":["x"],"notes":null}}`),
-		[]byte(`{"ledger":{"tests":[{"nodeid":"\u00e9","baseline":{"passed":1,"trials":2}}]}}`), []byte(`{"v":1,"ledger":null}`), []byte(`[1]`)} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, err := share.ReadLedgerJSON(raw)
-		if err != nil {
-			return
-		}
-		want, err := stdLedgerShare(raw)
-		if err != nil {
-			t.Fatalf("accepted what encoding/json rejects (%v): %q", err, raw)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("decoded %+v, encoding/json %+v, from %q", got, want, raw)
-		}
-		again, err := json.Marshal(got)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := share.ReadLedgerJSON(again)
-		if err != nil || !reflect.DeepEqual(back, got) {
-			t.Fatalf("re-encoded share reads back as %+v, %v", back, err)
-		}
-	})
+	jsonref.Fuzz(f, share.ReadLedgerJSON, compact, []byte(`{"v":1,"ledger":{"tests":[],"other_arms":["x"],"notes":null}}`),
+		[]byte(`{"ledger":{"tests":[{"nodeid":"\u00e9","baseline":{"passed":1,"trials":2}}]}}`), []byte(`{"v":1,"ledger":null}`), []byte(`[1]`))
 }
 
 // A ledger whose summary would not fit in a link is still tabulated; the
@@ -165,11 +132,9 @@ func TestDecideLedgerTooLongForALink(t *testing.T) {
 		b.WriteString(`{"run": "b1", "arm": "baseline", "nodeid": "` + id + `", "when": "call", "outcome": "passed"}` + "\n")
 		b.WriteString(`{"run": "p1", "arm": "patched", "nodeid": "` + id + `", "when": "call", "outcome": "failed"}` + "\n")
 	}
-	c := &decideT{}
-	e := load(t, c)
+	c, e := newPage[decideT](t)
 	c.SetLedger(c.ctx, "big.jsonl", []byte(b.String()))
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `id="ledger-no-link"`) || !strings.Contains(html, `data-scope="ledger"`) {
 		t.Errorf("too long a ledger: no note, or no table")

@@ -1,7 +1,6 @@
 package page
 
 import (
-	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -25,16 +24,13 @@ func TestLinkForms(t *testing.T) {
 		{"https://x.test/decide?cap=5#", "cap=5"},
 		{"https://x.test/decide", ""},
 	} {
-		u, err := url.Parse(c.url)
-		if err != nil {
-			t.Fatal(err)
-		}
+		u := mustURL(t, c.url)
 		if got := fragmentOf(u); got != c.state {
 			t.Errorf("%s: state %q, want %q", c.url, got, c.state)
 		}
 	}
 
-	u, _ := url.Parse("https://x.test/decide?old=1#older=2")
+	u := mustURL(t, "https://x.test/decide?old=1#older=2")
 	const state = "baseline=12%2F20&patched=19%2F20&v=2"
 	if got := withState(u, state, false).String(); got != "https://x.test/decide?"+state {
 		t.Errorf("query link %q", got)
@@ -46,8 +42,7 @@ func TestLinkForms(t *testing.T) {
 		t.Errorf("no state gave %q", got)
 	}
 	// Natively the page writes query links.
-	linkMode = linkUnset
-	defer func() { linkMode = linkPrivate }()
+	useLinks(t, linkUnset)
 	if privateLinks() {
 		t.Error("natively the page writes private links; want query links")
 	}
@@ -61,19 +56,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// useLinks sets the link mode for t, and back to TestMain's private links
+// once it ends.
+func useLinks(t *testing.T, mode int) {
+	linkMode = mode
+	t.Cleanup(func() { linkMode = linkPrivate })
+}
+
 // A budget typed with query links writes its state into the query string
 // only, and a fresh page opened on that link shows the same figures
 // (gate.Budget of the same inputs, the independent reference the other
 // page tests use).
 func TestQueryLinks(t *testing.T) {
-	linkMode = linkQuery
-	defer func() { linkMode = linkPrivate }()
-	c := &budgetT{}
-	e := load(t, c)
-	c.SetField(c.ctx, "cap", "5")
-	c.SetField(c.ctx, "observe", "1/120")
-	c.ctx.Update()
-	e.ConsumeAll()
+	useLinks(t, linkQuery)
+	c, e := newPage[budgetT](t)
+	typeInto(t, e, c, "cap", "5", "observe", "1/120")
 	u := c.ctx.Page().URL()
 	if u.EscapedFragment() != "" || !strings.Contains(u.RawQuery, "cap=5") || !strings.Contains(u.RawQuery, "observe=1%2F120") {
 		t.Fatalf("URL after typing = %s; want the state in the query string only", u)
@@ -84,15 +81,12 @@ func TestQueryLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &budgetT{}
-	e2 := load(t, d)
-	follow(e2, d.ctx, d, u)
+	e2 := reopen(t, d, u)
 	checkPage(t, d, "", want)
 
 	// The same state as a private link: the fragment, and no query.
 	linkMode = linkPrivate
-	d.SetField(d.ctx, "cap", "5")
-	d.ctx.Update()
-	e2.ConsumeAll()
+	typeInto(t, e2, d, "cap", "5")
 	if p := d.ctx.Page().URL(); p.RawQuery != "" || p.EscapedFragment() != u.RawQuery {
 		t.Errorf("private link %s; want #%s", p, u.RawQuery)
 	}
@@ -102,21 +96,16 @@ func TestQueryLinks(t *testing.T) {
 // whom; ticking it moves the view's state from the query string into the
 // fragment, and unticking moves it back.
 func TestPrivateLinkBox(t *testing.T) {
-	linkMode = linkQuery
-	defer func() { linkMode = linkPrivate }()
-	c := &budgetT{}
-	e := load(t, c)
-	c.SetField(c.ctx, "cap", "5")
-	c.ctx.Update()
-	e.ConsumeAll()
+	useLinks(t, linkQuery)
+	c, e := newPage[budgetT](t)
+	typeInto(t, e, c, "cap", "5")
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `id="private-link"`) || !strings.Contains(html, "sent to the server of this site") {
 		t.Fatalf("no private-link box saying what a query link sends:\n%s", html)
 	}
 	state := c.ctx.Page().URL().RawQuery
 	setPrivateLinks(c.ctx, true)
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	if u := c.ctx.Page().URL(); u.RawQuery != "" || u.EscapedFragment() != state {
 		t.Errorf("private: %s; want #%s", u, state)
 	}
@@ -124,9 +113,42 @@ func TestPrivateLinkBox(t *testing.T) {
 		t.Error("the private link's note does not say its inputs stay in the browser")
 	}
 	setPrivateLinks(c.ctx, false)
-	c.ctx.Update()
-	e.ConsumeAll()
+	settle(e, c.ctx)
 	if u := c.ctx.Page().URL(); u.RawQuery != state || u.EscapedFragment() != "" {
 		t.Errorf("back to a query link: %s; want ?%s", u, state)
+	}
+}
+
+func TestFragmentState(t *testing.T) {
+	s := newFormState(budgetFields)
+	if f := s.fragment(budgetFields); f != "cap=3&confidence=0.95&rates=0.05%2C0.02%2C0.01&target=0.95&v=2" {
+		t.Errorf("defaults give fragment %q, want every input with text and the version", f)
+	}
+	s["rates"] = "0.05, 0.02"
+	s["observe"] = "1/120"
+	s["cost"] = ""
+	s["target"] = ""
+	frag := s.fragment(budgetFields)
+	// url.Values sorts keys: the same state is always the same link.
+	if frag != "cap=3&confidence=0.95&observe=1%2F120&rates=0.05%2C+0.02&v=2" {
+		t.Errorf("fragment %q", frag)
+	}
+	back := applyFragment(budgetFields, frag)
+	for k, v := range s {
+		if back[k] != v {
+			t.Errorf("%s: %q after the round trip, want %q", k, back[k], v)
+		}
+	}
+	// Through a URL, as the browser holds it, in either form.
+	u := mustURL(t, "http://127.0.0.1:8080/")
+	for _, private := range []bool{false, true} {
+		u2 := mustURL(t, withState(u, frag, private).String())
+		if got := applyFragment(budgetFields, fragmentOf(u2)); got["rates"] != "0.05, 0.02" || (u2.RawQuery == "") != private {
+			t.Errorf("through a URL (private %v): %v (query %q, fragment %q)", private, got, u2.RawQuery, u2.EscapedFragment())
+		}
+	}
+	// Junk in a fragment is ignored, not fatal.
+	if got := applyFragment(budgetFields, "%zz&cap=7&unknown=1"); got["cap"] != "7" || got["target"] != "0.95" {
+		t.Errorf("junk fragment gave %v", got)
 	}
 }

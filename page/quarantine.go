@@ -1,7 +1,6 @@
 package page
 
 import (
-	"fmt"
 	"net/url"
 	"time"
 
@@ -84,27 +83,12 @@ func (c *Quarantine) fragment() string {
 
 // openState reads the state a fragment carries, if any.
 func (c *Quarantine) openState(frag string) {
-	c.state, c.stateErr, c.stateEnc, c.stateLong, c.reports, c.reportErr = nil, nil, "", 0, nil, nil
-	v, _ := url.ParseQuery(frag)
-	enc := v.Get("registry")
-	if enc == "" {
-		return
-	}
-	if s, err := DecodeQuarantineShare(enc); err != nil {
-		c.stateErr = fmt.Errorf("this link's registry could not be read: %w", err)
-	} else {
-		c.state, c.stateEnc = s, enc
-	}
+	c.stateLong, c.reports, c.reportErr = 0, nil, nil
+	c.state, c.stateEnc, c.stateErr = openShared(frag, "registry", DecodeQuarantineShare)
 }
 
 func (c *Quarantine) OnNav(ctx app.Context) {
-	perfMark("nav")
-	defer perfMark("nav-done")
-	if frag := fragmentOf(ctx.Page().URL()); c.load(quarantineFields, frag) {
-		c.openState(frag)
-		c.compute()
-	}
-	ctx.Page().SetTitle("Quarantine on evidence · flakegate")
+	c.nav(ctx, quarantineFields, "Quarantine on evidence · flakegate", c.open)
 }
 
 // SetField sets one input as if typed, recomputes and rewrites the URL.
@@ -252,14 +236,9 @@ func (c *Quarantine) readReports(files []droppedFile) (*quarantine.Reports, erro
 
 // setState installs a registry's state and its link.
 func (c *Quarantine) setState(s *QuarantineShare) {
-	c.state, c.stateEnc, c.stateLong = s, "", 0
-	if enc, err := share.EncodeQuarantine(*s); err == nil {
-		if len(enc)+len("registry=") > MaxShareFragment {
-			c.stateLong = len(enc)
-		} else {
-			c.stateEnc = enc
-		}
-	}
+	enc, err := share.EncodeQuarantine(*s)
+	c.state = s
+	c.stateEnc, c.stateLong = fitLink("registry", enc, err)
 }
 
 // Result is the registry's current check (nil when there is none).

@@ -2,15 +2,11 @@ package page
 
 import (
 	"encoding/json"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/quarantine"
-	"github.com/flakegate/flakegate/page/fieldcheck"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -23,14 +19,7 @@ import (
 // end-to-end test, site/quarantine_e2e_test.go, holds it there).
 func checkCheck(t *testing.T, c app.UI, res *quarantine.Result) map[string]string {
 	t.Helper()
-	page, err := fieldcheck.FromHTML(app.HTMLString(c))
-	if err != nil {
-		t.Fatal(err)
-	}
-	diffs, err := fieldcheck.Diff(page, "check", jsonOf(t, res))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page, diffs := fieldDiffs(t, c, "check", jsonOf(t, res))
 	for _, d := range diffs {
 		if strings.HasSuffix(d, `.renamed_from: page shows "true", result has ""`) {
 			continue
@@ -43,42 +32,24 @@ func checkCheck(t *testing.T, c app.UI, res *quarantine.Result) map[string]strin
 	return page
 }
 
-type quarantineT struct {
-	Quarantine
-	ctx app.Context
-}
-
-func (q *quarantineT) OnPreRender(ctx app.Context) { q.ctx = ctx }
-
-// The page's form is the one package share writes quarantine links for.
-func TestQuarantineFormIsShares(t *testing.T) {
-	if len(quarantineFields) != len(share.QuarantineFields) {
-		t.Fatalf("the page has %d fields, links %d", len(quarantineFields), len(share.QuarantineFields))
-	}
-	for i, f := range quarantineFields {
-		if l := share.QuarantineFields[i]; f.Key != l.Key || f.Default != l.Default {
-			t.Errorf("field %d: the page has %s=%q, links %s=%q", i, f.Key, f.Default, l.Key, l.Default)
-		}
-	}
-}
-
 // weekRegistry is core/quarantine's sample registry, as a team commits it.
-func weekRegistry(t *testing.T) []byte {
+func weekRegistry(t testing.TB) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "core", "quarantine", "testdata", "registry.json"))
+	return repoFile(t, "core/quarantine/testdata/registry.json")
+}
+
+// weekRegistryOn is weekRegistry as quarantine.Parse reads it on today.
+func weekRegistryOn(t testing.TB, today string) *quarantine.Registry {
+	t.Helper()
+	reg, err := quarantine.Parse(weekRegistry(t), today)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data
+	return reg
 }
 
 func TestQuarantinePageShowsEveryFigure(t *testing.T) {
-	c := &quarantineT{}
-	e := load(t, c)
-	update := func() {
-		c.ctx.Update()
-		e.ConsumeAll()
-	}
+	c, e := newPage[quarantineT](t)
 	// The defaults: docs/STATISTICS.md's figure, 299 clean runs prove a rate below
 	// 1% at 95% at one look (1 − 0.99^299 ≥ 0.95 > 1 − 0.99^298), and 361
 	// by the registry's rule checked after every run; core/quarantine's
@@ -92,12 +63,12 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 		t.Errorf("clean runs %q and %q, want 299 and 361", page["rule.clean_runs"], page["rule.clean_runs_checked"])
 	}
 	c.SetField(c.ctx, "below", "0.1%")
-	update()
+	settle(e, c.ctx)
 	if page := checkPage(t, c, "rule", &quarantine.CleanRunsResult{Below: 0.001, Confidence: 0.95, CleanRuns: 2995, CleanRunsChecked: 3621, Warnings: []string{}}); page["rule.clean_runs"] != "2995" || page["rule.clean_runs_checked"] != "3621" {
 		t.Errorf("clean runs %q for 0.1%%, want 2995 ((1−0.001)^N ≤ 0.05, docs/STATISTICS.md)", page["rule.clean_runs"])
 	}
 	c.SetField(c.ctx, "below", "0")
-	update()
+	settle(e, c.ctx)
 	if html := app.HTMLString(c); !strings.Contains(html, `data-error="below"`) || strings.Contains(html, `data-scope="rule"`) {
 		t.Errorf("a rate of 0 shows no error at its field, or a result:\n%s", html)
 	}
@@ -107,11 +78,8 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	c.SetField(c.ctx, "today", "2026-12-02")
 	data := weekRegistry(t)
 	c.SetRegistry(c.ctx, "quarantine.json", data)
-	update()
-	reg, err := quarantine.Parse(data, "2026-12-02")
-	if err != nil {
-		t.Fatal(err)
-	}
+	settle(e, c.ctx)
+	reg := weekRegistryOn(t, "2026-12-02")
 	opt := quarantine.DefaultOptions
 	opt.Today = "2026-12-02"
 	res, _, err := quarantine.Check(reg, nil, opt)
@@ -129,8 +97,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 
 	// A fresh page on the link shows the same check.
 	d := &quarantineT{}
-	e2 := load(t, d)
-	follow(e2, d.ctx, d, link)
+	e2 := reopen(t, d, link)
 	checkCheck(t, d, res)
 
 	// Another date on the same link: TestLogin expires 2026-12-15.
@@ -146,18 +113,13 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 	checkCheck(t, d, res20)
 
 	// A damaged link says so at the registry, without a table.
-	bad := *link
-	bad.Fragment = strings.Replace(link.Fragment, "registry=", "registry=x", 1)
-	follow(e2, d.ctx, d, &bad)
-	if html := app.HTMLString(d); !strings.Contains(html, `data-error="registry"`) || !strings.Contains(html, "registry could not be read") || strings.Contains(html, `data-scope="check"`) {
-		t.Errorf("a damaged registry in a link is not reported at the registry:\n%s", html)
-	}
+	expectDamagedLink(t, e2, d, link, "registry", "check")
 
 	// A registry with a fault: its file, line and column, and the
 	// registry's words for it; nothing of the earlier check stays on the page.
 	broken := strings.Replace(string(data), `"owner": "@payments",`, `"owner": "@payments", "ower": "x",`, 1)
 	c.SetRegistry(c.ctx, "quarantine.json", []byte(broken))
-	update()
+	settle(e, c.ctx)
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `data-error="registry"`) || !strings.Contains(html, "quarantine.json:32:") || !strings.Contains(html, `unknown field &#34;ower&#34;`) || strings.Contains(html, `data-scope="check"`) {
 		t.Errorf("a registry's unknown field is not reported with its place:\n%s", html)
@@ -168,10 +130,7 @@ func TestQuarantinePageShowsEveryFigure(t *testing.T) {
 // reopens on the page with every figure: the state carries the night's
 // counts and the settings.
 func TestQuarantineLinkWithReports(t *testing.T) {
-	reg, err := quarantine.Parse(weekRegistry(t), "2026-12-02")
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := weekRegistryOn(t, "2026-12-02")
 	rep := &quarantine.Reports{Runs: 2, Warnings: []string{"a caveat of the reports"}, Tests: map[string][]core.Count{
 		"example.com/shop/cart.TestCheckout": {{Passed: 3, Trials: 3}, {Passed: 2, Trials: 3}},
 		"example.com/shop/auth.TestSignIn":   {{Passed: 3, Trials: 3}, {Passed: 3, Trials: 3}},
@@ -187,13 +146,9 @@ func TestQuarantineLinkWithReports(t *testing.T) {
 	if err != nil || v.Left != "" {
 		t.Fatalf("view %+v: %v", v, err)
 	}
-	u, err := url.Parse("http://localhost" + v.Path + "#" + v.Fragment)
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := mustURL(t, "http://localhost"+v.Path+"#"+v.Fragment)
 	c := &quarantineT{}
-	e := load(t, c)
-	follow(e, c.ctx, c, u)
+	reopen(t, c, u)
 	page := checkCheck(t, c, res)
 	if page["check.tests.0.renamed_from"] != "example.com/shop/auth.TestLogin" || page["check.reports"] != "true" {
 		t.Errorf("the rename or the reports are not on the page: %v", page)
@@ -204,10 +159,7 @@ func TestQuarantineLinkWithReports(t *testing.T) {
 // without a panic, and a registry it accepts is one quarantine.Parse
 // accepts.
 func FuzzQuarantineShareJSON(f *testing.F) {
-	reg, err := quarantine.Parse(weekRegistryF(f), "2026-12-02")
-	if err != nil {
-		f.Fatal(err)
-	}
+	reg := weekRegistryOn(f, "2026-12-02")
 	s := share.NewQuarantineState(reg, &quarantine.Reports{Runs: 1, Tests: map[string][]core.Count{"a": {{Passed: 1, Trials: 2}}}}, quarantine.DefaultOptions)
 	s.Version = 1
 	raw, _ := json.Marshal(s)
@@ -229,12 +181,4 @@ func FuzzQuarantineShareJSON(f *testing.F) {
 		}
 		quarantine.Check(s.Registry, s.Reports, s.Options("2026-12-02"))
 	})
-}
-
-func weekRegistryF(f *testing.F) []byte {
-	data, err := os.ReadFile(filepath.Join("..", "core", "quarantine", "testdata", "registry.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	return data
 }

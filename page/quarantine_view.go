@@ -10,33 +10,17 @@ import (
 )
 
 func (c *Quarantine) Render() app.UI {
-	perfMark("render")
-	if c.st == nil {
-		c.open(openingFragment())
-	}
+	c.opening(c.open)
 	return c.shell("/quarantine", "Quarantine on evidence",
 		"When has a quarantined flaky test proven it may leave? Not after a timer or a fixed streak: once its runs since the quarantine started, failures included, prove its failure rate below a target, however often it is checked.",
 		examples(quarantineExamples, c.Open),
-		app.Form().Class("calc").ID("quarantine-form").OnSubmit(preventSubmit).Body(
-			app.Range(quarantineFields).Slice(func(i int) app.UI {
-				f := quarantineFields[i]
-				return fieldInput(f, c.st[f.Key], fieldError(c.err, f.Key), func(ctx app.Context, e app.Event) {
-					c.SetField(ctx, f.Key, ctx.JSSrc().Get("value").String())
-				})
-			}),
-		),
+		c.inputs("quarantine-form", quarantineFields, c.err, nil, c.SetField, nil),
 		c.renderInputs(),
 		formError(c.err, quarantineFields),
 		app.If(c.res != nil || c.rule != nil, func() app.UI { return c.renderAnswer() }),
 		app.If(c.res != nil, func() app.UI { return renderCheck(c.res) }),
 		app.If(c.rule != nil, func() app.UI { return c.renderRule() }),
-		app.If(c.res != nil || c.rule != nil, func() app.UI {
-			return app.Section().Class("share-section").Aria("label", "Share").Body(
-				app.H2().Text("Share"),
-				c.copyButtons(func(link string) string { return c.markdown(words.Link{URL: link}) }),
-				app.Details().Body(app.Summary().Text("Markdown"), app.Pre().ID("markdown").Text(c.markdown(words.Link{}))),
-			)
-		}),
+		app.If(c.res != nil || c.rule != nil, func() app.UI { return c.shareSection(c.markdown) }),
 	)
 }
 

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -74,7 +75,7 @@ func keys(fields []field) []string {
 }
 
 // urlForm is a calculator's inputs as typed, kept in step with the URL
-// fragment: the state behind the budget and decide pages.
+// fragment: the state behind the budget, decide and quarantine pages.
 type urlForm struct {
 	st   formState
 	frag string // the fragment st was read from or written to
@@ -99,6 +100,93 @@ func (f *urlForm) set(fields []field, key, value string) string {
 	f.st[key] = value
 	f.frag = f.st.fragment(fields)
 	return f.frag
+}
+
+// nav is a form page's OnNav: it reads the form from the URL, opens a
+// state that changed (open: the form, what else the link carries, and the
+// figures), and titles the page.
+func (f *urlForm) nav(ctx app.Context, fields []field, title string, open func(frag string)) {
+	perfMark("nav")
+	defer perfMark("nav-done")
+	if frag := fragmentOf(ctx.Page().URL()); f.load(fields, frag) {
+		open(frag)
+	}
+	ctx.Page().SetTitle(title)
+}
+
+// opening is a form page's first step in Render: the first render opens
+// the state the page was opened with (see openingFragment).
+func (f *urlForm) opening(open func(frag string)) {
+	perfMark("render")
+	if f.st == nil {
+		open(openingFragment())
+	}
+}
+
+// inputs renders a calculator's form, id: each field an input, or a select
+// where choices names its options, with the text typed and err's fault at
+// it; what is typed goes to set. A field custom renders (non-nil; custom
+// may be nil) is shown that way instead.
+func (f *urlForm) inputs(id string, fields []field, err error, choices map[string][]choice,
+	set func(ctx app.Context, key, value string), custom func(i int, fl field) app.UI) app.UI {
+	return app.Form().Class("calc").ID(id).OnSubmit(preventSubmit).Body(
+		app.Range(fields).Slice(func(i int) app.UI {
+			fl := fields[i]
+			if custom != nil {
+				if ui := custom(i, fl); ui != nil {
+					return ui
+				}
+			}
+			typed := func(ctx app.Context, e app.Event) { set(ctx, fl.Key, ctx.JSSrc().Get("value").String()) }
+			if opts, ok := choices[fl.Key]; ok {
+				return selectField(fl, f.st[fl.Key], opts, fieldError(err, fl.Key), typed)
+			}
+			return fieldInput(fl, f.st[fl.Key], fieldError(err, fl.Key), typed)
+		}),
+	)
+}
+
+// formExample is the fragment of a form at its defaults but for the
+// fields set names: an example's link, holding its case like any typed
+// input.
+func formExample(fields []field, set map[string]string) string {
+	st := newFormState(fields)
+	for k, v := range set {
+		st[k] = v
+	}
+	return st.fragment(fields)
+}
+
+// openShared reads the value a fragment carries under key (a dropped
+// file's state: "ledger", "registry") with decode: the zero value and ""
+// when there is none; else the value and its text, or an error saying
+// that this link's value could not be read.
+func openShared[T any](frag, key string, decode func(string) (T, error)) (v T, enc string, err error) {
+	q, _ := url.ParseQuery(frag)
+	enc = q.Get(key)
+	if enc == "" {
+		return v, "", nil
+	}
+	got, err := decode(enc)
+	if err != nil {
+		return v, "", fmt.Errorf("this link's %s could not be read: %w", key, err)
+	}
+	return got, enc, nil
+}
+
+// fitLink is where a dropped file's encoded state enc (encoding error err)
+// goes under key: into the link when "key=enc" fits in one
+// (MaxShareFragment), else nowhere, with long its length in bytes for the
+// page's note. An encoding error puts nothing in the link and notes
+// nothing.
+func fitLink(key, enc string, err error) (linked string, long int) {
+	switch {
+	case err != nil:
+		return "", 0
+	case len(enc)+len(key+"=") > MaxShareFragment:
+		return "", len(enc)
+	}
+	return enc, 0
 }
 
 // Where a link carries the view's state. By default it is the query string

@@ -3,9 +3,36 @@ package runner
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"strings"
+
+	"github.com/flakegate/flakegate/core/jsonscan"
 )
+
+// goTestEvent is what goTestCause reads of one line of a go test -json
+// stream: test2json's TestEvent and the go command's BuildEvent (go doc
+// cmd/test2json; go doc cmd/go, "BuildEvent"). Keys match exactly; other
+// keys, such as a field a later Go adds, are left unread, as
+// core/report's go test reader leaves them.
+type goTestEvent struct {
+	Action string
+	Test   string
+	Output string
+}
+
+// readGoTestEvent reads one line into ev; ok is false when the line is not
+// a JSON object or one of the three fields is not a string.
+func readGoTestEvent(line []byte, ev *goTestEvent) (ok bool) {
+	var m map[string]jsonscan.Raw
+	if jsonscan.Decode(line, "line", &m) != nil {
+		return false
+	}
+	for key, dst := range map[string]*string{"Action": &ev.Action, "Test": &ev.Test, "Output": &ev.Output} {
+		if raw, given := m[key]; given && jsonscan.Decode(raw, key, dst) != nil {
+			return false
+		}
+	}
+	return true
+}
 
 // goTestCause is what a go test -json stream says in its own words about
 // a package that failed before any test reported: the first lines the test
@@ -24,10 +51,8 @@ func goTestCause(data []byte) (string, bool) {
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	skipping := false
 	for sc.Scan() && len(lines) < 3 && size < 300 {
-		var ev struct {
-			Action, Test, Output string
-		}
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Action != "output" && ev.Action != "build-output" || ev.Test != "" {
+		var ev goTestEvent
+		if !readGoTestEvent(sc.Bytes(), &ev) || ev.Action != "output" && ev.Action != "build-output" || ev.Test != "" {
 			continue
 		}
 		line := strings.TrimRight(ev.Output, "\r\n")

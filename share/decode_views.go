@@ -1,14 +1,11 @@
 package share
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/history"
-	"github.com/flakegate/flakegate/core/jsonscan"
 )
 
 // The decoders of the compare and history views' packed states, shared by
@@ -73,20 +70,10 @@ func DecodeHistory(text string) (*history.Result, error) {
 	return r, nil
 }
 
-// decodeState reads a link's JSON state into v: one JSON value in the
-// grammar of every link (core/jsonscan: no key twice, no NaN, UTF-8 only,
-// nothing after it), no field v does not have.
+// decodeState reads a link's JSON state into v (readState).
 func decodeState(raw []byte, v any) error {
-	if err := jsonscan.Check(raw, "share"); err != nil {
+	if err := readState(raw, v); err != nil {
 		return fmt.Errorf("share data: %w", err)
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("share data: %v", err)
-	}
-	if d.More() {
-		return errors.New("share data: more after the state")
 	}
 	return nil
 }

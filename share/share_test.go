@@ -79,7 +79,7 @@ func TestDecideLedger(t *testing.T) {
 
 // A sizing opens the decide view at counts whose rates, divided as the
 // page divides them, are the sizing's rates: 0.5 and 0.85 are 10/20 and
-// 17/20, the form's defaults (DESIGN.md's example, 28 trials per arm).
+// 17/20, the form's defaults (docs/STATISTICS.md's example, 28 trials per arm).
 func TestSizeView(t *testing.T) {
 	const rest = "confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2"
 	for _, c := range []struct {

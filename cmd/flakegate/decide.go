@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
-	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 	"github.com/flakegate/flakegate/words"
@@ -136,40 +134,6 @@ func runFreeze(c *calc[gate.FreezeInput]) (bool, error) {
 			writeWarnings(w, res.Warnings)
 			return nil
 		}})
-}
-
-// readRecord reads a stored claim: a freeze result, or its claim object alone.
-func readRecord(e *env, name string) (*gate.Claim, error) {
-	f, err := e.open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(name), err)
-	}
-	// The grammar of every JSON input (core/jsonscan), with its line,
-	// column and path; encoding/json then maps the checked text.
-	if err := jsonscan.Check(b, "claim"); err != nil {
-		return nil, fmt.Errorf("%s:%v", displayName(name), err)
-	}
-	var doc struct {
-		Claim *gate.Claim `json:"claim"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%s: not a stored claim: %v", displayName(name), err)
-	}
-	if doc.Claim == nil {
-		doc.Claim = new(gate.Claim)
-		if err := json.Unmarshal(b, doc.Claim); err != nil {
-			return nil, fmt.Errorf("%s: not a stored claim: %v", displayName(name), err)
-		}
-	}
-	if doc.Claim.Trials == 0 {
-		return nil, fmt.Errorf("%s: not a stored claim: no trials", displayName(name))
-	}
-	return doc.Claim, nil
 }
 
 // flagSet reports whether the named flag was given on the command line.

@@ -161,7 +161,7 @@ func runHistory(c *calc[history.Options]) (bool, error) {
 	}
 	defer done()
 	if len(inputs) == 0 {
-		return false, usagef("no report files in %s (a folder gives its %s files)", joinWords(pos), strings.Join(reportExts, ", "))
+		return false, usagef("no report files in %s (a folder gives its %s files)", strings.Join(pos, ", "), strings.Join(reportExts, ", "))
 	}
 	h := history.New()
 	unlisted := 0

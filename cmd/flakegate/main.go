@@ -22,7 +22,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/flakegate/flakegate/core/param"
 )
@@ -212,5 +211,3 @@ func displayName(name string) string {
 	}
 	return name
 }
-
-func joinWords(ws []string) string { return strings.Join(ws, ", ") }

@@ -38,16 +38,16 @@ func containsAll(t *testing.T, what, got string, wants ...string) {
 // with go test -update after checking the new output by eye).
 func TestGolden(t *testing.T) {
 	checkGoldens(t, "testdata", []goldenCase{
-		// Seed 003's worked example: 1/120 observed, 8 s per run.
+		// docs/STATISTICS.md, Rerun budget: the 1/120 example, 8 s per run.
 		{"budget_observe", []string{"budget", "-target", "0.95", "-cost", "8", "-cap", "3", "-observe", "1/120", "0.05", "0.02"}, exitBlock},
-		// Seed 003's table of rates.
+		// docs/STATISTICS.md, Rerun budget: the table of rates.
 		{"budget_table", []string{"budget", "0.05", "0.02", "0.01", "0.005", "0.001"}, exitBlock},
 		{"budget_within_cap", []string{"budget", "-cap", "10", "0.5", "1", "0"}, exitOK},
-		// The issue's sentence: gotestsum's 2 retries, a 2% flake, 8 s a
-		// run (1-0.98^2 = 3.96%; 149 reruns from seed 003's table).
+		// The README's sentence: gotestsum's 2 retries, a 2% flake, 8 s a
+		// run (1-0.98^2 = 3.96%; 149 reruns from the budget table).
 		{"budget_runner", []string{"budget", "-runner", "gotestsum=2", "-cost", "8", "0.02"}, exitBlock},
 		{"budget_from_costliest", []string{"budget", "-from", reportsDir + "gotest/count5.json", "-cost", "8", "-runner", "bazel-flaky-attempts"}, exitOK},
-		// Seed 000's first example: 10/20 against 17/20 overlaps.
+		// docs/STATISTICS.md, Two-arm decision: 10/20 against 17/20 overlaps.
 		{"decide_overlap", []string{"decide", "-baseline", "10/20", "-patched", "17/20"}, exitOK},
 		{"decide_improved_owed", []string{"decide", "-baseline", "30/60", "-patched", "51/60"}, exitOK},
 		{"decide_improved_failed", []string{"decide", "-baseline", "30/60", "-patched", "51/60", "-property", "failed"}, exitBlock},
@@ -60,7 +60,7 @@ func TestGolden(t *testing.T) {
 		{"ledger", []string{"ledger", "testdata/ledger.jsonl"}, exitBlock},
 		{"aa_baseline", []string{"aa", "testdata/base.csv"}, exitOK},
 		{"aa_candidate", []string{"aa", "testdata/base.csv", "testdata/cand.csv"}, exitBlock},
-		// Seed 000's step 4 for 30 runs per arm: run_test.go says where each figure comes from.
+		// docs/STATISTICS.md's 30/60 against 51/60, 30 runs per arm: run_test.go says where each figure comes from.
 		{"run_dry", []string{"run", "-dry-run", "-n", "30", "-cost", "4s", "-ledger", "testdata/run-none.jsonl",
 			"-baseline", "cd ../base && go test -json -count=1 ./...", "-patched", "go test -json -count=1 ./..."}, exitOK},
 	})
@@ -106,14 +106,15 @@ func TestJSONIsTheContract(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	// Seed 000, step 4: 30/60 is [0.38, 0.62]; 51/60 separates above it.
-	// DESIGN.md lists the lower bound as 0.3773; the formula gives 0.377350…,
-	// so DESIGN.md cut it to four places rather than rounding: allow 1e-4.
+	// docs/STATISTICS.md, Two-arm decision: 30/60 is [0.38, 0.62]; 51/60 separates above it.
+	// A printed table lists the lower bound as 0.3773; the formula gives 0.377350…,
+	// so the table cut it to four places rather than rounding (docs/STATISTICS.md,
+	// Wilson intervals, Misprints): allow 1e-4.
 	if got.Verdict != "improved" || got.Gate != "accept" {
 		t.Errorf("verdict %q gate %q, want improved/accept", got.Verdict, got.Gate)
 	}
 	if d := got.Baseline.Lower - 0.3773; d > 1e-4 || d < -1e-4 {
-		t.Errorf("baseline lower %v, want 0.3773 (DESIGN.md verified numbers)", got.Baseline.Lower)
+		t.Errorf("baseline lower %v, want 0.3773 (docs/STATISTICS.md, Wilson intervals)", got.Baseline.Lower)
 	}
 }
 
@@ -355,16 +356,30 @@ func TestReportJSONStrict(t *testing.T) {
 	}
 }
 
-// TestRecordJSONStrict: a stored claim is read with the grammar of every
-// JSON input: a repeated key is refused with its place (column counted on
-// the text) and path.
+// TestRecordJSONStrict: a stored claim is read by the rules of every JSON
+// input (jsonscan.Decode): a key in another case, a key given twice, an
+// unknown field, NaN or data after the value are refused with their place
+// (columns counted by hand on the text) and path; a claim's fields alone
+// are a stored claim too. The claims come on standard input.
 func TestRecordJSONStrict(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "claim.json")
-	if err := os.WriteFile(p, []byte(`{"claim": {"passed": 57, "trials": 60, "passed": 1}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := cli(t, "", "freeze", "-record", p, "-newer", "41/60")
-	if want := `claim.json:1:40: claim: field "passed" appears twice`; code != exitUsage || !strings.Contains(errs, want) {
-		t.Errorf("exit %d, stderr %q; want %q", code, errs, want)
+	for _, c := range []struct {
+		in   string
+		code int
+		want string // in stderr, or in stdout for an accepted claim
+	}{
+		{`{"claim": {"passed": 57, "trials": 60, "passed": 1}}`, exitUsage, `<stdin>:1:40: claim: field "passed" appears twice`},
+		{`{"Claim": {"passed": 57, "trials": 60}}`, exitUsage, `<stdin>:1:2: unknown field "Claim"`},
+		{`{"claim": {"Passed": 57, "trials": 60}}`, exitUsage, `<stdin>:1:12: claim: unknown field "Passed"`},
+		{`{"PASSED": 57, "trials": 60}`, exitUsage, `<stdin>:1:2: unknown field "PASSED"`},
+		{`{"passed": 57, "trials": 60, "rate": NaN}`, exitUsage, `<stdin>:1:38: rate: malformed JSON: NaN and Infinity are not JSON numbers`},
+		{`{"passed": 57, "trials": 60} x`, exitUsage, `<stdin>:1:30: malformed JSON: 'x' after the end of the value`},
+		{`{"status": "recorded", "passed": 57, "trials": 60}`, exitUsage, `<stdin>: not a stored claim: a freeze result's fields beside a claim's own`},
+		{`{"claim": {"passed": 0, "trials": 0}}`, exitUsage, `<stdin>: not a stored claim: no trials`},
+		{`{"passed": 57, "trials": 60, "date": "2026-11-30"}`, exitBlock, `2026-11-30`},
+	} {
+		code, out, errs := cli(t, c.in, "freeze", "-record", "-", "-newer", "40/60")
+		if code != c.code || !strings.Contains(out+errs, c.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.in, code, out, errs, c.code, c.want)
+		}
 	}
 }

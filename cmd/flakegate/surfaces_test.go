@@ -56,41 +56,30 @@ type paramCalc struct {
 	page   func(map[string]string) outcome
 }
 
+// calcOf is the paramCalc of schema s, computed by calc: its CLI command
+// cmd and API route path, base its required inputs; page, when not nil,
+// reads the page's form.
+func calcOf[T, R any](cmd []string, path string, s *param.Schema[T], base map[string]string, calc func(T) (R, error),
+	page func(map[string]string) (T, error)) paramCalc {
+	c := paramCalc{cmd: cmd, path: path, schema: s, fields: s.Fields, base: base,
+		link: func(m map[string]string) outcome { in, err := s.Parse(m); return computed(calc, in, err) }}
+	if page != nil {
+		c.page = func(m map[string]string) outcome { in, err := page(m); return computed(calc, in, err) }
+	}
+	return c
+}
+
 // paramCalcs are every calculator whose inputs are all its schema's.
 func paramCalcs() []paramCalc {
 	return []paramCalc{
-		{[]string{"budget"}, "budget", param.Budget, param.Budget.Fields, map[string]string{"rates": "0.05"},
-			func(s map[string]string) outcome {
-				in, err := param.Budget.Parse(s)
-				return computed(gate.Budget, in, err)
-			},
-			func(s map[string]string) outcome {
-				in, err := page.BudgetInputFrom(s)
-				return computed(gate.Budget, in, err)
-			}},
-		{[]string{"decide"}, "decide", param.Decide, param.Decide.Fields, map[string]string{"baseline": "10/20", "patched": "17/20"},
-			func(s map[string]string) outcome {
-				in, err := param.Decide.Parse(s)
-				return computed(gate.Decide, in, err)
-			},
-			func(s map[string]string) outcome {
-				in, err := page.DecideInputFrom(s)
-				return computed(gate.Decide, in, err)
-			}},
-		{[]string{"size"}, "size", param.Size, param.Size.Fields, map[string]string{"baseline": "0.5", "patched": "0.85"},
-			func(s map[string]string) outcome { in, err := param.Size.Parse(s); return computed(gate.Size, in, err) }, nil},
-		{[]string{"freeze"}, "freeze", param.Freeze, param.Freeze.Fields, map[string]string{"claim": "57/60"},
-			func(s map[string]string) outcome {
-				in, err := param.Freeze.Parse(s)
-				return computed(gate.Freeze, in, err)
-			}, nil},
-		{[]string{"quarantine", "runs"}, "quarantine/release", param.QuarantineRelease, param.QuarantineRelease.Fields, nil,
-			func(s map[string]string) outcome {
-				rel, err := param.QuarantineRelease.Parse(s)
-				return computed(func(r quarantine.Release) (*quarantine.CleanRunsResult, error) {
-					return quarantine.CleanRunsFor(r.Below, r.Confidence)
-				}, rel, err)
-			}, nil},
+		calcOf([]string{"budget"}, "budget", param.Budget, map[string]string{"rates": "0.05"}, gate.Budget, page.BudgetInputFrom),
+		calcOf([]string{"decide"}, "decide", param.Decide, map[string]string{"baseline": "10/20", "patched": "17/20"}, gate.Decide, page.DecideInputFrom),
+		calcOf([]string{"size"}, "size", param.Size, map[string]string{"baseline": "0.5", "patched": "0.85"}, gate.Size, nil),
+		calcOf([]string{"freeze"}, "freeze", param.Freeze, map[string]string{"claim": "57/60"}, gate.Freeze, nil),
+		calcOf([]string{"quarantine", "runs"}, "quarantine/release", param.QuarantineRelease, nil,
+			func(r quarantine.Release) (*quarantine.CleanRunsResult, error) {
+				return quarantine.CleanRunsFor(r.Below, r.Confidence)
+			}, nil),
 	}
 }
 

@@ -21,14 +21,14 @@ var depthUpdate = flag.Bool("update-depth", false, "rewrite core/aa/testdata/dep
 
 const seedFixture = "testdata/depth/seed004_like.csv"
 
-// TestDepthSeed004 checks every published figure about 20 measured A/A runs
+// TestDepthPublished checks every published figure about 20 measured A/A runs
 // that follows from the formulas (docs/STATISTICS.md, A/A check). The
 // fixture is not the original data, which is unpublished: testdata/depth/gen
 // built it to match the published
 // summary (scenario and run counts, v, the half means, the measured spread,
 // the pair counts), and these figures must then come out as printed.
 // Tolerances are half a unit of the last printed digit.
-func TestDepthSeed004(t *testing.T) {
+func TestDepthPublished(t *testing.T) {
 	base := loadDepthCSV(t, seedFixture)
 	d, err := InDepth(base, nil, DefaultDepthOptions)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // Reruns for 95% detection and the power of a 3-rerun gate: docs/STATISTICS.md,
 // Rerun budget. Powers are printed to 0.1 point,
 // so they are checked to half of that (5e-4).
-func TestBudgetSeed003Table(t *testing.T) {
+func TestBudgetTable(t *testing.T) {
 	cases := []struct {
 		p      float64
 		reruns int64
@@ -71,7 +71,7 @@ func TestBudgetSeed003Table(t *testing.T) {
 // printed example gives an upper bound of 0.0455 and 93.9% power one rerun short (gain
 // 1.1%), but the formulas it states give 0.0457 and 95.0% (gain 0.0%):
 // the formula wins (docs/STATISTICS.md, Rerun budget). 65 reruns, 520 s, as printed.
-func TestBudgetSeed003Observed(t *testing.T) {
+func TestBudgetObserved(t *testing.T) {
 	in := DefaultBudgetInput
 	in.CostSeconds = ptr(8.0)
 	in.Observed = &core.Count{Passed: 1, Trials: 120}

@@ -10,7 +10,7 @@ import (
 
 // The examples of docs/STATISTICS.md, Two-arm decision: 10/20 vs 17/20 overlap; 30/60 vs 51/60 separate;
 // 18/20 vs 19/20 do not; and 2/20 vs 3/20 is "the same coin".
-func TestDecideSeed000(t *testing.T) {
+func TestDecideExamples(t *testing.T) {
 	cases := []struct {
 		b, p    core.Count
 		verdict string

@@ -10,9 +10,10 @@ import (
 	"github.com/flakegate/flakegate/core/stat"
 )
 
-// Trials per arm at which two exact rates separate: DESIGN.md "Verified
-// numbers" (0.50 vs 0.85 -> 28; 0.90 vs 0.95 -> 427; 0.50 vs 0.60 -> 381).
-// Seed 000: 20 per arm cannot separate 0.50 from 0.85 and 60 can.
+// Trials per arm at which two exact rates separate (docs/STATISTICS.md,
+// "Trials per arm to separate two rates": 0.50 vs 0.85 -> 28; 0.90 vs 0.95 ->
+// 427; 0.50 vs 0.60 -> 381); 20 per arm cannot separate 0.50 from 0.85 and 60
+// can.
 func TestSizeVerified(t *testing.T) {
 	for _, c := range []struct {
 		a, b float64
@@ -28,7 +29,7 @@ func TestSizeVerified(t *testing.T) {
 	}
 	z := stat.Z(0.95)
 	if separated(0.5, 0.85, 20, z) || !separated(0.5, 0.85, 60, z) {
-		t.Error("seed 000: 0.50 vs 0.85 separate at 60 per arm but not at 20")
+		t.Error("0.50 vs 0.85 separate at 60 per arm but not at 20")
 	}
 	res, err := Size(SizeInput{Baseline: 0.5, Patched: 0.5, Confidence: 0.95})
 	if err != nil || res.TrialsPerArm != nil || len(res.Warnings) != 1 {

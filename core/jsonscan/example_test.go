@@ -67,3 +67,19 @@ func ExampleCheck() {
 	// 1:10: rate: malformed JSON: NaN and Infinity are not JSON numbers
 	// <nil>
 }
+
+// Decode maps a text onto a struct by its json tags, exactly: a key in
+// another case is no member, and the error says where it is.
+func ExampleDecode() {
+	var claim struct {
+		Passed int64   `json:"passed"`
+		Trials int64   `json:"trials"`
+		Rate   float64 `json:"rate"`
+	}
+	fmt.Println(jsonscan.Decode([]byte(`{"passed": 57, "trials": 60, "rate": 0.95}`), "claim", &claim), claim)
+	fmt.Println(jsonscan.Decode([]byte(`{"passed": 57,
+ "Trials": 60}`), "claim", &claim))
+	// Output:
+	// <nil> {57 60 0.95}
+	// 2:2: unknown field "Trials"
+}

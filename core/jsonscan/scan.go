@@ -1,8 +1,10 @@
 // Package jsonscan is the one JSON grammar of flakegate: every reader of
 // JSON input (test reports, ledgers, registries, API bodies, share links)
-// walks its text with a Scanner, without reflection, so that each is
-// strict, fast and small in the browser build. It imports nothing of the
-// module's.
+// walks its text with a Scanner, so that each is strict, fast and small in
+// the browser build. A reader that maps a text onto Go values does it with
+// Decode, the one decoder on the Scanner (keys matched exactly, none
+// unknown, errors in the same words), never with encoding/json. It imports
+// nothing of the module's.
 //
 // A Scanner reads a text held in memory (Reset) or streams one from an
 // io.Reader (ResetReader) through a refillable buffer: memory then stays
@@ -269,26 +271,24 @@ func (s *Scanner) Kind() (Kind, error) {
 		}
 		return End, nil
 	}
-	switch c := s.b[s.i]; {
-	case c == '{':
-		return Object, nil
-	case c == '[':
-		return Array, nil
-	case c == '"':
-		return String, nil
-	case c == '-' || c >= '0' && c <= '9':
-		return Number, nil
-	case c == 't':
-		return True, nil
-	case c == 'f':
-		return False, nil
-	case c == 'n':
-		return Null, nil
-	case c == 'N' || c == 'I':
+	c := s.b[s.i]
+	if k := kindOf[c]; k != End {
+		return k, nil
+	}
+	if c == 'N' || c == 'I' {
 		return End, s.errHere("malformed JSON: NaN and Infinity are not JSON numbers")
 	}
 	return End, s.errHere("malformed JSON: a value cannot start with %s", describe(s.b[s.i]))
 }
+
+// kindOf is the kind of a value by its first byte; End where none starts.
+var kindOf = func() (t [256]Kind) {
+	for _, c := range "-0123456789" {
+		t[c] = Number
+	}
+	t['{'], t['['], t['"'], t['t'], t['f'], t['n'] = Object, Array, String, True, False, Null
+	return t
+}()
 
 // describe names a byte in a message: 'x', or byte 0xff.
 func describe(c byte) string {
@@ -510,10 +510,7 @@ func (s *Scanner) Skip() error {
 }
 
 // Check reports whether b is one JSON text under the scanner's grammar:
-// nil, or the first mistake (with line, column and path). A reader that
-// maps a checked text onto Go values with encoding/json reads it with this
-// grammar (no repeated key, no NaN, UTF-8 only, nothing after the value),
-// though encoding/json matches keys to fields without regard to case.
+// nil, or the first mistake (with line, column and path).
 func Check(b []byte, what string) error {
 	var s Scanner
 	s.Reset(b, 1, what)

@@ -208,7 +208,7 @@ func TestSameQuestionSameBytes(t *testing.T) {
 	h := New(Options{})
 	byName := corpusCases(t)
 	for _, group := range [][]string{
-		{"budget-get-issue-example", "budget-post-json", "budget-post-json-strings", "budget-post-form", "budget-get-cost-seconds-alias", "budget-post-json-gzip"},
+		{"budget-get-worked-example", "budget-post-json", "budget-post-json-strings", "budget-post-form", "budget-get-cost-seconds-alias", "budget-post-json-gzip"},
 		{"decide-get-no-change", "decide-post-json", "decide-post-json-bom"},
 		{"aa-csv", "aa-multipart-baseline-only", "aa-csv-gzip"},
 		{"aa-multipart", "aa-multipart-candidate-first"},
@@ -272,9 +272,9 @@ func TestQuarantineCheckIsTheCLIs(t *testing.T) {
 	}
 }
 
-// TestVerifiedNumbers reads the numbers of DESIGN.md ("Verified numbers to
-// test against", computed from the seeds' formulas and checked against R and
-// statsmodels) back out of the API's answers.
+// TestVerifiedNumbers reads the figures docs/STATISTICS.md lists (the budget
+// table, the Wilson intervals, the trials per arm) back out of the API's
+// answers.
 func TestVerifiedNumbers(t *testing.T) {
 	h := New(Options{})
 	var b gate.BudgetResult

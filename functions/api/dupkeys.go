@@ -1,8 +1,6 @@
 package api
 
 import (
-	"encoding/json"
-
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/jsonscan"
 )
@@ -13,7 +11,7 @@ import (
 // encoding/json keeps the last, other readers the first), NaN, bytes that
 // are not UTF-8 and anything after the object, each with its line, column
 // and JSON path. The texts are pieces of body.
-func jsonObject(body []byte, what string) (map[string]json.RawMessage, error) {
+func jsonObject(body []byte, what string) (map[string]jsonscan.Raw, error) {
 	var s jsonscan.Scanner
 	s.Reset(body, 1, what)
 	at := s.At()
@@ -27,7 +25,7 @@ func jsonObject(body []byte, what string) (map[string]json.RawMessage, error) {
 		line, col := s.Where(at)
 		return nil, &core.Error{Kind: core.Invalid, Line: line, Column: col, Msg: "the " + what + " must be a JSON object, not " + k.String()}
 	}
-	obj := map[string]json.RawMessage{}
+	obj := map[string]jsonscan.Raw{}
 	return obj, wholeObject(&s, func(key []byte) error {
 		raw, err := s.Value()
 		obj[string(key)] = raw

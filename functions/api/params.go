@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/url"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/jsonscan"
 	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/words"
 )
@@ -48,8 +48,8 @@ type param struct {
 // JSON object. The first error sticks; later reads are no-ops.
 type args struct {
 	params []param
-	query  map[string]string          // from a query string or form
-	json   map[string]json.RawMessage // from a JSON object
+	query  map[string]string // from a query string or form
+	json   map[string][]byte // from a JSON object: each member's JSON text
 	err    error
 }
 
@@ -82,21 +82,38 @@ func queryArgs(params []param, raw string) *args {
 		a.err = invalid("", "malformed query string: %v", err)
 		return a
 	}
-	for _, k := range sortedKeys(vs) {
+	return collect(a, vs, a.query, func(p *param, v []string) (string, bool, error) {
+		if len(v) > 1 {
+			return "", false, invalid(p.name, "given %d times; give it once", len(v))
+		}
+		return v[0], true, nil
+	})
+}
+
+// collect files each of got's keys, in sorted order, under its
+// parameter's name in dst, with value's result (keep false to leave it
+// out). A key no parameter has, value's error, or a parameter given under
+// its name and its alias is a.err; then each required one must be there.
+func collect[V, T any](a *args, got map[string]V, dst map[string]T, value func(p *param, v V) (T, bool, error)) *args {
+	for _, k := range sortedKeys(got) {
 		p := a.lookup(k)
 		if p == nil {
 			a.err = a.unknown(k)
 			return a
 		}
-		if len(vs[k]) > 1 {
-			a.err = invalid(p.name, "given %d times; give it once", len(vs[k]))
+		v, keep, err := value(p, got[k])
+		if err == nil {
+			if _, dup := dst[p.name]; dup {
+				err = invalid(p.name, "given twice, as %s and %s", p.name, p.alias)
+			}
+		}
+		if err != nil {
+			a.err = err
 			return a
 		}
-		if _, dup := a.query[p.name]; dup {
-			a.err = invalid(p.name, "given twice, as %s and %s", p.name, p.alias)
-			return a
+		if keep {
+			dst[p.name] = v
 		}
-		a.query[p.name] = vs[k][0]
 	}
 	return a.checkRequired()
 }
@@ -110,27 +127,18 @@ func (a *args) unknown(k string) error {
 
 // jsonArgs reads a JSON object. Syntax errors carry line and column.
 func jsonArgs(params []param, body []byte) *args {
-	a := &args{params: params, json: map[string]json.RawMessage{}}
+	a := &args{params: params, json: map[string][]byte{}}
 	obj, err := jsonObject(body, "body")
 	if err != nil {
 		a.err = err
 		return a
 	}
-	for _, k := range sortedKeys(obj) {
-		p := a.lookup(k)
-		if p == nil {
-			a.err = a.unknown(k)
-			return a
-		}
-		if _, dup := a.json[p.name]; dup {
-			a.err = invalid(p.name, "given twice, as %s and %s", p.name, p.alias)
-			return a
-		}
-		if string(obj[k]) != "null" { // null means not given
-			a.json[p.name] = obj[k]
-		}
-	}
-	return a.checkRequired()
+	return collect(a, obj, a.json, notNull)
+}
+
+// notNull keeps a member's JSON unless it is null, which means not given.
+func notNull[V ~[]byte](_ *param, v V) ([]byte, bool, error) {
+	return []byte(v), string(v) != "null", nil
 }
 
 // position converts a byte offset into a 1-based line and column. An offset
@@ -191,7 +199,7 @@ func (a *args) has(names ...string) bool {
 
 // raw returns the text (query) or JSON (body) of a parameter and whether it
 // was given.
-func (a *args) raw(name string) (text string, js json.RawMessage, ok bool) {
+func (a *args) raw(name string) (text string, js []byte, ok bool) {
 	if a.err != nil {
 		return "", nil, false
 	}
@@ -201,6 +209,22 @@ func (a *args) raw(name string) (text string, js json.RawMessage, ok bool) {
 	}
 	text, ok = a.query[name]
 	return text, nil, ok
+}
+
+// given is raw with a JSON string read as text: the text of a query or
+// of a JSON string (js nil), or the JSON of another value.
+func (a *args) given(name string) (text string, js []byte, ok bool) {
+	text, js, ok = a.raw(name)
+	if js != nil && decodes(js, &text) {
+		js = nil
+	}
+	return text, js, ok
+}
+
+// decodes reports whether js, one JSON value, decodes into v
+// (jsonscan.Decode).
+func decodes(js []byte, v any) bool {
+	return jsonscan.Decode(js, "value", v) == nil
 }
 
 func finite(field string, v float64) error {
@@ -232,7 +256,7 @@ func (a *args) numberTo(name string, set func(float64)) {
 	}
 	var v float64
 	if js != nil {
-		if err := json.Unmarshal(js, &v); err != nil {
+		if !decodes(js, &v) {
 			a.err = invalid(name, "must be a JSON number, got %s", clip(js))
 			return
 		}
@@ -266,49 +290,47 @@ func (a *args) integer(name string, dst *int64) {
 }
 
 func (a *args) str(name string, dst *string) {
-	text, js, ok := a.raw(name)
+	either(a, name, dst, func(js []byte) (string, error) {
+		return "", invalid(name, "must be a JSON string, got %s", clip(js))
+	}, func(text string) (string, error) { return text, nil })
+}
+
+// either reads the parameter name, when given, into *dst: a JSON value
+// other than a string with fromJSON, the text of a query or of a JSON
+// string with fromText; an error is a.err, and *dst is left.
+func either[T any](a *args, name string, dst *T, fromJSON func(js []byte) (T, error), fromText func(text string) (T, error)) {
+	text, js, ok := a.given(name)
 	if !ok {
 		return
 	}
+	var v T
+	var err error
 	if js != nil {
-		if err := json.Unmarshal(js, &text); err != nil {
-			a.err = invalid(name, "must be a JSON string, got %s", clip(js))
-			return
-		}
+		v, err = fromJSON(js)
+	} else {
+		v, err = fromText(text)
 	}
-	*dst = text
+	if err != nil {
+		a.err = err
+		return
+	}
+	*dst = v
 }
 
 // count reads "passed/trials", or in JSON also an object with the param's
 // two keys.
 func (a *args) count(name string, dst **core.Count) {
-	text, js, ok := a.raw(name)
-	if !ok {
-		return
-	}
-	if js != nil {
-		if err := json.Unmarshal(js, &text); err != nil {
-			c, err := a.countObject(name, js)
-			if err != nil {
-				a.err = err
-				return
-			}
-			*dst = c
-			return
-		}
-	}
-	c, err := core.ParseCount(name, text)
-	if err != nil {
-		a.err = err
-		return
-	}
-	*dst = &c
+	either(a, name, dst, func(js []byte) (*core.Count, error) { return a.countObject(name, js) },
+		func(text string) (*core.Count, error) {
+			c, err := core.ParseCount(name, text)
+			return &c, err
+		})
 }
 
-func (a *args) countObject(name string, js json.RawMessage) (*core.Count, error) {
+func (a *args) countObject(name string, js []byte) (*core.Count, error) {
 	keys := a.lookup(name).keys
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(js, &obj); err != nil || obj == nil {
+	var obj map[string]jsonscan.Raw
+	if !decodes(js, &obj) || obj == nil {
 		return nil, invalid(name, "want %q or {%q: n, %q: n}, got %s",
 			keys[0]+"/"+keys[1], keys[0], keys[1], clip(js))
 	}
@@ -334,60 +356,41 @@ func (a *args) countObject(name string, js json.RawMessage) (*core.Count, error)
 
 // numbers reads "0.05,0.02", or in JSON also an array of numbers.
 func (a *args) numbers(name string, dst *[]float64) {
-	text, js, ok := a.raw(name)
-	if !ok {
-		return
-	}
-	if js != nil {
-		if err := json.Unmarshal(js, &text); err != nil {
-			var vs []float64
-			if err := json.Unmarshal(js, &vs); err != nil {
-				a.err = invalid(name, "want an array of numbers or \"0.05,0.02\", got %s", clip(js))
-				return
-			}
-			for i, v := range vs {
-				if a.err = finite(fmt.Sprintf("%s[%d]", name, i), v); a.err != nil {
-					return
-				}
-			}
-			*dst = vs
-			return
+	either(a, name, dst, func(js []byte) ([]float64, error) {
+		var vs []float64
+		if !decodes(js, &vs) {
+			return nil, invalid(name, "want an array of numbers or \"0.05,0.02\", got %s", clip(js))
 		}
-	}
-	vs, err := core.ParseRates(name, text)
-	if err != nil {
-		a.err = err
-		return
-	}
-	*dst = vs
+		return vs, nil
+	}, func(text string) ([]float64, error) { return core.ParseRates(name, text) })
 }
 
-// integers reads "1,2,4", or in JSON also an array of whole numbers, each
-// from 1 to 2^30.
+// integers reads "1,2,4", or in JSON also an array of whole numbers (or
+// strings of one), each from 1 to 2^30.
 func (a *args) integers(name string, dst *[]int) {
-	text, js, ok := a.raw(name)
-	if !ok {
-		return
-	}
 	var items []string
-	if js != nil {
-		var nums []json.Number
-		if err := json.Unmarshal(js, &text); err != nil {
-			if err := json.Unmarshal(js, &nums); err != nil {
-				a.err = invalid(name, "want an array of whole numbers or \"1,2,4\", got %s", clip(js))
-				return
-			}
-			for _, n := range nums {
-				items = append(items, string(n))
-			}
+	either(a, name, &items, func(js []byte) ([]string, error) {
+		var raws []jsonscan.Raw
+		if !decodes(js, &raws) {
+			raws = []jsonscan.Raw{js} // refused below: not an array
 		}
-	}
-	if items == nil {
+		items := []string{}
+		for _, r := range raws {
+			item := string(r)
+			if !isJSONNumber(r) && !decodes(r, &item) {
+				return nil, invalid(name, "want an array of whole numbers or \"1,2,4\", got %s", clip(js))
+			}
+			items = append(items, item)
+		}
+		return items, nil
+	}, func(text string) ([]string, error) {
 		if strings.Trim(text, " \t") == "" {
-			*dst = []int{}
-			return
+			return []string{}, nil
 		}
-		items = strings.Split(text, ",")
+		return strings.Split(text, ","), nil
+	})
+	if items == nil { // not given, or refused
+		return
 	}
 	out := make([]int, len(items))
 	for i, it := range items {
@@ -405,8 +408,8 @@ func (a *args) integers(name string, dst *[]int) {
 	*dst = out
 }
 
-// isJSONNumber reports whether js is a JSON number (json.Number would also
-// take a string holding one).
+// isJSONNumber reports whether js, one JSON value, is a number (not a
+// string holding one).
 func isJSONNumber(js []byte) bool {
 	return len(js) > 0 && (js[0] == '-' || (js[0] >= '0' && js[0] <= '9'))
 }
@@ -496,13 +499,10 @@ func schemaArgs[T any](a *args, s *schema.Schema[T]) (T, error) {
 // JSON value of a type the field cannot hold sets a.err.
 func (a *args) text(f schema.Field) (string, bool) {
 	name := f.Name()
-	text, js, ok := a.raw(name)
+	// A string is text of the one grammar, whatever the field's kind.
+	text, js, ok := a.given(name)
 	if !ok || js == nil {
 		return text, ok
-	}
-	// A string is text of the one grammar, whatever the field's kind.
-	if json.Unmarshal(js, &text) == nil {
-		return text, true
 	}
 	switch f.Kind {
 	case schema.Fraction:
@@ -526,7 +526,7 @@ func (a *args) text(f schema.Field) (string, bool) {
 		return string(js), true
 	case schema.Bool:
 		var b bool
-		if json.Unmarshal(js, &b) != nil {
+		if !decodes(js, &b) {
 			a.err = invalid(name, "must be true or false, got %s", clip(js))
 		}
 		return strconv.FormatBool(b), true

@@ -218,24 +218,28 @@ func Watch(ctx context.Context) *Console {
 
 // Errors lists the error-level messages and exceptions so far.
 func (c *Console) Errors() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []string
-	for _, m := range c.msgs {
-		if m.Type == chromedp.ConsoleError || m.IsException() {
-			out = append(out, fmt.Sprintf("%s (%s %s:%d)", m.String(), m.Source, m.URL, m.Line))
+	return c.list(func(m chromedp.ConsoleMessage) (string, bool) {
+		if m.Type != chromedp.ConsoleError && !m.IsException() {
+			return "", false
 		}
-	}
-	return out
+		return fmt.Sprintf("%s (%s %s:%d)", m.String(), m.Source, m.URL, m.Line), true
+	})
 }
 
 // All lists every message so far.
 func (c *Console) All() []string {
+	return c.list(func(m chromedp.ConsoleMessage) (string, bool) { return m.String(), true })
+}
+
+// list is the text of each message so far that show keeps.
+func (c *Console) list(show func(chromedp.ConsoleMessage) (string, bool)) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []string
 	for _, m := range c.msgs {
-		out = append(out, m.String())
+		if s, ok := show(m); ok {
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -313,14 +317,10 @@ func TypeInto(ctx context.Context, id, text string) error {
 // Paste puts text into a text area as a paste does: the value changes at
 // once and one input event fires.
 func Paste(ctx context.Context, id, text string) error {
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
-  const el = document.getElementById(`+jsString(id)+`);
+	return onElement(ctx, id, `
   el.focus();
   el.value = `+jsString(text)+`;
-  el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
-  return true;
-})()`))
-	return err
+  el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));`)
 }
 
 // ClipboardPaste pastes text into a text area as a browser does: a paste
@@ -333,8 +333,7 @@ func ClipboardPaste(ctx context.Context, id, text string) error {
 // ClipboardPasteJS is ClipboardPaste of the string a JavaScript expression
 // gives (a text built in the page, too long to send with each call).
 func ClipboardPasteJS(ctx context.Context, id, expr string) error {
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
-  const el = document.getElementById(`+jsString(id)+`);
+	return onElement(ctx, id, `
   el.focus();
   const dt = new DataTransfer();
   dt.setData('text/plain', `+expr+`);
@@ -342,18 +341,21 @@ func ClipboardPasteJS(ctx context.Context, id, expr string) error {
   if (el.dispatchEvent(ev)) {
     el.value = dt.getData('text/plain');
     el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
-  }
-  return true;
-})()`))
-	return err
+  }`)
 }
 
 // Select chooses an option of a select element and fires change.
 func Select(ctx context.Context, id, value string) error {
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
-  const el = document.getElementById(`+jsString(id)+`);
+	return onElement(ctx, id, `
   el.value = `+jsString(value)+`;
-  el.dispatchEvent(new Event('change', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));`)
+}
+
+// onElement runs the JavaScript statements js in the page with el the
+// element whose id is id.
+func onElement(ctx context.Context, id, js string) error {
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+  const el = document.getElementById(`+jsString(id)+`);`+js+`
   return true;
 })()`))
 	return err
