@@ -31,7 +31,7 @@ func optionTargets(t *testing.T, ctx context.Context, id string) {
 func openOptions(t *testing.T, ctx context.Context, id string) {
 	t.Helper()
 	evalJS[bool](t, ctx, `(() => { const d = document.getElementById('`+id+`'); if (!d.open) d.querySelector('summary').click(); return true; })()`)
-	aaPoll(t, ctx, 10*time.Second, `document.getElementById('`+id+`').open`)
+	poll(t, ctx, 10*time.Second, `document.getElementById('`+id+`').open`)
 }
 
 // showExample opens the page at url, clicks its example button (id) and
@@ -40,7 +40,7 @@ func showExample(t *testing.T, ctx context.Context, url, id, shown string) {
 	t.Helper()
 	open(t, ctx, url)
 	clickID(t, ctx, id)
-	aaPoll(t, ctx, 20*time.Second, shown)
+	poll(t, ctx, 20*time.Second, shown)
 }
 
 // TestOptionsChangeTheFilePages: on the A/A page's example, a fixed rule
@@ -53,9 +53,7 @@ func showExample(t *testing.T, ctx context.Context, url, id, shown string) {
 // at 1280 and 390 px, and the A/A page with its Options open does not
 // scroll sideways.
 func TestOptionsChangeTheFilePages(t *testing.T) {
-	browser, cancel := startBrowser(t)
-	defer cancel()
-	srv := serveSite(t)
+	browser, srv := browseSite(t)
 	dir, _ := exampleFiles(t)
 	want := cliIn(t, dir, "aa", "-json", "-rule", "5%", "baseline.csv", "candidate.csv")
 	_, err := param.AA.Parse(map[string]string{"rule": "abc"})
@@ -63,62 +61,57 @@ func TestOptionsChangeTheFilePages(t *testing.T) {
 	if !errors.As(err, &refused) {
 		t.Fatalf("rule abc is read: %v", err)
 	}
-	for _, w := range widths {
-		t.Run(w.name, func(t *testing.T) {
-			ctx, cancel := freshTab(t, browser, w.w, w.h, w.phone)
-			defer cancel()
-			showExample(t, ctx, srv.URL+"/aa", "example-aa", `!!document.querySelector('[data-scope=fixed_drop]')`)
-			aaSettled(t, ctx)
-			if evalJS[bool](t, ctx, `document.getElementById('aa-options').open`) {
-				t.Error("the A/A options are open at their defaults")
-			}
-			before := location(t, ctx)
-			openOptions(t, ctx, "aa-options")
-			optionTargets(t, ctx, "aa-options")
-			typeIn(t, ctx, "in-rule", "5%")
-			aaPoll(t, ctx, 20*time.Second, `document.querySelector('[data-scope=fixed_drop] [data-field=drop]')?.getAttribute('value') === '0.05'`)
-			aaSettled(t, ctx)
-			expectFields(t, ctx, "rule 5%", "", want)
-			screenshot(t, ctx, "options-aa-"+w.name)
-			if evalJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
-				t.Error("the A/A page with its Options open scrolls sideways")
-			}
-			link := location(t, ctx)
-			if link == before || !strings.Contains(link, "?aa=") {
-				t.Fatalf("the link does not carry the rule: %s (was %s)", link, before)
-			}
+	atWidths(t, browser, func(t *testing.T, ctx context.Context, w width) {
+		showExample(t, ctx, srv.URL+"/aa", "example-aa", `!!document.querySelector('[data-scope=fixed_drop]')`)
+		aaSettled(t, ctx)
+		if evalJS[bool](t, ctx, `document.getElementById('aa-options').open`) {
+			t.Error("the A/A options are open at their defaults")
+		}
+		before := location(t, ctx)
+		openOptions(t, ctx, "aa-options")
+		optionTargets(t, ctx, "aa-options")
+		typeIn(t, ctx, "in-rule", "5%")
+		poll(t, ctx, 20*time.Second, `document.querySelector('[data-scope=fixed_drop] [data-field=drop]')?.getAttribute('value') === '0.05'`)
+		aaSettled(t, ctx)
+		expectFields(t, ctx, "rule 5%", "", want)
+		screenshot(t, ctx, "options-aa-"+w.name)
+		if sideways(t, ctx) > 0 {
+			t.Error("the A/A page with its Options open scrolls sideways")
+		}
+		link := location(t, ctx)
+		if link == before || !strings.Contains(link, "?aa=") {
+			t.Fatalf("the link does not carry the rule: %s (was %s)", link, before)
+		}
 
-			fresh, cancelFresh := freshTab(t, browser, w.w, w.h, w.phone)
-			defer cancelFresh()
-			open(t, fresh, link)
-			aaSettled(t, fresh)
-			if !evalJS[bool](t, fresh, `document.getElementById('aa-options').open && document.getElementById('in-rule').value === '0.05'`) {
-				t.Error("the link does not open with its rule in the open Options")
-			}
-			expectFields(t, fresh, "the link with rule 5%", "", want)
+		fresh := freshTab(t, browser, w)
+		open(t, fresh, link)
+		aaSettled(t, fresh)
+		if !evalJS[bool](t, fresh, `document.getElementById('aa-options').open && document.getElementById('in-rule').value === '0.05'`) {
+			t.Error("the link does not open with its rule in the open Options")
+		}
+		expectFields(t, fresh, "the link with rule 5%", "", want)
 
-			typeIn(t, ctx, "in-rule", "abc")
-			aaPoll(t, ctx, 10*time.Second, `!!document.getElementById('err-rule')`)
-			if got := evalJS[string](t, ctx, `document.getElementById('err-rule').textContent`); !strings.Contains(got, refused.Msg) ||
-				evalJS[bool](t, ctx, `!!document.querySelector('[data-scope=fixed_drop]')`) {
-				t.Errorf("rule abc: %q at the field, want %q and no figures", got, refused.Msg)
-			}
+		typeIn(t, ctx, "in-rule", "abc")
+		poll(t, ctx, 10*time.Second, `!!document.getElementById('err-rule')`)
+		if got := evalJS[string](t, ctx, `document.getElementById('err-rule').textContent`); !strings.Contains(got, refused.Msg) ||
+			evalJS[bool](t, ctx, `!!document.querySelector('[data-scope=fixed_drop]')`) {
+			t.Errorf("rule abc: %q at the field, want %q and no figures", got, refused.Msg)
+		}
 
-			showExample(t, ctx, srv.URL+"/compare", "example-compare", `(document.getElementById('answer-text')?.textContent || '').includes('95% interval')`)
-			before = location(t, ctx)
-			openOptions(t, ctx, "compare-options")
-			optionTargets(t, ctx, "compare-options")
-			typeIn(t, ctx, "in-level", "90%")
-			aaPoll(t, ctx, 20*time.Second, `(document.getElementById('answer-text')?.textContent || '').includes('90% interval')`)
-			answer := evalJS[string](t, ctx, `document.getElementById('answer-text').textContent`)
-			aaPoll(t, ctx, 10*time.Second, `location.href !== `+jsonString(before))
-			link = location(t, ctx)
-			open(t, fresh, link)
-			aaPoll(t, fresh, 20*time.Second, `!!document.getElementById('answer-text')`)
-			if got := evalJS[string](t, fresh, `document.getElementById('answer-text').textContent`); got != answer ||
-				!evalJS[bool](t, fresh, `document.getElementById('compare-options').open && document.getElementById('in-level').value === '0.9'`) {
-				t.Errorf("the compare link opens on %q, want %q with level 0.9 in the open Options", got, answer)
-			}
-		})
-	}
+		showExample(t, ctx, srv.URL+"/compare", "example-compare", `(document.getElementById('answer-text')?.textContent || '').includes('95% interval')`)
+		before = location(t, ctx)
+		openOptions(t, ctx, "compare-options")
+		optionTargets(t, ctx, "compare-options")
+		typeIn(t, ctx, "in-level", "90%")
+		poll(t, ctx, 20*time.Second, `(document.getElementById('answer-text')?.textContent || '').includes('90% interval')`)
+		answer := evalJS[string](t, ctx, `document.getElementById('answer-text').textContent`)
+		poll(t, ctx, 10*time.Second, `location.href !== `+jsonString(before))
+		link = location(t, ctx)
+		open(t, fresh, link)
+		poll(t, fresh, 20*time.Second, `!!document.getElementById('answer-text')`)
+		if got := evalJS[string](t, fresh, `document.getElementById('answer-text').textContent`); got != answer ||
+			!evalJS[bool](t, fresh, `document.getElementById('compare-options').open && document.getElementById('in-level').value === '0.9'`) {
+			t.Errorf("the compare link opens on %q, want %q with level 0.9 in the open Options", got, answer)
+		}
+	})
 }
