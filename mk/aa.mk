@@ -1,4 +1,4 @@
-# bench-aa: time seed 004's aa_check.py against flakegate's A/A check on a
+# bench-aa: time the reference aa_check.py against flakegate's A/A check on a
 # generated 1,000,000-row CSV, paired run for run; prints the speed ratio and
 # peak memory. With AA_PEER_REF=<commit>, flakegate built from that commit
 # runs in the same rounds and the ratio of this build to it is printed too.

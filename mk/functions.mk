@@ -1,4 +1,4 @@
-# The JSON API on its platforms (issue 3): AWS Lambda and Cloudflare Workers,
+# The JSON API on its platforms: AWS Lambda and Cloudflare Workers,
 # and the tools their tests run them under.
 #
 #   make lambda           dist/lambda/bootstrap for provided.al2023 on arm64 (SAM's CodeUri)

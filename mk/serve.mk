@@ -1,4 +1,4 @@
-# The local server (issue 3): the API under /v1/ and the calculator's static
+# The local server: the API under /v1/ and the calculator's static
 # site on one loopback port.
 #
 #   make run                     build and start it; it prints the URL

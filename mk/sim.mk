@@ -1,4 +1,4 @@
-# The gate simulator's benchmark (issue 5): 4,000 sets, 4 shapes, 200
+# The gate simulator's benchmark: 4,000 sets, 4 shapes, 200
 # scenarios, 4 runs per side, natively (budget 1 s) and in WebAssembly under
 # Node as a proxy for the browser (budget 3 s). Not part of `make test`:
 # timings depend on the machine's load.

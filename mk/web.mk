@@ -1,4 +1,4 @@
-# The in-browser calculator (issue 4): app.wasm, the pre-rendered static site
+# The in-browser calculator: app.wasm, the pre-rendered static site
 # in dist/site, the headless-Chromium tools its end-to-end tests need, and the
 # web benchmarks.
 #

@@ -127,7 +127,7 @@ func startLoad(t *testing.T, ctx context.Context, url string) {
 	poll(t, ctx, 20*time.Second, `location.href === `+strconv.Quote(url)+` && document.readyState !== 'loading' && !!document.getElementById('in-cap') && typeof flakegateEarly === 'object'`)
 }
 
-// Problem 4 of the page issue: a full-screen "Loading the calculator…"
+// A full-screen "Loading the calculator…" once
 // hid the pre-rendered page for 1–3 s, and a failed load left its error
 // on that screen. Now the page stays readable and editable with a small
 // note; what is typed meanwhile is computed once the calculator is up

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time seed 004's reference aa_check.py and flakegate's A/A check on the same
+# Time the reference aa_check.py and flakegate's A/A check on the same
 # generated 1,000,000-row CSV (10,000 scenarios × 100 runs), check that they
 # print the same figures, and report the speed ratio and each side's peak
 # memory (maximum resident set size, from the kernel's resource usage).

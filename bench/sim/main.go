@@ -1,7 +1,7 @@
 // Command sim times the gate simulator at its reference size: 4,000 sets,
 // 4 shapes, 200 scenarios, 4 runs per side, on a baseline shaped like a
 // published A/A suite (158 scenarios always passing, 14 always failing, 28 flaky, 20 runs:
-// core/aa/testdata/depth/seed004_like.csv, so run it from the repository root).
+// core/aa/testdata/depth/published_like.csv, so run it from the repository root).
 // It prints each gate's rates once, then the fastest and the median time of -reps
 // calls, and fails when the median exceeds -budget.
 //
@@ -34,7 +34,7 @@ func run(args []string, out io.Writer) error {
 	budget := fs.Duration("budget", time.Second, "largest acceptable median time per call")
 	sets := fs.Int("sets", 4000, "simulated sets per shape")
 	k := fs.Int("k", 4, "runs per side")
-	csv := fs.String("csv", "core/aa/testdata/depth/seed004_like.csv", "baseline A/A runs, scenario,run,passed")
+	csv := fs.String("csv", "core/aa/testdata/depth/published_like.csv", "baseline A/A runs, scenario,run,passed")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -42,9 +42,9 @@ func checkGolden(t *testing.T, path string, got []byte) {
 }
 
 // TestDepthText holds the in-depth analyses' text, at most 5 flaky
-// scenarios listed, to testdata/seed004_like.depth.txt.
+// scenarios listed, to testdata/published_like.depth.txt.
 func TestDepthText(t *testing.T) {
-	d, err := aa.InDepth(readCSV(t, depthFixtures+"seed004_like.csv"), readCSV(t, depthFixtures+"candidate.csv"), aa.DefaultDepthOptions)
+	d, err := aa.InDepth(readCSV(t, depthFixtures+"published_like.csv"), readCSV(t, depthFixtures+"candidate.csv"), aa.DefaultDepthOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestDepthText(t *testing.T) {
 	if err := writeDepth(&b, d, 5); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "testdata/seed004_like.depth.txt", b.Bytes())
+	checkGolden(t, "testdata/published_like.depth.txt", b.Bytes())
 }
 
 // TestSimTable holds a simulation of that A/A fixture, its JSON and
@@ -61,7 +61,7 @@ func TestDepthText(t *testing.T) {
 func TestSimTable(t *testing.T) {
 	opt := sim.DefaultOptions
 	opt.Sets = 1000
-	res, err := aa.Simulate(readCSV(t, depthFixtures+"seed004_like.csv"), opt)
+	res, err := aa.Simulate(readCSV(t, depthFixtures+"published_like.csv"), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestSimTable(t *testing.T) {
 	if err := writeSimTable(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, depthFixtures+"seed004_like.sim.golden", b.Bytes())
+	checkGolden(t, depthFixtures+"published_like.sim.golden", b.Bytes())
 }
 
 // TestSimTableUnavailable: a gate the baseline cannot set (the measured

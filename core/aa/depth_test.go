@@ -19,7 +19,7 @@ import (
 
 var depthUpdate = flag.Bool("update-depth", false, "rewrite core/aa/testdata/depth/*.golden from the current code")
 
-const seedFixture = "testdata/depth/seed004_like.csv"
+const seedFixture = "testdata/depth/published_like.csv"
 
 // TestDepthPublished checks every published figure about 20 measured A/A runs
 // that follows from the formulas (docs/STATISTICS.md, A/A check). The
@@ -121,7 +121,7 @@ func TestDepthFixtureReader(t *testing.T) {
 
 // TestDepthGolden pins the whole result, so that native and WebAssembly runs
 // are checked to give the same bytes. Rewrite with -update-depth. (The CLI's
-// tests hold its text to testdata/depth/seed004_like.depth.txt.)
+// tests hold its text to testdata/depth/published_like.depth.txt.)
 func TestDepthGolden(t *testing.T) {
 	base := loadDepthCSV(t, seedFixture)
 	cand := loadDepthCSV(t, "testdata/depth/candidate.csv")
@@ -136,7 +136,7 @@ func TestDepthGolden(t *testing.T) {
 	for _, w := range d.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
-	testfile.Golden(t, "testdata/depth/seed004_like.depth.golden", b.Bytes(), *depthUpdate, "-update-depth")
+	testfile.Golden(t, "testdata/depth/published_like.depth.golden", b.Bytes(), *depthUpdate, "-update-depth")
 }
 
 // TestVarianceRatioRange checks the χ²(df)/df range against R's qchisq and

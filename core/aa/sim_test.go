@@ -103,7 +103,7 @@ func TestSimulateGolden(t *testing.T) {
 	if err := core.WriteJSON(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	const path = "testdata/depth/seed004_like.sim.golden"
+	const path = "testdata/depth/published_like.sim.golden"
 	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

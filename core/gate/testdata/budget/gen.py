@@ -20,9 +20,9 @@ Z95 = 1.959963984540054
 OUT = __file__.rsplit("/", 1)[0]
 
 CASES = [
-    {"name": "seed003_table", "target": 0.95, "cost": 8.0, "cap": 3, "rates": [0.05, 0.02, 0.01, 0.005, 0.001]},
-    {"name": "seed003_observe", "target": 0.95, "cost": 8.0, "cap": 3, "observe": [1, 120], "rates": []},
-    {"name": "seed003_history", "target": 0.95, "cost": None, "cap": 3, "observe": [4, 120], "rates": [0.0333]},
+    {"name": "budget_table", "target": 0.95, "cost": 8.0, "cap": 3, "rates": [0.05, 0.02, 0.01, 0.005, 0.001]},
+    {"name": "budget_observe", "target": 0.95, "cost": 8.0, "cap": 3, "observe": [1, 120], "rates": []},
+    {"name": "budget_history", "target": 0.95, "cost": None, "cap": 3, "observe": [4, 120], "rates": [0.0333]},
     {"name": "edges", "target": 0.95, "cost": 90.0, "cap": 10, "rates": [1.0, 0.9, 0.5, 0.3, 0.26, 0.25, 0.0001]},
     {"name": "target80", "target": 0.8, "cost": 1.5, "cap": 5, "observe": [0, 10], "rates": [0.2, 0.1, 0.03]},
     {"name": "target99", "target": 0.99, "cost": 0.25, "cap": 0, "observe": [7, 7], "rates": [0.4, 0.01]},

@@ -1,4 +1,4 @@
-// Command gen builds seed004_like.csv: a synthetic A/A run of 200 scenarios
+// Command gen builds published_like.csv: a synthetic A/A run of 200 scenarios
 // over 20 runs whose summary figures match what a published A/A check reports
 // for its 20 measured runs. It is not that data (which is unpublished); it
 // is one data set consistent with every figure published, so that
@@ -40,7 +40,7 @@ func main() {
 	c := flaky(rng)
 	p := runs(rng, c)
 	m := matrix(c, p)
-	write("../seed004_like.csv", m, "run", rng)
+	write("../published_like.csv", m, "run", rng)
 	write("../candidate.csv", candidate(m, rng), "cand", rng)
 }
 
