@@ -107,7 +107,7 @@ def runs_of(rng, qs, runs, run_name=lambda j: f"run{j + 1:02d}", shuffle=True, d
 
 
 def seed_shape(rng):
-    # Seed 004's suite: 200 scenarios, 20 runs; 158 always pass, 14 always
+    # The published A/A suite (docs/STATISTICS.md): 200 scenarios, 20 runs; 158 always pass, 14 always
     # fail, 28 go both ways, and the flaky ones drift down over the runs.
     qs = {}
     for i in range(200):
