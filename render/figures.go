@@ -1,72 +1,70 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"html"
 	"strconv"
 	"strings"
 
+	"github.com/flakegate/flakegate/core/jsonscan"
 	"github.com/flakegate/flakegate/words"
 )
 
 // node is a JSON value with its object keys in the document's order (the
 // result struct's field order), so the figures follow the result.
 type node struct {
-	kind  byte // '{', '[', or 'v' for a leaf
+	kind  jsonscan.Kind
 	keys  []string
 	items []*node // an object's values (beside keys) or an array's items
-	leaf  any     // json.Number, string, bool or nil
+	text  string  // a leaf's text: a string's value, a number as written
 }
 
 // maxDepth bounds the nesting of a result's JSON (results nest 4 deep).
 const maxDepth = 32
 
+// parseJSON reads a result's JSON with the core's scanner.
 func parseJSON(doc []byte) (*node, error) {
-	d := json.NewDecoder(bytes.NewReader(doc))
-	d.UseNumber()
-	return readNode(d, 0)
+	var s jsonscan.Scanner
+	s.Reset(doc, 1, "result")
+	n, err := readNode(&s, 0)
+	if err == nil {
+		err = s.End()
+	}
+	return n, err
 }
 
-func readNode(d *json.Decoder, depth int) (*node, error) {
+func readNode(s *jsonscan.Scanner, depth int) (*node, error) {
 	if depth > maxDepth {
 		return nil, errors.New("render: result nested too deep")
 	}
-	t, err := d.Token()
+	k, err := s.Kind()
 	if err != nil {
 		return nil, err
 	}
-	switch t {
-	case json.Delim('{'):
-		n := &node{kind: '{'}
-		for d.More() {
-			k, err := d.Token()
-			if err != nil {
-				return nil, err
-			}
-			v, err := readNode(d, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			n.keys = append(n.keys, k.(string))
+	n := &node{kind: k}
+	switch k {
+	case jsonscan.Object:
+		err = s.Object(func(key []byte) error {
+			v, err := readNode(s, depth+1)
+			n.keys, n.items = append(n.keys, string(key)), append(n.items, v)
+			return err
+		})
+	case jsonscan.Array:
+		err = s.Array(func(int) error {
+			v, err := readNode(s, depth+1)
 			n.items = append(n.items, v)
-		}
-		_, err := d.Token()
-		return n, err
-	case json.Delim('['):
-		n := &node{kind: '['}
-		for d.More() {
-			v, err := readNode(d, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			n.items = append(n.items, v)
-		}
-		_, err := d.Token()
-		return n, err
+			return err
+		})
+	case jsonscan.String:
+		n.text, err = s.Text()
+	case jsonscan.Number:
+		var b []byte
+		b, err = s.Number()
+		n.text = string(b)
+	default:
+		err = s.Skip()
 	}
-	return &node{kind: 'v', leaf: t}, nil
+	return n, err
 }
 
 // writeFigures writes every leaf of a result as a figure of the page's
@@ -79,7 +77,7 @@ func writeFigures(b *strings.Builder, scope string, doc []byte) error {
 	if err != nil {
 		return err
 	}
-	if n.kind != '{' {
+	if n.kind != jsonscan.Object {
 		return errors.New("render: a result is a JSON object")
 	}
 	b.WriteString(`<div class="generic"`)
@@ -100,9 +98,9 @@ func label(key string) string { return html.EscapeString(strings.ReplaceAll(key,
 
 func writeValue(b *strings.Builder, name string, n *node) {
 	switch n.kind {
-	case 'v':
-		writeLeaf(b, name, n.leaf)
-	case '{':
+	default:
+		writeLeaf(b, name, n)
+	case jsonscan.Object:
 		b.WriteString(`<dl data-scope="` + html.EscapeString(name) + `">`)
 		for i, k := range n.keys {
 			b.WriteString(`<div><dt>` + label(k) + `</dt><dd>`)
@@ -110,7 +108,7 @@ func writeValue(b *strings.Builder, name string, n *node) {
 			b.WriteString(`</dd></div>`)
 		}
 		b.WriteString(`</dl>`)
-	case '[':
+	case jsonscan.Array:
 		if cols, ok := flatColumns(n); ok {
 			b.WriteString(`<div class="table-wrap"><table data-scope="` + html.EscapeString(name) + `"><caption>` + label(name) + `</caption><thead><tr>`)
 			for _, c := range cols {
@@ -142,12 +140,12 @@ func writeValue(b *strings.Builder, name string, n *node) {
 // flatColumns are the keys of a list whose items are all objects with the
 // same keys in the same order, which a table shows.
 func flatColumns(n *node) ([]string, bool) {
-	if len(n.items) == 0 || n.items[0].kind != '{' {
+	if len(n.items) == 0 || n.items[0].kind != jsonscan.Object {
 		return nil, false
 	}
 	cols := n.items[0].keys
 	for _, it := range n.items {
-		if it.kind != '{' || len(it.keys) != len(cols) {
+		if it.kind != jsonscan.Object || len(it.keys) != len(cols) {
 			return nil, false
 		}
 		for j := range cols {
@@ -162,26 +160,20 @@ func flatColumns(n *node) ([]string, bool) {
 // writeLeaf writes one figure: value is the JSON's exact text (Go's
 // shortest round-trip form, as core.WriteJSON writes numbers), the shown
 // text a rounded number or a word.
-func writeLeaf(b *strings.Builder, name string, v any) {
-	var value, text string
-	switch t := v.(type) {
-	case nil:
+func writeLeaf(b *strings.Builder, name string, n *node) {
+	value, text := n.text, n.text
+	switch n.kind {
+	case jsonscan.Null:
 		value, text = "null", "none"
-	case bool:
-		value, text = strconv.FormatBool(t), "no"
-		if t {
-			text = "yes"
-		}
-	case string:
-		value, text = t, t
-	case json.Number:
-		value = string(t)
-		if i, err := t.Int64(); err == nil {
+	case jsonscan.True:
+		value, text = "true", "yes"
+	case jsonscan.False:
+		value, text = "false", "no"
+	case jsonscan.Number:
+		if i, err := strconv.ParseInt(value, 10, 64); err == nil {
 			text = words.Count(i)
-		} else if f, err := t.Float64(); err == nil {
+		} else if f, err := strconv.ParseFloat(value, 64); err == nil {
 			text = strconv.FormatFloat(f, 'g', 4, 64)
-		} else {
-			text = value
 		}
 	}
 	b.WriteString(`<data data-field="` + html.EscapeString(name) + `" value="` + html.EscapeString(value) + `">` + html.EscapeString(text) + `</data>`)
