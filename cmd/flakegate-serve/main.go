@@ -15,8 +15,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -125,7 +123,7 @@ func links(site fs.FS, files http.Handler) http.Handler {
 					static.Headers.Apply(w.Header(), r.URL.Path)
 					w.Header().Set("Vary", "Accept-Encoding")
 					if static.Negotiate(r.Header.Values("Accept-Encoding"), []string{"gzip"}) == "gzip" {
-						body = gzipped(body)
+						body = api.GzipBytes(body) // brotli at its best would cost more than rendering
 						w.Header().Set("Content-Encoding", "gzip")
 					}
 					render.Send(w, r, body)
@@ -135,18 +133,6 @@ func links(site fs.FS, files http.Handler) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
-}
-
-// gzipped is b in gzip, without a name or time in its header, so the same
-// page gives the same bytes (and ETag). The site's files have brotli
-// copies made once; a rendered page is compressed as it is sent, where
-// brotli at its best would cost more than rendering.
-func gzipped(b []byte) []byte {
-	var out bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&out, gzip.DefaultCompression)
-	zw.Write(b)
-	zw.Close()
-	return out.Bytes()
 }
 
 // template is the pre-rendered page of a calculator path, if the site has

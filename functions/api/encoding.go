@@ -114,9 +114,9 @@ func acceptsGzip(values []string) bool {
 	return star == 2
 }
 
-// gzipBytes compresses b at the default level, with no name and no time in
-// the header: the same b gives the same bytes.
-func gzipBytes(b []byte) []byte {
+// GzipBytes compresses b at the default level, with no name and no time in
+// the header: the same b gives the same bytes (and ETag).
+func GzipBytes(b []byte) []byte {
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 	zw.Write(b)

@@ -189,7 +189,7 @@ func (h *handler) send(w http.ResponseWriter, r *http.Request, contentType, cach
 	if h.opt.Gzip && len(body) >= compressedFrom {
 		hdr.Add("Vary", "Accept-Encoding")
 		if acceptsGzip(r.Header.Values("Accept-Encoding")) {
-			body = gzipBytes(body)
+			body = GzipBytes(body)
 			hdr.Set("Content-Encoding", "gzip")
 		}
 	}
