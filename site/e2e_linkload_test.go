@@ -4,8 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -66,21 +64,15 @@ func eachLink(t *testing.T, browser context.Context, links []linkCase, what stri
 // figures are another view's.
 func cliLinks(t *testing.T, site string) []linkCase {
 	t.Helper()
-	_, bin := built(t)
 	data := t.TempDir()
 	base := writeFile(t, data, "base.csv", aaCSV(40, 6, func(s, r int) bool { return (s*13+r*7)%11 == 0 || (s%7 == 0 && r%2 == 1) }))
 	cand := writeFile(t, data, "cand.csv", aaCSV(40, 3, func(s, r int) bool { return (s*11+r*5)%6 == 0 }))
 	logs := filepath.Join(repoRoot(), "core", "compare", "testdata", "logs")
-	nights, err := filepath.Abs(filepath.Join(repoRoot(), "core", "quarantine", "testdata", "week", "nights"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	nights := weekNights(t)
 	reg := filepath.Join(data, "quarantine.json")
 	add := []string{"quarantine", "add", "-registry", reg, "-today", "2026-11-20", "-from", filepath.Join(nights, "2026-11-20.xml"),
 		"-owner", "@shop", "-reason", "flaky in the nightly run", "-below", "0.01", "-expires", "2026-12-31"}
-	if out, err := exec.Command(bin, add...).CombinedOutput(); err != nil {
-		t.Fatalf("flakegate %v: %v\n%s", add, err, out)
-	}
+	cli(t, add...)
 	runs, _ := historyRuns(t)
 	cases := []struct {
 		name, path, prefix string
@@ -105,29 +97,11 @@ func cliLinks(t *testing.T, site string) []linkCase {
 		if !strings.HasPrefix(link, site+c.path) {
 			t.Fatalf("%s: the CLI's link %q does not open %s%s", c.name, link, site, c.path)
 		}
-		if c.name == "compare" {
-			want = withoutKey(t, want, "warnings")
-		}
 		lc := linkCase{name: c.name, path: c.path, link: link, want: want, prefix: c.prefix, skip: c.skip}
 		if c.name == "history" {
 			lc.answer = firstLine(cli(t, append(c.args, "-markdown")...))
 		}
 		out = append(out, lc)
-	}
-	return out
-}
-
-// withoutKey is the JSON object raw without its member key.
-func withoutKey(t *testing.T, raw []byte, key string) []byte {
-	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	delete(m, key)
-	out, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

@@ -121,9 +121,7 @@ func loaderNote(t *testing.T, ctx context.Context) note {
 // pre-rendered page and app.js are in.
 func startLoad(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`location.href = `+strconv.Quote(url)+`; true`)); err != nil {
-		t.Fatal(err)
-	}
+	goTo(t, ctx, url)
 	poll(t, ctx, 20*time.Second, `location.href === `+strconv.Quote(url)+` && document.readyState !== 'loading' && !!document.getElementById('in-cap') && typeof flakegateEarly === 'object'`)
 }
 

@@ -136,17 +136,20 @@ func Number(s string) string {
 // of the result must be on the page with the same value, and every figure
 // on the page must be in the result. Numbers compare by value. It returns
 // one line per difference, sorted. Page paths starting with one of the
-// exclude prefixes (scopes compared against other results) are skipped.
+// exclude prefixes (scopes compared against other results) are skipped on
+// both sides.
 func Diff(page map[string]string, prefix string, result []byte, exclude ...string) ([]string, error) {
 	want, err := Flatten(result)
 	if err != nil {
 		return nil, err
 	}
 	got := Sub(page, prefix)
-	for p := range got {
-		for _, x := range exclude {
-			if strings.HasPrefix(p, x+".") {
-				delete(got, p)
+	for _, m := range []map[string]string{got, want} {
+		for p := range m {
+			for _, x := range exclude {
+				if strings.HasPrefix(p, x+".") {
+					delete(m, p)
+				}
 			}
 		}
 	}
