@@ -424,20 +424,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 func (c *countingReader) Close() error { return nil }
 
-// TestPosition: line and column of a byte offset, 1-based. encoding/json
-// reports the count of bytes read, so offset 10 names the x.
-func TestPosition(t *testing.T) {
-	body := []byte("{\n  \"a\": x}")
-	for _, tc := range []struct {
-		off       int64
-		line, col int
-	}{{0, 1, 1}, {1, 1, 1}, {2, 2, 1}, {10, 2, 8}, {100, 2, 9}} {
-		if l, c := position(body, tc.off); l != tc.line || c != tc.col {
-			t.Errorf("position(%d) = %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.col)
-		}
-	}
-}
-
 // TestStatusOf: the one mapping from errors to statuses.
 func TestStatusOf(t *testing.T) {
 	for _, tc := range []struct {

@@ -17,9 +17,6 @@ import (
 // or more eval logs of that side.
 const bodyMultipartCompare bodyKind = 200
 
-// maxCompareListed caps max_listed: each list (flipped each way, only on
-// one side) of one answer.
-
 // evalParams say how to read eval logs, for every route that reads them,
 // named as the CLI's flags are.
 var evalParams = []param{

@@ -407,9 +407,6 @@ func paramSchema(p param, inJSON bool) obj {
 		if p.joined != "" { // a choice, or a choice=N giving the joined parameter
 			s = obj{{"anyOf", []any{s, obj{{"type", "string"}, {"pattern", "^(" + strings.Join(p.enum, "|") + ")=[0-9]+$"}}}}}
 		}
-		if p.name == "date" {
-			s = s.with("format", "date")
-		}
 	case kDate:
 		s = obj{{"type", "string"}, {"format", "date"}}
 	case kCount:

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"net/url"
@@ -141,24 +140,6 @@ func notNull[V ~[]byte](_ *param, v V) ([]byte, bool, error) {
 	return []byte(v), string(v) != "null", nil
 }
 
-// position converts a byte offset into a 1-based line and column. An offset
-// names the byte just read, so the column points at or just past the fault.
-func position(body []byte, off int64) (line, col int) {
-	if off > int64(len(body)) {
-		off = int64(len(body))
-	}
-	if off < 0 {
-		off = 0
-	}
-	before := body[:off]
-	line = 1 + bytes.Count(before, []byte{'\n'})
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1)
-	if col < 1 {
-		col = 1
-	}
-	return line, col
-}
-
 func (a *args) checkRequired() *args {
 	for _, p := range a.params {
 		if !p.required {
@@ -241,15 +222,6 @@ func parseNumber(field, s string) (float64, error) {
 }
 
 func (a *args) number(name string, dst *float64) {
-	p := func(v float64) { *dst = v }
-	a.numberTo(name, p)
-}
-
-func (a *args) optNumber(name string, dst **float64) {
-	a.numberTo(name, func(v float64) { *dst = &v })
-}
-
-func (a *args) numberTo(name string, set func(float64)) {
 	text, js, ok := a.raw(name)
 	if !ok {
 		return
@@ -264,26 +236,6 @@ func (a *args) numberTo(name string, set func(float64)) {
 			return
 		}
 	} else if v, a.err = parseNumber(name, text); a.err != nil {
-		return
-	}
-	set(v)
-}
-
-func (a *args) integer(name string, dst *int64) {
-	text, js, ok := a.raw(name)
-	if !ok {
-		return
-	}
-	if js != nil {
-		if !isJSONNumber(js) {
-			a.err = invalid(name, "must be a whole JSON number, got %s", clip(js))
-			return
-		}
-		text = string(js)
-	}
-	v, err := core.ParseInteger(name, strings.TrimSpace(text))
-	if err != nil {
-		a.err = err
 		return
 	}
 	*dst = v

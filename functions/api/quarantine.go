@@ -431,10 +431,7 @@ func postQuarantineAdd(h *handler, w http.ResponseWriter, r *http.Request) error
 	a.str("owner", &owner)
 	a.str("reason", &reason)
 	a.str("expires", &expires)
-	nums, err := schemaArgs(a, schema.QuarantineAdd)
-	if a.err != nil {
-		return a.err
-	}
+	nums, err := schemaArgs(a, schema.QuarantineAdd) // a.err first, if an argument above set it
 	if err != nil {
 		return err
 	}

@@ -8,9 +8,6 @@ import (
 	schema "github.com/flakegate/flakegate/core/param"
 )
 
-var confidenceParam = param{name: "confidence", kind: kNumber, def: "0.95",
-	doc: "confidence level of the Wilson intervals, in (0,1)"}
-
 // budgetArgs reads a budget's input (param.Budget); a runner's setting
 // (setting, or runner=NAME=N) gives the cap, so the two are not given
 // together.
