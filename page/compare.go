@@ -19,9 +19,6 @@ import (
 // a link carries it as "compare=" + base64url(DEFLATE(JSON)).
 type CompareShare = share.CompareState
 
-// DecodeCompareShare is share.DecodeCompare.
-func DecodeCompareShare(text string) (CompareShare, error) { return share.DecodeCompare(text) }
-
 // cmpSide is one side of the comparison while its logs are read and once
 // they are.
 type cmpSide struct {
@@ -62,7 +59,7 @@ func (c *Compare) OnNav(ctx app.Context) {
 // loadLink shows the comparison of a link's "compare=" data
 // (fileView.openLink).
 func (c *Compare) loadLink(data string) {
-	s, err := DecodeCompareShare(data)
+	s, err := share.DecodeCompare(data)
 	if err != nil {
 		c.linkErr = err
 		c.sides = [2]cmpSide{{gen: c.sides[0].gen + 1}, {gen: c.sides[1].gen + 1}}

@@ -87,7 +87,7 @@ func TestCompareShareRoundTrip(t *testing.T) {
 	if err != nil || !v.Linked() || v.Path != share.ComparePath {
 		t.Fatalf("view %+v, err %v", v, err)
 	}
-	s, err := DecodeCompareShare(strings.TrimPrefix(v.Fragment, "compare="))
+	s, err := share.DecodeCompare(strings.TrimPrefix(v.Fragment, "compare="))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestCompareShareRoundTrip(t *testing.T) {
 		{`{"v":1,"a":[{"id":"q","passed":1,"total":1}],"b":[{"id":"q","passed":1,"total":1}],"x":1}`, "unknown field"},
 	} {
 		enc, _ := share.Pack(rawJSON(bad.state))
-		if _, err := DecodeCompareShare(enc); err == nil || !strings.Contains(err.Error(), bad.msg) {
+		if _, err := share.DecodeCompare(enc); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%s: err %v, want %q", bad.state, err, bad.msg)
 		}
 	}
@@ -154,7 +154,7 @@ func FuzzDecodeCompareShare(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		s, err := DecodeCompareShare(text)
+		s, err := share.DecodeCompare(text)
 		if err != nil {
 			return
 		}
@@ -167,7 +167,7 @@ func FuzzDecodeCompareShare(f *testing.F) {
 		if err != nil || !v.Linked() {
 			return
 		}
-		back, err := DecodeCompareShare(strings.TrimPrefix(v.Fragment, "compare="))
+		back, err := share.DecodeCompare(strings.TrimPrefix(v.Fragment, "compare="))
 		if err != nil {
 			t.Fatalf("re-encoded link does not decode: %v", err)
 		}

@@ -40,7 +40,7 @@ func (h *History) OnNav(ctx app.Context) {
 func (h *History) loadLink(data string) {
 	h.gen++
 	h.busy, h.err, h.runs = false, nil, nil
-	res, err := DecodeHistoryShare(data)
+	res, err := share.DecodeHistory(data)
 	if err != nil {
 		h.linkErr = err
 		h.show(nil)

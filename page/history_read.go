@@ -18,9 +18,6 @@ import (
 // a link carries it as "history=" + base64url(DEFLATE(JSON)).
 type HistoryShare = share.HistoryState
 
-// DecodeHistoryShare is share.DecodeHistory.
-func DecodeHistoryShare(text string) (*history.Result, error) { return share.DecodeHistory(text) }
-
 // historyFile is one dropped file: its name and a function that reads it
 // whole (at most max bytes, else an error).
 type historyFile struct {

@@ -170,7 +170,7 @@ func TestHistoryShareRoundTrip(t *testing.T) {
 	if err != nil || !v.Linked() || v.Path != share.HistoryPath || !strings.HasPrefix(v.Fragment, "history=") {
 		t.Fatalf("%+v %v", v, err)
 	}
-	got, err := DecodeHistoryShare(strings.TrimPrefix(v.Fragment, "history="))
+	got, err := share.DecodeHistory(strings.TrimPrefix(v.Fragment, "history="))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,12 +225,12 @@ func TestDecodeHistoryShareRefuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := DecodeHistoryShare(enc); err == nil {
+		if _, err := share.DecodeHistory(enc); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 	enc, _ := share.Pack(map[string]any{"v": 2, "result": r})
-	if _, err := DecodeHistoryShare(enc); err == nil || !strings.Contains(err.Error(), "version 2") {
+	if _, err := share.DecodeHistory(enc); err == nil || !strings.Contains(err.Error(), "version 2") {
 		t.Errorf("version 2: %v", err)
 	}
 }
@@ -245,7 +245,7 @@ func FuzzDecodeHistoryShare(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		res, err := DecodeHistoryShare(text)
+		res, err := share.DecodeHistory(text)
 		if err != nil {
 			return
 		}
@@ -257,7 +257,7 @@ func FuzzDecodeHistoryShare(f *testing.F) {
 		if err != nil || !v.Linked() {
 			return
 		}
-		back, err := DecodeHistoryShare(strings.TrimPrefix(v.Fragment, "history="))
+		back, err := share.DecodeHistory(strings.TrimPrefix(v.Fragment, "history="))
 		if err != nil {
 			t.Fatalf("re-encoded link does not decode: %v", err)
 		}

@@ -133,7 +133,7 @@ func TestCompareLinkOptions(t *testing.T) {
 	old := compare.DefaultOptions
 	defer func() { compare.DefaultOptions = old }()
 	compare.DefaultOptions.Level, compare.DefaultOptions.MaxListed = 0.8, 50
-	s, err := DecodeCompareShare(strings.TrimPrefix(v.Fragment, "compare="))
+	s, err := share.DecodeCompare(strings.TrimPrefix(v.Fragment, "compare="))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestHistoryLinkUnderOtherDefaults(t *testing.T) {
 	old := history.DefaultOptions
 	defer func() { history.DefaultOptions = old }()
 	history.DefaultOptions.Alpha, history.DefaultOptions.MinOutageTests = 0.2, 2
-	got, err := DecodeHistoryShare(strings.TrimPrefix(v.Fragment, "history="))
+	got, err := share.DecodeHistory(strings.TrimPrefix(v.Fragment, "history="))
 	want.Link, want.LinkNote = "", ""
 	if err != nil || !reflect.DeepEqual(got, want) || !slices.Equal(got.Warnings, want.Warnings) {
 		t.Errorf("the history link shows another result (%v)", err)

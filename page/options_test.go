@@ -131,7 +131,7 @@ func TestCompareOptionsChangeTheAnswer(t *testing.T) {
 	if got := c.Result(); got == nil || string(jsonOf(t, got)) != string(jsonOf(t, want)) {
 		t.Fatal("level 90%: the comparison is not the core's at 0.9")
 	}
-	s, err := DecodeCompareShare(strings.TrimPrefix(fragmentOf(c.ctx.Page().URL()), "compare="))
+	s, err := share.DecodeCompare(strings.TrimPrefix(fragmentOf(c.ctx.Page().URL()), "compare="))
 	if _, _, o := s.Sides(); err != nil || o.Level != 0.9 {
 		t.Errorf("the link holds level %v (%v), want 0.9", o.Level, err)
 	}
@@ -164,7 +164,7 @@ func TestHistoryOptionsChangeTheAnswer(t *testing.T) {
 		t.Fatal("keep_incidents: the result is not the core's with the incidents kept")
 	}
 	frag := fragmentOf(h.ctx.Page().URL())
-	if r, err := DecodeHistoryShare(strings.TrimPrefix(frag, "history=")); err != nil || !r.KeptIncidents {
+	if r, err := share.DecodeHistory(strings.TrimPrefix(frag, "history=")); err != nil || !r.KeptIncidents {
 		t.Errorf("the link's result does not keep the incidents (%v)", err)
 	}
 

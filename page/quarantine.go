@@ -33,18 +33,6 @@ func quarantineInputs() []param.Field {
 // base64url(DEFLATE(JSON)).
 type QuarantineShare = share.QuarantineState
 
-// DecodeQuarantineShare reverses share.EncodeQuarantine
-// (share.DecodeQuarantine).
-func DecodeQuarantineShare(text string) (*QuarantineShare, error) {
-	return share.DecodeQuarantine(text)
-}
-
-// ParseQuarantineShareJSON reads the uncompressed JSON of a
-// QuarantineShare (share.ParseQuarantineJSON).
-func ParseQuarantineShareJSON(raw []byte) (*QuarantineShare, error) {
-	return share.ParseQuarantineJSON(raw)
-}
-
 // Quarantine is the page at "/quarantine": the clean runs that prove a
 // failure rate below a target, and the check of a registry of quarantined
 // tests dropped on it (or carried by its link), against the night's test
@@ -84,7 +72,7 @@ func (c *Quarantine) fragment() string {
 // openState reads the state a fragment carries, if any.
 func (c *Quarantine) openState(frag string) {
 	c.stateLong, c.reports, c.reportErr = 0, nil, nil
-	c.state, c.stateEnc, c.stateErr = openShared(frag, "registry", DecodeQuarantineShare)
+	c.state, c.stateEnc, c.stateErr = openShared(frag, "registry", share.DecodeQuarantine)
 }
 
 func (c *Quarantine) OnNav(ctx app.Context) {

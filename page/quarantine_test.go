@@ -168,7 +168,7 @@ func FuzzQuarantineShareJSON(f *testing.F) {
 	f.Add([]byte(`{"v":1,"registry":{"version":1,"tests":[]},"reports":{"runs":-1}}`))
 	f.Add([]byte(`{"v":2}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		s, err := ParseQuarantineShareJSON(raw)
+		s, err := share.ParseQuarantineJSON(raw)
 		if err != nil {
 			return
 		}
