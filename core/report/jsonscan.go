@@ -140,7 +140,7 @@ func (j *jsonReader) scalar(want string) (jsonScalar, error) {
 
 // text reads a string (a null is ""); any other kind is an error.
 func (j *jsonReader) text(want string) (string, error) {
-	line, col := j.at()
+	at := j.s.At() // its line and column are worked out only for an error
 	v, err := j.scalar(want)
 	if err != nil {
 		return "", err
@@ -151,12 +151,13 @@ func (j *jsonReader) text(want string) (string, error) {
 	case "null":
 		return "", nil
 	}
+	line, col := j.s.Where(at) // a string let go of keeps its place (Scanner.Where)
 	return "", j.errAt(line, col, "want %s, got %s", want, v.describe())
 }
 
 // integer reads a whole number (a null is 0).
 func (j *jsonReader) integer(want string) (int64, error) {
-	line, col := j.at()
+	at := j.s.At() // its line and column are worked out only for an error
 	v, err := j.scalar(want)
 	if err != nil {
 		return 0, err
@@ -167,6 +168,7 @@ func (j *jsonReader) integer(want string) (int64, error) {
 	case v.kind == "number" && v.n == math.Trunc(v.n) && math.Abs(v.n) < 1<<53:
 		return int64(v.n), nil
 	}
+	line, col := j.s.Where(at)
 	return 0, j.errAt(line, col, "want %s, got %s", want, v.describe())
 }
 
