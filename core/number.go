@@ -188,25 +188,3 @@ func (v FloatVar) Set(s string) error {
 	*v.P = x
 	return nil
 }
-
-// IntVar is a flag.Value of an integer read by ParseInt.
-type IntVar[T ~int | ~int64 | ~uint64] struct{ P *T }
-
-func (v IntVar[T]) String() string {
-	if v.P == nil {
-		return "0"
-	}
-	return fmt.Sprint(*v.P)
-}
-
-func (v IntVar[T]) Set(s string) error {
-	x, err := ParseInteger("", s)
-	if err == nil && (int64(T(x)) != x || (x < 0 && T(x) > 0)) {
-		err = FieldErrorf("", "%s is out of range", Quote(s))
-	}
-	if err != nil {
-		return errors.New(err.(*Error).Msg)
-	}
-	*v.P = T(x)
-	return nil
-}

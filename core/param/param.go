@@ -142,15 +142,6 @@ func (f Field) Read(text string) (v Value, absent bool, err error) {
 	return v, false, nil
 }
 
-// ReadRequired reads text as Read does, refusing blank text (Missing).
-func (f Field) ReadRequired(text string) (Value, error) {
-	v, absent, err := f.Read(text)
-	if absent {
-		return nil, f.Missing()
-	}
-	return v, err
-}
-
 // Missing is the refusal of a required input not given, or of blank text
 // where the input must have some.
 func (f Field) Missing() error {

@@ -107,9 +107,6 @@ func (d *decoder) fields(n *node, path, what string, names ...string) (map[strin
 		if !slices.Contains(known, k) {
 			return nil, d.errAt(n.koffs[i], join(path, k), "unknown field %q in %s; its fields are %s", k, what, strings.Join(known, ", "))
 		}
-		if _, dup := out[k]; dup {
-			return nil, d.errAt(n.koffs[i], join(path, k), "field %q appears twice", k)
-		}
 		out[k] = n.vals[i]
 		d.at[join(path, k)] = n.vals[i].off
 	}

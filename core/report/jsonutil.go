@@ -34,44 +34,6 @@ func joinNonEmpty(parts []string, sep string) string {
 	return strings.Join(keep, sep)
 }
 
-// jsonNumber reports whether s is a number in RFC 8259's grammar.
-func jsonNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
 // compact reads any value and returns it as compact JSON text (strings
 // re-quoted), at most maxJSONString bytes: a promptfoo test's vars, as its
 // name.
