@@ -109,10 +109,14 @@ func stringField(s *jsonscan.Scanner, key []byte) ([]byte, error) {
 }
 
 // jsonErr is a scanner's error as the readers' error: invalid input at its
-// line and column, its path first.
+// line and column, its path first; a file that could not be read gives the
+// reader's own error, and any other error passes as it is.
 func jsonErr(err error) error {
 	var e *jsonscan.Error
 	if errors.As(err, &e) {
+		if e.Err != nil {
+			return e.Err // the file could not be read: not a mistake in it
+		}
 		return core.PosErrorf(core.Invalid, e.Line, e.Column, "%s", e.PathMsg())
 	}
 	return err

@@ -41,19 +41,6 @@ func newJSONLine(line []byte, n int, what string) *jsonReader {
 	return j
 }
 
-// wrap turns the scanner's error into the readers' *core.Error (a
-// reader's own error passes as it is).
-func wrap(err error) error {
-	e, ok := err.(*jsonscan.Error)
-	if !ok {
-		return err
-	}
-	if e.Err != nil {
-		return e.Err // the file could not be read: not a mistake in it
-	}
-	return core.PosErrorf(core.Invalid, e.Line, e.Column, "%s", e.PathMsg())
-}
-
 // errAt is an Invalid error at line:col, naming the path of the value
 // being read.
 func (j *jsonReader) errAt(line, col int, format string, args ...any) *core.Error {
@@ -79,7 +66,7 @@ func (j *jsonReader) at() (line, col int) {
 func (j *jsonReader) kind() (string, error) {
 	k, err := j.s.Kind()
 	if err != nil {
-		return "", wrap(err)
+		return "", jsonErr(err)
 	}
 	return kindWords[k], nil
 }
@@ -93,12 +80,12 @@ var kindWords = [...]string{
 // its value; field must consume the value (skip does). A key given twice is
 // an error.
 func (j *jsonReader) object(field func(key string) error) error {
-	return wrap(j.s.Object(func(key []byte) error { return field(string(key)) }))
+	return jsonErr(j.s.Object(func(key []byte) error { return field(string(key)) }))
 }
 
 // array reads an array, calling elem for each element with its index.
 func (j *jsonReader) array(elem func(i int) error) error {
-	return wrap(j.s.Array(elem))
+	return jsonErr(j.s.Array(elem))
 }
 
 // jsonScalar is a value read by scalar: its kind and, by kind, its text,
@@ -135,7 +122,7 @@ func (j *jsonReader) scalar(want string) (jsonScalar, error) {
 		line, col := j.s.Where(at)
 		return v, j.errAt(line, col, "want %s, got an %s", want, k)
 	}
-	return v, wrap(err)
+	return v, jsonErr(err)
 }
 
 // text reads a string (a null is ""); any other kind is an error.
@@ -193,7 +180,7 @@ func clipText(s string, n int) string {
 }
 
 // skip reads past one value of any kind.
-func (j *jsonReader) skip() error { return wrap(j.s.Skip()) }
+func (j *jsonReader) skip() error { return jsonErr(j.s.Skip()) }
 
 // end checks that nothing but white space follows the document.
-func (j *jsonReader) end() error { return wrap(j.s.End()) }
+func (j *jsonReader) end() error { return jsonErr(j.s.End()) }
