@@ -19,19 +19,29 @@ type goTestEvent struct {
 	Output string
 }
 
-// readGoTestEvent reads one line into ev; ok is false when the line is not
-// a JSON object or one of the three fields is not a string.
+// readGoTestEvent reads one line into ev in one pass; ok is false when the
+// line is not one JSON object or one of the three fields is not a string.
 func readGoTestEvent(line []byte, ev *goTestEvent) (ok bool) {
-	var m map[string]jsonscan.Raw
-	if jsonscan.Decode(line, "line", &m) != nil {
+	var s jsonscan.Scanner
+	s.Reset(line, 1, "line")
+	if k, err := s.Kind(); err != nil || k != jsonscan.Object {
 		return false
 	}
-	for key, dst := range map[string]*string{"Action": &ev.Action, "Test": &ev.Test, "Output": &ev.Output} {
-		if raw, given := m[key]; given && jsonscan.Decode(raw, key, dst) != nil {
-			return false
+	err := s.Object(func(key []byte) error {
+		var dst *string
+		switch string(key) {
+		case "Action":
+			dst = &ev.Action
+		case "Test":
+			dst = &ev.Test
+		case "Output":
+			dst = &ev.Output
+		default:
+			return s.Skip()
 		}
-	}
-	return true
+		return s.Decode(dst)
+	})
+	return err == nil && s.End() == nil
 }
 
 // goTestCause is what a go test -json stream says in its own words about
