@@ -66,6 +66,15 @@ type AA struct {
 	opts optionsForm[param.AAInput]
 }
 
+// input is the check's options as the link or file gave them, else
+// today's defaults.
+func (c *AA) input() param.AAInput {
+	if c.in == nil {
+		return share.AAInputOf(aa.DefaultOptions)
+	}
+	return *c.in
+}
+
 // options are the check's options the page computes with: those of the
 // link or file the statistics came from, without the simulation, or
 // today's defaults.
@@ -285,11 +294,7 @@ func (c *AA) shareState() (AAShare, bool) {
 	if c.sides[0].stats == nil || c.sides[0].err != nil {
 		return AAShare{}, false
 	}
-	in := share.AAInputOf(aa.DefaultOptions)
-	if c.in != nil {
-		in = *c.in
-	}
-	s := AAShare{Baseline: c.sides[0].stats, Options: share.AAOptionsText(in)}
+	s := AAShare{Baseline: c.sides[0].stats, Options: share.AAOptionsText(c.input())}
 	if c.sides[1].err == nil && c.candErr == nil && !c.sides[1].busy {
 		s.Candidate = c.sides[1].stats
 	}

@@ -1,9 +1,7 @@
 package page
 
 import (
-	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/param"
-	"github.com/flakegate/flakegate/share"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -27,11 +25,7 @@ func AAOptionsFrom(text map[string]string) (param.AAInput, error) {
 // computed with: the link's or the file's, else the defaults.
 func (c *AA) showOptions() {
 	c.opts = newAAOptions()
-	in := share.AAInputOf(aa.DefaultOptions)
-	if c.in != nil {
-		in = *c.in
-	}
-	c.opts.show(in)
+	c.opts.show(c.input())
 }
 
 // SetOption sets one option as typed: the figures follow it when every

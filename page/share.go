@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/share"
 )
 
@@ -18,11 +17,7 @@ type AAShare = share.AAState
 
 // ShareJSON is the indented JSON of s, for download.
 func ShareJSON(s AAShare) []byte {
-	s.Version = share.AAVersion
-	if s.Options == nil {
-		s.Options = share.AAOptionsText(param.AA.Default())
-	}
 	var b bytes.Buffer
-	core.WriteJSON(&b, s)
+	core.WriteJSON(&b, s.Written())
 	return b.Bytes()
 }

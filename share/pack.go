@@ -38,15 +38,22 @@ type LedgerState struct {
 	Ledger  ledger.Summary `json:"ledger"`
 }
 
+// Written is s as a link or a file writes it: of AAVersion, and with
+// today's default options (param.AA's) when it has none.
+func (s AAState) Written() AAState {
+	s.Version = AAVersion
+	if s.Options == nil {
+		s.Options = AAOptionsText(param.AA.Default())
+	}
+	return s
+}
+
 // EncodeAA is the fragment value ("aa=" + it) of s, of AAVersion:
 // Pack(s), with the JSON written by appendAAState. A state without
 // options is written with today's defaults (param.AA's), the options of
 // statistics dropped on the page.
 func EncodeAA(s AAState) (string, error) {
-	s.Version = AAVersion
-	if s.Options == nil {
-		s.Options = AAOptionsText(param.AA.Default())
-	}
+	s = s.Written()
 	buf := rawBufs.Get().(*[]byte)
 	raw := appendAAState((*buf)[:0], &s)
 	text, err := deflateText(raw)
