@@ -412,7 +412,7 @@ func TestPageDecideReports(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("clear-ledger"))); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, ctx, `!document.querySelector('[data-scope=ledger]') && !location.hash.includes('ledger=')`)
+		waitFor(t, ctx, `!document.querySelector('[data-scope=ledger]') && !location.href.includes('ledger=')`)
 	})
 }
 
