@@ -56,7 +56,7 @@ integrationtest:
 # module): upstream's tests and ours, natively, and a vet of the wasm build.
 # Upstream's browser-only tests (they need a DOM and call t.Skip outside
 # one) are left out by name, in two runs because one of them is a subtest;
-# the end-to-end tests in ./site run that code (the page URL, local storage
+# the end-to-end tests in ./site and ./wasm run that code (the page URL, local storage
 # at start-up) in Chromium.
 GOAPP_BROWSER_ONLY := TestClientLog|TestBrowserPage|TestJSLocalStorage|TestJSSessionStorage|TestStateManagerCleanupExpiredPersistedStates
 goapptest:
@@ -70,7 +70,7 @@ goapptest:
 # simulations at a smaller size: their full size runs natively.
 wasmtest:
 	@command -v node >/dev/null || { echo "wasmtest: node not found: the WebAssembly tests run under Node 20 (apt-get install nodejs)"; exit 1; }
-	GOOS=js GOARCH=wasm $(GO) test -short -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/... ./words/... ./functions/workers/bridge/
+	GOOS=js GOARCH=wasm $(GO) test -short -count=1 -exec="$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/... ./internal/words/... ./functions/workers/bridge/
 
 ## cli: build the command-line gate into bin/
 cli:

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"io/fs"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,22 +20,24 @@ const module = "github.com/flakegate/flakegate"
 // stat, and lower never imports higher (docs/ARCHITECTURE.md draws it). A
 // package listed with a trailing "/..." covers its sub-packages too.
 var layers = map[string][]string{
-	"core/stat":     {},
-	"core":          {},
-	"core/jsonscan": {},
-	"core/gate":     {"core", "core/stat"},
-	"core/ledger":   {"core", "core/stat", "core/gate"},
-	"core/param":    {"core", "core/gate", "core/ledger", "core/aa/...", "core/quarantine", "core/compare", "core/history/..."},
-	"core/report":   {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
-	"core/aa/...":   {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
-	"core/compare":  {"core", "core/stat", "core/ledger", "core/report", "core/aa"},
-	"words":         {"core/...", "share"},
-	"share":         {"core/..."},
+	"core/stat":      {},
+	"core":           {},
+	"core/jsonscan":  {},
+	"core/gate":      {"core", "core/stat"},
+	"core/ledger":    {"core", "core/stat", "core/gate"},
+	"core/param":     {"core", "core/gate", "core/ledger", "core/aa/...", "core/quarantine", "core/compare", "core/history/..."},
+	"core/report":    {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
+	"core/aa/...":    {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
+	"core/compare":   {"core", "core/stat", "core/ledger", "core/report", "core/aa"},
+	"internal/words": {"core/...", "internal/share"},
+	"internal/share": {"core/..."},
 	// render is linked into the Worker: the core and the words, no go-app.
-	"render": {"core/...", "share", "words"},
+	"internal/render": {"core/...", "internal/share", "internal/words"},
+	// runner runs a test command and reads its reports: the core only.
+	"internal/runner": {"core/..."},
 	// static writes the site's brotli copies at build time (precompress.go);
 	// the module is no package of ours, and nothing else may come in.
-	"static": {"github.com/andybalholm/brotli"},
+	"internal/static": {"github.com/andybalholm/brotli"},
 
 	"core/quarantine": {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
 
@@ -53,13 +56,13 @@ func covers(pattern, path string) bool {
 // violations lists the imports of package pkg (a path below the module)
 // that break the rules: a package of the layers above imports the standard
 // library and the packages its layer lists, nothing else; the calculator
-// (page/...) never imports a command or the API.
+// (wasm/...) never imports a command or the API.
 func violations(pkg string, imports []string) []string {
 	var bad []string
 	for _, imp := range imports {
 		ours, isOurs := strings.CutPrefix(imp, module+"/")
 		std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
-		if covers("page/...", pkg) && isOurs && (covers("cmd/...", ours) || covers("functions/...", ours)) {
+		if covers("wasm/...", pkg) && isOurs && (covers("cmd/...", ours) || covers("functions/...", ours)) {
 			bad = append(bad, imp+" (the calculator never imports a command or the API)")
 		}
 		for pattern, may := range layers {
@@ -145,29 +148,68 @@ func TestViolations(t *testing.T) {
 		{"core/report", module + "/core/aa", true},
 		{"core/aa", module + "/core/aa/sim", false},
 		{"core/aa/sim", module + "/core/report", true},
-		{"core/aa", module + "/words", true},
+		{"core/aa", module + "/internal/words", true},
 		{"core/gate", "gonum.org/v1/gonum/stat", true},
 		{"core/gate", "math", false},
-		{"words", module + "/core/aa", false},
-		{"words", module + "/page", true},
-		{"words", module + "/share", false},
-		{"share", module + "/words", true},
-		{"words", "github.com/maxence-charriere/go-app/v10/pkg/app", true},
-		{"static", module + "/site", true},
-		{"static", "github.com/andybalholm/brotli", false},
-		{"static", "github.com/klauspost/compress/zstd", true},
+		{"internal/words", module + "/core/aa", false},
+		{"internal/words", module + "/wasm/page", true},
+		{"internal/words", module + "/internal/share", false},
+		{"internal/share", module + "/internal/words", true},
+		{"internal/words", "github.com/maxence-charriere/go-app/v10/pkg/app", true},
+		{"internal/static", module + "/site", true},
+		{"internal/static", "github.com/andybalholm/brotli", false},
+		{"internal/static", "github.com/klauspost/compress/zstd", true},
 		{"core/gate", "github.com/andybalholm/brotli", true},
-		{"page", "github.com/maxence-charriere/go-app/v10/pkg/app", false},
-		{"page", module + "/functions/api", true},
-		{"page/webtest", module + "/cmd/flakegate-serve", true},
-		{"page", module + "/words", false},
+		{"wasm/page", "github.com/maxence-charriere/go-app/v10/pkg/app", false},
+		{"wasm/page", module + "/functions/api", true},
+		{"wasm/page/webtest", module + "/cmd/flakegate-serve", true},
+		{"wasm/page", module + "/internal/words", false},
 		{"cmd/flakegate", module + "/core/aa", false},
-		{"render", module + "/words", false},
-		{"render", module + "/page", true},
-		{"render", "github.com/maxence-charriere/go-app/v10/pkg/app", true},
+		{"internal/render", module + "/internal/words", false},
+		{"internal/render", module + "/wasm/page", true},
+		{"internal/render", "github.com/maxence-charriere/go-app/v10/pkg/app", true},
+		{"internal/runner", module + "/core/report", false},
+		{"internal/runner", module + "/internal/words", true},
+		{"wasm", module + "/cmd/flakegate", true},
 	} {
 		if got := len(violations(tc.pkg, []string{tc.imp})) > 0; got != tc.bad {
 			t.Errorf("%s importing %s: violation %v, want %v", tc.pkg, tc.imp, got, tc.bad)
 		}
+	}
+}
+
+// topLevel is the design's top level (docs/ARCHITECTURE.md, "The top
+// level"): the four parts of the product, then the folders that serve them.
+// A folder that is not here belongs under one of these, most often internal/.
+var topLevel = []string{
+	"core", "wasm", "functions", "site", // the product
+	"cmd", "internal", "docs", "examples", "bench", "action", "third_party", "mk",
+}
+
+// TestTopLevel holds the top level to the design: every folder there is one
+// it names (build outputs and hidden folders aside), and there are at most 12.
+func TestTopLevel(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := []string{"dist", "bin", "node_modules", "build"} // .gitignore
+	var found []string
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || slices.Contains(built, e.Name()) {
+			continue
+		}
+		found = append(found, e.Name())
+		if !slices.Contains(topLevel, e.Name()) {
+			t.Errorf("top-level folder %s/ is not one the design names: move it under internal/ or name it in topLevel and docs/ARCHITECTURE.md", e.Name())
+		}
+	}
+	for _, want := range []string{"core", "wasm", "functions", "site"} {
+		if !slices.Contains(found, want) {
+			t.Errorf("the design's %s/ is missing from the top level", want)
+		}
+	}
+	if len(topLevel) > 12 {
+		t.Errorf("%d top-level folders named, the design allows 12", len(topLevel))
 	}
 }

@@ -22,7 +22,7 @@ TEST_DEPS += tools-web site
 # pages beside old files while brotli works (docs/WEB.md, "Compressed assets").
 site:
 	@rm -rf $(WEB_OUT).next && mkdir -p $(WEB_OUT).next/web
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT).next/web/app.wasm.tmp ./site
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT).next/web/app.wasm.tmp ./wasm
 	$(GO) run -trimpath ./site -out $(WEB_OUT).next -wasm $(WEB_OUT).next/web/app.wasm.tmp -version $(WEB_VERSION)
 	@rm -f $(WEB_OUT).next/web/app.wasm.tmp
 	@rm -rf $(WEB_OUT).old && if [ -d $(WEB_OUT) ]; then mv $(WEB_OUT) $(WEB_OUT).old; fi && \
@@ -38,7 +38,7 @@ tools-web:
 
 # The browser tests alone (they are also part of `make test`).
 web-test: tools-web
-	$(GO) test -count=1 -tags integration ./page/... ./site/...
+	$(GO) test -count=1 -tags integration ./wasm/... ./site/...
 
 web-bench: tools-web site
 	$(GO) run ./bench/web -site $(WEB_OUT)

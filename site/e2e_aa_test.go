@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -14,8 +14,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/page"
-	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/wasm/page"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // The A/A page as a reviewer meets it, at 1280 and 390 px. Expected

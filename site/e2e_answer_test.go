@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -16,8 +16,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/page"
-	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/wasm/page"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // The budget and decide pages as a reviewer meets them, at a laptop's and a

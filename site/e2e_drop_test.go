@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // dropFile is a file a test drags onto a drop zone.

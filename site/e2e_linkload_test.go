@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -13,8 +13,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/page/webtest"
-	"github.com/flakegate/flakegate/render/rendertest"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // linkCase is a link the CLI (-site) made for one page, and the figures

@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/page/fieldcheck"
-	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/wasm/page/fieldcheck"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // wasmGate serves the site, holding app.wasm back until released, or

@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // The pages as a reviewer meets them, at a desktop's and a phone's width:

@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // heard is the text a screen reader finds on the page: the names and

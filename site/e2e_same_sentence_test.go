@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/flakegate/flakegate/page"
-	"github.com/flakegate/flakegate/page/webtest"
-	"github.com/flakegate/flakegate/render/rendertest"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
+	"github.com/flakegate/flakegate/wasm/page"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // Done means: on every page, for every way of giving it input (typed,

@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/page/fieldcheck"
-	"github.com/flakegate/flakegate/page/webtest"
-	"github.com/flakegate/flakegate/render/rendertest"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
+	"github.com/flakegate/flakegate/wasm/page/fieldcheck"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // End-to-end: the site is built as `make site` builds it, served from

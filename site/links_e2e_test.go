@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/page/webtest"
-	"github.com/flakegate/flakegate/render/rendertest"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // TestResultLinks opens, in headless Chromium, the links that the CLI

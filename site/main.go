@@ -1,40 +1,38 @@
-// Command site is flakegate's calculator entry point, built twice from the
-// same source:
+// Command site is flakegate's static-site generator: it pre-renders every
+// page of the calculator (wasm/page) with go-app's app.Handler and writes the
+// folder Workers serves as assets, and the local server serves beside the
+// API. The browser program itself is ./wasm, built first:
 //
-//   - GOOS=js GOARCH=wasm: web/app.wasm, the go-app client that renders the
-//     calculators of package page in the browser;
+//	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o app.wasm ./wasm
+//	go run ./site -out dist/site -wasm app.wasm -version "$(git rev-parse --short HEAD)"
 //
-//   - natively: the static-site generator, which pre-renders every page with
-//     go-app's app.Handler and writes the folder Workers serves as assets
-//     (and the local server serves beside the API):
-//
-//     go run ./site -out dist/site -wasm app.wasm -version "$(git rev-parse --short HEAD)"
-//
-// The server side (app.Handler, GenerateStaticWebsite) lives in gen.go behind
-// a !wasm build tag, so none of net/http's server is linked into app.wasm.
+// Build both with the same Go: the generator copies wasm_exec.js from its
+// own toolchain.
 package main
 
 import (
-	"runtime/debug"
-
-	"github.com/flakegate/flakegate/page"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"flag"
+	"fmt"
+	"os"
 )
 
 func main() {
-	if app.IsClient {
-		// For the load-time benchmark: when Go's main starts, after the
-		// module is fetched, compiled and its package inits have run.
-		app.Window().Get("performance").Call("mark", "go-main")
-		// Collect less often: a collection stops the page's only thread,
-		// and the calculator's live heap is a few MB. In interleaved runs
-		// of 40 keystrokes (bench/web -only keys) the slowest took 28–44 ms
-		// instead of 49–72 ms. The limit keeps a huge pasted CSV from
-		// growing the tab's memory five times over.
-		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(256 << 20)
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "site:", err)
+		os.Exit(1)
 	}
-	page.Register()
-	app.RunWhenOnBrowser() // in the browser this serves the app and never returns
-	generate()
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("site", flag.ContinueOnError)
+	out := fs.String("out", "dist/site", "folder to write the static site into")
+	wasmPath := fs.String("wasm", "", "the built app.wasm to copy into <out>/web (required)")
+	version := fs.String("version", "", "build version (git commit) for Handler.Version (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *wasmPath == "" || *version == "" {
+		return fmt.Errorf("-wasm and -version are required")
+	}
+	return Generate(Options{Out: *out, Wasm: *wasmPath, Version: *version})
 }

@@ -1,4 +1,4 @@
-//go:build !wasm && integration
+//go:build integration
 
 package main
 
@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/page/webtest"
-	"github.com/flakegate/flakegate/render/rendertest"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // TestQuarantinePage drives the quarantine page in headless Chromium and

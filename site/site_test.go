@@ -1,5 +1,3 @@
-//go:build !wasm
-
 package main
 
 import (
@@ -7,14 +5,13 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/andybalholm/brotli"
-	"github.com/flakegate/flakegate/static"
+	"github.com/flakegate/flakegate/internal/static"
 )
 
 // fakeWasm is enough of a module header for the generator's check.
@@ -138,27 +135,6 @@ func TestGenerateRefusesBadInput(t *testing.T) {
 	}
 	if err := run([]string{"-out", dir}); err == nil {
 		t.Error("run without -wasm and -version succeeded")
-	}
-}
-
-// The browser build must not link the generator's server code nor the test
-// tools: GenerateStaticWebsite (httptest) stays behind the !wasm tag, and
-// go-app's Handler (net/http, crypto/tls) and regexp routes stay out of
-// third_party/go-app's wasm build.
-func TestWasmBuildHasNoServerCode(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", ".")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pkg := range []string{"net/http", "net/http/httptest", "crypto/tls", "crypto/x509", "regexp", "mime/multipart",
-		"github.com/chromedp/chromedp", "github.com/flakegate/flakegate/page/webtest"} {
-		for _, line := range strings.Split(string(out), "\n") {
-			if line == pkg {
-				t.Errorf("app.wasm links %s", pkg)
-			}
-		}
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/bench/web/floor"
-	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // What a link costs before its own answer is on the screen, cold (a fresh

@@ -54,9 +54,9 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
-	"github.com/flakegate/flakegate/page/webtest"
-	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // Loads are a page's load times, in ms, until its first figure: cold (a

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
-	"github.com/flakegate/flakegate/page/webtest"
+	"github.com/flakegate/flakegate/wasm/page/webtest"
 )
 
 // tracePkg, when set (-trace-pkg), lists the functions of that Go package

@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/functions/api"
+	"github.com/flakegate/flakegate/internal/render"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/render"
-	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // TestLinksOpenOnTheirAnswer fetches, with a plain HTTP client, the link

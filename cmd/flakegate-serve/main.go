@@ -30,8 +30,8 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/functions/api"
-	"github.com/flakegate/flakegate/render"
-	"github.com/flakegate/flakegate/static"
+	"github.com/flakegate/flakegate/internal/render"
+	"github.com/flakegate/flakegate/internal/static"
 )
 
 func main() {

@@ -16,9 +16,9 @@ import (
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
+	"github.com/flakegate/flakegate/internal/static"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/render/rendertest"
-	"github.com/flakegate/flakegate/static"
 )
 
 const corpusDir = "../../functions/api/testdata"

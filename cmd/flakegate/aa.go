@@ -14,8 +14,8 @@ import (
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
-	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 func runAA(c *calc[param.AAInput]) (bool, error) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // Annotations are GitHub Actions workflow commands ("::error file=F,

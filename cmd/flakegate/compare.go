@@ -9,8 +9,8 @@ import (
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
-	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // compareTextFlips is how many flipped questions of each way the text

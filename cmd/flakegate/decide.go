@@ -8,8 +8,8 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/param"
-	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 func runDecide(c *calc[gate.DecideInput]) (bool, error) {

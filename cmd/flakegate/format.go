@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/flakegate/flakegate/core/gate"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // pctp formats an optional fraction with decimals decimals; nil prints as

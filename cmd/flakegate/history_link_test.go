@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core/history"
-	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/internal/share"
 )
 
 // history -site links to the calculator's history view: the link holds

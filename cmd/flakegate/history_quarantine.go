@@ -12,7 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/quarantine"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // historyQuarantineFlags hand the flaky tests a history finds to the

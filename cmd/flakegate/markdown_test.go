@@ -14,7 +14,7 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
-	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/internal/share"
 )
 
 const testSite = "https://flakegate.example"

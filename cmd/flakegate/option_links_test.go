@@ -9,7 +9,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/compare"
-	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/internal/share"
 )
 
 // aa -site links to the A/A view with the options given on the command

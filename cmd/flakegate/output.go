@@ -8,8 +8,8 @@ import (
 	"os"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // output is how a command prints its result (the text report, -json or

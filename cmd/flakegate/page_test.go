@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flakegate/flakegate/page"
+	"github.com/flakegate/flakegate/wasm/page"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

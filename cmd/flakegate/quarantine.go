@@ -14,8 +14,8 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
-	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 const quarantineUsage = `usage: flakegate quarantine <verb> [flags] [args]

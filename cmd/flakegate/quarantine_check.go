@@ -9,7 +9,7 @@ import (
 
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 func quarantineCheck(e *env, args []string) (bool, error) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // The week of nightly reports of the planted suite, made by real go test

@@ -14,7 +14,7 @@ import (
 	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/runner"
+	"github.com/flakegate/flakegate/internal/runner"
 )
 
 // Exit statuses of flakegate run beside the gate's.

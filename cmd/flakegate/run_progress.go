@@ -12,8 +12,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/runner"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/runner"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // How flakegate run shows its progress on standard error.

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/flakegate/flakegate/runner"
+	"github.com/flakegate/flakegate/internal/runner"
 )
 
 // TestProgressFits: on 80- and 120-column terminals the bar is never cut:

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core/gate"
-	"github.com/flakegate/flakegate/runner"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/runner"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // The words of run's sequential stop: what the plan expects it to cost,

@@ -17,14 +17,14 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/ledger"
-	"github.com/flakegate/flakegate/runner"
+	"github.com/flakegate/flakegate/internal/runner"
 )
 
 // junitArgs runs runner/testdata/junit.sh in both arms: suite.stable
 // passes, suite.flaky fails in every third baseline run (b3, b6, ...).
 func junitArgs(t *testing.T, ledgerPath string, more ...string) []string {
 	t.Helper()
-	script, err := filepath.Abs("../../runner/testdata/junit.sh")
+	script, err := filepath.Abs("../../internal/runner/testdata/junit.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestRunInterrupt(t *testing.T) {
 // nothing to gate: exit 2, with the errors shown.
 func TestRunArmFails(t *testing.T) {
 	ledgerPath := filepath.Join(t.TempDir(), "l.jsonl")
-	script, _ := filepath.Abs("../../runner/testdata/junit.sh")
+	script, _ := filepath.Abs("../../internal/runner/testdata/junit.sh")
 	code, out, errs := cli(t, "", "run", "-ledger", ledgerPath, "-n", "2", "-report", "$FLAKEGATE_TMPDIR/junit.xml",
 		"-baseline", "sh "+script, "-patched", "exit 7")
 	if code != exitUsage || !strings.Contains(errs, "no run of the patched arm has trials") ||
@@ -202,7 +202,7 @@ func TestRunArmFails(t *testing.T) {
 // TestRunAA gates an eval's candidate with the A/A check, and runs the
 // baseline's A/A check alone.
 func TestRunAA(t *testing.T) {
-	script, _ := filepath.Abs("../../runner/testdata/junit.sh")
+	script, _ := filepath.Abs("../../internal/runner/testdata/junit.sh")
 	ledgerPath := filepath.Join(t.TempDir(), "l.jsonl")
 	code, out, errs := cli(t, "", "run", "-ledger", ledgerPath, "-n", "3", "-report", "$FLAKEGATE_TMPDIR/junit.xml", "-json",
 		"-baseline", "sh "+script, "-candidate", "sh "+script)

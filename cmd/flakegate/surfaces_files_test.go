@@ -15,7 +15,7 @@ import (
 
 	"github.com/flakegate/flakegate/core/param"
 	api "github.com/flakegate/flakegate/functions/api"
-	"github.com/flakegate/flakegate/page"
+	"github.com/flakegate/flakegate/wasm/page"
 )
 
 // fileCalc is a calculator that reads files beside its inputs: the CLI's

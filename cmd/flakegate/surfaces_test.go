@@ -18,8 +18,8 @@ import (
 	"github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
 	api "github.com/flakegate/flakegate/functions/api"
-	"github.com/flakegate/flakegate/page"
-	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/wasm/page"
 )
 
 // outcome is what a surface made of a calculator's inputs: the answer's

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/flakegate/flakegate/core"
-	"github.com/flakegate/flakegate/runner"
+	"github.com/flakegate/flakegate/internal/runner"
 )
 
 // copySuite copies the seeded suite to dir and adds a "patch": an init that

@@ -9,8 +9,8 @@ import (
 	"github.com/flakegate/flakegate/core/ledger"
 	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
-	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // bodyMultipartCompare is /v1/compare's upload: parts a and b, each one

@@ -12,8 +12,8 @@ import (
 	"github.com/flakegate/flakegate/core/history"
 	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
-	"github.com/flakegate/flakegate/share"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // /v1/history reads many runs' reports (parts named report, each one run

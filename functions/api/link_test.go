@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flakegate/flakegate/internal/share"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/share"
 )
 
 // linkOf serves a GET with the given Host (and TLS, and headers) and

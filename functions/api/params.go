@@ -10,7 +10,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/jsonscan"
 	schema "github.com/flakegate/flakegate/core/param"
-	"github.com/flakegate/flakegate/words"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // kind is the type of a parameter, as the query and the JSON body spell it.

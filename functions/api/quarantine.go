@@ -14,7 +14,7 @@ import (
 	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/core/report"
-	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/internal/share"
 )
 
 // The quarantine routes work on a registry sent in the request (the JSON

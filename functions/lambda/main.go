@@ -23,7 +23,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambdaurl"
 
 	"github.com/flakegate/flakegate/functions/api"
-	"github.com/flakegate/flakegate/share"
+	"github.com/flakegate/flakegate/internal/share"
 )
 
 func main() {

@@ -17,7 +17,7 @@ import (
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
 	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
-	"github.com/flakegate/flakegate/render/rendertest"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
 )
 
 // stats is the test build's /v1/_test/stats (hooks_testbuild.go).

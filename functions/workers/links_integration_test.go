@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flakegate/flakegate/internal/render"
+	"github.com/flakegate/flakegate/internal/render/rendertest"
+	"github.com/flakegate/flakegate/internal/static"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/render"
-	"github.com/flakegate/flakegate/render/rendertest"
-	"github.com/flakegate/flakegate/static"
 )
 
 // TestWorkerLinks runs the deployed Worker under wrangler dev with the

@@ -24,7 +24,7 @@ import (
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/workers/bridge"
-	"github.com/flakegate/flakegate/render"
+	"github.com/flakegate/flakegate/internal/render"
 )
 
 func main() {

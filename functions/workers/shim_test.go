@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flakegate/flakegate/internal/render"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/render"
 )
 
 // TestShimPages: the shim's list of pages and its query bound, and

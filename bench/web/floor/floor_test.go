@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flakegate/flakegate/internal/render/rendertest"
 	"github.com/flakegate/flakegate/internal/testfile"
-	"github.com/flakegate/flakegate/render/rendertest"
 )
 
 // The bench times the floor page until Selector matches, so the

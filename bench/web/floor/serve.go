@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/flakegate/flakegate/static"
+	"github.com/flakegate/flakegate/internal/static"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

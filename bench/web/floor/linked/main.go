@@ -8,7 +8,7 @@ package main
 
 import (
 	"github.com/flakegate/flakegate/bench/web/floor"
-	"github.com/flakegate/flakegate/page"
+	"github.com/flakegate/flakegate/wasm/page"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

@@ -1,0 +1,100 @@
+package page
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/share"
+)
+
+// HistoryShare is the shareable state of a history (share.HistoryState);
+// a link carries it as "history=" + base64url(DEFLATE(JSON)).
+type HistoryShare = share.HistoryState
+
+// historyFile is one dropped file: its name and a function that reads it
+// whole (at most max bytes, else an error).
+type historyFile struct {
+	name string
+	read func(max int64) ([]byte, error)
+}
+
+// readHistory reads dropped reports (each one run) and zip archives (each
+// report file in them one run, in the order of their names, as flakegate
+// history reads an archive) into a history, within history's bounded-read
+// limits, the ones /v1/history applies.
+func readHistory(files []historyFile, format string) (*history.History, error) {
+	h := history.New()
+	h.SetLimits(history.MaxReadTests, history.MaxReadRunCells)
+	left := int64(history.MaxReadUnzippedBytes) // report bytes, over the drop
+	tooLarge := func(name string) error {
+		return &core.Error{Kind: core.TooLarge, File: name,
+			Msg: fmt.Sprintf("the reports dropped at once are over %d MiB: run the CLI (flakegate history), which has no such limit", history.MaxReadUnzippedBytes>>20)}
+	}
+	run := func(name string, data []byte) error {
+		if h.Runs() >= history.MaxReadRuns {
+			return &core.Error{Kind: core.TooLarge, File: name,
+				Msg: fmt.Sprintf("over %s runs: run the CLI (flakegate history), which has no such limit", "10,000")}
+		}
+		meta := history.RunMeta{Name: name, File: name}
+		if err := h.ReadRun(meta, bytes.NewReader(data), report.Options{Format: format}); err != nil {
+			return core.WithFile(err, name)
+		}
+		if h.Results() > history.MaxReadResults {
+			return &core.Error{Kind: core.TooLarge, File: name,
+				Msg: "over 2,000,000 test results (a test in a run): run the CLI (flakegate history), which has no such limit"}
+		}
+		return nil
+	}
+	for _, f := range files {
+		data, err := f.read(left)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
+			left -= int64(len(data))
+			if err := run(f.name, data); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return nil, &core.Error{Kind: core.Invalid, File: f.name, Msg: history.ZipProblem(err)}
+		}
+		for _, e := range history.ReportEntries(z) {
+			name := f.name + ":" + e.Name
+			if e.UncompressedSize64 > uint64(left) {
+				return nil, tooLarge(name)
+			}
+			rc, err := e.Open()
+			if err != nil {
+				return nil, &core.Error{Kind: core.Invalid, File: name, Msg: history.ZipProblem(err)}
+			}
+			b, err := io.ReadAll(io.LimitReader(rc, left+1))
+			rc.Close()
+			switch {
+			case err != nil && history.IsZipError(err) || errors.Is(err, io.ErrUnexpectedEOF):
+				return nil, &core.Error{Kind: core.Invalid, File: name, Msg: history.ZipProblem(err)}
+			case err != nil:
+				return nil, err
+			case int64(len(b)) > left:
+				return nil, tooLarge(name)
+			}
+			left -= int64(len(b))
+			if err := run(name, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if h.Runs() == 0 {
+		return nil, &core.Error{Kind: core.Invalid, Msg: "no report files: drop the runs' reports (" + strings.Join(history.ReportExts, ", ") + ") or a zip archive of them"}
+	}
+	return h, nil
+}
