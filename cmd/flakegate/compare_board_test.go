@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/internal/testfile"
 )
 
 // boardDir holds four models' samples files: 120 questions in 3 subjects,
@@ -86,5 +88,20 @@ func TestBoardRefusals(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.msg)
 		}
+	}
+}
+
+// TestBoardSameBytesAsAPI: the CLI's -json is the API's answer, byte for
+// byte, for the same logs (functions/api's corpus case compare-board, one
+// part a model named as the CLI names each file).
+func TestBoardSameBytesAsAPI(t *testing.T) {
+	golden := testfile.Read(t, "../../functions/api/testdata/golden/compare-board.txt")
+	_, body, ok := strings.Cut(string(golden), "\n\n")
+	if !ok {
+		t.Fatal("no body in the API's golden answer")
+	}
+	code, out, errs := cli(t, "", append([]string{"compare", "-json", "-format", "samples", "-score", "correct", "-category", "subject", "-bh"}, boardLogs...)...)
+	if code != exitOK || out != body {
+		t.Errorf("exit %d (%s); CLI and API differ:\n%s\n---\n%s", code, errs, out, body)
 	}
 }

@@ -119,8 +119,9 @@ type BoardCategory struct {
 // Board is a leaderboard of K models on the questions they share. Its JSON
 // is the public contract.
 type Board struct {
-	Level float64 `json:"level"` // in (0,1)
-	Alpha float64 `json:"alpha"` // 1 − Level, the family-wise error rate
+	// Level is the confidence level, in (0,1); the pairs' Holm values are
+	// significant below α = 1 − Level, the family-wise error rate.
+	Level float64 `json:"level"`
 	// Questions is n, the questions every model has.
 	Questions int          `json:"questions"`
 	Models    []BoardModel `json:"models"` // by accuracy, highest first
@@ -151,7 +152,7 @@ func Leaderboard(models []Model, opt BoardOptions) (*Board, error) {
 	if err := checkBoard(models, opt); err != nil {
 		return nil, err
 	}
-	b := &Board{Level: opt.Level, Alpha: 1 - opt.Level, Warnings: []string{}, Categories: []BoardCategory{}}
+	b := &Board{Level: opt.Level, Warnings: []string{}, Categories: []BoardCategory{}}
 	rows, warns := shared(models)
 	b.Warnings = append(b.Warnings, warns...)
 	n := len(rows)
@@ -175,7 +176,7 @@ func Leaderboard(models []Model, opt BoardOptions) (*Board, error) {
 	}
 	b.Models, b.Pairs = board(models, rows, all, opt.Level)
 	adjust(b.Pairs, opt.BH)
-	b.Groups = rankAndGroup(b.Models, b.Pairs, b.Alpha)
+	b.Groups = rankAndGroup(b.Models, b.Pairs, 1-b.Level)
 	if opt.Categories != nil {
 		b.CategoryField = opt.CategoryField
 		var family []*BoardPair
@@ -192,7 +193,7 @@ func Leaderboard(models []Model, opt BoardOptions) (*Board, error) {
 		b.CategoryComparisons = len(family)
 		for i := range b.Categories {
 			c := &b.Categories[i]
-			c.Groups = rankAndGroup(c.Models, c.Pairs, b.Alpha)
+			c.Groups = rankAndGroup(c.Models, c.Pairs, 1-b.Level)
 		}
 	}
 	if n < 30 {

@@ -574,7 +574,7 @@ func generateOpenAPI(t *testing.T) []byte {
 					case bodyMultipartCompare:
 						content = compareContent(content)
 					default:
-						content = historyContent(b, quarantineContent(b, content))
+						content = historyContent(b, quarantineContent(b, boardContent(b, content)))
 					}
 				}
 			}
