@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
@@ -158,7 +159,7 @@ func Leaderboard(models []Model, opt BoardOptions) (*Board, error) {
 	n := len(rows)
 	b.Questions = n
 	if n < 2 {
-		return nil, &core.Error{Kind: core.Unusable, Msg: fmt.Sprintf("the models have %s in common; a leaderboard needs 2 or more, paired by id", core.Nouns(n, "question"))}
+		return nil, &core.Error{Kind: core.Unusable, Msg: fmt.Sprintf("the models have %s in common; a leaderboard needs 2 or more, paired by id (%s)", core.Nouns(n, "question"), firstIDs(models))}
 	}
 	k := len(models)
 	b.Comparisons = k * (k - 1) / 2
@@ -457,4 +458,15 @@ func letter(i int) string {
 		return string(rune('a' + i))
 	}
 	return string(rune('A' + i - 26))
+}
+
+// firstIDs names each model's first question ids, for an error saying
+// the models share too few: "a's ids: q1, q2, q3; b's ids: x1, x2", the
+// first four models'.
+func firstIDs(models []Model) string {
+	parts := make([]string, min(4, len(models)))
+	for i, m := range models[:len(parts)] {
+		parts[i] = fmt.Sprintf("%s's ids: %s", m.Name, core.ListNames(ids(m.Side)[:min(3, len(m.Side.Scenarios))]))
+	}
+	return strings.Join(parts, "; ")
 }

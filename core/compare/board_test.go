@@ -280,6 +280,19 @@ func TestBoardErrors(t *testing.T) {
 	for i := range many {
 		many[i] = Model{Name: fmt.Sprint(i), Side: one}
 	}
+	// 42 questions in 21 categories of 2; 50 models of 27,395 questions:
+	// 1,225 pairs · 2 · 27,395 = 67,117,750 > 2^26.
+	wide, manyCats := &aa.Side{}, map[string]string{}
+	for q := range 42 {
+		id := fmt.Sprint("q", q)
+		wide.Scenarios = append(wide.Scenarios, aa.Tally{ID: id, Passed: int64(q % 2), Total: 1})
+		manyCats[id] = fmt.Sprint("t", q/2)
+	}
+	bigBoard := make([]Model, MaxBoardModels)
+	big := ladder("", 27395, 100).Side
+	for i := range bigBoard {
+		bigBoard[i] = Model{Name: fmt.Sprint(i), Side: big}
+	}
 	for _, c := range []struct {
 		name   string
 		models []Model
@@ -293,7 +306,9 @@ func TestBoardErrors(t *testing.T) {
 		{"no name", []Model{{"a", one}, {"", one}}, DefaultBoardOptions, core.Invalid, "models[1]"},
 		{"level", []Model{{"a", one}, {"b", one}}, BoardOptions{Level: 1}, core.Invalid, "level"},
 		{"empty side", []Model{{"a", one}, {"b", &aa.Side{}}}, DefaultBoardOptions, core.Unusable, "b: has no questions"},
-		{"nothing shared", []Model{{"a", one}, {"b", sides("x:1/1 y:1/1")}}, DefaultBoardOptions, core.Unusable, "0 questions in common"},
+		{"nothing shared", []Model{{"a", one}, {"b", sides("x:1/1 y:1/1")}}, DefaultBoardOptions, core.Unusable, "0 questions in common; a leaderboard needs 2 or more, paired by id (a's ids: q1, q2, q3; b's ids: x, y)"},
+		{"many categories", []Model{{"a", wide}, {"b", wide}}, BoardOptions{Level: 0.95, Categories: manyCats, CategoryField: "task"}, core.TooLarge, "category: has 21 categories; a leaderboard splits into at most 20"},
+		{"work", bigBoard, DefaultBoardOptions, core.TooLarge, "50 models on 27395 questions make 67117750 paired answers to test; the limit is 67108864"},
 		{"bad tally", []Model{{"a", one}, {"b", sides("q1:2/1")}}, DefaultBoardOptions, core.Invalid, "out of range"},
 	} {
 		_, err := Leaderboard(c.models, c.opt)

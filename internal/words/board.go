@@ -64,7 +64,7 @@ func BoardStory(b *compare.Board) []string {
 		test = "the paired t-test of the per-question pass rates"
 	}
 	out := []string{
-		fmt.Sprintf("Each pair of models is compared on the same %s by %s, as flakegate compare does for two; Holm's correction over all %s keeps the chance of any false \"differs\" at %s or less.",
+		fmt.Sprintf("Each pair of models is compared on the same %s by %s, as flakegate compare does for two; Holm's correction over the %s keeps the chance of any false \"differs\" at %s or less.",
 			Nouns(b.Questions, "question"), test, Nouns(b.Comparisons, "pair"), Level(1-b.Level)),
 		"A tied group (a letter) is a run of neighbouring rows no two of which the eval tells apart; models sharing a letter are statistically tied.",
 		fmt.Sprintf("A rank interval holds every place a model could truly take: from 1 + the models significantly better to %d − those significantly worse, all of them right at once with chance %s or more.", len(b.Models), Level(b.Level)),
