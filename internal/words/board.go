@@ -27,7 +27,11 @@ func BoardAnswer(b *compare.Board) string {
 		}
 	}
 	if len(lead.Tied) == 0 {
-		s += "; the eval tells it apart from every other model (p = " + PValue(worst) + " or less after Holm)"
+		p := "p = " + PValue(worst) + " or less"
+		if worst < 0.0001 {
+			p = "p " + PValue(worst)
+		}
+		s += "; the eval tells it apart from every other model (" + p + " after Holm)"
 	} else {
 		var tied []string
 		for _, name := range lead.Tied[:min(len(lead.Tied), boardTiedShown)] {
@@ -59,8 +63,15 @@ func orJoin(items []string) string {
 // correction, the groups and the rank intervals are, and the categories'
 // multiplicity.
 func BoardStory(b *compare.Board) []string {
+	tests := map[string]bool{}
+	for _, p := range b.Pairs {
+		tests[p.Test] = true
+	}
 	test := "McNemar's exact test on the questions one got right and the other wrong"
-	if len(b.Pairs) > 0 && b.Pairs[0].Test == compare.TestPairedT {
+	switch {
+	case tests[compare.TestMcNemar] && tests[compare.TestPairedT]:
+		test = "McNemar's exact test where both answered each question once, else the paired t-test of the per-question pass rates"
+	case tests[compare.TestPairedT]:
 		test = "the paired t-test of the per-question pass rates"
 	}
 	out := []string{
