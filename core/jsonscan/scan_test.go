@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -328,4 +329,53 @@ func TestAllowRepeats(t *testing.T) {
 	if err := s.Skip(); err == nil || !strings.HasSuffix(err.Error(), `field "key00000" appears twice`) {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// TestAllowNonFinite: the words Python's json.dumps writes for
+// float("nan"), float("inf") and float("-inf") (NaN, Infinity, -Infinity,
+// exactly as CPython's json/encoder.py spells them) are numbers once
+// allowed, in memory and streamed, and refused as before without it;
+// anything near them stays an error.
+func TestAllowNonFinite(t *testing.T) {
+	text := `{"a": NaN, "b": [Infinity, -Infinity, 1.5], "c": -0}`
+	want := "{\n\"a\"\nNaN\n\"b\"\n[\nInfinity\n-Infinity\n1.5\n]\n\"c\"\n-0\n}\n"
+	var s Scanner
+	s.Reset([]byte(text), 1, "text")
+	s.AllowNonFinite()
+	if got, err := scanTokens(&s); err != nil || got != want {
+		t.Errorf("in memory: %q, %v; want %q", got, err, want)
+	}
+	s.ResetReader(iotestOneByte(text), 64, "text")
+	s.AllowNonFinite()
+	if got, err := scanTokens(&s); err != nil || got != want {
+		t.Errorf("streamed a byte at a time: %q, %v; want %q", got, err, want)
+	}
+	s.Reset([]byte(text), 1, "text") // Reset forgets the permission
+	if _, err := scanTokens(&s); err == nil || !strings.Contains(err.Error(), "NaN and Infinity are not JSON numbers") {
+		t.Errorf("strict: %v, want the NaN error", err)
+	}
+	for _, bad := range []string{`[nan]`, `[Nan]`, `[Inf]`, `[-Inf]`, `[+Infinity]`, `[NaNa]`, `[-NaN]`} {
+		s.Reset([]byte(bad), 1, "text")
+		s.AllowNonFinite()
+		if _, err := scanTokens(&s); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+}
+
+// iotestOneByte is a reader of text that gives one byte a read.
+func iotestOneByte(text string) *oneByte { return &oneByte{s: text} }
+
+type oneByte struct{ s string }
+
+func (r *oneByte) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0] = r.s[0]
+	r.s = r.s[1:]
+	return 1, nil
 }
