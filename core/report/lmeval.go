@@ -25,7 +25,7 @@ func readLMEval(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) erro
 	var otherFilters []string
 	seenFilter := map[string]bool{}
 	rows, partial := 0, false
-	var pick lmPick // the rows kept to choose a metric by, when none is named
+	var pick lmPick  // the rows kept to choose a metric by, when none is named
 	var nf nonFinite // the named metric's NaN and infinite values
 	for line, err := range lr.lines(false) {
 		if err != nil {
