@@ -192,9 +192,9 @@ type Sequential struct {
 	Plan    SeqPlan  `json:"plan"`
 	State   SeqState `json:"state"`
 	Verdict string   `json:"verdict"` // continue, b-better, b-worse, no-planned-change or stopped-at-cap
-	// Paired is the questions both sides have; Used the questions the
-	// verdict rests on (State.Questions), the first Used of them in side
-	// A's order. Questions after an answer do not change it.
+	// Paired is the questions both sides have (SequentialBatch: the
+	// batch's); Used the ones of them the verdict rests on, the first Used
+	// in order (side A's). Questions after an answer do not change it.
 	Paired int `json:"paired"`
 	Used   int `json:"used"`
 	// Diff is the mean difference B − A over the questions used, a
@@ -203,6 +203,30 @@ type Sequential struct {
 	// Threshold is the log of the evidence a claim needs, log(2/α).
 	Threshold float64  `json:"threshold"`
 	Warnings  []string `json:"warnings"`
+}
+
+// SequentialBatch adds a batch of differences (each question's B − A, in
+// [−1, 1], in the order asked) to the state s a previous batch left, and
+// answers: the stateless form of the test, for a caller that keeps the
+// state between batches (the API). Paired and Used count this batch's
+// questions; Diff is the mean over every question added, Sum/Questions.
+func SequentialBatch(p SeqPlan, s SeqState, ds []float64) (*Sequential, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	for i, d := range ds {
+		if !(d >= -1 && d <= 1) {
+			return nil, core.FieldErrorf("b", "question %d of the batch: B − A = %v is outside [-1, 1]", i+1, d)
+		}
+	}
+	before := s.Questions
+	out := &Sequential{Plan: p, Paired: len(ds), Threshold: stat.Log(2 / (1 - p.Level)), Warnings: []string{}}
+	out.State, out.Verdict = p.Run(s, ds)
+	out.Used = int(out.State.Questions - before)
+	if out.State.Questions > 0 {
+		out.Diff = out.State.Sum / float64(out.State.Questions)
+	}
+	return out, nil
 }
 
 // CompareSequential replays the questions both sides have, in side A's

@@ -40,7 +40,7 @@ func evalArgs(a *args) report.EvalOptions {
 
 // compareRoutes is POST /v1/compare, flakegate compare over HTTP.
 func compareRoutes() []*route {
-	return []*route{{
+	return append([]*route{{
 		path:    "compare",
 		summary: "Is model B better than model A on the same eval questions? Paired by question, with McNemar, clustered errors and power",
 		format:  "the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)",
@@ -48,7 +48,7 @@ func compareRoutes() []*route {
 		post:    postCompare,
 		body:    []bodyKind{bodyMultipartCompare},
 		results: "CompareResult",
-	}}
+	}}, compareSeqRoutes()...)
 }
 
 var compareUpload = &upload{

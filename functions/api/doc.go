@@ -19,6 +19,10 @@
 //   - compare (POST): is model B better than model A on the same eval
 //     questions: multipart parts a and b, each an eval log of that side
 //     (repeated for epochs), paired by question;
+//   - compare-sequential (GET, POST): one batch of a sequential comparison
+//     (a and b, each side's score on the batch's questions, and the state
+//     the previous call returned): B better, B worse, no difference of the
+//     planned size, or continue, valid however often it is called;
 //   - quarantine/check (POST): every quarantined test of a registry checked
 //     against new reports: still flaky, stale, released, expired or missing;
 //   - quarantine/write (POST): the registry such a check stores (new counts
