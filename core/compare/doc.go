@@ -18,7 +18,12 @@
 //     cluster-robust (CR1) standard error of the difference, statsmodels'
 //     OLS cov_type="cluster" formula;
 //   - the minimum detectable effect at the eval's size and the questions
-//     needed, at 1 to 10 epochs, to detect a chosen effect.
+//     needed, at 1 to 10 epochs, to detect a chosen effect;
+//   - sequentially (SeqPlan, CompareSequential, SequentialBatch): B better,
+//     B worse, no difference of the planned size, or continue, from
+//     betting e-processes on the paired differences, valid however often
+//     the answer is looked at (after every batch of an eval that is still
+//     running).
 //
 // docs/STATISTICS.md (section Compare) gives every formula and its source.
 // Fractions are in [0,1]; differences are fractions in [-1,1], not points.
