@@ -379,3 +379,73 @@ func (r *oneByte) Read(p []byte) (int, error) {
 	r.s = r.s[1:]
 	return 1, nil
 }
+
+// FuzzNonFinite holds AllowNonFinite to the strict grammar with Python's
+// three words replaced: a text is read in that mode exactly when the text
+// with every NaN, Infinity and -Infinity outside strings replaced by 0 is
+// read strictly, with the same tokens but those words.
+func FuzzNonFinite(f *testing.F) {
+	for _, s := range append(seeds, `[NaN, Infinity, -Infinity]`, `{"a": NaN}`, `[Na]`, `[-Inf]`, `NaN`, `"NaN"`) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s Scanner
+		s.Reset(b, 1, "text")
+		s.AllowNonFinite()
+		got, err := scanTokens(&s)
+		zeroed, words := zeroNonFinite(b)
+		want, strictErr := tokens(zeroed)
+		if (err == nil) != (strictErr == nil) {
+			t.Fatalf("%q: python mode %v; %q strictly %v", b, err, zeroed, strictErr)
+		}
+		if err == nil {
+			for _, w := range words {
+				want = strings.Replace(want, "\n0\n", "\n"+w+"\n", 1)
+				if strings.HasPrefix(want, "0\n") {
+					want = w + want[1:]
+				}
+			}
+			if got != want {
+				t.Fatalf("%q: tokens\n%s\nwant\n%s", b, got, want)
+			}
+		}
+	})
+}
+
+// zeroNonFinite replaces each NaN, Infinity and -Infinity outside a string
+// with " 0 " (spaced, so that it never joins the tokens beside it),
+// and lists the words in order.
+func zeroNonFinite(b []byte) ([]byte, []string) {
+	var out []byte
+	var words []string
+	in, esc := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if in {
+			out = append(out, c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+			continue
+		}
+		if c == '"' {
+			in = true
+		}
+		matched := false
+		for _, w := range nonFinite {
+			if strings.HasPrefix(string(b[i:]), w) {
+				out, words, i, matched = append(out, " 0 "...), append(words, w), i+len(w)-1, true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, c)
+		}
+	}
+	return out, words
+}
