@@ -72,7 +72,7 @@ func runCompareSequential(c *calc[compare.Options], a, b *aa.Side, notes []strin
 			fmt.Fprintf(w, "%s\n\n", strings.ReplaceAll(words.SequentialAnswer(res), words.Minus, "-"))
 			t := newTable(w)
 			for _, row := range words.SequentialFigures(res) {
-				t.row(row[0], strings.ReplaceAll(row[1], words.Minus, "-"))
+				t.row(strings.ReplaceAll(row[0], words.Minus, "-"), strings.ReplaceAll(row[1], words.Minus, "-"))
 			}
 			t.flush()
 			if len(res.Warnings) > 0 {
