@@ -3,6 +3,7 @@
 #
 #   make lambda           dist/lambda/bootstrap for provided.al2023 on arm64 (SAM's CodeUri)
 #   make lambda-local     bin/lambda/bootstrap for this machine, to run under aws-lambda-rie
+#   make lambda-zip       dist/lambda/flakegate-lambda-{arm64,x86_64}.zip, the code a provided.al2023 function takes
 #   make worker           dist/worker/: app.wasm, the shim (functions/workers/shim) and Go's wasm_exec.js
 #   make dev-worker       the Worker and the site under `wrangler dev` on 127.0.0.1:8787
 #   make tools-functions  wrangler (npm ci, from package-lock.json), aws-lambda-rie, wrk
@@ -23,7 +24,7 @@ DEV_WORKER_PORT ?= 8787
 
 TEST_DEPS += tools-functions lambda-local worker
 
-.PHONY: lambda lambda-local worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker bench-limits
+.PHONY: lambda lambda-local lambda-zip worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker bench-limits
 
 ## lambda: the Lambda binary for deployment (template.yaml points at it)
 lambda:
@@ -37,6 +38,21 @@ lambda-local:
 	@mkdir -p bin/lambda
 	CGO_ENABLED=0 GOOS=linux GOARCH=$$($(GO) env GOHOSTARCH) $(GO) build -trimpath -ldflags="-s -w" -tags lambda.norpc \
 		-o bin/lambda/bootstrap ./functions/lambda
+
+## lambda-zip: the function's code as Lambda takes it: a zip holding bootstrap, one per architecture
+# (Lambda's names: arm64, x86_64). The integration test runs this target,
+# unzips the archives and starts this machine's under the emulator.
+lambda-zip:
+	@mkdir -p $(LAMBDA_OUT)
+	@set -e; for arch in arm64:arm64 x86_64:amd64; do \
+		name=$${arch%%:*}; goarch=$${arch#*:}; dir=$$(mktemp -d); \
+		echo "bootstrap linux/$$goarch → $(LAMBDA_OUT)/flakegate-lambda-$$name.zip"; \
+		CGO_ENABLED=0 GOOS=linux GOARCH=$$goarch $(GO) build -trimpath -ldflags="-s -w" -tags lambda.norpc \
+			-o $$dir/bootstrap ./functions/lambda; \
+		$(GO) run ./functions/lambda/lambdazip -o $(LAMBDA_OUT)/flakegate-lambda-$$name.zip $$dir/bootstrap; \
+		rm -rf $$dir; \
+	done
+	@ls -l $(LAMBDA_OUT)/*.zip
 
 ## worker: the Worker's wasm and its JavaScript shim, for wrangler
 # wasm_exec.js comes from the toolchain that builds app.wasm: the two must match.
