@@ -8,7 +8,8 @@
 #   make dev-worker       the Worker and the site under `wrangler dev` on 127.0.0.1:8787
 #   make tools-functions  wrangler (npm ci, from package-lock.json), aws-lambda-rie, wrk
 #   make bench-api        the 30 s wrk load check of the local server (bench/api)
-#   make bench-worker     the Worker under wrangler dev against a plain JavaScript Worker (bench/worker)
+#   make bench-worker     the Worker under wrangler dev against a plain JavaScript Worker (bench/worker), then bench-worker-cpu
+#   make bench-worker-cpu the Worker's CPU time per request of each route and its cold start, per plan (bench/workercpu)
 #   make bench-limits     the worst accepted requests on all three platforms (bench/limits)
 
 SITE_DIR       ?= dist/site
@@ -24,7 +25,7 @@ DEV_WORKER_PORT ?= 8787
 
 TEST_DEPS += tools-functions lambda-local worker
 
-.PHONY: lambda lambda-local lambda-zip worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker bench-limits
+.PHONY: lambda lambda-local lambda-zip worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker bench-worker-cpu bench-limits
 
 ## lambda: the Lambda binary for deployment (template.yaml points at it)
 lambda:
@@ -102,6 +103,12 @@ bench-api: wrk serve-bin
 ## bench-worker: GET /v1/budget under wrangler dev, the Worker against a plain JavaScript Worker with the same bytes: p50, p99, CPU per request, memory over 10,000 requests
 bench-worker: npm-tools
 	$(GO) run ./bench/worker -n 2000 -memory 10000
+	$(MAKE) --no-print-directory bench-worker-cpu
+
+## bench-worker-cpu: the Worker's CPU time under workerd per request of each route, typical and at the most each plan accepts, and its cold start (module, Go start, first answer), on the Free and the Paid plan
+bench-worker-cpu: npm-tools
+	$(GO) run ./bench/workercpu -plan free
+	$(GO) run ./bench/workercpu -plan paid -starts 1
 
 ## bench-limits: the worst request each route accepts, on the local server, Lambda (emulator) and the Worker (wrangler dev): answer size, req/s, p50, p99, peak memory
 bench-limits: npm-tools rie
