@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/flakegate/flakegate/functions/api/apitest"
 )
 
 // TestWorkerPlanOptions: FLAKEGATE_PLAN names a plan; paid is the
@@ -45,21 +47,6 @@ func TestFreePlanRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := New(opt)
-	rates := func(n int) string {
-		r := make([]string, n)
-		for i := range r {
-			r[i] = fmt.Sprintf("0.%04d", i+1)
-		}
-		return strings.Join(r, ",")
-	}
-	csv := func(rows int) string {
-		var b strings.Builder
-		b.WriteString("scenario,run,passed\n")
-		for i := range rows {
-			fmt.Fprintf(&b, "s%03d,r%d,%d\n", i%100, i/100, i%3/2)
-		}
-		return b.String()
-	}
 	var zipped bytes.Buffer
 	zw := zip.NewWriter(&zipped)
 	f, _ := zw.Create("run1/report.xml")
@@ -69,40 +56,43 @@ func TestFreePlanRefuses(t *testing.T) {
 		t.Fatalf("the zip is %d bytes, not under the body limit", zipped.Len())
 	}
 
-	for _, c := range []struct {
-		name, method, target, ctype, body string
-		status                            int
-		says                              string // the limit, in the detail
-	}{
-		{"budget within", "GET", "/v1/budget?rates=" + rates(FreeMaxRates), "", "", 200, ""},
-		{"budget past the rates", "GET", "/v1/budget?rates=" + rates(FreeMaxRates+1), "", "", 413, fmt.Sprintf("at most %d", FreeMaxRates)},
-		{"aa within", "POST", "/v1/aa", "text/csv", csv(200), 200, ""},
-		{"aa past the body", "POST", "/v1/aa", "text/csv", csv(FreeMaxBodyBytes / 10), 413, "limit of 8 KiB"},
-		{"aa past the work", "POST", "/v1/aa?simulate=true&sets=10000", "text/csv", csv(200), 413, "budget of 1e+06"},
-		{"history past the unzipped", "POST", "/v1/history", "application/zip", zipped.String(), 413, "unpack to more than this server's limit of 12 KiB"},
-	} {
-		w := serve(h, c.method, c.target, c.ctype, c.body)
-		if w.Code != c.status {
-			t.Errorf("%s: %d %s, want %d", c.name, w.Code, w.Body, c.status)
+	cases := apitest.PlanCases(FreeMaxRates, FreeMaxBodyBytes)
+	cases = append(cases, apitest.Case{Name: "history-past-unzipped", Method: "POST", URL: "/v1/history",
+		Header: map[string]string{"Content-Type": "application/zip"}, Body: zipped.String(), Status: 413})
+	// What each refusal's detail says of the limit it passed.
+	says := map[string]string{
+		"budget-past-rates":     fmt.Sprintf("at most %d", FreeMaxRates),
+		"aa-past-body":          "limit of 8 KiB",
+		"aa-past-body-chunked":  "limit of 8 KiB",
+		"aa-past-work":          "budget of 1e+06",
+		"history-past-unzipped": "unpack to more than this server's limit of 12 KiB",
+	}
+	for _, c := range cases {
+		w, err := apitest.InProcess(h, c, "testdata", FreeMaxBodyBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Status != c.Status {
+			t.Errorf("%s: %d %s, want %d", c.Name, w.Status, w.Body, c.Status)
 			continue
 		}
-		if c.status == 200 {
+		if c.Status == 200 {
 			continue
 		}
 		var p struct {
 			Status int    `json:"status"`
 			Detail string `json:"detail"`
 		}
-		if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+		if err := json.Unmarshal(w.Body, &p); err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
 		}
-		if ct := w.Header().Get("Content-Type"); ct != "application/problem+json" {
-			t.Errorf("%s: Content-Type %q", c.name, ct)
+		if ct := w.Header.Get("Content-Type"); ct != "application/problem+json" {
+			t.Errorf("%s: Content-Type %q", c.Name, ct)
 		}
-		for _, s := range []string{c.says, "Workers Free plan allows 10 ms of CPU time per request",
+		for _, s := range []string{says[c.Name], "Workers Free plan allows 10 ms of CPU time per request",
 			`FLAKEGATE_PLAN = "paid"`, "the CLI (flakegate", "the local server (make run)"} {
 			if !strings.Contains(p.Detail, s) {
-				t.Errorf("%s: the detail does not say %q: %s", c.name, s, p.Detail)
+				t.Errorf("%s: the detail does not say %q: %s", c.Name, s, p.Detail)
 			}
 		}
 	}

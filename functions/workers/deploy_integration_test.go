@@ -154,30 +154,7 @@ func TestWorkerPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := api.New(opt)
-	rates := func(n int) string {
-		r := make([]string, n)
-		for i := range r {
-			r[i] = fmt.Sprintf("0.%04d", i+1)
-		}
-		return strings.Join(r, ",")
-	}
-	csv := func(rows int) string {
-		var b strings.Builder
-		b.WriteString("scenario,run,passed\n")
-		for i := range rows {
-			fmt.Fprintf(&b, "s%03d,r%d,%d\n", i%100, i/100, i%3/2)
-		}
-		return b.String()
-	}
-	textCSV := map[string]string{"Content-Type": "text/csv"}
-	for _, c := range []apitest.Case{
-		{Name: "budget-within", Method: "GET", URL: "/v1/budget?rates=" + rates(api.FreeMaxRates), Status: 200},
-		{Name: "budget-past-rates", Method: "GET", URL: "/v1/budget?rates=" + rates(api.FreeMaxRates+1), Status: 413},
-		{Name: "aa-within", Method: "POST", URL: "/v1/aa", Header: textCSV, Body: csv(200), Status: 200},
-		{Name: "aa-past-body", Method: "POST", URL: "/v1/aa", Header: textCSV, Body: csv(api.FreeMaxBodyBytes / 10), Status: 413},
-		{Name: "aa-past-body-chunked", Method: "POST", URL: "/v1/aa", Header: textCSV, Body: csv(api.FreeMaxBodyBytes / 10), Chunked: true, Status: 413},
-		{Name: "aa-past-work", Method: "POST", URL: "/v1/aa?simulate=true&sets=10000", Header: textCSV, Body: csv(200), Status: 413},
-	} {
+	for _, c := range apitest.PlanCases(api.FreeMaxRates, api.FreeMaxBodyBytes) {
 		sameAnswer(t, client, h, s.URL, c)
 	}
 	if t.Failed() {
