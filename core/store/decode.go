@@ -237,12 +237,8 @@ func (d *dec) seconds() float64 {
 	if b == nil {
 		return 0
 	}
-	s := math.Float64frombits(binary.LittleEndian.Uint64(b))
-	if !(s >= 0) || math.IsInf(s, 0) {
-		d.fail("a run time is not a number of seconds")
-		return 0
-	}
-	return s
+	// Whatever the report gave, as it gave it: the figures are the same.
+	return math.Float64frombits(binary.LittleEndian.Uint64(b))
 }
 
 func (r *Reader) decode(body []byte) (Entry, error) {
@@ -302,7 +298,7 @@ func (r *Reader) decode(body []byte) (Entry, error) {
 }
 
 // results inflates and reads the results columns (columns writes them).
-func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, map[string]history.Seconds, error) {
+func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, []history.Seconds, error) {
 	if cap(r.raw) < rawLen {
 		r.raw = make([]byte, rawLen)
 	}
@@ -375,9 +371,9 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, m
 		}
 	}
 	nt := d.count(3)
-	var secs map[string]history.Seconds
+	var secs []history.Seconds
 	if nt > 0 {
-		secs = make(map[string]history.Seconds, nt)
+		secs = make([]history.Seconds, 0, nt)
 	}
 	prev := int64(-1)
 	for range nt {
@@ -390,7 +386,10 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, m
 		if idx < 0 || idx >= int64(len(r.names)) || n < 1 || n > math.MaxInt32 {
 			return nil, nil, errBad("a run time names no test or no attempt")
 		}
-		secs[r.names[idx]] = history.Seconds{Sum: s, N: int64(n)}
+		if idx <= prev {
+			return nil, nil, errBad("the run times are not in the order of their tests")
+		}
+		secs = append(secs, history.Seconds{Test: r.names[idx], Sum: s, N: int64(n)})
 		prev = idx
 	}
 	if d.err != nil {
