@@ -29,7 +29,18 @@ type Reader struct {
 	raw     []byte
 	zr      io.ReadCloser
 	done    error
+	// reuse: the results and run times of an entry live in all and secs,
+	// which the next entry overwrites.
+	reuse bool
+	all   []history.TestResult
+	secs  []history.Seconds
 }
+
+// Reuse makes Next give each entry's results and run times in buffers the
+// next call overwrites: for a caller that is done with an entry before it
+// asks for the next (history.AddParsed copies what it keeps), it saves
+// allocating and collecting them per entry.
+func (r *Reader) Reuse() { r.reuse = true }
 
 // NewReader checks a store's header and returns a Reader of its entries.
 // file names the store in errors. A damaged header is a *Damage.
@@ -329,7 +340,16 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, [
 	if d.err != nil {
 		return nil, nil, d.err
 	}
-	all := make([]history.TestResult, total)
+	var all []history.TestResult
+	if r.reuse && cap(r.all) >= total {
+		all = r.all[:total]
+		clear(all)
+	} else {
+		all = make([]history.TestResult, total)
+		if r.reuse {
+			r.all = all
+		}
+	}
 	runs := make([][]history.TestResult, nruns)
 	k := 0
 	for i, c := range counts {
@@ -372,7 +392,11 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, [
 	}
 	nt := d.count(3)
 	var secs []history.Seconds
-	if nt > 0 {
+	switch {
+	case r.reuse:
+		secs = r.secs[:0]
+		defer func() { r.secs = secs[:0] }()
+	case nt > 0:
 		secs = make([]history.Seconds, 0, nt)
 	}
 	prev := int64(-1)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,7 +92,13 @@ func readAll(t testing.TB, file []byte) ([]*history.Parsed, error) {
 	t.Helper()
 	var out []*history.Parsed
 	err := store.Each(bytes.NewReader(file), "s.store", func(e store.Entry) error {
-		out = append(out, e.Report)
+		// Each reuses the results' buffers: keep copies.
+		metas, runs := e.Report.Runs()
+		var kept [][]history.TestResult
+		for _, rs := range runs {
+			kept = append(kept, slices.Clone(rs))
+		}
+		out = append(out, history.NewParsed(e.Report.File(), metas, kept, e.Report.Notes(), e.Report.Seconds()))
 		return nil
 	})
 	return out, err
