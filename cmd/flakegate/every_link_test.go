@@ -153,7 +153,20 @@ func TestEveryLinkShowsItsFigures(t *testing.T) {
 			{[]string{"quarantine", "runs", "-below", "0.02", "-confidence", "0.9"}, []linkCheck{{prefix: "rule"}}},
 		},
 	}
+	// Commands that answer no calculator question (record keeps runs)
+	// print no link even when given -site; one that starts printing one
+	// fails here until it has a case above.
+	noLink := map[string][]string{
+		"record": {"record", "-json", "-site", testSite, "-store", filepath.Join(dir, "runs.store"), "testdata/ledger.jsonl"},
+	}
 	for _, c := range commands {
+		if args, ok := noLink[c.name]; ok {
+			code, out, errs := cli(t, "", args...)
+			if code != 0 || !strings.HasPrefix(out, "{") || strings.Contains(out, `"link"`) || strings.Contains(out, testSite) {
+				t.Errorf("command %s should print no link; got exit %d: %s%s", c.name, code, out, errs)
+			}
+			continue
+		}
 		if len(cases[c.name]) == 0 {
 			t.Errorf("command %s: no case follows its -site link", c.name)
 		}

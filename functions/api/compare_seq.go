@@ -46,7 +46,7 @@ func compareSeqRoutes() []*route {
 
 // compareSeq adds the batch to the state sent and answers. The state is
 // the caller's: a forged one changes only the caller's own answer.
-func compareSeq(a *args) (any, error) {
+func compareSeq(_ *handler, a *args) (any, error) {
 	p := compare.SeqPlan{Effect: 0.02, Level: 0.95, Power: 0.95}
 	var maxQ float64
 	a.number("effect", &p.Effect)
