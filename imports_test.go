@@ -42,6 +42,8 @@ var layers = map[string][]string{
 	"core/quarantine": {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
 
 	"core/history/...": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/..."},
+
+	"core/triage": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/...", "core/quarantine"},
 }
 
 // covers reports whether pattern (a path below the module, or one ending

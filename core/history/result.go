@@ -186,6 +186,8 @@ type Result struct {
 	// the result is too large for a link.
 	Link     string `json:"link,omitempty"`
 	LinkNote string `json:"link_note,omitempty"`
+	// seen keeps what Past reads again.
+	seen *seen
 }
 
 // Check validates o: a *core.Error naming the setting at fault.
@@ -290,6 +292,7 @@ func (h *History) Result(o Options) (*Result, error) {
 		res.Incidents = append(res.Incidents, inc)
 	}
 
+	res.seen = &seen{h: h, outage: outage, excluded: excluded, order: order, ref: ref}
 	for i, t := range h.tests {
 		th, naive := h.testHistory(int32(i), t, order, outage, excluded[int32(i)], o, ref)
 		if naive {
