@@ -8,6 +8,7 @@
 //	flakegate compare a.eval b.eval
 //	flakegate freeze -claim 57/60 -date 2026-11-30 -newer 41/60
 //	flakegate history -manifest runs.csv artifacts/*.zip
+//	flakegate triage -history 'artifacts/*.zip' test-results/
 //
 // Output is an aligned text report, or with -json the JSON contract that the
 // API serves. The exit status is 0 when the gate passes or the command only
@@ -69,6 +70,7 @@ var commands = []command{
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
 	calcCommand("history", "find the flaky tests in many CI runs' reports; outages kept out", "[flags] report-file|folder|glob|archive.zip ...", param.History, runHistory),
 	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
+	calcCommand("triage", "this run's failures against the past runs: known flake, new, broken since a commit, quarantined or an outage", "[flags] -history past-reports... this-run-reports...", param.History, runTriage),
 }
 
 // usageError is a mistake in the command line; it points at the help of
