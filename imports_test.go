@@ -43,7 +43,7 @@ var layers = map[string][]string{
 
 	"core/history/...": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/..."},
 
-	"core/store": {"core", "core/ledger", "core/report", "core/history"},
+	"core/store":  {"core", "core/ledger", "core/report", "core/history"},
 	"core/triage": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/...", "core/quarantine"},
 }
 
