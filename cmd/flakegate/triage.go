@@ -52,7 +52,7 @@ func runTriage(c *calc[history.Options]) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	meta, run, failedIn, err := readRun(c.e, c.pos, *format)
+	meta, run, failedIn, err := readTriageRun(c.e, c.pos, *format)
 	if err != nil {
 		return false, err
 	}
@@ -89,7 +89,7 @@ func runTriage(c *calc[history.Options]) (bool, error) {
 // readRun reads this run's reports (historyInputs: files, folders, globs,
 // zip archives) as one run: a sharded job's reports together. failedIn
 // names, per failed test, the first report it failed in.
-func readRun(e *env, pos []string, format string) (meta history.RunMeta, run []history.TestResult, failedIn map[string]string, err error) {
+func readTriageRun(e *env, pos []string, format string) (meta history.RunMeta, run []history.TestResult, failedIn map[string]string, err error) {
 	inputs, done, err := historyInputs(pos)
 	if err != nil {
 		return meta, nil, nil, err

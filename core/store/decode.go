@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/flakegate/flakegate/core/history"
@@ -39,8 +40,16 @@ func NewReader(r io.Reader, file string) (*Reader, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
+	if n < HeaderSize && strings.HasPrefix(Magic, string(head[:min(n, len(Magic))])) {
+		// Empty, or a header cut short: nothing was recorded.
+		what := "the header is cut short"
+		if n == 0 {
+			what = "the file is empty"
+		}
+		return nil, &Damage{File: file, Torn: true, What: what}
+	}
 	if msg := checkHeader(head[:n]); msg != "" {
-		return nil, &Damage{File: file, Torn: n < HeaderSize && IsStore(head[:n]), What: msg}
+		return nil, &Damage{File: file, What: msg}
 	}
 	return rd, nil
 }
