@@ -293,6 +293,7 @@ func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, r
 	var one []history.TestResult
 	var notes []string
 	secs := map[string]history.Seconds{}
+	var order []string
 	first, _ := ps[0].Runs()
 	m := first[0]
 	m.File = strings.Join(names, ", ")
@@ -305,12 +306,19 @@ func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, r
 		for _, n := range p.Notes() {
 			notes = append(notes, names[i]+": "+n)
 		}
-		for t, s := range p.Seconds() {
-			c := secs[t]
-			secs[t] = history.Seconds{Sum: c.Sum + s.Sum, N: c.N + s.N}
+		for _, s := range p.Seconds() {
+			c, ok := secs[s.Test]
+			if !ok {
+				order = append(order, s.Test)
+			}
+			secs[s.Test] = history.Seconds{Test: s.Test, Sum: c.Sum + s.Sum, N: c.N + s.N}
 		}
 	}
-	return history.NewParsed(m.File, []history.RunMeta{m}, [][]history.TestResult{one}, notes, secs), nil
+	timed := make([]history.Seconds, len(order))
+	for i, t := range order {
+		timed[i] = secs[t]
+	}
+	return history.NewParsed(m.File, []history.RunMeta{m}, [][]history.TestResult{one}, notes, timed), nil
 }
 
 // mergeStore gives add every entry of the store at name.

@@ -113,12 +113,15 @@ func When(e Entry) time.Time {
 
 // Each calls fn with every entry of a store in order, each identity once
 // (an entry recorded twice is given the first time). It stops at fn's
-// first error, and at damage with the *Damage.
+// first error, and at damage with the *Damage. The entry's results and run
+// times are valid until fn returns (Reader.Reuse): fn copies what it
+// keeps, as history.AddParsed does.
 func Each(r io.Reader, file string, fn func(Entry) error) error {
 	rd, err := NewReader(r, file)
 	if err != nil {
 		return err
 	}
+	rd.Reuse()
 	seen := map[ID]bool{}
 	for {
 		e, err := rd.Next()

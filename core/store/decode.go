@@ -29,7 +29,18 @@ type Reader struct {
 	raw     []byte
 	zr      io.ReadCloser
 	done    error
+	// reuse: the results and run times of an entry live in all and secs,
+	// which the next entry overwrites.
+	reuse bool
+	all   []history.TestResult
+	secs  []history.Seconds
 }
+
+// Reuse makes Next give each entry's results and run times in buffers the
+// next call overwrites: for a caller that is done with an entry before it
+// asks for the next (history.AddParsed copies what it keeps), it saves
+// allocating and collecting them per entry.
+func (r *Reader) Reuse() { r.reuse = true }
 
 // NewReader checks a store's header and returns a Reader of its entries.
 // file names the store in errors. A damaged header is a *Damage.
@@ -237,12 +248,8 @@ func (d *dec) seconds() float64 {
 	if b == nil {
 		return 0
 	}
-	s := math.Float64frombits(binary.LittleEndian.Uint64(b))
-	if !(s >= 0) || math.IsInf(s, 0) {
-		d.fail("a run time is not a number of seconds")
-		return 0
-	}
-	return s
+	// Whatever the report gave, as it gave it: the figures are the same.
+	return math.Float64frombits(binary.LittleEndian.Uint64(b))
 }
 
 func (r *Reader) decode(body []byte) (Entry, error) {
@@ -302,7 +309,7 @@ func (r *Reader) decode(body []byte) (Entry, error) {
 }
 
 // results inflates and reads the results columns (columns writes them).
-func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, map[string]history.Seconds, error) {
+func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, []history.Seconds, error) {
 	if cap(r.raw) < rawLen {
 		r.raw = make([]byte, rawLen)
 	}
@@ -333,7 +340,16 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, m
 	if d.err != nil {
 		return nil, nil, d.err
 	}
-	all := make([]history.TestResult, total)
+	var all []history.TestResult
+	if r.reuse && cap(r.all) >= total {
+		all = r.all[:total]
+		clear(all)
+	} else {
+		all = make([]history.TestResult, total)
+		if r.reuse {
+			r.all = all
+		}
+	}
 	runs := make([][]history.TestResult, nruns)
 	k := 0
 	for i, c := range counts {
@@ -375,9 +391,13 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, m
 		}
 	}
 	nt := d.count(3)
-	var secs map[string]history.Seconds
-	if nt > 0 {
-		secs = make(map[string]history.Seconds, nt)
+	var secs []history.Seconds
+	switch {
+	case r.reuse:
+		secs = r.secs[:0]
+		defer func() { r.secs = secs[:0] }()
+	case nt > 0:
+		secs = make([]history.Seconds, 0, nt)
 	}
 	prev := int64(-1)
 	for range nt {
@@ -390,7 +410,10 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, m
 		if idx < 0 || idx >= int64(len(r.names)) || n < 1 || n > math.MaxInt32 {
 			return nil, nil, errBad("a run time names no test or no attempt")
 		}
-		secs[r.names[idx]] = history.Seconds{Sum: s, N: int64(n)}
+		if idx <= prev {
+			return nil, nil, errBad("the run times are not in the order of their tests")
+		}
+		secs = append(secs, history.Seconds{Test: r.names[idx], Sum: s, N: int64(n)})
 		prev = idx
 	}
 	if d.err != nil {

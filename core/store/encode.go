@@ -5,7 +5,6 @@ import (
 	"compress/flate"
 	"crypto/sha256"
 	"encoding/binary"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -84,11 +83,10 @@ func Identity(e Entry) ID {
 				b = binary.AppendUvarint(b, uint64(r.Trials))
 			}
 		}
-		secs := e.Report.Seconds()
-		for _, name := range slices.Sorted(maps.Keys(secs)) {
-			b = appendString(b, name)
-			b = binary.AppendUvarint(b, uint64(secs[name].N))
-			b = appendSeconds(b, secs[name].Sum)
+		for _, s := range e.Report.Seconds() { // sorted by name
+			b = appendString(b, s.Test)
+			b = binary.AppendUvarint(b, uint64(s.N))
+			b = appendSeconds(b, s.Sum)
 		}
 		h.Write([]byte("content\x00"))
 		h.Write(b)
@@ -198,8 +196,8 @@ func columns(p *history.Parsed, index func(string) uint32, b []byte) []byte {
 	}
 	secs := p.Seconds()
 	ts := make([]timed, 0, len(secs))
-	for name, s := range secs {
-		ts = append(ts, timed{index(name), s})
+	for _, s := range secs {
+		ts = append(ts, timed{index(s.Test), s})
 	}
 	slices.SortFunc(ts, func(a, b timed) int { return int(int64(a.i) - int64(b.i)) })
 	b = binary.AppendUvarint(b, uint64(len(ts)))
