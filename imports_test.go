@@ -25,7 +25,7 @@ var layers = map[string][]string{
 	"core/jsonscan":  {},
 	"core/gate":      {"core", "core/stat"},
 	"core/ledger":    {"core", "core/stat", "core/gate"},
-	"core/param":     {"core", "core/gate", "core/ledger", "core/aa/...", "core/quarantine", "core/compare", "core/history/..."},
+	"core/param":     {"core", "core/gate", "core/ledger", "core/aa/...", "core/quarantine", "core/compare", "core/history/...", "core/triage"},
 	"core/report":    {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
 	"core/aa/...":    {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
 	"core/compare":   {"core", "core/stat", "core/ledger", "core/report", "core/aa"},

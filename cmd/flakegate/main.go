@@ -70,7 +70,7 @@ var commands = []command{
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
 	calcCommand("history", "find the flaky tests in many CI runs' reports; outages kept out", "[flags] report-file|folder|glob|archive.zip ...", param.History, runHistory),
 	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
-	calcCommand("triage", "this run's failures against the past runs: known flake, new, broken since a commit, quarantined or an outage", "[flags] -history past-reports... this-run-reports...", param.History, runTriage),
+	calcCommand("triage", "this run's failures against the past runs: known flake, new, broken since a commit, quarantined or an outage", "[flags] -history past-reports... this-run-reports...", param.Triage, runTriage),
 }
 
 // usageError is a mistake in the command line; it points at the help of
