@@ -145,6 +145,12 @@ history)
 	args+=("${reports[@]}")
 	[ ${#patched[@]} -eq 0 ] || fail "flakegate history reads one set of reports: give them as reports, not patched"
 	;;
+triage)
+	# triage judges this run's reports against the past runs the command
+	# names (-history, a folder, glob or zip archive of their reports).
+	args+=("${reports[@]}")
+	[ ${#patched[@]} -eq 0 ] || fail "flakegate triage reads this run's reports: give them as reports, and the past in the command with -history"
+	;;
 *)
 	[ ${#reports[@]} -eq 0 ] && [ ${#patched[@]} -eq 0 ] ||
 		fail "flakegate ${command[0]} reads no reports: leave reports and patched empty"
