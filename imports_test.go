@@ -40,10 +40,9 @@ var layers = map[string][]string{
 	"internal/static": {"github.com/andybalholm/brotli"},
 
 	"core/quarantine": {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
+	"core/triage":     {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/...", "core/quarantine"},
 
 	"core/history/...": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/..."},
-
-	"core/triage": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/...", "core/quarantine"},
 }
 
 // covers reports whether pattern (a path below the module, or one ending
