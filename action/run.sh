@@ -124,7 +124,11 @@ if [ -n "${INPUT_PATCHED:-}" ]; then
 fi
 
 args=()
-case ${command[0]} in
+verb=${command[0]}
+if [ "$verb" = triage ] && [[ " ${command[*]} " =~ \ --?history[=\ ] ]]; then
+	verb=triage-history
+fi
+case $verb in
 budget)
 	for f in "${reports[@]}"; do args+=(-from "$f"); done
 	[ ${#patched[@]} -eq 0 ] || fail "budget reads one set of reports: give them as reports, not patched"
@@ -229,6 +233,13 @@ record | triage)
 		exit 0
 	fi
 	args+=(-history "$store_file" "${reports[@]}")
+	;;
+triage-history)
+	# triage judges this run's reports against the past runs the command
+	# names (-history, a folder, glob or zip archive of their reports, or a
+	# store): no store is fetched.
+	args+=("${reports[@]}")
+	[ ${#patched[@]} -eq 0 ] || fail "flakegate triage reads this run's reports: give them as reports, and the past in the command with -history"
 	;;
 *)
 	[ ${#reports[@]} -eq 0 ] && [ ${#patched[@]} -eq 0 ] ||

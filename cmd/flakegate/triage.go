@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,14 +20,10 @@ type triageOutput struct {
 	Quarantine *historyQuarantine `json:"quarantine,omitempty"`
 }
 
-func runTriage(c *calc[history.Options]) (bool, error) {
+func runTriage(c *calc[triage.Options]) (bool, error) {
 	past := filesFlag(c.fs, "history", "the past runs' `reports`: a file, folder, glob or zip archive, each report one run (as flakegate history reads them); repeat")
 	manifest := c.fs.String("manifest", "", "a CSV `file` with the columns file,run,commit,branch,time,job: what each past report's run was")
 	format := c.fs.String("format", "", formatUsage)
-	minRate, alpha := triage.DefaultOptions.MinRate, triage.DefaultOptions.Alpha
-	c.fs.Func("min-rate", "the rarest failure `rate` counted as a flake, such as 1% or 0.01: a test whose record bounds its rate below it fails as new (default 1%)", fractionFlag(&minRate))
-	c.fs.Func("new-alpha", "the chance per run, a `fraction` such as 1% or 0.01, of calling a flake of -min-rate or more new or broken (default 1%)", fractionFlag(&alpha))
-	blockFlakes := c.fs.Bool("block-flakes", false, "known flakes block too (the exit status is 1 on any failure the registry does not hold and no outage explains)")
 	q := quarantineFlags(c.fs)
 	if err := c.begin(); err != nil {
 		return false, err
@@ -39,12 +34,10 @@ func runTriage(c *calc[history.Options]) (bool, error) {
 	if len(*past) == 0 {
 		return false, usagef("give the past runs with -history: report files, folders, globs or zip archives")
 	}
-	ho, err := c.parsed()
+	o, err := c.parsed()
 	if err != nil {
 		return false, err
 	}
-	o := triage.DefaultOptions
-	o.History, o.MinRate, o.Alpha, o.BlockFlakes = ho, minRate, alpha, *blockFlakes
 	if err := o.Check(); err != nil {
 		return false, c.inputs.named(err)
 	}
@@ -124,25 +117,6 @@ func readTriageRun(e *env, pos []string, format string) (meta history.RunMeta, r
 		return nil
 	})
 	return meta, run, failedIn, err
-}
-
-// fractionFlag reads a fraction given as 0.01 or 1%, in (0,1).
-func fractionFlag(p *float64) func(string) error {
-	return func(s string) error {
-		t, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
-		v, err := strconv.ParseFloat(t, 64)
-		if err != nil {
-			return fmt.Errorf("want a fraction such as 0.01 or 1%%, got %q", s)
-		}
-		if pct {
-			v /= 100
-		}
-		if !(v > 0 && v < 1) {
-			return fmt.Errorf("want a fraction in (0,1) such as 0.01 or 1%%, got %q", s)
-		}
-		*p = v
-		return nil
-	}
 }
 
 // triageText is the text report: the answer, then each failure's class

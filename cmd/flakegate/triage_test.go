@@ -4,13 +4,17 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/history/histsim"
+	"github.com/flakegate/flakegate/core/quarantine"
 	"github.com/flakegate/flakegate/core/triage"
 )
 
@@ -126,5 +130,42 @@ func TestTriageClasses(t *testing.T) {
 		if code, _, errs := cli(t, "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d; %s", tc.args, code, tc.code, errs)
 		}
+	}
+}
+
+// TestTriageQuarantineAndAnnotations quarantines the newly failing test in
+// a registry: its failure is then quarantined, nothing blocks (exit 0) and
+// the run's annotations are notices; -block-flakes makes the known flake
+// block (exit 1, an ::error naming it on the run's report); once the entry
+// has expired the test is new again.
+func TestTriageQuarantineAndAnnotations(t *testing.T) {
+	dir := t.TempDir()
+	reg := &quarantine.Registry{Version: quarantine.Version, Tests: []quarantine.Entry{
+		quarantine.NewEntry("pkg07.TestStable00007", "@db-team", "fails on the new runner image", "2026-12-01", "2026-12-31",
+			core.Count{Passed: 9, Trials: 10}, 0.95, quarantine.DefaultRelease)}}
+	var b bytes.Buffer
+	if err := quarantine.Write(&b, reg); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "quarantine.json")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"triage", "-annotations", "-today", "2026-12-02", "-quarantine", path, "-history", "testdata/triage/past.zip", "testdata/triage/run.xml"}
+	code, out, errs := cli(t, "", args...)
+	if code != exitOK {
+		t.Fatalf("exit %d; %s", code, errs)
+	}
+	containsAll(t, "stdout", out, "::notice file=testdata/triage/run.xml,title=flakegate%3A pkg07.TestStable00007 (quarantined)::",
+		"quarantined until 2026-12-31, owner @db-team", "::notice title=flakegate::Nothing in this run is a new or broken failure")
+	code, out, errs = cli(t, "", append([]string{args[0], "-block-flakes"}, args[1:]...)...)
+	if code != exitBlock {
+		t.Fatalf("-block-flakes: exit %d; %s", code, errs)
+	}
+	containsAll(t, "stdout", out, "::error file=testdata/triage/run.xml,title=flakegate%3A flaky.TestFlaky000 (known-flake)::")
+	// Past its expiry the entry no longer shields the test: it is new again.
+	args[3] = "2027-01-05"
+	if code, out, errs = cli(t, "", args...); code != exitBlock || !strings.Contains(out, "pkg07.TestStable00007 (new)") {
+		t.Errorf("expired entry: exit %d, want 1; %s%s", code, out, errs)
 	}
 }

@@ -70,15 +70,16 @@ func (c *confusion) table() string {
 	return b.String()
 }
 
-// simConfig is one planted past: a month of 600 runs of 300 stable tests
+// simConfig is one planted past: a month of runs runs (600 in the main
+// simulation) of 300 stable tests
 // in 12 suites and 21 flaky tests at 0.5% to 20%, with 3 outages and 2
 // broken tests fixed since.
-func simConfig(seed uint64) histsim.Config {
+func simConfig(seed uint64, runs int) histsim.Config {
 	rates := []float64{}
 	for range 3 {
 		rates = append(rates, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2)
 	}
-	return histsim.Config{Seed: seed, Runs: 600, Stable: 300, Flaky: rates, Outages: 3,
+	return histsim.Config{Seed: seed, Runs: runs, Stable: 300, Flaky: rates, Outages: 3,
 		OutageShare: [2]float64{0.1, 0.4}, Broken: 2, BrokenCommits: 10}
 }
 
@@ -88,12 +89,12 @@ func simConfig(seed uint64) histsim.Config {
 // runs, each with the flakes failing at their rates, one stable test
 // newly broken in half of them and an outage (10% to 40% of all tests) in
 // a tenth of them.
-func simulate(t *testing.T, histories, prRuns int) *confusion {
+func simulate(t *testing.T, histories, prRuns, runs int) *confusion {
 	t.Helper()
 	c := &confusion{}
 	for hseed := range uint64(histories) {
 		h := history.New()
-		cfg := simConfig(7000 + hseed)
+		cfg := simConfig(7000+hseed, runs)
 		truth, err := histsim.Generate(cfg, h.AddRun)
 		if err != nil {
 			t.Fatal(err)
@@ -207,7 +208,7 @@ func simulate(t *testing.T, histories, prRuns int) *confusion {
 // more was called new or broken at most Alpha = 1% of runs (with 4,800
 // runs at 1%, more than 68 has chance below 0.001, binomial tail).
 func TestTriageSimulation(t *testing.T) {
-	c := simulate(t, 60, 80)
+	c := simulate(t, 60, 80, 600)
 	t.Logf("confusion over %d triaged runs:\n%s", c.runs, c.table())
 	t.Logf("runs with a flake of 1%% or more called new or broken: %d of %d", c.falseBlocks, c.runs)
 	for _, tc := range []struct {
@@ -224,5 +225,29 @@ func TestTriageSimulation(t *testing.T) {
 	}
 	if c.falseBlocks > 68 {
 		t.Errorf("%d of %d runs blocked on a flake of 1%% or more, want at most 68 (1%% and chance)", c.falseBlocks, c.runs)
+	}
+}
+
+// TestTriageShortHistory measures what is left ambiguous when the past is
+// short: 150 runs, in which a 1% flake has not failed at all with chance
+// 22% (0.99^150). Such a flake's failure is called new (it blocks, and the
+// answer warns that the history cannot rule a flake out); a new breakage
+// is still called new. The Clopper–Pearson guarantee no longer covers the
+// rarest flakes here, so the bounds are looser than the long past's: new
+// breakages new in at least 99%, flakes of 1% or more called a flake in
+// at least 95% of their failures, and runs blocked on such a flake at most
+// 2% (48 of 2,400).
+func TestTriageShortHistory(t *testing.T) {
+	c := simulate(t, 30, 80, 150)
+	t.Logf("confusion over %d triaged runs, 150-run pasts:\n%s", c.runs, c.table())
+	t.Logf("runs with a flake of 1%% or more called new or broken: %d of %d", c.falseBlocks, c.runs)
+	if k, n := c.share(truthNew, ClassNew); float64(k) < 0.99*float64(n) {
+		t.Errorf("new breakage called new in %d of %d, want >= 99%%", k, n)
+	}
+	if k, n := c.share(truthFlake, ClassFlake); float64(k) < 0.95*float64(n) {
+		t.Errorf("flakes >= 1%% called a flake in %d of %d, want >= 95%%", k, n)
+	}
+	if c.falseBlocks > 48 {
+		t.Errorf("%d of %d runs blocked on a flake of 1%% or more, want at most 48 (2%%)", c.falseBlocks, c.runs)
 	}
 }

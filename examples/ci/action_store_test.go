@@ -94,17 +94,20 @@ func TestActionStoreFile(t *testing.T) {
 		{"pr.json", 1, "block", "**This run broke 1 test: ex/u.TestB; the rest is noise: 1 known flake.**"},
 		{"flake.json", 0, "pass", "**"},
 	} {
-		s := runStepEnv(t, bin, work, inputs("triage", c.report), githubEnv(1000, "pull_request"))
-		cmd := exec.Command(bin, "triage", "-markdown", "-history", "history.store", c.report)
-		cmd.Dir = work
-		want, _ := cmd.Output()
-		if s.code != c.code || s.outputs["verdict"] != c.verdict || s.outputs["store"] != "history.store" ||
-			s.summary != string(want) || !strings.HasPrefix(s.summary, c.answer) {
-			t.Errorf("triage %s: exit %d, outputs %v; want exit %d, verdict %s and the summary flakegate triage -markdown gives:\n%s\n---\n%s",
-				c.report, s.code, s.outputs, c.code, c.verdict, s.summary, want)
-		}
-		if c.code == 1 && !strings.Contains(s.stdout, "::error file=pr.json") {
-			t.Errorf("triage %s: no annotation on the report:\n%s", c.report, s.stdout)
+		// The store from the store input, or named in the command.
+		for _, command := range []string{"triage", "triage -history history.store"} {
+			s := runStepEnv(t, bin, work, inputs(command, c.report), githubEnv(1000, "pull_request"))
+			cmd := exec.Command(bin, "triage", "-markdown", "-history", "history.store", c.report)
+			cmd.Dir = work
+			want, _ := cmd.Output()
+			if s.code != c.code || s.outputs["verdict"] != c.verdict || (command == "triage") != (s.outputs["store"] == "history.store") ||
+				s.summary != string(want) || !strings.HasPrefix(s.summary, c.answer) {
+				t.Errorf("%s %s: exit %d, outputs %v; want exit %d, verdict %s and the summary flakegate triage -markdown gives:\n%s\n---\n%s",
+					command, c.report, s.code, s.outputs, c.code, c.verdict, s.summary, want)
+			}
+			if c.code == 1 && !strings.Contains(s.stdout, "::error file=pr.json") {
+				t.Errorf("%s %s: no annotation on the report:\n%s", command, c.report, s.stdout)
+			}
 		}
 	}
 }

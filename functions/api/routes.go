@@ -110,7 +110,7 @@ func routes() []*route {
 			get:     health,
 			results: "Health",
 		},
-	}, append(append(quarantineRoutes(), compareRoutes()...), historyRoutes()...)...)
+	}, append(append(append(quarantineRoutes(), compareRoutes()...), historyRoutes()...), triageRoutes()...)...)
 	for _, rt := range all {
 		if rt.format != "" {
 			rt.params = append([]param{formatParam(rt.format)}, rt.params...)

@@ -168,8 +168,8 @@ func TriageMarkdown(r *triage.Result, link Link) string {
 	}
 	if len(broke) > 0 || len(noise) > 0 {
 		m.para(fmt.Sprintf("Rates are the share of past runs in which the test failed, outside outages, with their %s Wilson interval. "+
-			"A failure is new when even the rarest flake its record allows (a one-sided upper bound, %s confidence shared by this run's failures) "+
-			"fails less than %s of the time, so that a flake of %s or more is called new in at most %s of runs. "+
+			"A failure is new when the highest failure rate its record allows (a one-sided upper bound, %s confidence shared by this run's failures) "+
+			"is below %s, so that a flake failing %s of the time or more is called new in at most %s of runs. "+
 			"An outage is rerun, not fixed: if the same tests fail again on the rerun, the change broke them.",
 			Level(r.Confidence), Level(1-r.Alpha), Percent(r.MinRate), Percent(r.MinRate), Percent(r.Alpha)))
 	}
