@@ -239,8 +239,13 @@ func openStore(path string, exclusive bool) (*os.File, error) {
 
 // scanStore reads the whole store f for appending.
 func scanStore(f *os.File, path string) (*store.State, []byte, error) {
-	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	fi, err := f.Stat()
 	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	// One read of the whole file into a buffer of its size.
+	data := make([]byte, fi.Size())
+	if n, err := f.ReadAt(data, 0); err != nil && !(errors.Is(err, io.EOF) && n == len(data)) {
 		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
 	st, err := store.Scan(bytes.NewReader(data), path)

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/flakegate/flakegate/core/history"
@@ -52,47 +51,39 @@ func (n *Names) add(name string) uint32 {
 	return i
 }
 
-// Identity is the identity of an entry: the CI's run id, attempt and job
-// when the run id is known (a job's rerun of the same attempt records the
-// same run), else a hash of what the entry says: its runs' commits,
-// branches, jobs and times, every result and every run time (the same
-// report recorded twice, from any path, counts once).
+// Identity is the identity of an entry: a SHA-256 of the CI's run id and
+// attempt (empty when not known) and of what the entry says: its runs'
+// commits, branches, jobs and times, every result and every run time. The
+// same report recorded twice in one CI run, from any path, is the same
+// entry; two CI runs are never the same, even when their reports read
+// alike; two reports recorded in one job are two entries.
 func Identity(e Entry) ID {
-	h := sha256.New()
-	metas, _ := e.Report.Runs()
-	if e.RunID != "" {
-		job := ""
-		if len(metas) > 0 {
-			job = metas[0].Job
-		}
-		h.Write([]byte("ci\x00" + e.RunID + "\x00" + strconv.FormatInt(e.Attempt, 10) + "\x00" + job))
-	} else {
-		var b []byte
-		for _, m := range metas {
-			b = appendString(b, m.Commit)
-			b = appendString(b, m.Branch)
-			b = appendString(b, m.Job)
-			b = appendTime(b, m.Time)
-		}
-		_, runs := e.Report.Runs()
-		for _, rs := range runs {
-			b = binary.AppendUvarint(b, uint64(len(rs)))
-			for _, r := range rs {
-				b = appendString(b, r.Test)
-				b = binary.AppendUvarint(b, uint64(r.Passed))
-				b = binary.AppendUvarint(b, uint64(r.Trials))
-			}
-		}
-		for _, s := range e.Report.Seconds() { // sorted by name
-			b = appendString(b, s.Test)
-			b = binary.AppendUvarint(b, uint64(s.N))
-			b = appendSeconds(b, s.Sum)
-		}
-		h.Write([]byte("content\x00"))
-		h.Write(b)
+	b := []byte("flakegate store entry\x00")
+	b = appendString(b, e.RunID)
+	b = binary.AppendUvarint(b, uint64(max(e.Attempt, 0)))
+	metas, runs := e.Report.Runs()
+	for _, m := range metas {
+		b = appendString(b, m.Commit)
+		b = appendString(b, m.Branch)
+		b = appendString(b, m.Job)
+		b = appendTime(b, m.Time)
 	}
+	for _, rs := range runs {
+		b = binary.AppendUvarint(b, uint64(len(rs)))
+		for _, r := range rs {
+			b = appendString(b, r.Test)
+			b = binary.AppendUvarint(b, uint64(r.Passed))
+			b = binary.AppendUvarint(b, uint64(r.Trials))
+		}
+	}
+	for _, s := range e.Report.Seconds() { // sorted by name
+		b = appendString(b, s.Test)
+		b = binary.AppendUvarint(b, uint64(s.N))
+		b = appendSeconds(b, s.Sum)
+	}
+	sum := sha256.Sum256(b)
 	var id ID
-	copy(id[:], h.Sum(nil))
+	copy(id[:], sum[:])
 	return id
 }
 

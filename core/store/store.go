@@ -107,7 +107,7 @@ func (d *Damage) Unwrap() error { return d.err() }
 func (d *Damage) err() *core.Error {
 	var msg string
 	if d.Record == 0 {
-		msg = "damaged header: " + d.What
+		msg = d.What // not a store, a version this flakegate does not read, or nothing recorded
 	} else {
 		msg = fmt.Sprintf("damaged at byte %d, record %d: %s; the %s before it (%s) are intact", d.Offset, d.Record, d.What, plural(d.Entries, "record"), plural(d.Runs, "run"))
 		if d.Torn {

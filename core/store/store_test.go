@@ -179,12 +179,16 @@ func TestSameRunOnce(t *testing.T) {
 	if _, ok := s.Add(store.Entry{Report: ps[0]}); ok {
 		t.Fatal("the same report was recorded twice")
 	}
-	// The same CI run and attempt from another path is the same run too.
-	a, _ := s.Add(store.Entry{Report: ps[1], RunID: "99", Attempt: 1})
-	if _, ok := s.Add(store.Entry{Report: ps[2], RunID: "99", Attempt: 1}); ok {
+	// The same report in another CI run, or another attempt, is new
+	// evidence.
+	a, ok := s.Add(store.Entry{Report: ps[1], RunID: "github:99", Attempt: 1})
+	if !ok {
+		t.Fatal("run 99 attempt 1 was taken for a run without a CI id")
+	}
+	if _, ok := s.Add(store.Entry{Report: ps[1], RunID: "github:99", Attempt: 1}); ok {
 		t.Fatal("CI run 99 attempt 1 was recorded twice")
 	}
-	a2, ok := s.Add(store.Entry{Report: ps[2], RunID: "99", Attempt: 2})
+	a2, ok := s.Add(store.Entry{Report: ps[1], RunID: "github:99", Attempt: 2})
 	if !ok {
 		t.Fatal("attempt 2 of run 99 was taken for attempt 1")
 	}
@@ -206,7 +210,7 @@ func TestSameRunOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(back) != 4 || back[3].File() != ps[3].File() {
-		t.Fatalf("read %d entries, want 4 (entry 0 once, run 99 twice, entry 3)", len(back))
+		t.Fatalf("read %d entries, want 4 (entry 0 once, run 99 attempts 1 and 2, entry 3)", len(back))
 	}
 }
 
