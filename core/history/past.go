@@ -91,3 +91,21 @@ func OutageTail(failed, tests int64, expected float64) float64 {
 	}
 	return binomialTail(failed, tests, min(1, max(0, expected/float64(tests))))
 }
+
+// PassedOn says whether test passed in a run of h on commit (any run, an
+// incident's included: a pass is a pass), and which run; false when
+// commit is "" or never ran.
+func (h *History) PassedOn(res *Result, test, commit string) (RunRef, bool) {
+	i, ok := h.byName[test]
+	c, known := h.commits[commit]
+	if !ok || !known || commit == "" || res == nil || res.seen == nil || res.seen.h != h {
+		return RunRef{}, false
+	}
+	t := h.tests[i]
+	for _, r := range res.seen.order {
+		if h.runs[r].commit == c && t.outcome(r)&2 != 0 {
+			return res.seen.ref(r), true
+		}
+	}
+	return RunRef{}, false
+}

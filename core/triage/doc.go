@@ -9,7 +9,8 @@
 //   - quarantined: the quarantine registry holds the test and its entry
 //     has not expired. Does not block.
 //   - known-flake, by a retry: it failed and a retry passed in this very
-//     run, proof of non-determinism on this commit. Does not block.
+//     run, or it passed in a past run of this run's commit (a job run
+//     again): proof of non-determinism on this commit. Does not block.
 //   - outage: this run is an outage, too many tests failed at once for
 //     chance (history's outage rule against the history's healthy
 //     failure share: a binomial tail below Options.History.Alpha, one run

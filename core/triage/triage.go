@@ -81,6 +81,9 @@ type Failure struct {
 	// Retried says a retry of it passed in this run (it failed and passed
 	// on this commit).
 	Retried bool `json:"retried"`
+	// PassedOn is a past run on this run's commit in which it passed: it
+	// failed and passed on the same code; nil when there is none.
+	PassedOn *history.RunRef `json:"passed_on"`
 	// Past is its record in the history (zero runs: a test the history
 	// never saw).
 	Past history.Past `json:"past"`
@@ -252,6 +255,9 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 		case f.Retried:
 			f.Class = ClassFlake
 			f.SameCommitFlips++
+		case passedOn(past, res, name, meta.Commit, &f):
+			f.Class = ClassFlake
+			f.SameCommitFlips++
 		case inOutage(name) && !broken(f.Past):
 			f.Class = ClassOutage
 		}
@@ -303,6 +309,16 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 		out.Warnings = append(out.Warnings, unprovenWarning(unproven, o.MinRate))
 	}
 	return out, nil
+}
+
+// passedOn sets f.PassedOn when test passed on commit in the past, and
+// says so.
+func passedOn(past *history.History, res *history.Result, test, commit string, f *Failure) bool {
+	ref, ok := past.PassedOn(res, test, commit)
+	if ok {
+		f.PassedOn = &ref
+	}
+	return ok
 }
 
 // judge decides between broken, new and known-flake for a failure the

@@ -80,8 +80,11 @@ func TriageWhy(r *triage.Result, f triage.Failure) string {
 		return fmt.Sprintf("broken%s: failed every run since, %s and this one; a flake at its earlier rate would do that with chance %s",
 			since, Nouns(p.Streak, "run"), PValue(f.StreakChance))
 	case triage.ClassFlake:
-		if f.Retried {
+		if f.Retried || f.PassedOn != nil {
 			s := "known flake: it failed and a retry passed in this very run, on the same code"
+			if !f.Retried {
+				s = "known flake: it passed on this same commit in run #" + Count(int64(f.PassedOn.Index)) + " " + f.PassedOn.Run + ", and fails now"
+			}
 			if p.Failures > 0 {
 				s += fmt.Sprintf("; it failed %s of %s past runs", Count(p.Failures), Count(p.Runs))
 			}
