@@ -42,5 +42,10 @@
 // from a breakage on one run: it is called new, and the Result says when
 // the history is too short to prove it (Proven false).
 //
+// Beside the failures, Result lists the quarantine entries whose runs
+// since they opened (in the history and this run) prove their release by
+// quarantine.ReleaseProven, the rule that holds however often it is
+// checked.
+//
 // Results are deterministic: failures are sorted by class, then name.
 package triage

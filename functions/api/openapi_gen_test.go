@@ -137,6 +137,7 @@ var legacySchemas = map[string]string{
 	"triage.Result":  "TriageResult",
 	"triage.Failure": "TriageFailure",
 	"triage.Outage":  "TriageOutage",
+	"triage.Release": "TriageRelease",
 }
 
 // legacyNames writes, in a doc comment of package pkg, the Go names of
