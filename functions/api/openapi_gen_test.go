@@ -580,7 +580,7 @@ func generateOpenAPI(t *testing.T) []byte {
 					case bodyMultipartCompare:
 						content = compareContent(content)
 					default:
-						content = triageContent(b, historyContent(b, quarantineContent(b, content)))
+						content = triageContent(b, historyContent(b, quarantineContent(b, boardContent(b, content))))
 					}
 				}
 			}
