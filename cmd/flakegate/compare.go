@@ -21,9 +21,16 @@ func runCompare(c *calc[compare.Options]) (bool, error) {
 	sides := addArmFlags(c.fs, "a", "an eval log `file` of side A, the model compared against (repeatable: epochs, repeats)",
 		"b", "an eval log `file` of side B, the model compared (repeatable)")
 	evalOpt := evalFlags(c.fs)
+	board := addBoardFlags(c.fs)
 	opt, err := c.start()
 	if err != nil {
 		return false, err
+	}
+	if many, err := board.wanted(c.pos); many || err != nil {
+		if err != nil {
+			return false, err
+		}
+		return runBoard(c, board, sides, *evalOpt, opt)
 	}
 	switch pos := c.pos; {
 	case len(pos) > 0 && sides.given() > 0:

@@ -6,6 +6,7 @@
 //	flakegate ledger flake.jsonl
 //	flakegate aa baseline.csv candidate.csv
 //	flakegate compare a.eval b.eval
+//	flakegate compare gpt-x.eval claude-y.eval llama-z.eval
 //	flakegate freeze -claim 57/60 -date 2026-11-30 -newer 41/60
 //	flakegate history -manifest runs.csv artifacts/*.zip
 //	flakegate triage -history 'artifacts/*.zip' test-results/
@@ -65,7 +66,7 @@ var commands = []command{
 	calcCommand("size", "trials per arm at which two pass rates separate", "[flags] baseline-rate patched-rate", param.Size, runSize),
 	calcCommand("ledger", "per-test verdicts from a trial ledger", "[flags] [report ...]", param.Ledger, runLedger),
 	calcCommand("aa", "A/A noise of an eval suite, and a candidate's regression check", "[flags] baseline.csv [candidate.csv] | run-report... [-candidate run-report]...", param.AA, runAA),
-	calcCommand("compare", "is model B better than model A on the same eval questions? paired by question", "[flags] A B | -a log... -b log...", param.Compare, runCompare),
+	calcCommand("compare", "is model B better than model A on the same eval questions? paired by question; with three or more models, a leaderboard", "[flags] A B | -a log... -b log... | A B C... | -side NAME=FILE...", param.Compare, runCompare),
 	calcCommand("freeze", "record a frozen rate claim, or check it against a newer count", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]", param.Freeze, runFreeze),
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
 	calcCommand("history", "find the flaky tests in many CI runs' reports; outages kept out", "[flags] report-file|folder|glob|archive.zip ...", param.History, runHistory),

@@ -136,6 +136,12 @@ func triageText(w io.Writer, r *triage.Result) {
 		}
 		t.flush()
 	}
+	if rs := words.TriageReleases(r); len(rs) > 0 {
+		fmt.Fprintln(w, "\nquarantine releases proven:")
+		for _, s := range rs {
+			fmt.Fprintln(w, "  "+s)
+		}
+	}
 	fmt.Fprintf(w, "\njudged against %s of %s\n", words.Nouns(r.PastRuns, "past run"), words.Nouns(r.PastTests, "test"))
 	writeWarnings(w, r.Warnings)
 }

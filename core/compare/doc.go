@@ -20,6 +20,13 @@
 //   - the minimum detectable effect at the eval's size and the questions
 //     needed, at 1 to 10 epochs, to detect a chosen effect.
 //
+// Leaderboard ranks 2 to 50 models on the questions they all share: each
+// pair by the test Compare reports (McNemar's exact p with one answer a
+// question, else the paired t-test), Holm's adjustment over all pairs (and
+// Benjamini–Hochberg on request; Holm and BH give statsmodels' numbers),
+// the tied groups and the simultaneous rank intervals those decisions
+// make, and the same per category over one corrected family.
+//
 // docs/STATISTICS.md (section Compare) gives every formula and its source.
 // Fractions are in [0,1]; differences are fractions in [-1,1], not points.
 // Results are deterministic: questions keep A's order, sums are exactly

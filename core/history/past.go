@@ -1,5 +1,7 @@
 package history
 
+import "time"
+
 // Past is one test's record in a history as Result counted it, for
 // judging a new run's failure of it against it.
 type Past struct {
@@ -90,4 +92,46 @@ func OutageTail(failed, tests int64, expected float64) float64 {
 		return 1
 	}
 	return binomialTail(failed, tests, min(1, max(0, expected/float64(tests))))
+}
+
+// PassedOn says whether test passed in a run of h on commit (any run, an
+// incident's included: a pass is a pass), and which run; false when
+// commit is "" or never ran.
+func (h *History) PassedOn(res *Result, test, commit string) (RunRef, bool) {
+	i, ok := h.byName[test]
+	c, known := h.commits[commit]
+	if !ok || !known || commit == "" || res == nil || res.seen == nil || res.seen.h != h {
+		return RunRef{}, false
+	}
+	t := h.tests[i]
+	for _, r := range res.seen.order {
+		if h.runs[r].commit == c && t.outcome(r)&2 != 0 {
+			return res.seen.ref(r), true
+		}
+	}
+	return RunRef{}, false
+}
+
+// RunsSince counts the runs of test in h on day or after (YYYY-MM-DD,
+// by each run's time in UTC; runs without a time are not counted) and
+// those in which it failed, incidents included: the evidence a quarantine
+// opened that day has gathered.
+func (h *History) RunsSince(test, day string) (runs, failed int64) {
+	i, ok := h.byName[test]
+	if !ok {
+		return 0, 0
+	}
+	t := h.tests[i]
+	for r := t.first; int(r) < len(h.runs); r++ {
+		oc := t.outcome(r)
+		tm := h.runs[r].meta.Time
+		if oc == 0 || tm.IsZero() || tm.UTC().Format(time.DateOnly) < day {
+			continue
+		}
+		runs++
+		if oc&1 != 0 {
+			failed++
+		}
+	}
+	return runs, failed
 }

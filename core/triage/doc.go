@@ -9,7 +9,8 @@
 //   - quarantined: the quarantine registry holds the test and its entry
 //     has not expired. Does not block.
 //   - known-flake, by a retry: it failed and a retry passed in this very
-//     run, proof of non-determinism on this commit. Does not block.
+//     run, or it passed in a past run of this run's commit (a job run
+//     again): proof of non-determinism on this commit. Does not block.
 //   - outage: this run is an outage, too many tests failed at once for
 //     chance (history's outage rule against the history's healthy
 //     failure share: a binomial tail below Options.History.Alpha, one run
@@ -40,6 +41,11 @@
 // the history has too few runs to have seen fail, is indistinguishable
 // from a breakage on one run: it is called new, and the Result says when
 // the history is too short to prove it (Proven false).
+//
+// Beside the failures, Result lists the quarantine entries whose runs
+// since they opened (in the history and this run) prove their release by
+// quarantine.ReleaseProven, the rule that holds however often it is
+// checked.
 //
 // Results are deterministic: failures are sorted by class, then name.
 package triage

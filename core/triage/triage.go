@@ -81,6 +81,9 @@ type Failure struct {
 	// Retried says a retry of it passed in this run (it failed and passed
 	// on this commit).
 	Retried bool `json:"retried"`
+	// PassedOn is a past run on this run's commit in which it passed: it
+	// failed and passed on the same code; nil when there is none.
+	PassedOn *history.RunRef `json:"passed_on"`
 	// Past is its record in the history (zero runs: a test the history
 	// never saw).
 	Past history.Past `json:"past"`
@@ -129,6 +132,19 @@ type Outage struct {
 	Threshold   float64 `json:"threshold"` // the p-value below which it is an outage
 }
 
+// Release is a quarantined test whose runs since its quarantine opened,
+// in the history and this run, prove its failure rate below the entry's
+// target (quarantine.ReleaseProven: the rule that holds however often it
+// is checked): its entry can be removed.
+type Release struct {
+	Test       string  `json:"test"`
+	Opened     string  `json:"opened"`     // the entry's day, YYYY-MM-DD
+	Runs       int64   `json:"runs"`       // its runs since, with a time, this one included
+	Failed     int64   `json:"failed"`     // of them with a failure, in [0, Runs]
+	Below      float64 `json:"below"`      // the failure rate proven below, in (0,1)
+	Confidence float64 `json:"confidence"` // of the proof, in (0,1)
+}
+
 // Result is a run's triage.
 type Result struct {
 	Run    string `json:"run"`
@@ -154,6 +170,9 @@ type Result struct {
 	Quarantined int       `json:"quarantined"`
 	Blocks      bool      `json:"blocks"`
 	Failures    []Failure `json:"failures"` // by class (new, broken, known-flake, outage, quarantined), then test
+	// Releases are the registry's entries whose release is proven, by
+	// test.
+	Releases []Release `json:"releases"`
 	// History is the past's Result: its flakes, incidents and broken
 	// tests.
 	History  *history.Result `json:"-"`
@@ -186,7 +205,6 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 		Confidence: o.History.Confidence, Target: o.History.Budget.Target, Failures: []Failure{}, History: res,
 		Warnings: slices.Clone(res.Warnings)}
 	// One outcome per test: attempts of a test named twice are merged.
-	type outcome struct{ failed, passed bool }
 	byTest := map[string]*outcome{}
 	var names []string
 	for _, tr := range run {
@@ -252,6 +270,9 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 		case f.Retried:
 			f.Class = ClassFlake
 			f.SameCommitFlips++
+		case passedOn(past, res, name, meta.Commit, &f):
+			f.Class = ClassFlake
+			f.SameCommitFlips++
 		case inOutage(name) && !broken(f.Past):
 			f.Class = ClassOutage
 		}
@@ -287,6 +308,7 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 			out.Quarantined++
 		}
 	}
+	out.Releases = releases(past, o.Quarantine, byTest, meta)
 	slices.SortStableFunc(out.Failures, func(a, b Failure) int {
 		if c := cmp.Compare(classOrder[a.Class], classOrder[b.Class]); c != 0 {
 			return c
@@ -304,6 +326,40 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 	}
 	return out, nil
 }
+
+// releases are the entries of reg whose runs since they opened, in the
+// history and in this run (outcomes by test), prove their release.
+func releases(past *history.History, reg []quarantine.Entry, outcomes map[string]*outcome, meta history.RunMeta) []Release {
+	out := []Release{}
+	for _, e := range reg {
+		runs, failed := past.RunsSince(e.Test, e.Opened)
+		if oc := outcomes[e.Test]; oc != nil && !meta.Time.IsZero() && meta.Time.UTC().Format(time.DateOnly) >= e.Opened {
+			runs++
+			if oc.failed {
+				failed++
+			}
+		}
+		if runs > 0 && quarantine.ReleaseProven(e.Release.Below, e.Release.Confidence, runs, failed) {
+			out = append(out, Release{Test: e.Test, Opened: e.Opened, Runs: runs, Failed: failed, Below: e.Release.Below, Confidence: e.Release.Confidence})
+		}
+	}
+	slices.SortFunc(out, func(a, b Release) int { return cmp.Compare(a.Test, b.Test) })
+	return out
+}
+
+// passedOn sets f.PassedOn when test passed on commit in the past, and
+// says so.
+func passedOn(past *history.History, res *history.Result, test, commit string, f *Failure) bool {
+	ref, ok := past.PassedOn(res, test, commit)
+	if ok {
+		f.PassedOn = &ref
+	}
+	return ok
+}
+
+// outcome is a test's outcome in the run: it failed, it passed (both: a
+// retry flipped).
+type outcome struct{ failed, passed bool }
 
 // judge decides between broken, new and known-flake for a failure the
 // registry, a retry and an outage did not explain, at level a.

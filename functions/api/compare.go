@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 
@@ -61,11 +60,7 @@ var compareUpload = &upload{
 }
 
 func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
-	rt := h.routes["compare"]
-	a := queryArgs(rt.params, r.URL.RawQuery)
-	format := formatAuto
-	a.str("format", &format)
-	eval := evalArgs(a)
+	a, format, eval := evalQuery(h, r, "compare")
 	opt, err := schemaArgs(a, schema.Compare)
 	if err != nil {
 		return err
@@ -85,21 +80,9 @@ func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 		if part == "b" {
 			arm = ledger.ArmPatched
 		}
-		var kept []byte
-		if opt.Clusters != nil { // the log is read twice: its scores, then its rows' groups
-			var err error
-			if kept, err = io.ReadAll(body); err != nil {
-				return err
-			}
-			body = bytes.NewReader(kept)
-		}
-		if err := report.Read(body, report.Options{Format: format, Arm: arm, Eval: eval}, l); err != nil {
-			return err
-		}
-		if kept != nil {
-			return compare.ClustersFromSamples(bytes.NewReader(kept), opt.ClusterField, eval, opt.Clusters)
-		}
-		return nil
+		return readWithGroups(body, opt.ClusterField, eval, opt.Clusters, func(body io.Reader) error {
+			return report.Read(body, report.Options{Format: format, Arm: arm, Eval: eval}, l)
+		})
 	}
 	if err := h.readUpload(w, r, compareUpload, nil, read); err != nil {
 		return err

@@ -19,6 +19,9 @@
 //   - compare (POST): is model B better than model A on the same eval
 //     questions: multipart parts a and b, each an eval log of that side
 //     (repeated for epochs), paired by question;
+//   - compare/board (POST): a leaderboard of many models on the same eval
+//     questions: one multipart part a model, named after it; every pair's
+//     paired test with Holm-adjusted p-values, tied groups, rank intervals;
 //   - quarantine/check (POST): every quarantined test of a registry checked
 //     against new reports: still flaky, stale, released, expired or missing;
 //   - quarantine/write (POST): the registry such a check stores (new counts

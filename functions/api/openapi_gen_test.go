@@ -137,6 +137,7 @@ var legacySchemas = map[string]string{
 	"triage.Result":  "TriageResult",
 	"triage.Failure": "TriageFailure",
 	"triage.Outage":  "TriageOutage",
+	"triage.Release": "TriageRelease",
 }
 
 // legacyNames writes, in a doc comment of package pkg, the Go names of
@@ -579,7 +580,7 @@ func generateOpenAPI(t *testing.T) []byte {
 					case bodyMultipartCompare:
 						content = compareContent(content)
 					default:
-						content = triageContent(b, historyContent(b, quarantineContent(b, content)))
+						content = triageContent(b, historyContent(b, quarantineContent(b, boardContent(b, content))))
 					}
 				}
 			}

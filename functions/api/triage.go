@@ -19,7 +19,7 @@ import (
 // the past and this run together.
 
 // bodyMultipartTriage is the triage route's upload.
-const bodyMultipartTriage bodyKind = 300
+const bodyMultipartTriage bodyKind = 400
 
 var triageUpload = &upload{
 	media:  "multipart/form-data with parts report (the past runs' reports or zip archives, repeated), run (this run's reports, repeated), and optional manifest first and quarantine",

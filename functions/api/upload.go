@@ -33,7 +33,10 @@ type upload struct {
 	// whether it may repeat; hint says so in words for an unknown part
 	// ("send parts baseline and optional candidate").
 	parts map[string]bool
-	hint  string
+	// anyParts accepts parts of any name, each of which may repeat (the
+	// name is the model's: /v1/compare/board).
+	anyParts bool
+	hint     string
 	// need is the part a multipart body must hold, "" for any one part;
 	// missing is the error when it does not.
 	need    string
@@ -70,6 +73,7 @@ func (h *handler) readUpload(w http.ResponseWriter, r *http.Request, up *upload,
 	seen := map[string]int{}
 	err = eachPart(r, lb, func(name string, p *multipart.Part) error {
 		repeat, ok := up.parts[name]
+		repeat, ok = repeat || up.anyParts, ok || up.anyParts
 		switch {
 		case !ok:
 			return invalid(name, "unknown part %q; %s (options go in the query)", name, up.hint)

@@ -80,8 +80,11 @@ func TriageWhy(r *triage.Result, f triage.Failure) string {
 		return fmt.Sprintf("broken%s: failed every run since, %s and this one; a flake at its earlier rate would do that with chance %s",
 			since, Nouns(p.Streak, "run"), PValue(f.StreakChance))
 	case triage.ClassFlake:
-		if f.Retried {
+		if f.Retried || f.PassedOn != nil {
 			s := "known flake: it failed and a retry passed in this very run, on the same code"
+			if !f.Retried {
+				s = "known flake: it passed on this same commit in run #" + Count(int64(f.PassedOn.Index)) + " " + f.PassedOn.Run + ", and fails now"
+			}
 			if p.Failures > 0 {
 				s += fmt.Sprintf("; it failed %s of %s past runs", Count(p.Failures), Count(p.Runs))
 			}
@@ -166,6 +169,10 @@ func TriageMarkdown(r *triage.Result, link Link) string {
 		m.b.WriteString("#### Noise (does not block)\n\n")
 		m.list(noise)
 	}
+	if len(r.Releases) > 0 {
+		m.b.WriteString("#### Quarantine releases proven\n\n")
+		m.list(TriageReleases(r))
+	}
 	if len(broke) > 0 || len(noise) > 0 {
 		m.para(fmt.Sprintf("Rates are the share of past runs in which the test failed, outside outages, with their %s Wilson interval. "+
 			"A failure is new when the highest failure rate its record allows (a one-sided upper bound, %s confidence shared by this run's failures) "+
@@ -205,4 +212,16 @@ func outageItem(r *triage.Result, suite string) string {
 		list += fmt.Sprintf(" and %s more", Count(int64(n-len(names))))
 	}
 	return fmt.Sprintf("outage, %s (%s): %s; rerun the job", Nouns(n, "failure"), list, outageWhat(r, suite))
+}
+
+// TriageReleases says, per entry of the registry whose release is proven,
+// the evidence and what to do.
+func TriageReleases(r *triage.Result) []string {
+	var out []string
+	for _, rel := range r.Releases {
+		out = append(out, fmt.Sprintf("%s: %s in %s since its quarantine on %s prove its failure rate below %s at %s confidence; "+
+			"take it out of the registry (flakegate quarantine remove)", rel.Test, Nouns(rel.Failed, "failure"), Nouns(rel.Runs, "run"),
+			rel.Opened, Percent(rel.Below), Level(rel.Confidence)))
+	}
+	return out
 }
