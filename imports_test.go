@@ -25,7 +25,7 @@ var layers = map[string][]string{
 	"core/jsonscan":  {},
 	"core/gate":      {"core", "core/stat"},
 	"core/ledger":    {"core", "core/stat", "core/gate"},
-	"core/param":     {"core", "core/gate", "core/ledger", "core/aa/...", "core/quarantine", "core/compare", "core/history/..."},
+	"core/param":     {"core", "core/gate", "core/ledger", "core/aa/...", "core/quarantine", "core/compare", "core/history/...", "core/triage"},
 	"core/report":    {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
 	"core/aa/...":    {"core", "core/stat", "core/gate", "core/ledger", "core/aa/..."},
 	"core/compare":   {"core", "core/stat", "core/ledger", "core/report", "core/aa"},
@@ -40,10 +40,10 @@ var layers = map[string][]string{
 	"internal/static": {"github.com/andybalholm/brotli"},
 
 	"core/quarantine": {"core", "core/stat", "core/gate", "core/ledger", "core/jsonscan"},
+	"core/triage":     {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/...", "core/quarantine"},
 
 	"core/history/...": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/..."},
-
-	"core/store": {"core", "core/ledger", "core/report", "core/history"},
+	"core/store":       {"core", "core/ledger", "core/report", "core/history"},
 }
 
 // covers reports whether pattern (a path below the module, or one ending

@@ -21,12 +21,24 @@
 #                        aa -candidate, compare side B's eval logs (-b)
 #   INPUT_SITE           the calculator's address for links (optional)
 #   INPUT_FAIL_ON_BLOCK  "false" to exit 0 when the gate blocks (default true)
+#   INPUT_STORE          record and triage: the history store's file, a path
+#                        on the data branch (default flakegate.store), or in
+#                        the working directory when INPUT_STORE_BRANCH is empty
+#   INPUT_STORE_BRANCH   the data branch that holds the store (default
+#                        flakegate-data; "" for a file the workflow keeps, with
+#                        the Actions cache or an artifact): record appends the
+#                        job's reports to it and pushes, retrying when another
+#                        job pushed first (action/store.sh); triage reads it
 #   FLAKEGATE_OUT        where the JSON result goes (default $RUNNER_TEMP/flakegate)
 #   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT  as GitHub Actions sets them
 #
-# Outputs: verdict (pass, block, error or stopped), blocks (true or false),
-# link (the calculator view of the result, when INPUT_SITE is set) and json
-# (the path of the JSON result; empty when flakegate could not produce one).
+# Outputs: verdict (pass, block, error or stopped; recorded for record;
+# no-history for triage when there is no store yet),
+# blocks (true or false), link (the calculator view of the result, when
+# INPUT_SITE is set) and json (the path of the JSON result; empty when
+# flakegate could not produce one); record and triage set store (the path
+# of the store file as the step left it) and store-commit (the data
+# branch's commit it was read from or pushed as; empty without one).
 set -uo pipefail
 shopt -s globstar nullglob
 
@@ -112,7 +124,11 @@ if [ -n "${INPUT_PATCHED:-}" ]; then
 fi
 
 args=()
-case ${command[0]} in
+verb=${command[0]}
+if [ "$verb" = triage ] && [[ " ${command[*]} " =~ \ --?history[=\ ] ]]; then
+	verb=triage-history
+fi
+case $verb in
 budget)
 	for f in "${reports[@]}"; do args+=(-from "$f"); done
 	[ ${#patched[@]} -eq 0 ] || fail "budget reads one set of reports: give them as reports, not patched"
@@ -144,6 +160,86 @@ history)
 	# archives too, each file inside one run).
 	args+=("${reports[@]}")
 	[ ${#patched[@]} -eq 0 ] || fail "flakegate history reads one set of reports: give them as reports, not patched"
+	;;
+record | triage)
+	# Both read the history store: record appends the job's reports to it
+	# (each report one run of the job), triage classifies the job's
+	# failures against it. See action/store.sh for the data branch.
+	[ ${#reports[@]} -gt 0 ] || fail "flakegate ${command[0]} needs this job's test reports: give them as reports"
+	[ ${#patched[@]} -eq 0 ] || fail "flakegate ${command[0]} reads one set of reports: give them as reports, not patched"
+	data_dir=$out
+	# shellcheck source=store.sh
+	. "${BASH_SOURCE[0]%/*}/store.sh"
+	store_path=${INPUT_STORE:-flakegate.store}
+	branch=${INPUT_STORE_BRANCH-flakegate-data}
+	tip=
+	if [ -n "$branch" ]; then
+		store_file=$out/${store_path##*/}
+	else
+		store_file=$store_path
+	fi
+	if [ "${command[0]}" = record ]; then
+		record_into() {
+			"$FLAKEGATE" "${command[@]}" -store "$1" "${reports[@]}" 2>>"$errors"
+		}
+		if [ -z "$branch" ]; then
+			record_into "$store_file" || fail "$(cat "$errors")"
+			where="$store_file"
+		else
+			data_record "$branch" "$store_path" record_into "$store_file" 2>>"$errors" || fail "$(cat "$errors")"
+			tip=$data_tip
+			if [ -n "$data_unchanged" ]; then
+				where="$store_path on the data branch $branch, which held them already (commit ${tip:0:12}: nothing pushed)"
+			else
+				where="$store_path on the data branch $branch (commit ${tip:0:12}, pushed at attempt $data_attempts)"
+			fi
+		fi
+		cat "$errors" >&2
+		if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+			printf 'flakegate recorded %d report(s) of job %s (run %s, attempt %s) into %s.\n\n' \
+				${#reports[@]} "${GITHUB_JOB:-?}" "${GITHUB_RUN_ID:-?}" "${GITHUB_RUN_ATTEMPT:-1}" "$where" >>"$GITHUB_STEP_SUMMARY"
+		fi
+		output verdict recorded
+		output blocks false
+		output link ""
+		output json ""
+		output store "$store_file"
+		output store-commit "$tip"
+		exit 0
+	fi
+	if [ -n "$branch" ]; then
+		tip=$(data_fetch "$branch" 2>"$errors") || fail "$(cat "$errors")"
+		data_read "$tip" "$store_file" "$store_path" "$branch" 2>"$errors" || fail "$(cat "$errors")"
+	fi
+	output store "$store_file"
+	output store-commit "$tip"
+	if [ ! -f "$store_file" ]; then
+		# No store yet (main has not recorded a run): nothing to judge the
+		# failures by. The step says so and leaves the verdict to the
+		# tests' own status (verdict no-history).
+		if [ -n "$branch" ]; then
+			msg="no history to triage against yet: the data branch $branch holds no $store_path; the first run of command record on the default branch makes it"
+		else
+			msg="no history to triage against yet: there is no store at $store_file"
+		fi
+		printf '::warning title=flakegate triage::%s\n' "$(escape_data "$msg")"
+		if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+			printf '**flakegate did not triage this run: %s.** The tests'"'"' own status decides.\n\n' "$msg" >>"$GITHUB_STEP_SUMMARY"
+		fi
+		output verdict no-history
+		output blocks false
+		output link ""
+		output json ""
+		exit 0
+	fi
+	args+=(-history "$store_file" "${reports[@]}")
+	;;
+triage-history)
+	# triage judges this run's reports against the past runs the command
+	# names (-history, a folder, glob or zip archive of their reports, or a
+	# store): no store is fetched.
+	args+=("${reports[@]}")
+	[ ${#patched[@]} -eq 0 ] || fail "flakegate triage reads this run's reports: give them as reports, and the past in the command with -history"
 	;;
 *)
 	[ ${#reports[@]} -eq 0 ] && [ ${#patched[@]} -eq 0 ] ||

@@ -146,58 +146,7 @@ func runHistory(c *calc[history.Options]) (bool, error) {
 	if err := o.Check(); err != nil {
 		return false, c.inputs.named(err)
 	}
-	var man *history.Manifest
-	if *manifest != "" {
-		man, err = readFile(c.e, *manifest, func(f io.Reader) (*history.Manifest, error) {
-			m, err := history.ReadManifest(f)
-			return m, core.WithFile(err, *manifest)
-		})
-		if err != nil {
-			return false, err
-		}
-	}
-	inputs, done, err := historyInputs(pos)
-	if err != nil {
-		return false, err
-	}
-	defer done()
-	if len(inputs) == 0 {
-		return false, usagef("no report files in %s (a folder gives its %s files)", strings.Join(pos, ", "), strings.Join(reportExts, ", "))
-	}
-	h := history.New()
-	unlisted := 0
-	metas := make([]history.RunMeta, len(inputs))
-	for i, in := range inputs {
-		metas[i] = history.RunMeta{Name: in.name, File: in.name}
-		if man == nil {
-			continue
-		}
-		m, ok := man.Lookup(in.entry)
-		if !ok || in.entry == "" {
-			m, ok = man.Lookup(in.name)
-		}
-		if !ok {
-			unlisted++
-			continue
-		}
-		m.File = in.name
-		if m.Name == "" {
-			m.Name = in.name
-		}
-		metas[i] = m
-	}
-	err = readInputs(c.e, inputs, func(i int) (*history.Parsed, error) {
-		rc, err := inputs[i].open()
-		if err != nil {
-			return nil, err
-		}
-		defer rc.Close()
-		p, err := history.ParseRun(metas[i], report.LimitReader(rc, maxHistoryFileBytes), report.Options{Format: *format}, 0)
-		if err != nil && history.IsZipError(err) {
-			return nil, &core.Error{Kind: core.Invalid, File: inputs[i].name, Msg: history.ZipProblem(err)}
-		}
-		return p, err
-	}, h.AddParsed)
+	h, unlisted, err := readHistory(c.e, pos, *manifest, *format)
 	if err != nil {
 		return false, err
 	}
@@ -228,6 +177,69 @@ func runHistory(c *calc[history.Options]) (bool, error) {
 			return nil
 		}})
 	return blocks, err
+}
+
+// readHistory reads the runs' reports the arguments name (historyInputs),
+// each its own run, named by the manifest when one is given; it returns
+// the history and how many files the manifest did not list.
+func readHistory(e *env, pos []string, manifest, format string) (*history.History, int, error) {
+	var man *history.Manifest
+	if manifest != "" {
+		var err error
+		man, err = readFile(e, manifest, func(f io.Reader) (*history.Manifest, error) {
+			m, err := history.ReadManifest(f)
+			return m, core.WithFile(err, manifest)
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	inputs, done, err := historyInputs(pos)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer done()
+	if len(inputs) == 0 {
+		return nil, 0, usagef("no report files in %s (a folder gives its %s files)", strings.Join(pos, ", "), strings.Join(reportExts, ", "))
+	}
+	h := history.New()
+	unlisted := 0
+	metas := make([]history.RunMeta, len(inputs))
+	for i, in := range inputs {
+		metas[i] = history.RunMeta{Name: in.name, File: in.name}
+		if man == nil {
+			continue
+		}
+		m, ok := man.Lookup(in.entry)
+		if !ok || in.entry == "" {
+			m, ok = man.Lookup(in.name)
+		}
+		if !ok {
+			unlisted++
+			continue
+		}
+		m.File = in.name
+		if m.Name == "" {
+			m.Name = in.name
+		}
+		metas[i] = m
+	}
+	err = readInputs(e, inputs, func(i int) (*history.Parsed, error) {
+		rc, err := inputs[i].open()
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		p, err := history.ParseRun(metas[i], report.LimitReader(rc, maxHistoryFileBytes), report.Options{Format: format}, 0)
+		if err != nil && history.IsZipError(err) {
+			return nil, &core.Error{Kind: core.Invalid, File: inputs[i].name, Msg: history.ZipProblem(err)}
+		}
+		return p, err
+	}, h.AddParsed)
+	if err != nil {
+		return nil, 0, err
+	}
+	return h, unlisted, nil
 }
 
 // readSideBySide parses n files on as many goroutines as there are CPUs

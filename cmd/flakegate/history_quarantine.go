@@ -40,6 +40,8 @@ type historyQuarantine struct {
 	// Held lists the flaky tests the registry already holds.
 	Held    []string `json:"held"`
 	Written bool     `json:"written"`
+	// entries are the registry's entries as read.
+	entries []quarantine.Entry
 }
 
 // historyOutput is the history's JSON result, with what -quarantine
@@ -87,7 +89,7 @@ func (q *historyQuarantineFlags) apply(res *history.Result, today string) (*hist
 	}
 	t, _ := time.Parse(time.DateOnly, today)
 	expires := t.AddDate(0, 0, int(q.days)).Format(time.DateOnly)
-	out := &historyQuarantine{Registry: q.path, Proposed: []quarantine.Entry{}, Held: []string{}}
+	out := &historyQuarantine{Registry: q.path, Proposed: []quarantine.Entry{}, Held: []string{}, entries: reg.Tests}
 	var unowned []string
 	for _, fl := range res.Flakes {
 		if held[fl.Test] {

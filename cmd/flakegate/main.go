@@ -9,6 +9,7 @@
 //	flakegate compare gpt-x.eval claude-y.eval llama-z.eval
 //	flakegate freeze -claim 57/60 -date 2026-11-30 -newer 41/60
 //	flakegate history -manifest runs.csv artifacts/*.zip
+//	flakegate triage -history 'artifacts/*.zip' test-results/
 //
 // Output is an aligned text report, or with -json the JSON contract that the
 // API serves. The exit status is 0 when the gate passes or the command only
@@ -71,6 +72,7 @@ var commands = []command{
 	calcCommand("history", "find the flaky tests in many CI runs' reports; outages kept out", "[flags] report-file|folder|glob|archive.zip ...", param.History, runHistory),
 	{"record", "append a CI run's reports to a history store (docs/STORE.md); merge stores", runRecord},
 	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
+	calcCommand("triage", "this run's failures against the past runs: known flake, new, broken since a commit, quarantined or an outage", "[flags] -history past-reports... this-run-reports...", param.Triage, runTriage),
 }
 
 // usageError is a mistake in the command line; it points at the help of

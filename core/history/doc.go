@@ -27,7 +27,11 @@
 //     runs, at least twice, never apart, and passed in other runs are one
 //     incident: a shared cause (a fixture, a service), not each its own
 //     flake. A test and its own subtests (go test's "TestX" and
-//     "TestX/case") failing together are one failure, not a group.
+//     "TestX/case") failing together are one failure, not a group. Tests
+//     whose shared failures are one unbroken stretch of at least
+//     BrokenStreak of their runs are no group either: one commit broke
+//     them and one fixed them, a shared regression, and step 5 calls each
+//     broken.
 //  4. Per test, outside the incidents (Options.KeepIncidents keeps them):
 //     runs, failures (runs in which any attempt failed), the failure rate
 //     and its Wilson interval, flips on one commit (a commit, or a single

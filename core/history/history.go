@@ -329,3 +329,23 @@ func words(n int64) string {
 	}
 	return string(s)
 }
+
+// Meta is the run a parsed file was read as (for a ledger of several
+// runs, its first), with what its report carries.
+func (p *Parsed) Meta() RunMeta {
+	if len(p.metas) == 0 {
+		return RunMeta{File: p.file}
+	}
+	return p.metas[0]
+}
+
+// Results are every test result of a parsed file, its runs one after
+// another: a report read as one run's results (a test named in two of its
+// runs is named twice).
+func (p *Parsed) Results() []TestResult {
+	var out []TestResult
+	for _, r := range p.runs {
+		out = append(out, r...)
+	}
+	return out
+}

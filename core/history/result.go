@@ -186,6 +186,8 @@ type Result struct {
 	// the result is too large for a link.
 	Link     string `json:"link,omitempty"`
 	LinkNote string `json:"link_note,omitempty"`
+	// seen keeps what Past reads again.
+	seen *seen
 }
 
 // Check validates o: a *core.Error naming the setting at fault.
@@ -268,7 +270,7 @@ func (h *History) Result(o Options) (*Result, error) {
 		res.Incidents = append(res.Incidents, inc)
 	}
 
-	groups := h.groups(outage, order)
+	groups := h.groups(outage, order, o.BrokenStreak)
 	excluded := make(map[int32][]int32) // test -> its group's runs
 	for _, g := range groups {
 		inc := Incident{Kind: IncidentGroup, Runs: []RunRef{}, FailedTests: int64(len(g.tests)), RunTests: int64(len(g.tests)), Tests: []string{}, PValue: 1}
@@ -290,6 +292,7 @@ func (h *History) Result(o Options) (*Result, error) {
 		res.Incidents = append(res.Incidents, inc)
 	}
 
+	res.seen = &seen{h: h, outage: outage, excluded: excluded, order: order, ref: ref}
 	for i, t := range h.tests {
 		th, naive := h.testHistory(int32(i), t, order, outage, excluded[int32(i)], o, ref)
 		if naive {
@@ -380,8 +383,12 @@ type group struct {
 }
 
 // groups finds tests that failed, outside outage runs, in exactly the same
-// runs (at least two) and nowhere else.
-func (h *History) groups(outage []bool, order []int32) []group {
+// runs (at least two) and nowhere else. Tests whose shared runs are one
+// unbroken stretch of at least streak runs (every run of theirs between
+// the first and the last failed) are not a group: one commit broke them
+// and one fixed them, a shared regression each test's record calls
+// broken.
+func (h *History) groups(outage []bool, order []int32, streak int64) []group {
 	type key struct {
 		sum uint64
 		n   int
@@ -426,13 +433,39 @@ func (h *History) groups(outage []bool, order []int32) []group {
 					rest = append(rest, t)
 				}
 			}
-			if len(same) >= 2 && !h.oneFamily(same) && h.passedSomewhere(same[0], outage) {
+			if len(same) >= 2 && !h.oneFamily(same) && h.passedSomewhere(same[0], outage) && !h.oneStretch(same[0], first, outage, order, streak) {
 				out = append(out, group{tests: same, runs: first})
 			}
 			ts = rest
 		}
 	}
 	return out
+}
+
+// oneStretch reports whether runs, the failed runs of test t in time
+// order, are at least streak runs and every run of t outside the outages
+// from the first of them to the last is among them.
+func (h *History) oneStretch(t int32, runs []int32, outage []bool, order []int32, streak int64) bool {
+	if int64(len(runs)) < streak {
+		return false
+	}
+	acc := h.tests[t]
+	in, seen := false, 0
+	for _, r := range order {
+		if r == runs[0] {
+			in = true
+		}
+		if !in || outage[r] || acc.outcome(r) == 0 {
+			continue
+		}
+		if acc.outcome(r)&1 == 0 {
+			return false // a run of t between its first and last failure passed
+		}
+		if seen++; seen == len(runs) {
+			return true
+		}
+	}
+	return false
 }
 
 // oneFamily reports whether the tests are one test and its subtests (a

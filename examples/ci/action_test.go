@@ -63,6 +63,13 @@ type step struct {
 
 func runStep(t *testing.T, bin, dir string, inputs map[string]string) step {
 	t.Helper()
+	return runStepEnv(t, bin, dir, inputs, nil)
+}
+
+// runStepEnv is runStep with more environment variables (NAME=value), such
+// as the GITHUB_* ones GitHub sets.
+func runStepEnv(t *testing.T, bin, dir string, inputs map[string]string, env []string) step {
+	t.Helper()
 	script, err := filepath.Abs("../../action/run.sh")
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +88,7 @@ func runStep(t *testing.T, bin, dir string, inputs map[string]string) step {
 	for k, v := range inputs {
 		cmd.Env = append(cmd.Env, "INPUT_"+k+"="+v)
 	}
+	cmd.Env = append(cmd.Env, env...)
 	s := step{outputs: map[string]string{}}
 	s.stdout, s.stderr, s.code = runCmd(t, cmd)
 	raw, err := os.ReadFile(summary)
@@ -316,7 +324,9 @@ func TestActionYAML(t *testing.T) {
 	for _, want := range []string{"using: composite", "uses: actions/setup-go@v5", "go-version-file: ${{ github.action_path }}/go.mod",
 		`working-directory: ${{ github.action_path }}`, "go build -trimpath -o \"$RUNNER_TEMP/flakegate/bin/flakegate\" ./cmd/flakegate",
 		`run: bash "$GITHUB_ACTION_PATH/action/run.sh"`, "INPUT_REPORTS: ${{ inputs.reports }}", "value: ${{ steps.gate.outputs.verdict }}",
-		"value: ${{ steps.gate.outputs.blocks }}", "value: ${{ steps.gate.outputs.link }}", "value: ${{ steps.gate.outputs.json }}"} {
+		"value: ${{ steps.gate.outputs.blocks }}", "value: ${{ steps.gate.outputs.link }}", "value: ${{ steps.gate.outputs.json }}",
+		"INPUT_STORE: ${{ inputs.store }}", "INPUT_STORE_BRANCH: ${{ inputs.store-branch }}", "default: flakegate-data",
+		"value: ${{ steps.gate.outputs.store }}", "value: ${{ steps.gate.outputs.store-commit }}"} {
 		if !bytes.Contains(raw, []byte(want)) {
 			t.Errorf("action.yml lacks %q", want)
 		}
@@ -368,6 +378,8 @@ func TestExamplesUseTheAction(t *testing.T) {
 			"steps.flakegate.outputs.json", "--rerun-fails=2"},
 		"gitlab-ci.yml": {"sh examples/ci/summary.sh budget -cap 3 -cost 8", "flakegate-summary.md", "exit_codes: [1]", "go test -json -count=1"},
 		"summary.sh":    {"-markdown >\"$SUMMARY\""},
+		"record-triage.yml": {"contents: write", "command: record -keep 90d", "command: triage", "github.event_name == 'push'",
+			"github.event_name == 'pull_request'", "steps.triage.outputs.verdict == 'no-history'", "continue-on-error: ${{ github.event_name == 'pull_request' }}"},
 	} {
 		raw, err := os.ReadFile(file)
 		if err != nil {

@@ -41,6 +41,10 @@
 //     tests failing together kept out as incidents (a zip archive as the
 //     body, or parts named report, each a report or a zip, and an optional
 //     manifest first);
+//   - triage (POST): each failure of one run against the past runs, as a
+//     known flake, new, broken since a commit, quarantined or part of an
+//     outage (parts report, the past as history reads it, run, this run's
+//     reports, and optional manifest and quarantine);
 //   - openapi.json: the OpenAPI 3.1 description of all of them;
 //   - health: a liveness probe and this deployment's limits.
 //

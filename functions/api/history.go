@@ -112,6 +112,11 @@ type historyReader struct {
 	// bytes; note is the deployment's LimitNote, as " (note)" or "".
 	unzipLimit int64
 	note       string
+	// into, when set, takes the reports read as one run's results (the
+	// run a triage judges) instead of adding them to h as runs; meta is
+	// the first one's.
+	into *[]history.TestResult
+	meta *history.RunMeta
 }
 
 func (hr *historyReader) read(part string, r io.Reader) error {
@@ -197,10 +202,24 @@ func (hr *historyReader) run(name, entry string, r io.Reader) error {
 			meta = m
 		}
 	}
-	if err := hr.h.ReadRun(meta, r, report.Options{Format: hr.format}); err != nil {
-		return err
+	if hr.into != nil {
+		p, err := history.ParseRun(meta, r, report.Options{Format: hr.format}, MaxCells)
+		if err != nil {
+			return err
+		}
+		if hr.meta.Name == "" {
+			*hr.meta = p.Meta()
+		}
+		rs := p.Results()
+		*hr.into = append(*hr.into, rs...)
+		hr.results += int64(len(rs))
+	} else {
+		before := hr.h.Results()
+		if err := hr.h.ReadRun(meta, r, report.Options{Format: hr.format}); err != nil {
+			return err
+		}
+		hr.results += hr.h.Results() - before
 	}
-	hr.results = hr.h.Results()
 	if hr.results > MaxHistoryResults {
 		return tooMany("", int(hr.results), MaxHistoryResults, "test results (a test in a run)", "run the CLI (flakegate history), which has no such limit")
 	}

@@ -132,6 +132,12 @@ var legacySchemas = map[string]string{
 	"history.Result": "HistoryResult",
 	"history.Trend":  "HistoryTrend",
 	"history.RunRef": "HistoryRun",
+	"history.Past":   "HistoryPast",
+
+	"triage.Result":  "TriageResult",
+	"triage.Failure": "TriageFailure",
+	"triage.Outage":  "TriageOutage",
+	"triage.Release": "TriageRelease",
 }
 
 // legacyNames writes, in a doc comment of package pkg, the Go names of
@@ -484,7 +490,7 @@ func responses(result string, cache string, post bool) obj {
 }
 
 func generateOpenAPI(t *testing.T) []byte {
-	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", "../../core/compare", "../../core/history", ".")
+	types, docs := parseTypes(t, "../../core", "../../core/gate", "../../core/ledger", "../../core/aa", "../../core/aa/sim", "../../core/quarantine", "../../core/compare", "../../core/history", "../../core/triage", ".")
 	g := &schemaGen{t: t, types: types, docs: docs, out: map[string]any{}}
 	g.queue("api.problem")
 	paths := obj{}
@@ -574,7 +580,7 @@ func generateOpenAPI(t *testing.T) []byte {
 					case bodyMultipartCompare:
 						content = compareContent(content)
 					default:
-						content = historyContent(b, quarantineContent(b, boardContent(b, content)))
+						content = triageContent(b, historyContent(b, quarantineContent(b, boardContent(b, content))))
 					}
 				}
 			}

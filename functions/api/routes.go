@@ -110,7 +110,7 @@ func routes() []*route {
 			get:     health,
 			results: "Health",
 		},
-	}, append(append(append(quarantineRoutes(), compareRoutes()...), historyRoutes()...), boardRoutes()...)...)
+	}, append(append(append(append(quarantineRoutes(), compareRoutes()...), historyRoutes()...), boardRoutes()...), triageRoutes()...)...)
 	for _, rt := range all {
 		if rt.format != "" {
 			rt.params = append([]param{formatParam(rt.format)}, rt.params...)

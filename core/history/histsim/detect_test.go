@@ -190,3 +190,50 @@ func TestOutageRuleFalseAlarm(t *testing.T) {
 		t.Errorf("%d of 300 healthy histories had an incident, want at most 9 (1%% and chance)", alarms)
 	}
 }
+
+// TestSharedRegressionIsBroken plants months in which one commit breaks
+// two tests and one commit, ten commits later, fixes both: the pair failed
+// in exactly the same runs, but in one unbroken stretch, so it is a shared
+// regression, and both tests must be listed broken, not as a group of
+// tests failing together. The planted groups (tests failing together in
+// five scattered runs) must still be found.
+func TestSharedRegressionIsBroken(t *testing.T) {
+	for seed := range uint64(10) {
+		cfg := month(seed + 500)
+		cfg.SharedBroken = 2
+		h := history.New()
+		truth, err := histsim.Generate(cfg, h.AddRun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := h.Result(history.DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared := truth.Broken[len(truth.Broken)-2:]
+		groups := 0
+		for _, inc := range res.Incidents {
+			if inc.Kind != history.IncidentGroup {
+				continue
+			}
+			groups++
+			for _, name := range inc.Tests {
+				if name == shared[0] || name == shared[1] {
+					t.Errorf("seed %d: %s is in a group of tests failing together %v, not broken", seed, name, inc.Tests)
+				}
+			}
+		}
+		if groups != len(truth.Groups) {
+			t.Errorf("seed %d: %d groups, planted %d", seed, groups, len(truth.Groups))
+		}
+		listed := map[string]string{}
+		for _, b := range res.Broken {
+			listed[b.Test] = b.Status
+		}
+		for _, name := range shared {
+			if listed[name] != history.StatusBroken {
+				t.Errorf("seed %d: %s listed as %q, want broken", seed, name, listed[name])
+			}
+		}
+	}
+}

@@ -35,6 +35,10 @@ type Config struct {
 	// Broken tests fail in every run of BrokenCommits commits in a row (a
 	// regression and its fix), from a commit in the first half.
 	Broken, BrokenCommits int
+	// SharedBroken tests are broken by one commit and fixed by one commit
+	// together (a shared regression: BrokenCommits commits from one
+	// commit in the first half).
+	SharedBroken int
 	// Renamed tests (taken from the flaky ones first, then the stable)
 	// change name at the middle run; Added tests appear at the middle run,
 	// Removed ones disappear there (both taken from the stable tests).
@@ -103,6 +107,16 @@ func Generate(c Config, add func(meta history.RunMeta, results []history.TestRes
 	for range c.Broken {
 		if t := take(); t != nil {
 			t.brokenFrom = 1 + rng.IntN(max(1, c.Runs/4))
+			truth.Broken = append(truth.Broken, t.name)
+		}
+	}
+	shared := -1
+	for range c.SharedBroken {
+		if t := take(); t != nil {
+			if shared < 0 {
+				shared = 1 + rng.IntN(max(1, c.Runs/4))
+			}
+			t.brokenFrom = shared
 			truth.Broken = append(truth.Broken, t.name)
 		}
 	}
