@@ -43,6 +43,8 @@ var layers = map[string][]string{
 	"core/triage":     {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/...", "core/quarantine"},
 
 	"core/history/...": {"core", "core/stat", "core/gate", "core/ledger", "core/report", "core/history/..."},
+
+	"core/store": {"core", "core/ledger", "core/report", "core/history"},
 }
 
 // covers reports whether pattern (a path below the module, or one ending

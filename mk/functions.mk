@@ -3,11 +3,13 @@
 #
 #   make lambda           dist/lambda/bootstrap for provided.al2023 on arm64 (SAM's CodeUri)
 #   make lambda-local     bin/lambda/bootstrap for this machine, to run under aws-lambda-rie
+#   make lambda-zip       dist/lambda/flakegate-lambda-{arm64,x86_64}.zip, the code a provided.al2023 function takes
 #   make worker           dist/worker/: app.wasm, the shim (functions/workers/shim) and Go's wasm_exec.js
 #   make dev-worker       the Worker and the site under `wrangler dev` on 127.0.0.1:8787
 #   make tools-functions  wrangler (npm ci, from package-lock.json), aws-lambda-rie, wrk
 #   make bench-api        the 30 s wrk load check of the local server (bench/api)
-#   make bench-worker     the Worker under wrangler dev against a plain JavaScript Worker (bench/worker)
+#   make bench-worker     the Worker under wrangler dev against a plain JavaScript Worker (bench/worker), then bench-worker-cpu
+#   make bench-worker-cpu the Worker's CPU time per request of each route and its cold start, per plan (bench/workercpu)
 #   make bench-limits     the worst accepted requests on all three platforms (bench/limits)
 
 SITE_DIR       ?= dist/site
@@ -23,7 +25,7 @@ DEV_WORKER_PORT ?= 8787
 
 TEST_DEPS += tools-functions lambda-local worker
 
-.PHONY: lambda lambda-local worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker bench-limits
+.PHONY: lambda lambda-local lambda-zip worker dev-worker site-ready tools-functions npm-tools rie wrk bench-api bench-worker bench-worker-cpu bench-limits
 
 ## lambda: the Lambda binary for deployment (template.yaml points at it)
 lambda:
@@ -37,6 +39,21 @@ lambda-local:
 	@mkdir -p bin/lambda
 	CGO_ENABLED=0 GOOS=linux GOARCH=$$($(GO) env GOHOSTARCH) $(GO) build -trimpath -ldflags="-s -w" -tags lambda.norpc \
 		-o bin/lambda/bootstrap ./functions/lambda
+
+## lambda-zip: the function's code as Lambda takes it: a zip holding bootstrap, one per architecture
+# (Lambda's names: arm64, x86_64). The integration test runs this target,
+# unzips the archives and starts this machine's under the emulator.
+lambda-zip:
+	@mkdir -p $(LAMBDA_OUT)
+	@set -e; for arch in arm64:arm64 x86_64:amd64; do \
+		name=$${arch%%:*}; goarch=$${arch#*:}; dir=$$(mktemp -d); \
+		echo "bootstrap linux/$$goarch → $(LAMBDA_OUT)/flakegate-lambda-$$name.zip"; \
+		CGO_ENABLED=0 GOOS=linux GOARCH=$$goarch $(GO) build -trimpath -ldflags="-s -w" -tags lambda.norpc \
+			-o $$dir/bootstrap ./functions/lambda; \
+		$(GO) run ./functions/lambda/lambdazip -o $(LAMBDA_OUT)/flakegate-lambda-$$name.zip $$dir/bootstrap; \
+		rm -rf $$dir; \
+	done
+	@ls -l $(LAMBDA_OUT)/*.zip
 
 ## worker: the Worker's wasm and its JavaScript shim, for wrangler
 # wasm_exec.js comes from the toolchain that builds app.wasm: the two must match.
@@ -86,6 +103,12 @@ bench-api: wrk serve-bin
 ## bench-worker: GET /v1/budget under wrangler dev, the Worker against a plain JavaScript Worker with the same bytes: p50, p99, CPU per request, memory over 10,000 requests
 bench-worker: npm-tools
 	$(GO) run ./bench/worker -n 2000 -memory 10000
+	$(MAKE) --no-print-directory bench-worker-cpu
+
+## bench-worker-cpu: the Worker's CPU time under workerd per request of each route, typical and at the most each plan accepts, and its cold start (module, Go start, first answer), on the Free and the Paid plan
+bench-worker-cpu: npm-tools
+	$(GO) run ./bench/workercpu -plan free
+	$(GO) run ./bench/workercpu -plan paid -starts 1
 
 ## bench-limits: the worst request each route accepts, on the local server, Lambda (emulator) and the Worker (wrangler dev): answer size, req/s, p50, p99, peak memory
 bench-limits: npm-tools rie

@@ -81,7 +81,7 @@ func traceLoad(profile, name, link, sel string, names map[int]string) error {
 	if err := chromedp.Do(ctx, inject(markJS(map[string]string{"figure": sel})), start, chromedp.Navigate(link)); err != nil {
 		return err
 	}
-	ms, err := mark(ctx, "figure", 30*time.Second)
+	ms, err := mark(ctx, "figure", 3*time.Minute)
 	if err != nil {
 		return err
 	}
@@ -94,8 +94,8 @@ func traceLoad(profile, name, link, sel string, names map[int]string) error {
 	}
 	select {
 	case <-done:
-	case <-time.After(30 * time.Second):
-		return fmt.Errorf("tracing: no tracingComplete after 30s")
+	case <-time.After(3 * time.Minute):
+		return fmt.Errorf("tracing: no tracingComplete after 3 minutes")
 	}
 	mu.Lock()
 	defer mu.Unlock()

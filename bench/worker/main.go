@@ -51,21 +51,11 @@ func run(args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if _, err := wranglerdev.Wrangler(*root); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "flakegate-bench-worker-")
+	tmp, site, err := wranglerdev.Workspace(*root, "flakegate-bench-worker-", "<!doctype html><title>bench</title>")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	site := filepath.Join(tmp, "site")
-	if err := os.MkdirAll(site, 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(site, "index.html"), []byte("<!doctype html><title>bench</title>"), 0o644); err != nil {
-		return err
-	}
 
 	goDir := *prebuilt
 	if goDir == "" {

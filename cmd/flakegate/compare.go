@@ -7,7 +7,6 @@ import (
 
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/compare"
-	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/internal/share"
 	"github.com/flakegate/flakegate/internal/words"
@@ -22,6 +21,9 @@ func runCompare(c *calc[compare.Options]) (bool, error) {
 		"b", "an eval log `file` of side B, the model compared (repeatable)")
 	evalOpt := evalFlags(c.fs)
 	board := addBoardFlags(c.fs)
+	seq := c.fs.Bool("sequential", false, "answer as a sequential test that may be looked at after every batch: B better, B worse, no difference of the planned -effect, or continue (docs/STATISTICS.md)")
+	var maxQ int64
+	int64Flag(c.fs, &maxQ, "max-questions", "with -sequential: stop without an answer at this many questions (0: no cap)")
 	opt, err := c.start()
 	if err != nil {
 		return false, err
@@ -45,18 +47,17 @@ func runCompare(c *calc[compare.Options]) (bool, error) {
 	if n := stdinCount(sides.baseline) + stdinCount(sides.other); n > 1 {
 		return false, usagef("only one input can be standard input")
 	}
-	l := ledger.New()
-	if err := sides.read(c.e, l, report.Options{Eval: *evalOpt}); err != nil {
+	a, b, l, err := compareSides(c.e, sides, report.Options{Eval: *evalOpt})
+	if err != nil {
 		return false, err
+	}
+	if *seq {
+		return runCompareSequential(c, a, b, l.Notes(), opt, maxQ)
 	}
 	if opt.ClusterField != "" {
 		if opt.Clusters, err = readClusters(c.e, append(append([]string{}, sides.baseline...), sides.other...), opt.ClusterField, *evalOpt); err != nil {
 			return false, err
 		}
-	}
-	a, b, err := compare.SidesOf(l)
-	if err != nil {
-		return false, err
 	}
 	res, err := compare.Compare(a, b, opt)
 	if err != nil {

@@ -32,6 +32,7 @@ var reportExts = history.ReportExts
 type historyInput struct {
 	name  string // as messages and the manifest name it
 	entry string // for a file in a zip archive, its name there
+	store bool   // a history store (docs/STORE.md): many runs
 	open  func() (io.ReadCloser, error)
 }
 
@@ -66,7 +67,7 @@ func historyInputs(args []string) ([]historyInput, func(), error) {
 		if fromFolder && !slices.Contains(reportExts, strings.ToLower(filepath.Ext(path))) {
 			return nil
 		}
-		out = append(out, historyInput{name: path, open: func() (io.ReadCloser, error) {
+		out = append(out, historyInput{name: path, store: isStoreFile(path), open: func() (io.ReadCloser, error) {
 			f, err := os.Open(path)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
@@ -223,7 +224,7 @@ func readHistory(e *env, pos []string, manifest, format string) (*history.Histor
 		}
 		metas[i] = m
 	}
-	err = readSideBySide(e, len(inputs), func(i int) (*history.Parsed, error) {
+	err = readInputs(e, inputs, func(i int) (*history.Parsed, error) {
 		rc, err := inputs[i].open()
 		if err != nil {
 			return nil, err

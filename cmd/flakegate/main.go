@@ -70,6 +70,7 @@ var commands = []command{
 	calcCommand("freeze", "record a frozen rate claim, or check it against a newer count", "(-claim passed/trials | -record file.json) [-date YYYY-MM-DD] [-newer passed/trials] [flags]", param.Freeze, runFreeze),
 	{"run", "run a test command N times per arm, interleaved and resumable, then gate", runRun},
 	calcCommand("history", "find the flaky tests in many CI runs' reports; outages kept out", "[flags] report-file|folder|glob|archive.zip ...", param.History, runHistory),
+	{"record", "append a CI run's reports to a history store (docs/STORE.md); merge stores", runRecord},
 	{"quarantine", "a registry of quarantined tests: add, check, list, renew, remove, rename, runs", runQuarantine},
 	calcCommand("triage", "this run's failures against the past runs: known flake, new, broken since a commit, quarantined or an outage", "[flags] -history past-reports... this-run-reports...", param.Triage, runTriage),
 }

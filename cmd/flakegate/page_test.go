@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"html"
-	"net/url"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/flakegate/flakegate/wasm/page"
@@ -67,36 +65,8 @@ func TestPageMarkdownIsTheCLIs(t *testing.T) {
 				t.Fatalf("no link: %v %s", err, errs)
 			}
 			_, want, _ := cli(t, "", append(c.args, "-markdown")...)
-			var page app.Composer
-			var nav func(app.Context)
-			var ctx *app.Context
-			switch c.args[0] {
-			case "budget":
-				p := &budgetPage{}
-				page, nav, ctx = p, p.OnNav, &p.ctx
-			case "decide":
-				p := &decidePage{}
-				page, nav, ctx = p, p.OnNav, &p.ctx
-			default:
-				p := &aaPage{}
-				page, nav, ctx = p, p.OnNav, &p.ctx
-			}
-			e := app.NewTestEngine()
-			if err := e.Load(page); err != nil {
-				t.Fatal(err)
-			}
-			e.ConsumeAll()
-			// The link's state, opened as its fragment form: the component
-			// reads the fragment; the server renders the query form.
-			u, err := url.Parse(strings.Replace(res.Link, "?", "#", 1))
-			if err != nil {
-				t.Fatal(err)
-			}
-			(*ctx).Page().ReplaceURL(u)
-			nav(*ctx)
-			(*ctx).Update()
-			e.ConsumeAll()
-			m := preMarkdown.FindStringSubmatch(app.HTMLString(page))
+			shown := linkHTML(t, res.Link)
+			m := preMarkdown.FindStringSubmatch(shown)
 			if m == nil {
 				t.Fatalf("no Markdown on the page at %s", res.Link)
 			}

@@ -71,8 +71,12 @@ type Result struct {
 	SE    float64 `json:"se"`
 	DF    int     `json:"df"`    // n−1
 	Level float64 `json:"level"` // of the interval, in (0,1)
-	Low   float64 `json:"low"`   // Diff − t·SE, t the Student quantile at (1+Level)/2 on DF
-	High  float64 `json:"high"`  // Diff + t·SE
+	Low   float64 `json:"low"`   // Diff − t·SE, t the Student quantile at (1+Level)/2 on DF, cut to -1
+	High  float64 `json:"high"`  // Diff + t·SE, cut to 1
+	// TooFew says the interval the answer quotes (the clustered one with
+	// clusters) covers all of [−1, 1]: the questions are too few to say
+	// anything about the difference.
+	TooFew bool `json:"too_few"`
 	// T is Diff/SE; null when every d_i is the same (SE = 0).
 	T *float64 `json:"t"`
 	// PValue is the two-sided paired t-test's, in [0,1].
@@ -172,6 +176,7 @@ func Compare(a, b *aa.Side, opt Options) (*Result, error) {
 			res.Warnings = append(res.Warnings, "McNemar's test treats questions as independent; with clusters, read the clustered interval")
 		}
 	}
+	bound(res)
 	res.Plan = plan(res, d, opt)
 	if n < 30 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("only %s in common: the interval leans on the t distribution's assumption of normal differences", core.Nouns(n, "question")))

@@ -18,7 +18,12 @@
 //     cluster-robust (CR1) standard error of the difference, statsmodels'
 //     OLS cov_type="cluster" formula;
 //   - the minimum detectable effect at the eval's size and the questions
-//     needed, at 1 to 10 epochs, to detect a chosen effect.
+//     needed, at 1 to 10 epochs, to detect a chosen effect;
+//   - sequentially (SeqPlan, CompareSequential, SequentialBatch): B better,
+//     B worse, no difference of the planned size, or continue, from
+//     betting e-processes on the paired differences, valid however often
+//     the answer is looked at (after every batch of an eval that is still
+//     running).
 //
 // Leaderboard ranks 2 to 50 models on the questions they all share: each
 // pair by the test Compare reports (McNemar's exact p with one answer a

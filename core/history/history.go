@@ -208,6 +208,8 @@ type Parsed struct {
 	// durs sums, per test, the seconds of its attempts the report gave, in
 	// the order it gave them, and counts them.
 	durs map[string]duration
+	// timed are the run times of a Parsed made by NewParsed.
+	timed []Seconds
 }
 
 type duration struct {
@@ -294,6 +296,7 @@ func (h *History) AddParsed(p *Parsed) error {
 			t.timed += d.n
 		}
 	}
+	h.addTimed(p)
 	return nil
 }
 

@@ -301,6 +301,14 @@ func (s *Scanner) hex4() (rune, bool) {
 // grammar (strconv.ParseFloat reads it).
 func (s *Scanner) Number() ([]byte, error) {
 	s.space() // the number starts at s.tok
+	if s.python {
+		for _, w := range nonFinite {
+			if s.need(len(w)) && string(s.b[s.i:s.i+len(w)]) == w {
+				s.i += len(w)
+				return s.b[s.tok:s.i], nil
+			}
+		}
+	}
 	if s.i < len(s.b) && s.b[s.i] == '-' {
 		s.i++
 	}
@@ -343,6 +351,10 @@ func (s *Scanner) Number() ([]byte, error) {
 	}
 	return nil, s.errHere("malformed JSON: %s is not a number", strconv.Quote(string(s.b[s.i:s.i+n])))
 }
+
+// nonFinite are the words Python's json module writes for NaN and the
+// infinities (AllowNonFinite).
+var nonFinite = [...]string{"NaN", "Infinity", "-Infinity"}
 
 // digits passes over a run of digits and reports whether there was one.
 func (s *Scanner) digits() bool {

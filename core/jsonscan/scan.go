@@ -127,6 +127,7 @@ type Scanner struct {
 	empty int   // reads in a row that gave nothing
 
 	counting bool // AllowRepeats: an object holds only its current key
+	python   bool // AllowNonFinite: NaN, Infinity and -Infinity are numbers
 }
 
 // where is a place in the text with its line and column.
@@ -161,8 +162,16 @@ func (s *Scanner) Reset(b []byte, line int, what string) {
 	s.b, s.i, s.line, s.what = b, 0, line, what
 	s.path, s.keys, s.spans = s.path[:0], s.keys[:0], s.spans[:0]
 	s.r, s.rerr, s.off, s.col0, s.tok, s.pin, s.open = nil, nil, 0, 1, 0, -1, where{at: -1}
-	s.counting = false
+	s.counting, s.python = false, false
 }
+
+// AllowNonFinite makes s, until the next Reset, take the three words
+// Python's json module writes for numbers JSON has no text for — NaN,
+// Infinity and -Infinity — as numbers: Number returns the word, which
+// strconv.ParseFloat reads as NaN or ±Inf. Only the readers of eval logs
+// written by Python harnesses call it, and they count and name what they
+// took; every other input keeps the strict grammar.
+func (s *Scanner) AllowNonFinite() { s.python = true }
 
 // AllowRepeats makes s, until the next Reset, a walk that only measures a
 // text (counts its values before a reader takes it): an object then holds
@@ -276,6 +285,9 @@ func (s *Scanner) Kind() (Kind, error) {
 		return k, nil
 	}
 	if c == 'N' || c == 'I' {
+		if s.python {
+			return Number, nil // Number reads the word, or says what it is not
+		}
 		return End, s.errHere("malformed JSON: NaN and Infinity are not JSON numbers")
 	}
 	return End, s.errHere("malformed JSON: a value cannot start with %s", describe(s.b[s.i]))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -328,4 +329,123 @@ func TestAllowRepeats(t *testing.T) {
 	if err := s.Skip(); err == nil || !strings.HasSuffix(err.Error(), `field "key00000" appears twice`) {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// TestAllowNonFinite: the words Python's json.dumps writes for
+// float("nan"), float("inf") and float("-inf") (NaN, Infinity, -Infinity,
+// exactly as CPython's json/encoder.py spells them) are numbers once
+// allowed, in memory and streamed, and refused as before without it;
+// anything near them stays an error.
+func TestAllowNonFinite(t *testing.T) {
+	text := `{"a": NaN, "b": [Infinity, -Infinity, 1.5], "c": -0}`
+	want := "{\n\"a\"\nNaN\n\"b\"\n[\nInfinity\n-Infinity\n1.5\n]\n\"c\"\n-0\n}\n"
+	var s Scanner
+	s.Reset([]byte(text), 1, "text")
+	s.AllowNonFinite()
+	if got, err := scanTokens(&s); err != nil || got != want {
+		t.Errorf("in memory: %q, %v; want %q", got, err, want)
+	}
+	s.ResetReader(iotestOneByte(text), 64, "text")
+	s.AllowNonFinite()
+	if got, err := scanTokens(&s); err != nil || got != want {
+		t.Errorf("streamed a byte at a time: %q, %v; want %q", got, err, want)
+	}
+	s.Reset([]byte(text), 1, "text") // Reset forgets the permission
+	if _, err := scanTokens(&s); err == nil || !strings.Contains(err.Error(), "NaN and Infinity are not JSON numbers") {
+		t.Errorf("strict: %v, want the NaN error", err)
+	}
+	for _, bad := range []string{`[nan]`, `[Nan]`, `[Inf]`, `[-Inf]`, `[+Infinity]`, `[NaNa]`, `[-NaN]`} {
+		s.Reset([]byte(bad), 1, "text")
+		s.AllowNonFinite()
+		if _, err := scanTokens(&s); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+}
+
+// iotestOneByte is a reader of text that gives one byte a read.
+func iotestOneByte(text string) *oneByte { return &oneByte{s: text} }
+
+type oneByte struct{ s string }
+
+func (r *oneByte) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0] = r.s[0]
+	r.s = r.s[1:]
+	return 1, nil
+}
+
+// FuzzNonFinite holds AllowNonFinite to the strict grammar with Python's
+// three words replaced: a text is read in that mode exactly when the text
+// with every NaN, Infinity and -Infinity outside strings replaced by 0 is
+// read strictly, with the same tokens but those words.
+func FuzzNonFinite(f *testing.F) {
+	for _, s := range append(seeds, `[NaN, Infinity, -Infinity]`, `{"a": NaN}`, `[Na]`, `[-Inf]`, `NaN`, `"NaN"`) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s Scanner
+		s.Reset(b, 1, "text")
+		s.AllowNonFinite()
+		got, err := scanTokens(&s)
+		zeroed, words := zeroNonFinite(b)
+		want, strictErr := tokens(zeroed)
+		if (err == nil) != (strictErr == nil) {
+			t.Fatalf("%q: python mode %v; %q strictly %v", b, err, zeroed, strictErr)
+		}
+		if err == nil {
+			for _, w := range words {
+				want = strings.Replace(want, "\n0\n", "\n"+w+"\n", 1)
+				if strings.HasPrefix(want, "0\n") {
+					want = w + want[1:]
+				}
+			}
+			if got != want {
+				t.Fatalf("%q: tokens\n%s\nwant\n%s", b, got, want)
+			}
+		}
+	})
+}
+
+// zeroNonFinite replaces each NaN, Infinity and -Infinity outside a string
+// with " 0 " (spaced, so that it never joins the tokens beside it),
+// and lists the words in order.
+func zeroNonFinite(b []byte) ([]byte, []string) {
+	var out []byte
+	var words []string
+	in, esc := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if in {
+			out = append(out, c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+			continue
+		}
+		if c == '"' {
+			in = true
+		}
+		matched := false
+		for _, w := range nonFinite {
+			if strings.HasPrefix(string(b[i:]), w) {
+				out, words, i, matched = append(out, " 0 "...), append(words, w), i+len(w)-1, true
+				break
+			}
+		}
+		if !matched {
+			out = append(out, c)
+		}
+	}
+	return out, words
 }

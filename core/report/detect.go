@@ -114,7 +114,7 @@ func xmlRoot(t []byte) string {
 // array ('[') or another kind ('v').
 func topKeys(t []byte) map[string]byte {
 	keys := map[string]byte{}
-	j := newJSONLine(t, 1, "JSON")
+	j := newJSONLine(t, 1, "JSON").python() // the eval logs' NaN must not hide their keys
 	j.object(func(key string) error {
 		k, err := j.kind()
 		if err != nil {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -39,8 +40,9 @@ func (o EvalOptions) threshold() float64 {
 // inspect_ai's value_to_float does: "C" 1, "P" 0.5, "I" and "N" 0, a
 // boolean 1 or 0, "yes"/"true" 1, "no"/"false" 0, a number or a numeric
 // string as itself. ok is false for anything else, and for null or a
-// string that reads as NaN (a sample that was not scored; a NaN number is
-// no JSON, and the reader refuses it).
+// string that reads as NaN (a sample that was not scored). A NaN or
+// infinite number (Python's json writes them) is a number here: the
+// readers count it as missing first (nonFinite).
 func scoreValue(v jsonScalar) (float64, bool) {
 	switch v.kind {
 	case "number":
@@ -68,6 +70,43 @@ func scoreValue(v jsonScalar) (float64, bool) {
 		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
 	}
 	return 0, false
+}
+
+// nonFinite counts the scores a Python harness wrote as NaN, Infinity or
+// -Infinity (json.dumps writes float("nan") so): each is a missing score,
+// left out, and the reader's warning counts and names them.
+type nonFinite struct{ nan, inf int }
+
+// missing reports whether v is a non-finite number, counting it.
+func (n *nonFinite) missing(v jsonScalar) bool {
+	switch {
+	case v.kind != "number":
+		return false
+	case math.IsNaN(v.n):
+		n.nan++
+	case math.IsInf(v.n, 0):
+		n.inf++
+	default:
+		return false
+	}
+	return true
+}
+
+// warn says how many scores of the run's file were not finite.
+func (n nonFinite) warn(l interface{ Warn(string) }, run, what string) {
+	if n.nan > 0 {
+		l.Warn(fmt.Sprintf("run %s: %s of the %s %s NaN (Python's not-a-number): counted as missing", run, plural(n.nan, "score"), what, wereWas(n.nan)))
+	}
+	if n.inf > 0 {
+		l.Warn(fmt.Sprintf("run %s: %s of the %s %s Infinity or -Infinity (Python's infinite floats): counted as missing", run, plural(n.inf, "score"), what, wereWas(n.inf)))
+	}
+}
+
+func wereWas(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 // evalTally counts what an eval reader saw, for its warnings.

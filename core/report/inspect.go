@@ -30,6 +30,7 @@ type inspectLog struct {
 	status  string
 	samples int
 	tally   evalTally
+	nonFinite
 }
 
 // readInspect reads an inspect_ai eval log, in its JSON format or its
@@ -37,8 +38,9 @@ type inspectLog struct {
 // run. Each sample is a scenario and each of its epochs a trial; it passes
 // when the chosen scorer's value (EvalOptions.Score, by default the log's
 // first) reaches the threshold. A sample that failed with an error and has
-// no score is a failed trial; one without a score (null) is left out. A NaN
-// score is not JSON: the log is refused at its line and column.
+// no score is a failed trial; one without a score (null) is left out, and so
+// is one whose score Python wrote as NaN, Infinity or -Infinity (counted
+// and named in a warning).
 func readInspect(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) error {
 	g := &inspectLog{opt: opt.Eval, arm: opt.Arm, run: run, l: l, others: map[string]bool{}, scorer: opt.Eval.Score}
 	if head, _ := r.Peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
@@ -46,7 +48,7 @@ func readInspect(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 			return err
 		}
 	} else {
-		j := newJSONReader(r, "inspect_ai eval log")
+		j := newJSONReader(r, "inspect_ai eval log").python()
 		err := j.object(func(key string) error {
 			switch key {
 			case "status":
@@ -82,6 +84,7 @@ func (g *inspectLog) finish() error {
 		warnf(g.l, "run %s: samples are judged by the scorer %q; the log also has %s (choose one with the score option)", g.run, g.scorer, core.ListNames(names))
 	}
 	g.tally.warn(g.l, g.run, "eval log", g.opt.threshold())
+	g.nonFinite.warn(g.l, g.run, "eval log")
 	return nil
 }
 
@@ -153,6 +156,9 @@ func (g *inspectLog) sample(j *jsonReader) error {
 		return j.errAt(line, col, "a sample without an id")
 	}
 	g.samples++
+	if value != nil && g.nonFinite.missing(*value) {
+		return nil
+	}
 	if value != nil {
 		if f, ok := scoreValue(*value); ok {
 			g.pass(id, f)
@@ -245,7 +251,7 @@ func (g *inspectLog) entry(f *zip.File, read func(j *jsonReader) error) error {
 		return core.PosErrorf(core.Invalid, 1, 1, "%s inside the .eval archive cannot be opened: the archive is damaged", f.Name)
 	}
 	defer rc.Close()
-	j := newJSONReader(io.LimitReader(rc, maxEvalEntry), "inspect_ai "+f.Name)
+	j := newJSONReader(io.LimitReader(rc, maxEvalEntry), "inspect_ai "+f.Name).python()
 	err = read(j)
 	if err == nil {
 		err = j.end()

@@ -41,6 +41,15 @@ func newJSONLine(line []byte, n int, what string) *jsonReader {
 	return j
 }
 
+// python lets the reader take NaN, Infinity and -Infinity as numbers
+// (jsonscan's AllowNonFinite), for the eval logs Python harnesses write
+// with json.dumps; it returns j. scalar reads them as NaN and ±Inf, which
+// the readers count as missing scores (nonFinite).
+func (j *jsonReader) python() *jsonReader {
+	j.s.AllowNonFinite()
+	return j
+}
+
 // errAt is an Invalid error at line:col, naming the path of the value
 // being read.
 func (j *jsonReader) errAt(line, col int, format string, args ...any) *core.Error {

@@ -25,7 +25,8 @@ func readLMEval(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) erro
 	var otherFilters []string
 	seenFilter := map[string]bool{}
 	rows, partial := 0, false
-	var pick lmPick // the rows kept to choose a metric by, when none is named
+	var pick lmPick  // the rows kept to choose a metric by, when none is named
+	var nf nonFinite // the named metric's NaN and infinite values
 	for line, err := range lr.lines(false) {
 		if err != nil {
 			return err
@@ -53,6 +54,9 @@ func readLMEval(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) erro
 		if !ok {
 			return core.PosErrorf(core.Invalid, lr.line, 1, "doc %s has no value for the metric %q", row.doc, metric)
 		}
+		if nf.missing(v) {
+			continue
+		}
 		f, ok := scoreValue(v)
 		if !ok {
 			return core.PosErrorf(core.Invalid, lr.line, 1, "doc %s: the metric %q is %s, not a number", row.doc, metric, v.describe())
@@ -66,10 +70,12 @@ func readLMEval(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) erro
 		return core.PosErrorf(core.Unusable, max(lr.line, 1), 1, "no rows of the filter %q in the samples file", filter)
 	}
 	if metric == "" {
-		if err := pick.record(l, opt.Arm, run); err != nil {
+		var err error
+		if metric, nf, err = pick.record(l, opt.Arm, run); err != nil {
 			return err
 		}
 	}
+	nf.warn(l, run, "metric "+strconv.Quote(metric))
 	if len(otherFilters) > 0 {
 		warnf(l, "run %s: rows of the filter %q are counted, %s left out (choose with the filter option)", run, filter, core.ListNames(otherFilters))
 	}
@@ -88,7 +94,7 @@ type lmRow struct {
 
 // readLMRow reads one row (line n of the file).
 func readLMRow(line []byte, n int) (lmRow, error) {
-	j := newJSONLine(line, n, "lm-evaluation-harness samples file")
+	j := newJSONLine(line, n, "lm-evaluation-harness samples file").python()
 	row := lmRow{values: map[string]jsonScalar{}}
 	err := j.object(func(key string) error {
 		switch key {
@@ -130,12 +136,15 @@ func readLMRow(line []byte, n int) (lmRow, error) {
 }
 
 // lmPick keeps, for each row, its doc and whether each metric of the first
-// row is 1, 0 or neither, to choose the metric that is 0 or 1 in every row.
+// row is 1, 0 or neither, to choose the metric that is 0 or 1 in every row
+// (a row whose value Python wrote as NaN or ±Infinity is missing: it
+// neither disqualifies the metric nor counts).
 type lmPick struct {
 	metrics []string // the first row's metrics, in order
 	binary  []bool   // per metric: 0 or 1 in every row so far
 	docs    []string
-	passed  [][]bool // per row, per metric: the value is 1
+	passed  [][]bool      // per row, per metric: the value is 1
+	missing [][]nonFinite // per row, per metric: the value was NaN or ±Inf
 }
 
 func (p *lmPick) add(row lmRow) {
@@ -147,9 +156,11 @@ func (p *lmPick) add(row lmRow) {
 		}
 	}
 	pass := make([]bool, len(p.metrics))
+	miss := make([]nonFinite, len(p.metrics))
 	for i, m := range p.metrics {
 		v, ok := row.values[m]
 		switch {
+		case miss[i].missing(v):
 		case !ok:
 			p.binary[i] = false
 		case v.kind == "true" || v.kind == "number" && v.n == 1:
@@ -161,12 +172,13 @@ func (p *lmPick) add(row lmRow) {
 	}
 	p.docs = append(p.docs, row.doc)
 	p.passed = append(p.passed, pass)
+	p.missing = append(p.missing, miss)
 }
 
 // record adds the kept rows' trials by the first metric that is 0 or 1 in
-// every row, and says which; with none, it is an error that lists the
-// metrics.
-func (p *lmPick) record(l *ledger.Ledger, arm, run string) error {
+// every row, and says which (and how many of its values were NaN or
+// ±Infinity, left out); with none, it is an error that lists the metrics.
+func (p *lmPick) record(l *ledger.Ledger, arm, run string) (string, nonFinite, error) {
 	var fit []string
 	use := -1
 	for i, m := range p.metrics {
@@ -178,9 +190,14 @@ func (p *lmPick) record(l *ledger.Ledger, arm, run string) error {
 		}
 	}
 	if use < 0 {
-		return core.PosErrorf(core.Unusable, 1, 1, "no metric of the samples file is 0 or 1 in every row, so none says whether a doc passed: name the metric with -score and the value that passes with -threshold (metrics here: %s)", core.ListNames(p.metrics))
+		return "", nonFinite{}, core.PosErrorf(core.Unusable, 1, 1, "no metric of the samples file is 0 or 1 in every row, so none says whether a doc passed: name the metric with -score and the value that passes with -threshold (metrics here: %s)", core.ListNames(p.metrics))
 	}
+	var nf nonFinite
 	for k, doc := range p.docs {
+		if m := p.missing[k][use]; m.nan+m.inf > 0 {
+			nf.nan, nf.inf = nf.nan+m.nan, nf.inf+m.inf
+			continue
+		}
 		l.AddTrial(arm, run, doc, p.passed[k][use])
 	}
 	if len(fit) > 1 {
@@ -188,5 +205,5 @@ func (p *lmPick) record(l *ledger.Ledger, arm, run string) error {
 	} else {
 		warnf(l, "run %s: a doc passes when its metric %q is 1 (the only metric that is 0 or 1 in every row)", run, p.metrics[use])
 	}
-	return nil
+	return p.metrics[use], nf, nil
 }

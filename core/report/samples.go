@@ -19,9 +19,13 @@ import (
 // is one run; with one, each row names its run.
 func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) error {
 	idField, scoreField := cmpOr(opt.Eval.ID, "id"), cmpOr(opt.Eval.Score, "score")
+	var nf nonFinite
 	add := func(line, col int, id, rowRun string, score jsonScalar) error {
 		if id == "" {
 			return core.PosErrorf(core.Invalid, line, col, "the row has no %s", idField)
+		}
+		if nf.missing(score) {
+			return nil
 		}
 		f, ok := scoreValue(score)
 		if !ok {
@@ -37,7 +41,11 @@ func readSamples(r *bufio.Reader, opt Options, run string, l *ledger.Ledger) err
 		return nil
 	}
 	if t := bytes.TrimLeft(peekHead(r), " \t\r\n\xef\xbb\xbf"); len(t) > 0 && t[0] == '{' {
-		return readSamplesJSONL(r, idField, scoreField, opt.Eval.Run, add)
+		err := readSamplesJSONL(r, idField, scoreField, opt.Eval.Run, add)
+		if err == nil {
+			nf.warn(l, run, "samples file")
+		}
+		return err
 	}
 	t := core.NewCSVTable(r, true)
 	t.SkipBlank = true
@@ -94,7 +102,7 @@ func readSamplesJSONL(r io.Reader, idField, scoreField, runField string, add fun
 		if err != nil {
 			return err
 		}
-		j := newJSONLine(line, lr.line, "samples file")
+		j := newJSONLine(line, lr.line, "samples file").python()
 		var id, run string
 		score := jsonScalar{kind: "missing"}
 		text := func() (string, error) {

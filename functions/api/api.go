@@ -55,6 +55,15 @@ type Options struct {
 	// NoLinks leaves the link out of every result: for a deployment that
 	// serves no calculator and knows of none.
 	NoLinks bool
+	// MaxRates is the most rates one budget request plans, > 0; 0 means
+	// MaxRates.
+	MaxRates int
+	// MaxUnzippedBytes is the most a history request's zip archives may
+	// unpack to, in bytes, > 0; 0 means MaxHistoryUnzippedBytes.
+	MaxUnzippedBytes int64
+	// Plan names the Cloudflare Workers plan the limits are sized for
+	// (WorkerPlanOptions); /v1/health reports it. Empty elsewhere.
+	Plan string
 }
 
 // LocalOptions are the options of the local server: the default limits,
@@ -74,18 +83,52 @@ func LambdaOptions() Options {
 	}
 }
 
-// WorkerOptions are the options of the Cloudflare Worker: a work budget
-// for WebAssembly under a CPU-time limit.
+// WorkerOptions are the options of the Cloudflare Worker on the Workers
+// Paid plan (30 s of CPU time per request): a work budget for WebAssembly
+// under a CPU-time limit. WorkerPlanOptions gives the Free plan's.
 //
 // Its bridge sets X-Forwarded-Proto from the request's URL, so result links
 // carry the scheme the Worker was reached with.
-func WorkerOptions() Options { return Options{WorkSteps: WorkerWorkSteps, ForwardedProto: true} }
+func WorkerOptions() Options {
+	return Options{WorkSteps: WorkerWorkSteps, ForwardedProto: true, Plan: WorkerPlanPaid}
+}
 
 func (o Options) workSteps() float64 {
 	if o.WorkSteps > 0 {
 		return o.WorkSteps
 	}
 	return DefaultWorkSteps
+}
+
+func (o Options) maxRates() int {
+	if o.MaxRates > 0 {
+		return o.MaxRates
+	}
+	return MaxRates
+}
+
+func (o Options) maxUnzipped() int64 {
+	if o.MaxUnzippedBytes > 0 {
+		return o.MaxUnzippedBytes
+	}
+	return MaxHistoryUnzippedBytes
+}
+
+// note is LimitNote as a refusal appends it: " (note)", or "".
+func (o Options) note() string {
+	if o.LimitNote == "" {
+		return ""
+	}
+	return " (" + o.LimitNote + ")"
+}
+
+// workNote says what the A/A work budget is: the plan's limit, or a few
+// seconds of one core.
+func (o Options) workNote() string {
+	if o.Plan != "" {
+		return o.note()
+	}
+	return " (a few seconds of one core)"
 }
 
 func (o Options) maxBody() int64 {

@@ -104,17 +104,9 @@ func postAA(h *handler, w http.ResponseWriter, r *http.Request) error {
 	}
 	var base, cand *aa.Side
 	if format == formatCSV {
+		// readAASide: a scenario,run,passed,trials header makes it counts.
 		err := h.readUpload(w, r, aaCSVUpload, nil, func(part string, r io.Reader) error {
-			// A scenario,run,passed,trials header makes it counts.
-			br := bufio.NewReader(r)
-			head, _ := br.Peek(4096)
-			var side *aa.Side
-			var err error
-			if aa.CSVKind(head) == "counts" {
-				side, err = readCounts(br)
-			} else {
-				side, err = aa.ReadCSVWithin(br, csvLimits)
-			}
+			side, err := readAASide(bufio.NewReader(r))
 			if part == "candidate" {
 				cand = side
 			} else {
@@ -285,4 +277,14 @@ func postFlakes(h *handler, w http.ResponseWriter, r *http.Request) error {
 	}
 	h.addFlakesLink(r, res)
 	return h.writeResult(w, r, res, cacheNone)
+}
+
+// readAASide reads an A/A CSV upload: its rows (scenario,run,passed) or,
+// when its header says so, its counts, within the deployment's limits.
+func readAASide(br *bufio.Reader) (*aa.Side, error) {
+	head, _ := br.Peek(4096)
+	if aa.CSVKind(head) == "counts" {
+		return readCounts(br)
+	}
+	return aa.ReadCSVWithin(br, csvLimits)
 }

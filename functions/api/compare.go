@@ -1,9 +1,13 @@
 package api
 
 import (
+	"bufio"
 	"io"
 	"net/http"
+	"strings"
 
+	"github.com/flakegate/flakegate/core"
+	"github.com/flakegate/flakegate/core/aa"
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
 	schema "github.com/flakegate/flakegate/core/param"
@@ -39,7 +43,7 @@ func evalArgs(a *args) report.EvalOptions {
 
 // compareRoutes is POST /v1/compare, flakegate compare over HTTP.
 func compareRoutes() []*route {
-	return []*route{{
+	return append([]*route{{
 		path:    "compare",
 		summary: "Is model B better than model A on the same eval questions? Paired by question, with McNemar, clustered errors and power",
 		format:  "the logs' format, one of the names listed; auto detects it from the content (a samples file needs samples or an id_field)",
@@ -47,7 +51,7 @@ func compareRoutes() []*route {
 		post:    postCompare,
 		body:    []bodyKind{bodyMultipartCompare},
 		results: "CompareResult",
-	}}
+	}}, compareSeqRoutes()...)
 }
 
 var compareUpload = &upload{
@@ -74,8 +78,24 @@ func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 	l := ledger.New()
 	l.SetCellLimit(MaxCells)
 	sides := map[string]int{}
+	csvSides := map[string]*aa.Side{} // the parts that are A/A CSVs, as aa reads them
 	read := func(part string, body io.Reader) error {
 		sides[part]++
+		if format == report.FormatAuto {
+			br := bufio.NewReader(body)
+			if head, _ := br.Peek(4096); aa.CSVKind(head) != "" {
+				if sides[part] > 1 {
+					return errCSVAlone()
+				}
+				var err error
+				csvSides[part], err = readAASide(br)
+				return err
+			}
+			body = br
+		}
+		if csvSides[part] != nil {
+			return errCSVAlone()
+		}
 		arm := ledger.ArmBaseline
 		if part == "b" {
 			arm = ledger.ArmPatched
@@ -90,10 +110,7 @@ func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if sides["b"] == 0 {
 		return invalid("b", "the multipart body has no part b")
 	}
-	if err := checkLedger(l, true, "flakegate compare A B"); err != nil {
-		return err
-	}
-	sa, sb, err := compare.SidesOf(l)
+	sa, sb, err := compareSides(l, csvSides)
 	if err != nil {
 		return err
 	}
@@ -111,4 +128,31 @@ func postCompare(h *handler, w http.ResponseWriter, r *http.Request) error {
 		res.Link, res.LinkNote = link.URL, link.Note
 	}
 	return h.writeResult(w, r, res, cacheNone)
+}
+
+// compareSides are the two sides: a part sent as an A/A CSV as aa reads it,
+// the others from the eval logs read into l.
+func compareSides(l *ledger.Ledger, csvSides map[string]*aa.Side) (a, b *aa.Side, err error) {
+	if len(csvSides) == 0 {
+		if err := checkLedger(l, true, "flakegate compare A B"); err != nil {
+			return nil, nil, err
+		}
+		return compare.SidesOf(l)
+	}
+	out := [2]*aa.Side{csvSides["a"], csvSides["b"]}
+	for i, arm := range []string{ledger.ArmBaseline, ledger.ArmPatched} {
+		if out[i] != nil {
+			continue
+		}
+		if out[i], err = aa.FromLedger(l, arm); err != nil {
+			side := "ab"[i : i+1]
+			return nil, nil, &core.Error{Kind: core.Unusable, Field: side, Msg: "side " + strings.ToUpper(side) + " has no scored answers"}
+		}
+	}
+	return out[0], out[1], nil
+}
+
+// errCSVAlone refuses an A/A CSV sent beside other parts of its side.
+func errCSVAlone() error {
+	return &core.Error{Kind: core.Invalid, Msg: "an A/A CSV holds all of a side's runs: send it as the side's only part"}
 }

@@ -22,6 +22,10 @@
 //   - compare/board (POST): a leaderboard of many models on the same eval
 //     questions: one multipart part a model, named after it; every pair's
 //     paired test with Holm-adjusted p-values, tied groups, rank intervals;
+//   - compare-sequential (GET, POST): one batch of a sequential comparison
+//     (a and b, each side's score on the batch's questions, and the state
+//     the previous call returned): B better, B worse, no difference of the
+//     planned size, or continue, valid however often it is called;
 //   - quarantine/check (POST): every quarantined test of a registry checked
 //     against new reports: still flaky, stale, released, expired or missing;
 //   - quarantine/write (POST): the registry such a check stores (new counts

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -72,7 +73,7 @@ func postHistory(h *handler, w http.ResponseWriter, r *http.Request) error {
 	if format, err = reportFormat(format); err != nil {
 		return err
 	}
-	hr := &historyReader{h: history.New(), format: format}
+	hr := &historyReader{h: history.New(), format: format, unzipLimit: h.opt.maxUnzipped(), note: h.opt.note()}
 	hr.h.SetLimits(MaxHistoryTests, MaxCells)
 	// The settings are checked before the upload is read.
 	if err := o.Check(); err != nil {
@@ -112,6 +113,10 @@ type historyReader struct {
 	// the first one's.
 	into *[]history.TestResult
 	meta *history.RunMeta
+	// unzipLimit is the most the request's zip archives may unpack to, in
+	// bytes; note is the deployment's LimitNote, as " (note)" or "".
+	unzipLimit int64
+	note       string
 }
 
 func (hr *historyReader) read(part string, r io.Reader) error {
@@ -153,9 +158,11 @@ func (hr *historyReader) zip(name string, r io.Reader) error {
 		return &core.Error{Kind: core.Invalid, File: name, Msg: history.ZipProblem(err)}
 	}
 	for _, f := range history.ReportEntries(z) {
-		left := MaxHistoryUnzippedBytes - hr.unzipped
+		left := hr.unzipLimit - hr.unzipped
 		if f.UncompressedSize64 > uint64(left) {
-			return tooMany("", int(min(f.UncompressedSize64, 1<<40)>>20)+int(hr.unzipped>>20), MaxHistoryUnzippedBytes>>20, "MiB unpacked from zip archives", "run the CLI (flakegate history archive.zip), which has no such limit")
+			return &core.Error{Kind: core.TooLarge, Msg: fmt.Sprintf(
+				"the zip archives unpack to more than this server's limit of %s%s; run the CLI (flakegate history archive.zip), which has no such limit",
+				byteSize(hr.unzipLimit), hr.note)}
 		}
 		rc, err := f.Open()
 		if err != nil {

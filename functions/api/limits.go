@@ -57,11 +57,16 @@ type Limits struct {
 	Scenarios      int     `json:"scenarios"`        // scenarios per A/A file
 	Runs           int     `json:"runs"`             // runs per A/A file
 	WorkSteps      float64 `json:"work_steps"`       // steps per A/A check, about a nanosecond each natively
+	UnzippedBytes  int64   `json:"unzipped_bytes"`   // what a history request's zip archives may unpack to, bytes
+	// Plan is the Cloudflare Workers plan the Worker's limits are sized
+	// for (free or paid); omitted elsewhere.
+	Plan string `json:"plan,omitempty"`
 }
 
 func (h *handler) limits() Limits {
-	return Limits{MaxBodyBytes: h.opt.maxBody(), MaxAnswerBytes: MaxAnswerBytes, Rates: MaxRates, Tests: MaxTests,
-		Cells: MaxCells, Scenarios: MaxScenarios, Runs: MaxRuns, WorkSteps: h.opt.workSteps()}
+	return Limits{MaxBodyBytes: h.opt.maxBody(), MaxAnswerBytes: MaxAnswerBytes, Rates: h.opt.maxRates(), Tests: MaxTests,
+		Cells: MaxCells, Scenarios: MaxScenarios, Runs: MaxRuns, WorkSteps: h.opt.workSteps(),
+		UnzippedBytes: h.opt.maxUnzipped(), Plan: h.opt.Plan}
 }
 
 // tooMany is the 413 of a request that asks for more than a limit allows.
@@ -79,11 +84,13 @@ func count(n int) string {
 	return s
 }
 
-// checkRates refuses more rates than MaxRates.
-func checkRates(rates []float64) error {
-	if len(rates) > MaxRates {
-		return tooMany("rates", len(rates), MaxRates, "rates",
-			"split the list, or run the CLI (flakegate budget -rates ...), which has no such limit")
+// checkRates refuses more rates than this deployment plans per request
+// (MaxRates, or fewer on the Workers Free plan).
+func (h *handler) checkRates(rates []float64) error {
+	if limit := h.opt.maxRates(); len(rates) > limit {
+		return &core.Error{Kind: core.TooLarge, Field: "rates", Msg: fmt.Sprintf(
+			"%s rates; this server answers at most %s per request%s: split the list, or run the CLI (flakegate budget -rates ...), which has no such limit",
+			count(len(rates)), count(limit), h.opt.note())}
 	}
 	return nil
 }
@@ -140,9 +147,9 @@ func (h *handler) checkAA(base, cand *aa.Side, opt aa.Options) error {
 			field = "sets"
 		}
 		return &core.Error{Kind: core.TooLarge, Field: field, Msg: fmt.Sprintf(
-			"this A/A check would take about %.3g steps (%s), over this server's budget of %.3g (a few seconds of one core); "+
+			"this A/A check would take about %.3g steps (%s), over this server's budget of %.3g%s; "+
 				"ask for fewer sets or runs per side, or run the CLI (flakegate aa), which has no such limit",
-			w, aa.WorkText(base, opt), budget)}
+			w, aa.WorkText(base, opt), budget, h.opt.workNote())}
 	}
 	return nil
 }

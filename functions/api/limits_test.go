@@ -115,7 +115,7 @@ func TestHealthStatesLimits(t *testing.T) {
 	var hl Health
 	decode(t, serve(New(LambdaOptions()), "GET", "/v1/health", "", ""), &hl)
 	want := Limits{MaxBodyBytes: LambdaMaxBodyBytes, MaxAnswerBytes: MaxAnswerBytes, Rates: MaxRates, Tests: MaxTests,
-		Cells: MaxCells, Scenarios: MaxScenarios, Runs: MaxRuns, WorkSteps: LambdaWorkSteps}
+		Cells: MaxCells, Scenarios: MaxScenarios, Runs: MaxRuns, WorkSteps: LambdaWorkSteps, UnzippedBytes: MaxHistoryUnzippedBytes}
 	if hl.Limits != want {
 		t.Errorf("limits %+v, want %+v", hl.Limits, want)
 	}

@@ -134,7 +134,7 @@ func quarantineRoutes() []*route {
 	}
 }
 
-func quarantineRelease(a *args) (any, error) {
+func quarantineRelease(_ *handler, a *args) (any, error) {
 	rel, err := schemaArgs(a, schema.QuarantineRelease)
 	if err != nil {
 		return nil, err

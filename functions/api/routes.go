@@ -41,7 +41,7 @@ func routes() []*route {
 			path:    "budget",
 			summary: "Reruns needed to catch a flake, their cost and the merge-gate lane",
 			params:  inputs(schema.Budget),
-			get:     paramsRoute(budget), post: paramsRoute(budget),
+			get:     paramsRoute((*handler).budget), post: paramsRoute((*handler).budget),
 			results: "BudgetResult",
 		},
 		{
@@ -125,7 +125,7 @@ const reportsFormat = "the reports' format, one of the names listed; auto detect
 
 // paramsRoute adapts a computation over args to GET (query) and POST (JSON
 // object, or a urlencoded form).
-func paramsRoute(compute func(a *args) (any, error)) handlerFunc {
+func paramsRoute(compute func(h *handler, a *args) (any, error)) handlerFunc {
 	return func(h *handler, w http.ResponseWriter, r *http.Request) error {
 		rt := h.routes[r.URL.Path[len(Prefix):]]
 		var a *args
@@ -142,7 +142,7 @@ func paramsRoute(compute func(a *args) (any, error)) handlerFunc {
 		if a.err != nil {
 			return a.err
 		}
-		res, err := compute(a)
+		res, err := compute(h, a)
 		if err != nil {
 			return err
 		}
@@ -151,20 +151,20 @@ func paramsRoute(compute func(a *args) (any, error)) handlerFunc {
 	}
 }
 
-func budget(a *args) (any, error) {
+func (h *handler) budget(a *args) (any, error) {
 	in, err := budgetArgs(a)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRates(in.Rates); err != nil {
+	if err := h.checkRates(in.Rates); err != nil {
 		return nil, err
 	}
 	return gate.Budget(in)
 }
 
 // calc is a calculator read by schema s and answered by f.
-func calc[T, R any](s *schema.Schema[T], f func(T) (R, error)) func(*args) (any, error) {
-	return func(a *args) (any, error) {
+func calc[T, R any](s *schema.Schema[T], f func(T) (R, error)) func(*handler, *args) (any, error) {
+	return func(_ *handler, a *args) (any, error) {
 		in, err := schemaArgs(a, s)
 		if err != nil {
 			return nil, err

@@ -65,7 +65,7 @@ func postTriage(h *handler, w http.ResponseWriter, r *http.Request) error {
 	}
 	var run []history.TestResult
 	var meta history.RunMeta
-	hr := &historyReader{h: history.New(), format: format}
+	hr := &historyReader{h: history.New(), format: format, unzipLimit: h.opt.maxUnzipped(), note: h.opt.note()}
 	hr.h.SetLimits(MaxHistoryTests, MaxCells)
 	runs, regs := 0, 0
 	read := func(part string, body io.Reader) error {

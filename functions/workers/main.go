@@ -9,6 +9,9 @@
 // itself; for a page with one (a link) it fetches the page as pre-rendered
 // from the assets and hands both to pages (package render).
 //
+// The Worker's limits are those of the Workers plan that FLAKEGATE_PLAN
+// (wrangler.toml's [vars]) names, "free" or "paid" (api.WorkerPlanOptions).
+//
 // One instance of this program serves every request of its isolate, several
 // at a time (package bridge). The API keeps no state between requests, so
 // nothing here does either; a panic, which the API answers with a 500, also
@@ -28,11 +31,14 @@ import (
 )
 
 func main() {
-	opt := api.WorkerOptions()
+	opt, err := api.WorkerPlanOptions(plan())
+	if err != nil {
+		log.Fatal(err) // the shim answers every request 500, and the log says why
+	}
 	opt.Log = log.New(retiringLog{}, "", 0)
 	h := api.New(opt)
-	err := bridge.Serve(hooks(h), bridge.Options{
-		DiscardBytes: 2 * api.DefaultMaxBodyBytes,
+	err = bridge.Serve(hooks(h), bridge.Options{
+		DiscardBytes: discardBytes(opt),
 		// An isolate may hold 128 MB; an instance that has served only
 		// small requests holds about 11 MiB.
 		RetireBytes: 64 << 20,
@@ -40,6 +46,34 @@ func main() {
 		Pages:       http.HandlerFunc(pages),
 	})
 	log.Fatal(err)
+}
+
+// freeDiscardBytes is what the shim reads of a body in all on the Free
+// plan: reading and discarding the rest of an upload the API refused
+// costs CPU time too (about 5 ns a byte under workerd), so past 1 MiB the
+// upload is cancelled rather than read, and a client that sends its whole
+// body before it reads the answer may see the connection closed instead of
+// the 413.
+const freeDiscardBytes = 1 << 20
+
+// discardBytes bounds what the shim reads of a request body (twice the
+// body limit; on the Free plan, freeDiscardBytes).
+func discardBytes(opt api.Options) int64 {
+	if opt.Plan == api.WorkerPlanFree {
+		return freeDiscardBytes
+	}
+	return 2 * api.DefaultMaxBodyBytes
+}
+
+// plan is the Workers plan the Worker is deployed on, as wrangler.toml's
+// [vars] FLAKEGATE_PLAN names it (the shim hands the FLAKEGATE_ variables
+// to Go as its environment); unset, the Free plan, whose limits keep every
+// request within its CPU time.
+func plan() string {
+	if p, ok := os.LookupEnv("FLAKEGATE_PLAN"); ok {
+		return p
+	}
+	return api.WorkerPlanFree
 }
 
 // pages answers the shim's request to render a link: its URL and headers

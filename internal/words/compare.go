@@ -49,6 +49,13 @@ func CompareAnswer(r *compare.Result) string {
 	var s string
 	ci := fmt.Sprintf("(%s interval %s to %s%s)", Level(r.Level), pointsOne(low), pointsOne(high), how)
 	switch pts := pointsOne(math.Abs(r.Diff)); {
+	case r.TooFew:
+		s = fmt.Sprintf("%s are too few to say whether B or A is better: B − A is %s points, and the %s interval%s covers every difference accuracy can take (−100 to 100 points)",
+			Nouns(r.Questions, "question"), pointsOne(r.Diff), Level(r.Level), how)
+	case r.Diff == 0 && oneRun(r):
+		s = "B and A answer exactly the same share of questions right " + ci
+	case r.Diff == 0:
+		s = "B and A score exactly the same on average " + ci
 	case pts == "0.0" && oneRun(r):
 		s = "B and A answer the same share of questions right, within 0.05 points " + ci
 	case pts == "0.0":

@@ -130,3 +130,33 @@ func TestCompareMarkdownGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareAnswerBounds: three questions give a t interval (2 degrees of
+// freedom, ±4.30 standard errors) past ±100 points; the answer says the
+// questions are too few instead of quoting it, and an exact zero is said
+// as exactly the same, not "within 0.05 points".
+func TestCompareAnswerBounds(t *testing.T) {
+	side := func(passed ...int64) *aa.Side {
+		s := &aa.Side{}
+		for i, p := range passed {
+			s.Scenarios = append(s.Scenarios, aa.Tally{ID: string(rune('a' + i)), Passed: p, Total: 1})
+		}
+		return s
+	}
+	r, err := compare.Compare(side(1, 0, 1), side(0, 0, 1), compare.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := CompareAnswer(r)
+	if want := "3 questions are too few to say whether B or A is better: B − A is −33.3 points, and the 95% interval covers every difference accuracy can take (−100 to 100 points)"; !strings.HasPrefix(got, want) {
+		t.Errorf("got %q\nwant it to start %q", got, want)
+	}
+	r, err = compare.Compare(side(1, 0, 1, 0, 1, 1, 0, 1, 1, 1), side(0, 1, 1, 0, 1, 1, 0, 1, 1, 1), compare.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = CompareAnswer(r)
+	if want := "B and A answer exactly the same share of questions right (95% interval"; !strings.HasPrefix(got, want) || strings.Contains(got, "within") {
+		t.Errorf("got %q\nwant it to start %q", got, want)
+	}
+}

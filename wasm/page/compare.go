@@ -224,7 +224,7 @@ func (c *Compare) renderResult() app.UI {
 				app.THead().Body(app.Tr().Body(th("question"), th("A → B"))),
 				app.TBody().Body(app.Range(r.Flips).Slice(func(k int) app.UI {
 					f := r.Flips[k]
-					return app.Tr().Body(app.Td().Class("id").Body(fieldStr("id", f.ID)), app.Td().Text(words.FlipWords(r, f)))
+					return app.Tr().DataSet("scope", strconv.Itoa(k)).Body(app.Td().Class("id").Body(fieldStr("id", f.ID)), app.Td().Text(words.FlipWords(r, f)))
 				})),
 			))
 		}),

@@ -38,23 +38,30 @@ type Emulator struct {
 
 // Start builds bootstrap from the module under root for this machine (as
 // `make lambda` does for arm64) into dir, and runs it under the emulator
-// installed at root/bin/tools/aws-lambda-rie on a free loopback port, with
-// env (KEY=value: AWS_LAMBDA_FUNCTION_TIMEOUT=1 for a one-second timeout)
-// added to its environment. It returns once the emulator listens.
+// (StartBinary).
 func Start(root, dir string, env ...string) (*Emulator, error) {
-	rie, err := filepath.Abs(filepath.Join(root, "bin", "tools", "aws-lambda-rie"))
-	if err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(rie); err != nil {
-		return nil, fmt.Errorf("aws-lambda-rie is not installed at %s: run `make tools-functions` (or `make rie`)", rie)
-	}
 	bootstrap := filepath.Join(dir, "bootstrap")
 	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-tags", "lambda.norpc", "-o", bootstrap, "./functions/lambda")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=-mod=mod")
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building bootstrap: %v\n%s", err, out)
+	}
+	return StartBinary(root, bootstrap, env...)
+}
+
+// StartBinary runs the built bootstrap under the emulator installed at
+// root/bin/tools/aws-lambda-rie on a free loopback port, in bootstrap's
+// directory, with env (KEY=value: AWS_LAMBDA_FUNCTION_TIMEOUT=1 for a
+// one-second timeout) added to its environment. It returns once the
+// emulator listens.
+func StartBinary(root, bootstrap string, env ...string) (*Emulator, error) {
+	rie, err := filepath.Abs(filepath.Join(root, "bin", "tools", "aws-lambda-rie"))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(rie); err != nil {
+		return nil, fmt.Errorf("aws-lambda-rie is not installed at %s: run `make tools-functions` (or `make rie`)", rie)
 	}
 	e := &Emulator{Logs: &apitest.Output{}}
 	if st, err := os.Stat(bootstrap); err == nil {
@@ -67,7 +74,7 @@ func Start(root, dir string, env ...string) (*Emulator, error) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	e.cmd = exec.Command(rie, "--runtime-interface-emulator-address", fmt.Sprintf("127.0.0.1:%d", port), bootstrap)
-	e.cmd.Dir = dir
+	e.cmd.Dir = filepath.Dir(bootstrap)
 	e.cmd.Stdout, e.cmd.Stderr = e.Logs, e.Logs
 	e.cmd.Env = append(append(os.Environ(), "AWS_LAMBDA_FUNCTION_NAME=flakegate", "AWS_REGION=us-east-1"), env...)
 	if err := e.cmd.Start(); err != nil {

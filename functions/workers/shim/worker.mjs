@@ -39,11 +39,23 @@ let instance = null;
 // started counts the instances this isolate has started.
 let started = 0;
 
+// goEnv is the Go program's environment: the Worker's variables
+// (wrangler.toml's [vars]) whose names begin FLAKEGATE_, such as
+// FLAKEGATE_PLAN; bindings and other variables stay out of it.
+function goEnv(env) {
+  const out = {};
+  for (const [name, value] of Object.entries(env || {})) {
+    if (name.startsWith("FLAKEGATE_") && typeof value === "string") out[name] = value;
+  }
+  return out;
+}
+
 // Instance is one running app.wasm and the requests it is answering.
 class Instance {
-  constructor() {
+  constructor(env) {
     this.id = ++started;
     this.go = new Go();
+    this.go.env = goEnv(env);
     this.goSide = null; // serve(request, source, respond), from registration
     this.pending = new Set(); // the settle functions of unanswered requests
     this.retired = false; // no new requests: a fresh instance takes them
@@ -218,12 +230,12 @@ function toResponse({ status, fields, body }) {
   return new Response(nobody ? null : body, { status, headers });
 }
 
-// live is the live instance, started if there is none; null when it could
-// not start.
-function live() {
+// live is the live instance, started with the Worker's variables env if
+// there is none; null when it could not start.
+function live(env) {
   let inst = instance;
   if (inst === null) {
-    inst = new Instance();
+    inst = new Instance(env);
     if (inst.dead) return null;
     instance = inst;
   }
@@ -255,7 +267,7 @@ async function page(request, env) {
   const html = new Uint8Array(await asset.arrayBuffer());
   const headers = new Headers(asset.headers);
   for (const name of ["content-length", "content-encoding", "etag"]) headers.delete(name);
-  const inst = live();
+  const inst = live(env);
   const got = inst === null ? null : await inst.call("render", new Request(request.url, { method: "POST", headers: request.headers, body: html }));
   if (got === null || got.status === 204) {
     return new Response(request.method === "HEAD" ? null : html, { status: 200, headers });
@@ -267,7 +279,7 @@ async function page(request, env) {
 
 async function fetch(request, env) {
   if (env && env.ASSETS && !new URL(request.url).pathname.startsWith("/v1/")) return page(request, env);
-  const inst = live();
+  const inst = live(env);
   return inst === null ? failed() : inst.serve(request);
 }
 

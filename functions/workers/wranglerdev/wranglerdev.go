@@ -12,11 +12,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -135,8 +137,30 @@ type Server struct {
 
 // Start runs `wrangler dev` with the configuration cfg, its state and home
 // in dir, and returns once /v1/health answers 200 (or after 90 s, with an
-// error holding wrangler's output).
+// error holding wrangler's output). The Worker runs with the Paid plan's
+// limits (FLAKEGATE_PLAN=paid: api.WorkerOptions, which the tests compare
+// its answers with); StartWith chooses.
 func Start(root, dir, cfg string) (*Server, error) {
+	return StartWith(root, dir, cfg, StartOptions{Vars: map[string]string{"FLAKEGATE_PLAN": "paid"}})
+}
+
+// StartOptions change how StartWith runs wrangler dev.
+type StartOptions struct {
+	// Probe is the path polled until it answers 200; "" means /v1/health.
+	// A calculator page without a query ("/") is answered from the assets
+	// without starting the Worker's Go instance.
+	Probe string
+	// Vars are the Worker's variables, overriding wrangler.toml's [vars]
+	// (wrangler dev --var NAME:VALUE).
+	Vars map[string]string
+}
+
+// StartWith is Start with options.
+func StartWith(root, dir, cfg string, opt StartOptions) (*Server, error) {
+	probe := opt.Probe
+	if probe == "" {
+		probe = "/v1/health"
+	}
 	wrangler, err := Wrangler(root)
 	if err != nil {
 		return nil, err
@@ -150,8 +174,12 @@ func Start(root, dir, cfg string) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), inspector: inspector, logs: &apitest.Output{}, done: make(chan struct{})}
-	s.cmd = exec.Command(wrangler, "dev", "--config", cfg, "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
-		"--inspector-port", strconv.Itoa(inspector), "--show-interactive-dev-session=false", "--log-level", "warn")
+	args := []string{"dev", "--config", cfg, "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
+		"--inspector-port", strconv.Itoa(inspector), "--show-interactive-dev-session=false", "--log-level", "warn"}
+	for _, k := range slices.Sorted(maps.Keys(opt.Vars)) {
+		args = append(args, "--var", k+":"+opt.Vars[k])
+	}
+	s.cmd = exec.Command(wrangler, args...)
 	s.cmd.Dir = dir
 	s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs
 	// Offline and quiet: no metrics, no update check, no Request.cf download.
@@ -165,7 +193,7 @@ func Start(root, dir, cfg string) (*Server, error) {
 	deadline := time.Now().Add(90 * time.Second)
 	client := &http.Client{Timeout: 10 * time.Second}
 	for {
-		resp, err := client.Get(s.URL + "/v1/health")
+		resp, err := client.Get(s.URL + probe)
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -174,12 +202,12 @@ func Start(root, dir, cfg string) (*Server, error) {
 		}
 		select {
 		case <-s.done:
-			return nil, fmt.Errorf("wrangler dev exited before it answered /v1/health:\n%s", s.Logs())
+			return nil, fmt.Errorf("wrangler dev exited before it answered %s:\n%s", probe, s.Logs())
 		default:
 		}
 		if time.Now().After(deadline) {
 			s.Stop()
-			return nil, fmt.Errorf("wrangler dev did not answer /v1/health within 90s (last error %v):\n%s", err, s.Logs())
+			return nil, fmt.Errorf("wrangler dev did not answer %s within 90s (last error %v):\n%s", probe, err, s.Logs())
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
@@ -232,14 +260,26 @@ type Usage struct {
 	WorkerRSS int64         // the Worker's process, in bytes
 }
 
+// WorkerPID is the process id of the workerd process that runs the Worker
+// (the one with the inspector).
+func (s *Server) WorkerPID() (int, error) {
+	pid, _, err := s.usage()
+	return pid, err
+}
+
 // Usage reads the workerd processes' figures from /proc.
 func (s *Server) Usage() (Usage, error) {
+	_, u, err := s.usage()
+	return u, err
+}
+
+func (s *Server) usage() (int, Usage, error) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return Usage{}, err
+		return 0, Usage{}, err
 	}
 	var u Usage
-	found := 0
+	found, worker := 0, 0
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -253,13 +293,13 @@ func (s *Server) Usage() (Usage, error) {
 		u.CPU += st.cpu
 		// The Worker's process is the one with the inspector.
 		if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && bytes.Contains(cmdline, []byte("--inspector-addr")) {
-			u.WorkerCPU, u.WorkerRSS = st.cpu, st.rss
+			u.WorkerCPU, u.WorkerRSS, worker = st.cpu, st.rss, pid
 		}
 	}
 	if found == 0 || u.WorkerRSS == 0 {
-		return Usage{}, fmt.Errorf("found %d workerd processes in wrangler's process group, and not the Worker's", found)
+		return 0, Usage{}, fmt.Errorf("found %d workerd processes in wrangler's process group, and not the Worker's", found)
 	}
-	return u, nil
+	return worker, u, nil
 }
 
 // IsolateHeap returns the bytes the Worker's V8 heap holds after a full
@@ -376,4 +416,26 @@ func freePort() (int, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Workspace checks that wrangler is installed under root, and makes a
+// temporary directory (named after prefix) holding site/, a one-page
+// site with index as its index.html. It returns the directory and the
+// site's; the caller removes the directory.
+func Workspace(root, prefix, index string) (dir, site string, err error) {
+	if _, err := Wrangler(root); err != nil {
+		return "", "", err
+	}
+	if dir, err = os.MkdirTemp("", prefix); err != nil {
+		return "", "", err
+	}
+	site = filepath.Join(dir, "site")
+	if err = os.MkdirAll(site, 0o755); err == nil {
+		err = os.WriteFile(filepath.Join(site, "index.html"), []byte(index), 0o644)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", "", err
+	}
+	return dir, site, nil
 }

@@ -1,0 +1,142 @@
+package store
+
+import (
+	"errors"
+	"io"
+	"time"
+)
+
+// State is what appending to a store needs: its name table, the
+// identities of its entries and where its intact records end.
+type State struct {
+	names *Names
+	ids   map[ID]bool
+	// End is the byte offset past the last intact record: 0 for an empty
+	// file (the header is still to be written), else at least HeaderSize.
+	End     int64
+	Entries int // intact entries
+	Runs    int // runs in them
+	// Damage is where the store stops being readable; nil when every byte
+	// is an intact record. Bytes past End are not the store's.
+	Damage *Damage
+}
+
+// Scan reads a store for appending: an empty r is an empty store. Damage
+// past the header is State.Damage, not an error; a file that is not a
+// store, or whose header is damaged, is a *Damage error.
+func Scan(r io.Reader, file string) (*State, error) {
+	s := &State{names: NewNames(), ids: map[ID]bool{}}
+	rd, err := NewReader(r, file)
+	if err != nil {
+		if d, ok := IsDamage(err); ok && d.Torn && d.Offset == 0 {
+			// An empty file, or a header cut short: nothing was recorded.
+			return s, nil
+		}
+		return nil, err
+	}
+	if err := s.read(rd); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// read skims rd's entries into s.
+func (s *State) read(rd *Reader) error {
+	rd.Skim()
+	s.End = rd.Offset()
+	for {
+		e, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if d, ok := IsDamage(err); ok {
+			s.Damage = d
+			break
+		}
+		if err != nil {
+			return err
+		}
+		s.ids[e.ID] = true
+	}
+	for _, n := range rd.Names() {
+		s.names.add(n)
+	}
+	s.End, s.Entries, s.Runs = rd.Offset(), rd.Entries(), rd.Runs()
+	return nil
+}
+
+// Has reports whether the store holds an entry of identity id.
+func (s *State) Has(id ID) bool { return s.ids[id] }
+
+// Add returns the bytes that append e to the store (the header first when
+// the store is empty) and true, or nil and false when the store holds e
+// already (the same identity). The bytes are to be written at End; after
+// that, End counts them.
+func (s *State) Add(e Entry) ([]byte, bool) {
+	if e.ID == (ID{}) {
+		e.ID = Identity(e)
+	}
+	if s.ids[e.ID] {
+		return nil, false
+	}
+	var out []byte
+	if s.End == 0 {
+		out = Header()
+	}
+	out = append(out, Encode(s.names, e)...)
+	s.ids[e.ID] = true
+	s.End += int64(len(out))
+	s.Entries++
+	metas, _ := e.Report.Runs()
+	s.Runs += len(metas)
+	return out, true
+}
+
+// NewState is the state of an empty store.
+func NewState() *State { return &State{names: NewNames(), ids: map[ID]bool{}} }
+
+// When is the time retention judges an entry by: its latest run's time,
+// else when it was recorded; zero when neither is known.
+func When(e Entry) time.Time {
+	var t time.Time
+	metas, _ := e.Report.Runs()
+	for _, m := range metas {
+		if m.Time.After(t) {
+			t = m.Time
+		}
+	}
+	if t.IsZero() {
+		return e.Recorded
+	}
+	return t
+}
+
+// Each calls fn with every entry of a store in order, each identity once
+// (an entry recorded twice is given the first time). It stops at fn's
+// first error, and at damage with the *Damage. The entry's results and run
+// times are valid until fn returns (Reader.Reuse): fn copies what it
+// keeps, as history.AddParsed does.
+func Each(r io.Reader, file string, fn func(Entry) error) error {
+	rd, err := NewReader(r, file)
+	if err != nil {
+		return err
+	}
+	rd.Reuse()
+	seen := map[ID]bool{}
+	for {
+		e, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if seen[e.ID] {
+			continue
+		}
+		seen[e.ID] = true
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+}
