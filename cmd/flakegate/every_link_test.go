@@ -154,6 +154,11 @@ func TestEveryLinkShowsItsFigures(t *testing.T) {
 		},
 	}
 	for _, c := range commands {
+		// triage answers about one run against a past; no calculator
+		// page shows that answer, so it prints no link.
+		if c.name == "triage" {
+			continue
+		}
 		if len(cases[c.name]) == 0 {
 			t.Errorf("command %s: no case follows its -site link", c.name)
 		}
