@@ -153,16 +153,18 @@ func TestEveryLinkShowsItsFigures(t *testing.T) {
 			{[]string{"quarantine", "runs", "-below", "0.02", "-confidence", "0.9"}, []linkCheck{{prefix: "rule"}}},
 		},
 	}
-	// Commands that answer no calculator question (record keeps runs)
-	// print no link even when given -site; one that starts printing one
-	// fails here until it has a case above.
+	// Commands that answer no calculator question print no link even
+	// when given -site: record keeps runs, and no page shows one run's
+	// triage against its past. One that starts printing a link fails here
+	// until it has a case above.
 	noLink := map[string][]string{
 		"record": {"record", "-json", "-site", testSite, "-store", filepath.Join(dir, "runs.store"), "testdata/ledger.jsonl"},
+		"triage": {"triage", "-json", "-site", testSite, "-history", "testdata/triage/past.zip", "testdata/triage/run.xml"},
 	}
 	for _, c := range commands {
 		if args, ok := noLink[c.name]; ok {
 			code, out, errs := cli(t, "", args...)
-			if code != 0 || !strings.HasPrefix(out, "{") || strings.Contains(out, `"link"`) || strings.Contains(out, testSite) {
+			if code == 2 || !strings.HasPrefix(out, "{") || strings.Contains(out, `"link"`) || strings.Contains(out, testSite) {
 				t.Errorf("command %s should print no link; got exit %d: %s%s", c.name, code, out, errs)
 			}
 			continue

@@ -22,6 +22,7 @@ type triageOutput struct {
 
 func runTriage(c *calc[triage.Options]) (bool, error) {
 	past := filesFlag(c.fs, "history", "the past runs' `reports`: a file, folder, glob or zip archive, each report one run (as flakegate history reads them); repeat")
+	c.fs.Func("store", "a history store `file` (flakegate record -store) holding the past runs; repeat, or mix with -history", past.Set)
 	manifest := c.fs.String("manifest", "", "a CSV `file` with the columns file,run,commit,branch,time,job: what each past report's run was")
 	format := c.fs.String("format", "", formatUsage)
 	q := quarantineFlags(c.fs)
@@ -79,7 +80,7 @@ func runTriage(c *calc[triage.Options]) (bool, error) {
 	return tr.Blocks, err
 }
 
-// readRun reads this run's reports (historyInputs: files, folders, globs,
+// readTriageRun reads this run's reports (historyInputs: files, folders, globs,
 // zip archives) as one run: a sharded job's reports together. failedIn
 // names, per failed test, the first report it failed in.
 func readTriageRun(e *env, pos []string, format string) (meta history.RunMeta, run []history.TestResult, failedIn map[string]string, err error) {

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -172,5 +173,55 @@ func TestTriageQuarantineAndAnnotations(t *testing.T) {
 	args[3] = "2027-01-05"
 	if code, out, errs = cli(t, "", args...); code != exitBlock || !strings.Contains(out, "pkg07.TestStable00007 (new)") {
 		t.Errorf("expired entry: exit %d, want 1; %s%s", code, out, errs)
+	}
+}
+
+// TestTriageStore records the planted past, one report a run, into a
+// history store (flakegate record) and triages the run against it: the
+// classes are those the reports themselves give with -history.
+func TestTriageStore(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "runs.fgs")
+	z, err := zip.OpenReader("testdata/triage/past.zip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	for _, f := range z.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		b.ReadFrom(rc)
+		rc.Close()
+		path := filepath.Join(dir, filepath.Base(f.Name))
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errs := cli(t, "", "record", "-store", store, path); code != exitOK {
+			t.Fatalf("record %s: exit %d; %s", f.Name, code, errs)
+		}
+	}
+	classes := func(args ...string) map[string]string {
+		t.Helper()
+		code, out, errs := cli(t, "", append([]string{"triage", "-json"}, args...)...)
+		if code != exitBlock {
+			t.Fatalf("%v: exit %d; %s", args, code, errs)
+		}
+		var res triage.Result
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, f := range res.Failures {
+			m[f.Test] = f.Class
+		}
+		return m
+	}
+	fromStore := classes("-store", store, "testdata/triage/run.xml")
+	fromReports := classes("-history", "testdata/triage/past.zip", "testdata/triage/run.xml")
+	if len(fromStore) != 7 || fmt.Sprint(fromStore) != fmt.Sprint(fromReports) {
+		t.Errorf("from the store %v, from the reports %v", fromStore, fromReports)
 	}
 }
