@@ -10,11 +10,13 @@ import (
 
 // boardRowH is a leaderboard plot's row height, and boardNameW the room
 // its model names take left of the axis (names past boardNameRunes are
-// cut with an ellipsis; the table beside it names them in full).
+// cut with an ellipsis; the table beside it names them in full): 18 at
+// the phone stylesheet's 22-unit font take about 220 units, the room left
+// of the axis.
 const (
 	boardRowH      = 28.0
-	boardNameW     = 150.0
-	boardNameRunes = 20
+	boardNameW     = 190.0
+	boardNameRunes = 18
 )
 
 // BoardPlot draws each model of a leaderboard as a row, highest accuracy

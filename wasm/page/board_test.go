@@ -102,7 +102,7 @@ func TestBoardPageOpensTheCLIsLink(t *testing.T) {
 // TestBoardPlotNames: one dot a model, and a long name cut to fit left
 // of the axis.
 func TestBoardPlotNames(t *testing.T) {
-	if got := shortName("a-model-with-a-very-long-name"); got != "a-model-with-a-very…" {
+	if got := shortName("a-model-with-a-very-long-name"); got != "a-model-with-a-ve…" {
 		t.Errorf("shortName: %q", got)
 	}
 	if got := shortName("gpt-x"); got != "gpt-x" {
