@@ -99,7 +99,8 @@ func TestBoardRefusals(t *testing.T) {
 }
 
 // TestBoardSameBytesAsAPI: the CLI's -json is the API's answer, byte for
-// byte, for the same logs (functions/api's corpus case compare-board, one
+// byte, link included (the corpus's site, http://example.com), for the same
+// logs (functions/api's corpus case compare-board, one
 // part a model named as the CLI names each file).
 func TestBoardSameBytesAsAPI(t *testing.T) {
 	golden := testfile.Read(t, "../../functions/api/testdata/golden/compare-board.txt")
@@ -107,7 +108,7 @@ func TestBoardSameBytesAsAPI(t *testing.T) {
 	if !ok {
 		t.Fatal("no body in the API's golden answer")
 	}
-	code, out, errs := cli(t, "", append([]string{"compare", "-json", "-format", "samples", "-score", "correct", "-category", "subject", "-bh"}, boardLogs...)...)
+	code, out, errs := cli(t, "", append([]string{"compare", "-json", "-site", "http://example.com", "-format", "samples", "-score", "correct", "-category", "subject", "-bh"}, boardLogs...)...)
 	if code != exitOK || out != body {
 		t.Errorf("exit %d (%s); CLI and API differ:\n%s\n---\n%s", code, errs, out, body)
 	}
