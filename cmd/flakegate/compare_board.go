@@ -12,6 +12,7 @@ import (
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/share"
 	"github.com/flakegate/flakegate/internal/words"
 )
 
@@ -145,11 +146,12 @@ func runBoard(c *calc[compare.Options], b *boardFlags, arms *armFlags, eval repo
 		return false, err
 	}
 	res.Warnings = append(res.Warnings, notes...)
-	link := words.Link{}
-	if c.site != "" {
-		link.Note = "A leaderboard has no calculator view yet; the link is left out."
-		res.LinkNote = link.Note
+	view, err := share.Leaderboard(models, bo)
+	if err != nil {
+		return false, err
 	}
+	link := words.CompareLink(view, c.site, len(notes) > 0)
+	res.Link, res.LinkNote = link.URL, link.Note
 	return false, c.print(printed{res: res, link: link, notes: answerNotes(false, res.Warnings, func() string { return words.BoardAnswer(res) }),
 		markdown: func() string { return words.BoardMarkdown(res, link) },
 		text:     func(w io.Writer) error { return writeBoard(w, res) }})

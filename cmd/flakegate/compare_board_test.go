@@ -2,9 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/flakegate/flakegate/core/compare"
+	"github.com/flakegate/flakegate/internal/share"
 	"github.com/flakegate/flakegate/internal/testfile"
 )
 
@@ -92,7 +99,8 @@ func TestBoardRefusals(t *testing.T) {
 }
 
 // TestBoardSameBytesAsAPI: the CLI's -json is the API's answer, byte for
-// byte, for the same logs (functions/api's corpus case compare-board, one
+// byte, link included (the corpus's site, http://example.com), for the same
+// logs (functions/api's corpus case compare-board, one
 // part a model named as the CLI names each file).
 func TestBoardSameBytesAsAPI(t *testing.T) {
 	golden := testfile.Read(t, "../../functions/api/testdata/golden/compare-board.txt")
@@ -100,8 +108,52 @@ func TestBoardSameBytesAsAPI(t *testing.T) {
 	if !ok {
 		t.Fatal("no body in the API's golden answer")
 	}
-	code, out, errs := cli(t, "", append([]string{"compare", "-json", "-format", "samples", "-score", "correct", "-category", "subject", "-bh"}, boardLogs...)...)
+	code, out, errs := cli(t, "", append([]string{"compare", "-json", "-site", "http://example.com", "-format", "samples", "-score", "correct", "-category", "subject", "-bh"}, boardLogs...)...)
 	if code != exitOK || out != body {
 		t.Errorf("exit %d (%s); CLI and API differ:\n%s\n---\n%s", code, errs, out, body)
+	}
+}
+
+// TestBoardLink: -site prints the leaderboard's link, whose state is the
+// models' questions (share.DecodeBoard); 3 models of 3,000 questions,
+// each right or wrong by a seeded coin, take more than the link's 8 KiB:
+// the result then has no link and its note says why, in -json and in the
+// text.
+func TestBoardLink(t *testing.T) {
+	samples := []string{"compare", "-format", "samples", "-score", "correct", "-site", "https://fg.example"}
+	code, out, errs := cli(t, "", append(append(samples, "-json"), boardLogs...)...)
+	var res compare.Board
+	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	u, err := url.Parse(res.Link)
+	if err != nil || u.Host != "fg.example" || u.Path != share.ComparePath || res.LinkNote != "" {
+		t.Fatalf("link %q, note %q", res.Link, res.LinkNote)
+	}
+	s, err := share.DecodeBoard(u.Query().Get(share.BoardKey))
+	if err != nil || len(s.Models) != 4 || s.Models[0].Name != "alpha" || len(s.Models[0].Questions) != 120 {
+		t.Fatalf("the link's state: %v, %d models", err, len(s.Models))
+	}
+
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(2026, 1206))
+	var big []string
+	for _, m := range []string{"a", "b", "c"} {
+		var b strings.Builder
+		for q := range 3000 {
+			fmt.Fprintf(&b, "{\"id\": \"q%04d\", \"correct\": %v}\n", q, r.IntN(2) == 1)
+		}
+		big = append(big, filepath.Join(dir, m+".jsonl"))
+		if err := os.WriteFile(big[len(big)-1], []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs = cli(t, "", append(append(samples, "-json"), big...)...)
+	res = compare.Board{}
+	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || res.Link != "" || !strings.Contains(res.LinkNote, "over the 8,192-byte limit") {
+		t.Fatalf("exit %d (%s): link %q, note %q", code, errs, res.Link, res.LinkNote)
+	}
+	if _, text, _ := cli(t, "", append(samples, big...)...); !strings.Contains(text, res.LinkNote) {
+		t.Errorf("the text does not say why there is no link:\n%s", text)
 	}
 }

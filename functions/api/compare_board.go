@@ -10,6 +10,8 @@ import (
 	"github.com/flakegate/flakegate/core/compare"
 	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 )
 
 // bodyMultipartBoard is /v1/compare/board's upload: one part a model,
@@ -102,6 +104,14 @@ func postBoard(h *handler, w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	res.Warnings = append(res.Warnings, notes...)
+	if site := h.site(r); site != "" {
+		view, err := share.Leaderboard(models, opt)
+		if err != nil {
+			return err
+		}
+		link := words.CompareLink(view, site, len(notes) > 0)
+		res.Link, res.LinkNote = link.URL, link.Note
+	}
 	return h.writeResult(w, r, res, cacheNone)
 }
 

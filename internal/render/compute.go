@@ -76,7 +76,7 @@ var ErrNotRendered = errors.New("render: no link to render")
 
 // Compute is the view of a link: the page at path with the query string
 // query (raw, without '?'), in the fragment's format (share.Form and the
-// packed aa=, ledger=, registry=, compare=, history= values; versioned or
+// packed aa=, ledger=, registry=, compare=, board=, history= values; versioned or
 // not). Each result is computed by the core as the CLI computes it, and
 // worded by package words. A link whose input cannot be read gives a View
 // with Err set; only ErrNotRendered is returned as an error.
@@ -100,6 +100,10 @@ func Compute(path, query string) (*View, error) {
 	case share.QuarantinePath:
 		err = v.quarantine(query, q.Get("registry"))
 	case share.ComparePath:
+		if q.Has(share.BoardKey) {
+			err = v.board(q.Get(share.BoardKey))
+			break
+		}
 		err = v.compare(q.Get("compare"))
 	case share.HistoryPath:
 		err = v.history(q.Get("history"))
@@ -323,6 +327,31 @@ func compared(text string) (*compare.Result, error) {
 	}
 	a, b, opt := s.Sides()
 	return compare.Compare(a, b, opt)
+}
+
+func (v *View) board(text string) error {
+	s, err := packed(text, share.DecodeBoard)
+	if err != nil {
+		return err
+	}
+	models, opt := s.Board()
+	if boardWork(models) > MaxWorkSteps {
+		return ErrNotRendered // the page computes it
+	}
+	res, err := compare.Leaderboard(models, opt)
+	if err != nil {
+		return err
+	}
+	v.Title = "Leaderboard"
+	return v.add("board", res, words.BoardMarkdown(res, words.Link{}))
+}
+
+// boardWork is a leaderboard's paired answers to test, K(K−1)/2 pairs of
+// the first model's questions each (as compare.Leaderboard bounds it,
+// before any test runs).
+func boardWork(models []compare.Model) float64 {
+	k := float64(len(models))
+	return k * (k - 1) / 2 * 2 * float64(len(models[0].Side.Scenarios))
 }
 
 func (v *View) history(text string) error {

@@ -7,7 +7,8 @@
 //     QuarantinePath, ComparePath, HistoryPath) and a query string in the
 //     format share writes into fragments: a form's text, versioned ("v=2")
 //     or of the first format, and the packed aa=, ledger=, registry=,
-//     compare= and history= values, read by share's own decoders.
+//     compare=, board= (a leaderboard, on ComparePath) and history=
+//     values, read by share's own decoders.
 //   - Every result is computed by the core as the CLI computes it, and its
 //     answer and summary are package words' (the Markdown's first line is
 //     the answer the CLI, the API and the page give). Every figure of a

@@ -41,6 +41,10 @@ func links(t testing.TB) []link {
 		{"decide_invalid", "/decide", "baseline=12%2F10&confidence=2&min_trials=20&patched=19%2F20&v=2"},
 		{"quarantine_rule", "/quarantine", "below=0.05&confidence=0.99&v=2"},
 		{"aa_damaged", "/aa", "aa=AAAA"},
+		// flakegate compare -format samples -score correct -site https://x.example -json on
+		// cmd/flakegate/testdata/board/alpha, beta and gamma.jsonl
+		{"board", "/compare", "board=7JrNattAFIXfZdamnDv_o1cpWahEtAW7SbDJJuTdS0OhDST9TFHEyNY2nIzE58OI-3Gf3KMbbOcOd7fT_uiGz0_ux3iY3ODG_f230e3cw8sfv9-6wT1Icjt3Px6P0-3Lv53uTuPeDfa8-xMxjvi_Ino7EviUyKckPiXzKYVPqRxp-CBjusZ0zXOE6VrkCNM1pmuFI0zXGkY80_VM1zNdz3Q9d9czXZ85wnQ90_VMNzDdwHQD0w1MN3B3A9MN3N3AN0NguoFvhiiOMN3I925kupHpRqYbubuRuxuZbuTuJu5uYrqJu5uYbmK6iekmppu4u6niD5CYbma6melmppuZbma6melmppuZbma6mekWplsMH1SYbmG6hb9qhekWvncL0y18MxSmW5lu5e5WpluZbuXuVqZbubuV6VbubmW6jek2ptv4q9aYbmO6jek2ptv4q9aYbkO6xrOa8axmPKsZz2qmyJHEkczvUviUyhGmy7OaGd67xrOavZrV3jmF6fKsZpY5UvhdmO67s9rNr9Bv_fBlOnViH8T2wZayD1qXfVBH9sHYPthS9kHXaB9ssw_d2wdj-2Cz2Adbyj6I7YPYPthmH_7XPmgW-2CbfXjTPojtg2axD5rFPhjbB81iH4ztg9ZlH9SRfdA12gexfbB12Qdj-2BsH7SUfbCO7IOtyz7YxdkH-1D78HU8HP6tH9TR8sMZ-kHXuPxwhn4Q6wddnH6wTT98oH7QNeoHdaQf1NHyQ0_6QevSD1pq-UHr0g9i_aCLW344Qz-oo-UHW2r5QawftJR-UEf6QbPoB82iH8T6QR0tP4j1g1g_aCn9MM_ygzb90L1-sItbftAr_XCzc_vpcdq7QZ9aev4ZAAD__w"},
+		{"board_damaged", "/compare", "board=AAAA"},
 	}
 	f, err := os.Open(filepath.Join("testdata", "links.txt"))
 	if err != nil {

@@ -139,7 +139,7 @@ type View struct {
 // Linked reports whether the view has a link: not when what it leaves out
 // is all it would show.
 func (v View) Linked() bool {
-	return v.Left != LeftStatistics && v.Left != LeftRates && v.Left != LeftComparison && v.Left != LeftHistory
+	return v.Left != LeftStatistics && v.Left != LeftRates && v.Left != LeftComparison && v.Left != LeftHistory && v.Left != LeftBoard
 }
 
 // URL is the view's link on site (a ParseSite address), the one the CLI,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flakegate/flakegate/core/compare"
+	"github.com/flakegate/flakegate/internal/share"
 )
 
 // boardTiedShown is how many tied models the answer names before "and N
@@ -157,4 +158,11 @@ func BoardMarkdown(b *compare.Board, link Link) string {
 	m.caveats(b.Warnings)
 	m.link(link)
 	return m.String()
+}
+
+// BoardTooLong says that a leaderboard's questions (bytes of link) are too
+// many for a link.
+func BoardTooLong(bytes int) string {
+	return fmt.Sprintf("These models' questions take %s bytes as a link, over the %s-byte limit: share the leaderboard's -json or -markdown instead.",
+		Count(int64(bytes)), Count(share.MaxFragment))
 }

@@ -174,6 +174,8 @@ func LinkNote(left string, bytes int) string {
 		return CompareTooLong(bytes)
 	case share.LeftHistory:
 		return HistoryTooLong(bytes)
+	case share.LeftBoard:
+		return BoardTooLong(bytes)
 	case share.LeftRates:
 		return "these pass rates have no exact passed/trials form the two-arm calculator could open."
 	}

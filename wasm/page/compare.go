@@ -50,10 +50,21 @@ type Compare struct {
 	md   string            // the result's Markdown, without its link
 	keys []string          // the result's JSON members, in order, for All figures
 	raw  []json.RawMessage // their JSON
+	// board is the leaderboard a link holds (in place of the two sides);
+	// nil otherwise.
+	board *boardView
 }
 
 func (c *Compare) OnNav(ctx app.Context) {
-	c.nav(ctx, "Compare two models · flakegate", "compare", c.loadLink, c.res != nil, c.writeURL)
+	frag := fragmentOf(ctx.Page().URL())
+	if data := applyFragment([]field{{Key: share.BoardKey}}, frag)[share.BoardKey]; data != "" {
+		ctx.Page().SetTitle("Leaderboard · flakegate")
+		if !c.opened || frag != c.frag {
+			c.openLink(frag, share.BoardKey, c.loadBoard)
+		}
+		return
+	}
+	c.nav(ctx, "Compare two models · flakegate", "compare", c.loadLink, c.res != nil || c.Board() != nil, c.writeURL)
 }
 
 // loadLink shows the comparison of a link's "compare=" data
@@ -80,6 +91,7 @@ func (c *Compare) Open(ctx app.Context, a, b *aa.Side, opt compare.Options) {
 
 // show compares a and b, both from name, with opt.
 func (c *Compare) show(name string, a, b *aa.Side, opt compare.Options) {
+	c.board = nil
 	c.setOptions(opt)
 	c.sides[0] = cmpSide{name: name, stats: a, gen: c.sides[0].gen + 1}
 	c.sides[1] = cmpSide{name: name, stats: b, gen: c.sides[1].gen + 1}
@@ -107,10 +119,14 @@ func (c *Compare) compute() {
 // cannot hold it.
 func (c *Compare) writeURL(ctx app.Context) {
 	var view func() (share.View, error)
-	if c.res != nil {
+	tooLong := words.CompareTooLong
+	switch {
+	case c.Board() != nil:
+		view, tooLong = c.boardLink, words.BoardTooLong
+	case c.res != nil:
 		view = func() (share.View, error) { return share.Compare(c.sides[0].stats, c.sides[1].stats, c.opt) }
 	}
-	c.writeLink(ctx, &c.pageBase, view, words.CompareTooLong)
+	c.writeLink(ctx, &c.pageBase, view, tooLong)
 }
 
 // Result is the comparison on the page (nil until both sides are read).
@@ -132,7 +148,7 @@ func (c *Compare) ReadFiles(ctx app.Context, i int, files []dropped) {
 func (c *Compare) ReadLogs(ctx app.Context, i int, names []string, logs []io.Reader) {
 	// The options typed stay; a link's clusters were its questions'.
 	c.ensureOptions()
-	c.linkErr, c.opt.Clusters, c.opt.ClusterField = nil, nil, ""
+	c.linkErr, c.opt.Clusters, c.opt.ClusterField, c.board = nil, nil, "", nil
 	c.sides[i].gen++
 	gen := c.sides[i].gen
 	c.sides[i] = cmpSide{name: shortList(names), busy: true, gen: gen}
@@ -180,12 +196,13 @@ func (c *Compare) Render() app.UI {
 				c.Open(ctx, a, b, compare.DefaultOptions)
 			}),
 		app.Div().Class("inputs").Body(c.renderSide(0), c.renderSide(1)),
-		c.renderOptions(),
+		app.If(c.board == nil, c.renderOptions),
 		c.linkError(),
 		app.If(c.err != nil && !c.opts.atOption(c.err), func() app.UI {
 			return app.P().Class("error").Role("alert").DataSet("error", "compare").Text(errString(c.err))
 		}),
 		app.If(c.res != nil, c.renderResult),
+		app.If(c.board != nil, c.renderBoard),
 	)
 }
 

@@ -156,6 +156,8 @@ var Cases = []Case{
 	{"compare clusters", []string{"compare", "-format", "samples", "-score", "correct", "-cluster", "passage",
 		"cmd/flakegate/testdata/compare/race-a.jsonl", "cmd/flakegate/testdata/compare/race-b.jsonl"}, "/compare", "compare", nil},
 	{"history", []string{"history", "cmd/flakegate/testdata/history/month.zip"}, "/history", "", nil},
+	{"leaderboard", []string{"compare", "-format", "samples", "-score", "correct", "-category", "subject", "-bh",
+		"cmd/flakegate/testdata/board/alpha.jsonl", "cmd/flakegate/testdata/board/beta.jsonl", "cmd/flakegate/testdata/board/gamma.jsonl", "cmd/flakegate/testdata/board/delta.jsonl"}, "/compare", "board", nil},
 }
 
 // Result is the CLI's result of c with links to site: the link, the -json
