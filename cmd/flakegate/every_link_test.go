@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"html"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -88,11 +89,37 @@ func linkHTML(t *testing.T, link string) string {
 // for the scopes in skip. A page that shows only some of a result's
 // figures (history: its answer and the flaky tests' table) names the
 // leaves it must show in only; its other figures must still be the
-// result's.
+// result's. A check with lead also holds the page's answer to the
+// command's own (the first line of its -markdown), with no verdict beside
+// it: the link opens on what the command answered.
 type linkCheck struct {
 	prefix, path string
 	skip, drop   []string
 	only         *regexp.Regexp
+	lead         bool
+}
+
+// leadRe finds the answer box's sentence in a page's HTML.
+var leadRe = regexp.MustCompile(`<div [^>]*\bid="answer"[^>]*>\s*<p class="lead">\s*<strong>\s*([^<]*?)\s*</strong>`)
+
+// checkLead holds the answer of a link's page (its HTML) to the answer
+// sentence the command writes first in its -markdown (args without -json
+// and -site), and finds no verdict on the page.
+func checkLead(t *testing.T, args []string, doc string, page map[string]string) {
+	t.Helper()
+	_, md, errs := cli(t, "", append(append([]string(nil), args...), "-markdown")...)
+	first, _, _ := strings.Cut(md, "\n")
+	want := strings.TrimSuffix(strings.TrimPrefix(first, "**"), "**")
+	m := leadRe.FindStringSubmatch(doc)
+	if m == nil || want == "" {
+		t.Fatalf("%v: no answer on the page or in the Markdown %q (%s)", args, md, errs)
+	}
+	if got := html.UnescapeString(m[1]); got != want {
+		t.Errorf("%v: the page leads with %q, the command with %q", args, got, want)
+	}
+	if v, ok := page["verdict"]; ok {
+		t.Errorf("%v: the page gives a verdict (%s) for the counts that stand for the rates", args, v)
+	}
 }
 
 // TestEveryLinkShowsItsFigures follows the -site link of every command
@@ -117,12 +144,13 @@ func TestEveryLinkShowsItsFigures(t *testing.T) {
 	}{
 		"budget": {{[]string{"budget", "-target", "0.9", "-cost", "8", "-cap", "5", "-observe", "1/120", "0.05", "0.02", "0.001"}, whole}},
 		"decide": {{[]string{"decide", "-baseline", "12/20", "-patched", "19/20", "-confidence", "0.9"}, []linkCheck{{skip: []string{"size", "ledger"}}}}},
-		// The sizing section answers the size (the form's arms are the
-		// rates as counts); its first case is the decide page's own
-		// example's rates, the second another confidence.
+		// The page leads with the size and its sizing section shows its
+		// figures (the form's arms are the rates as counts, judged by
+		// no verdict); its first case is the decide page's own example's
+		// counts, the second another confidence.
 		"size": {
-			{[]string{"size", "0.5", "0.85"}, []linkCheck{{prefix: "size"}}},
-			{[]string{"size", "-confidence", "0.9", "0.05", "0.25"}, []linkCheck{{prefix: "size"}}},
+			{[]string{"size", "0.5", "0.85"}, []linkCheck{{prefix: "size", lead: true}}},
+			{[]string{"size", "-confidence", "0.9", "0.05", "0.25"}, []linkCheck{{prefix: "size", lead: true}}},
 		},
 		// A frozen claim is the baseline arm, the newer count the patched.
 		"freeze": {{[]string{"freeze", "-claim", "90/100", "-newer", "80/100", "-date", "2026-01-01"},
@@ -206,9 +234,13 @@ func TestEveryLinkShowsItsFigures(t *testing.T) {
 						delete(part, k)
 					}
 					js, _ := json.Marshal(part)
-					page, err := fieldcheck.FromHTML(linkHTML(t, link))
+					doc := linkHTML(t, link)
+					page, err := fieldcheck.FromHTML(doc)
 					if err != nil {
 						t.Fatal(err)
+					}
+					if ch.lead {
+						checkLead(t, c.args, doc, page)
 					}
 					diffs, err := fieldcheck.Diff(page, ch.prefix, js, ch.skip...)
 					if err != nil {

@@ -142,9 +142,9 @@ func TestLinks(t *testing.T) {
 		{[]string{"budget", "-cap", "5", "-observe", "1/120", "0.05", "0.02"}, testSite + "/?cap=5&confidence=0.95&observe=1%2F120&rates=0.05%2C0.02&target=0.95&v=2|"},
 		{[]string{"budget", "-observe", "2/40"}, testSite + "/?cap=3&confidence=0.95&observe=2%2F40&target=0.95&v=2|"},
 		{[]string{"decide", "-baseline", "30/60", "-patched", "51/60", "-property", "passed"}, testSite + "/decide?baseline=30%2F60&confidence=0.95&min_trials=20&patched=51%2F60&property=passed&v=2|"},
-		// docs/STATISTICS.md's sizing, 0.50 against 0.85: the decide view's starting arms, 10/20 and 17/20.
-		{[]string{"size", "0.50", "0.85"}, testSite + "/decide?baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2|"},
-		{[]string{"size", "-confidence", "0.9", "0.05", "0.25"}, testSite + "/decide?baseline=1%2F20&confidence=0.9&min_trials=20&patched=5%2F20&property=unknown&v=2|"},
+		// docs/STATISTICS.md's sizing, 0.50 against 0.85: the decide view's starting arms, 10/20 and 17/20, marked as a sizing.
+		{[]string{"size", "0.50", "0.85"}, testSite + "/decide?baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2&view=size|"},
+		{[]string{"size", "-confidence", "0.9", "0.05", "0.25"}, testSite + "/decide?baseline=1%2F20&confidence=0.9&min_trials=20&patched=5%2F20&property=unknown&v=2&view=size|"},
 		{[]string{"size", "0.3333333333333333", "0.5"}, "|" + "these pass rates have no exact passed/trials form the two-arm calculator could open."},
 		{[]string{"freeze", "-claim", "57/60", "-newer", "40/60"}, testSite + "/decide?baseline=57%2F60&confidence=0.95&min_trials=20&patched=40%2F60&property=unknown&v=2|"},
 		// The link carries the thresholds asked for: no note.

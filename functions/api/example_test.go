@@ -24,7 +24,7 @@ func ExampleNew() {
 	//   "confidence": 0.95,
 	//   "trials_per_arm": 28,
 	//   "warnings": [],
-	//   "link": "http://example.com/decide?baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2"
+	//   "link": "http://example.com/decide?baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2&view=size"
 	// }
 }
 

@@ -210,6 +210,11 @@ func (v *View) decide(query, ledgerText string) error {
 	if si, ok := gate.Sizing(in); ok {
 		size, _ = gate.Size(si)
 	}
+	if size != nil && share.IsSizeView(query) {
+		// A sizing's link: its counts stand for the rates, so the size
+		// leads, as the page's does, and the counts get no verdict.
+		return v.add("size", size, words.SizeMarkdown(size, words.Link{}))
+	}
 	v.Tone = tone(res.Blocks, res.Gate == core.GateAccept)
 	if err := v.add("", res, words.DecideMarkdown(res, size, words.Link{})); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -38,6 +39,7 @@ func links(t testing.TB) []link {
 		{"budget_runner", "/", "cap=3&confidence=0.95&cost=8&rates=0.02&runner=gotestsum&setting=2&target=0.95&v=2"},
 		{"decide", "/decide", "baseline=12%2F20&confidence=0.95&min_trials=20&patched=19%2F20&property=unknown&v=2"},
 		{"decide_versionless", "/decide", "baseline=30%2F60&patched=51%2F60&property=passed"},
+		{"size", "/decide", "baseline=10%2F20&confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2&view=size"},
 		{"decide_invalid", "/decide", "baseline=12%2F10&confidence=2&min_trials=20&patched=19%2F20&v=2"},
 		{"quarantine_rule", "/quarantine", "below=0.05&confidence=0.99&v=2"},
 		{"aa_damaged", "/aa", "aa=AAAA"},
@@ -147,6 +149,45 @@ func TestVersions(t *testing.T) {
 		}
 		if want := words.DecideAnswer(res); v.Answer != want {
 			t.Errorf("%s: answer %q, want %q", c.query, v.Answer, want)
+		}
+	}
+}
+
+// TestSizeLeads: the link `flakegate size` writes (share.SizeOf) is
+// rendered leading with the size's sentence, words.SizeSentence of
+// gate.Size on the rates computed here directly (0.5 and 0.85 separate at
+// 28 trials per arm, docs/STATISTICS.md's example), and its only figures
+// are the sizing's: no verdict for the counts that stand for the rates.
+// The same counts without the marker are a decision, as before.
+func TestSizeLeads(t *testing.T) {
+	for _, in := range []gate.SizeInput{{Baseline: 0.5, Patched: 0.85, Confidence: 0.95}, {Baseline: 0.05, Patched: 0.25, Confidence: 0.9}} {
+		size, err := gate.Size(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := url.Parse(share.SizeOf(size).URL("https://example.com"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, region := rendered(t, link{"size", u.Path, u.RawQuery})
+		if want := words.SizeSentence(size); v.Answer != want || v.Err != nil {
+			t.Errorf("%v: answer %q (%v), want %q", in, v.Answer, v.Err, want)
+		}
+		if len(v.Parts) != 1 || v.Parts[0].Scope != "size" || v.Tone != "note" {
+			t.Errorf("%v: parts %+v tone %s, want the sizing alone", in, v.Parts, v.Tone)
+		}
+		if !strings.Contains(region, `<p class="lead"><strong>`+html.EscapeString(words.SizeSentence(size))+`</strong>`) || strings.Contains(region, `data-field="verdict"`) {
+			t.Errorf("%v: the region does not lead with the size alone:\n%s", in, region)
+		}
+		q := url.Values{}
+		for k, vs := range u.Query() {
+			if k != share.ViewKey {
+				q[k] = vs
+			}
+		}
+		d, err := Compute(share.DecidePath, q.Encode())
+		if err != nil || d.Parts[0].Scope != "" || d.Answer == v.Answer {
+			t.Errorf("%v: without view=size the link is not a decision: %+v %v", in, d, err)
 		}
 	}
 }

@@ -81,16 +81,16 @@ func TestDecideLedger(t *testing.T) {
 // page divides them, are the sizing's rates: 0.5 and 0.85 are 10/20 and
 // 17/20, the form's defaults (docs/STATISTICS.md's example, 28 trials per arm).
 func TestSizeView(t *testing.T) {
-	const rest = "confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2"
+	const rest = "confidence=0.95&min_trials=20&patched=17%2F20&property=unknown&v=2&view=size"
 	for _, c := range []struct {
 		b, p float64
 		want string
 		left string
 	}{
 		{0.5, 0.85, "baseline=10%2F20&" + rest, ""},
-		{0.123, 0.5, "baseline=123%2F1000&confidence=0.95&min_trials=20&patched=500%2F1000&property=unknown&v=2", ""},
-		{0, 1, "baseline=0%2F20&confidence=0.95&min_trials=20&patched=20%2F20&property=unknown&v=2", ""},
-		{0.05, 0.25, "baseline=1%2F20&confidence=0.95&min_trials=20&patched=5%2F20&property=unknown&v=2", ""},
+		{0.123, 0.5, "baseline=123%2F1000&confidence=0.95&min_trials=20&patched=500%2F1000&property=unknown&v=2&view=size", ""},
+		{0, 1, "baseline=0%2F20&confidence=0.95&min_trials=20&patched=20%2F20&property=unknown&v=2&view=size", ""},
+		{0.05, 0.25, "baseline=1%2F20&confidence=0.95&min_trials=20&patched=5%2F20&property=unknown&v=2&view=size", ""},
 		{1.0 / 3, 0.5, "", LeftRates}, // 0.3333333333333333: 16 digits, beyond 2^53 trials
 		{1e-300, 0.5, "", LeftRates},
 	} {
@@ -99,8 +99,34 @@ func TestSizeView(t *testing.T) {
 			t.Errorf("size %v %v: %+v, want %q left %q", c.b, c.p, v, c.want, c.left)
 		}
 	}
-	if v := Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.99}); v.Fragment != "baseline=10%2F20&confidence=0.99&min_trials=20&patched=17%2F20&property=unknown&v=2" {
+	if v := Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.99}); v.Fragment != "baseline=10%2F20&confidence=0.99&min_trials=20&patched=17%2F20&property=unknown&v=2&view=size" {
 		t.Errorf("confidence: %q", v.Fragment)
+	}
+}
+
+// A sizing's link says it is one (view=size) and still holds the decide
+// form's text, which ReadForm reads back as written; a decision's, a
+// frozen claim's and a first-format link are not sizing views.
+func TestSizeViewRoundTrip(t *testing.T) {
+	v := Size(gate.SizeInput{Baseline: 0.05, Patched: 0.25, Confidence: 0.9})
+	if !IsSizeView(v.Fragment) {
+		t.Errorf("size link %q is not a sizing view", v.Fragment)
+	}
+	got := ReadForm(FormFields("baseline", "patched", "min_trials", "confidence", "property"), v.Fragment)
+	want := map[string]string{"baseline": "1/20", "patched": "5/20", "min_trials": "20", "confidence": "0.9", "property": "unknown"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("size link reads back as %v, want %v", got, want)
+	}
+	u, err := url.Parse(v.QueryURL("https://example.com"))
+	if err != nil || !IsSizeView(u.RawQuery) || u.Path != DecidePath {
+		t.Errorf("query link %v (%v) lost the sizing view", u, err)
+	}
+	d, _ := Decide(gate.DefaultDecideInput, nil)
+	for _, frag := range []string{d.Fragment, Freeze(gate.FreezeInput{Claim: core.Count{Passed: 9, Trials: 10}, Confidence: 0.95}).Fragment,
+		"baseline=10%2F20&patched=17%2F20", "", "view=decide"} {
+		if IsSizeView(frag) {
+			t.Errorf("%q read as a sizing view", frag)
+		}
 	}
 }
 

@@ -256,10 +256,28 @@ func Freeze(in gate.FreezeInput) View {
 	return v
 }
 
+// The key and value that mark a decide fragment as a sizing's view (Size):
+// its counts stand for the sizing's rates, so the page and the server
+// lead with the trials per arm and give no verdict for them.
+const (
+	ViewKey  = "view"
+	ViewSize = "size"
+)
+
+// IsSizeView reports whether a decide fragment (or query string) is a
+// sizing's view: it holds view=size. Links without the key, every link
+// written before it existed included, are decisions.
+func IsSizeView(frag string) bool {
+	q, _ := url.ParseQuery(frag)
+	return q.Get(ViewKey) == ViewSize
+}
+
 // Size is the decide view whose sizing section answers in: arms with the
 // same number of trials whose pass rates are in's rates exactly (as the
-// page divides them), at least the minimum trials of the form's default.
-// Rates without a short exact decimal form have no such arms (LeftRates).
+// page divides them), at least the minimum trials of the form's default,
+// marked view=size (IsSizeView) so that it opens on the size, not on a
+// verdict for those counts. Rates without a short exact decimal form have
+// no such arms (LeftRates).
 func Size(in gate.SizeInput) View {
 	b, okB := exactRatio(in.Baseline)
 	p, okP := exactRatio(in.Patched)
@@ -295,6 +313,9 @@ func Size(in gate.SizeInput) View {
 	d := gate.DefaultDecideInput
 	d.Baseline, d.Patched, d.Confidence = cb, cp, in.Confidence
 	v, _ := Decide(d, nil)
+	q, _ := url.ParseQuery(v.Fragment)
+	q.Set(ViewKey, ViewSize)
+	v.Fragment = q.Encode()
 	return v
 }
 

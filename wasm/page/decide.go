@@ -88,6 +88,11 @@ type Decide struct {
 	res  *gate.DecideResult
 	size *gate.SizeResult
 	err  error
+	// sizing: the link is a sizing's (share.IsSizeView): its counts
+	// stand for the rates, so the page leads with the size and gives no
+	// verdict. Typing into the form or dropping a file makes it a
+	// decision again.
+	sizing bool
 
 	files     []droppedFile   // the reports and ledgers read, in the order dropped
 	book      *ledger.Summary // what they hold (or the link's); nil when none
@@ -128,6 +133,7 @@ func (c *Decide) OnNav(ctx app.Context) {
 // SetField sets one input as if typed, recomputes and rewrites the URL.
 func (c *Decide) SetField(ctx app.Context, key, value string) {
 	c.frag = c.withLedger(c.set(decideFields, key, value))
+	c.sizing = false
 	c.compute()
 	keepInURL(ctx, c.frag)
 }
@@ -136,6 +142,7 @@ func (c *Decide) SetField(ctx app.Context, key, value string) {
 func (c *Decide) open(frag string) {
 	c.load(decideFields, frag)
 	c.openLedger(frag)
+	c.sizing = share.IsSizeView(frag)
 	c.compute()
 }
 
@@ -210,6 +217,7 @@ func (c *Decide) writeURL(ctx app.Context) {
 		c.st = newFormState(decideFields)
 	}
 	c.frag = c.withLedger(c.st.fragment(decideFields))
+	c.sizing = false
 	keepInURL(ctx, c.frag)
 }
 
@@ -271,6 +279,7 @@ func (c *Decide) Render() app.UI {
 		}),
 		formError(c.err, decideFields),
 		app.If(c.ledger != nil, func() app.UI { return c.renderLedgerAnswer() }).
+			ElseIf(c.sizeFirst(), func() app.UI { return c.renderSizeAnswer() }).
 			ElseIf(c.res != nil && c.book == nil, func() app.UI { return c.renderResult() }),
 		c.renderLedger(),
 		app.If(c.ledger != nil || (c.res != nil && c.book == nil), func() app.UI { return c.renderShare() }),
@@ -366,14 +375,35 @@ func (c *Decide) renderResult() app.UI {
 // -markdown` writes), else the counts' verdict and the sizing (what
 // `flakegate decide -markdown` writes).
 func (c *Decide) renderShare() app.UI {
-	r, size, l := c.res, c.size, c.ledger
+	r, size, l, sizing := c.res, c.size, c.ledger, c.sizeFirst()
 	md := func(link words.Link) string {
 		if l != nil {
 			return words.LedgerMarkdown(l, link)
 		}
+		if sizing {
+			return words.SizeMarkdown(size, link)
+		}
 		return words.DecideMarkdown(r, size, link)
 	}
 	return c.shareSection(md)
+}
+
+// sizeFirst reports whether the page answers a sizing's link: the size
+// leads, and the counts that stand for its rates get no verdict.
+func (c *Decide) sizeFirst() bool {
+	return c.sizing && c.size != nil && c.res != nil && c.book == nil
+}
+
+// renderSizeAnswer is a sizing link's answer: the size's sentence (what
+// `flakegate size -markdown` leads with) and its figures, without the
+// verdict of the counts the form holds for its rates.
+func (c *Decide) renderSizeAnswer() app.UI {
+	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
+		answerBox("answer", "note", words.SizeSentence(c.size), nil),
+		termList([]words.Term{words.TermWilson}),
+		renderSize(c.size),
+		app.P().Class("note").Text("The form holds these pass rates as counts. Type the counts of real runs for their verdict."),
+	)
 }
 
 func renderSize(s *gate.SizeResult) app.UI {

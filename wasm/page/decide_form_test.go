@@ -10,6 +10,8 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/gate"
 	"github.com/flakegate/flakegate/core/ledger"
+	"github.com/flakegate/flakegate/internal/share"
+	"github.com/flakegate/flakegate/internal/words"
 	"github.com/flakegate/flakegate/wasm/page/fieldcheck"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -310,5 +312,44 @@ func TestDecidePage(t *testing.T) {
 	html := app.HTMLString(c)
 	if !strings.Contains(html, `data-error="ledger"`) || !strings.Contains(html, "bad.jsonl:1:") {
 		t.Errorf("ledger error not shown with its position:\n%s", html)
+	}
+}
+
+// A sizing's link (share.Size: the rates as counts, view=size) opens on
+// the size: its sentence, computed here by gate.Size on the rates (0.5
+// against 0.85: 28 trials per arm, docs/STATISTICS.md), its figures and
+// its Markdown, and no verdict for the counts. Typing a count makes the
+// page a decision again, and the link it writes says so.
+func TestDecideSizeLink(t *testing.T) {
+	size, err := gate.Size(gate.SizeInput{Baseline: 0.5, Patched: 0.85, Confidence: 0.95})
+	if err != nil || size.TrialsPerArm == nil || *size.TrialsPerArm != 28 {
+		t.Fatalf("sizing %+v %v, want 28 trials per arm", size, err)
+	}
+	link, err := url.Parse(share.SizeOf(size).FragmentURL("https://example.com"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &decideT{}
+	e := reopen(t, c, link)
+	page := app.HTMLString(c)
+	if lead, class := answerOf(t, page, "answer"); lead != words.SizeSentence(size) || !strings.Contains(class, "note") {
+		t.Errorf("the size link leads with %q (%s), want %q", lead, class, words.SizeSentence(size))
+	}
+	fields, err := fieldcheck.FromHTML(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fields["size.trials_per_arm"] != "28" || fields["verdict"] != "" {
+		t.Errorf("figures %v: want the sizing's and no verdict", fields)
+	}
+	if md := markdownOf(t, page); !strings.HasPrefix(md, "**"+words.SizeSentence(size)+"**") {
+		t.Errorf("Markdown %q is not the size's", md)
+	}
+	page = typeInto(t, e, c, "patched", "18/20")
+	if lead, _ := answerOf(t, page, "answer"); lead == words.SizeSentence(size) || share.IsSizeView(fragmentOf(c.ctx.Page().URL())) {
+		t.Errorf("typed counts still show the size (%q) or a sizing link (%s)", lead, c.ctx.Page().URL())
+	}
+	if fields, _ := fieldcheck.FromHTML(page); fields["verdict"] == "" {
+		t.Errorf("typed counts get no verdict")
 	}
 }
