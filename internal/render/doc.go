@@ -16,7 +16,9 @@
 //     page/fieldcheck reads it back as the CLI's -json.
 //   - The answer goes into the pre-rendered page (Splice): in place of the
 //     example's result (the element of id RegionID), marked
-//     data-rendered="server" with the link's query in data-link, with the
+//     data-rendered="server" with the link's query in data-link (and on
+//     the root element in data-rendered-link, read by the page's head
+//     script before the body is parsed), with the
 //     form's inputs holding the link's text, and into the head's title,
 //     description and Open Graph and Twitter card tags.
 //   - Bounded: a query past MaxQuery bytes, or a template past MaxTemplate,

@@ -12,11 +12,16 @@ import (
 // page that shows none until it is given input), else a new section at the
 // end of <main>. The section written there carries data-rendered="server"
 // and data-link (the link's query string, as it was rendered), so the page
-// knows the figures shown are the link's own.
+// knows the figures shown are the link's own. The root element carries the
+// same query in data-rendered-link (PageLinkKey): the page's head script
+// (site/web/first.js) reads it before the body is parsed, so that a frame
+// painted while the page is still being parsed, before the region has
+// arrived, does not hide the view as another link's.
 const (
 	RegionID    = "result"
 	RenderedKey = "data-rendered"
 	LinkKey     = "data-link"
+	PageLinkKey = "data-rendered-link"
 )
 
 // maxDescription bounds the preview's description, in bytes (chat apps
@@ -106,7 +111,7 @@ var (
 )
 
 // errNoHead: the template is not a pre-rendered page.
-var errNoHead = errors.New("render: the page has no <head> and <main>")
+var errNoHead = errors.New("render: the page has no <html>, <head> and <main>")
 
 // Splice is the pre-rendered page tpl showing v: its region (Region)
 // instead of the example's, the form's inputs holding the link's text, and
@@ -115,9 +120,13 @@ var errNoHead = errors.New("render: the page has no <head> and <main>")
 // leave it out).
 func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	doc := string(tpl)
-	if !strings.Contains(doc, "</head>") || !strings.Contains(doc, "</main>") {
+	root := strings.Index(doc, "<html")
+	if root < 0 || !strings.Contains(doc, "</head>") || !strings.Contains(doc, "</main>") {
 		return nil, errNoHead
 	}
+	// The root's mark first: it is before every offset found below.
+	root += len("<html")
+	doc = doc[:root] + ` ` + PageLinkKey + `="` + html.EscapeString(query) + `"` + doc[root:]
 	region, err := Region(v, query)
 	if err != nil {
 		return nil, err
