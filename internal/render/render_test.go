@@ -213,6 +213,8 @@ func TestSplice(t *testing.T) {
 		`data-rendered="server" data-link="baseline=12%2F20&amp;confidence`,
 		// On the root too, for the head's script (site/web/first.js).
 		`<html data-rendered-link="baseline=12%2F20&amp;confidence`,
+		// The first paint waits for the region (blocking=render).
+		`<link rel="expect" href="#result" blocking="render">`,
 		`<section class="rule" data-scope="rule">`, // not a part of this view: kept
 	} {
 		if !strings.Contains(doc, want) {

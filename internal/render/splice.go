@@ -116,7 +116,8 @@ var errNoHead = errors.New("render: the page has no <html>, <head> and <main>")
 // Splice is the pre-rendered page tpl showing v: its region (Region)
 // instead of the example's, the form's inputs holding the link's text, and
 // a head whose title, description and Open Graph and Twitter card tags
-// carry the answer. self is the link's absolute address for og:url ("" to
+// carry the answer, and a link that holds the page's first paint until the
+// region is parsed. self is the link's absolute address for og:url ("" to
 // leave it out).
 func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	doc := string(tpl)
@@ -169,6 +170,11 @@ func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	meta("name", "twitter:card", "summary")
 	meta("name", "twitter:title", v.Answer)
 	meta("name", "twitter:description", desc)
+	// The first paint waits for the answer: a browser paints a page it has
+	// not finished parsing (a slow or busy device), and the region is half
+	// way down the page. A render-blocking expect link holds rendering until
+	// the parser has closed the element it names (HTML, "blocking=render").
+	head.WriteString(`<link rel="expect" href="#` + RegionID + `" blocking="render">` + "\n")
 	// The head alone is searched: it is a few hundred bytes of the page.
 	i := strings.Index(doc, "</head>")
 	top := metaRe.ReplaceAllString(doc[:i], "")
