@@ -21,9 +21,9 @@
 //     script before the body is parsed), with the
 //     form's inputs holding the link's text, and into the head's title,
 //     description and Open Graph and Twitter card tags; the head holds
-//     the first paint until the region is parsed (<link rel="expect"
-//     blocking="render">), so the first frame a browser paints shows
-//     the answer.
+//     the first paint until the parser has reached the empty element
+//     that ends the region (<link rel="expect" blocking="render">), so
+//     the first frame a browser paints shows the answer.
 //   - Bounded: a query past MaxQuery bytes, or a template past MaxTemplate,
 //     is not rendered (the page is served as pre-rendered), nor is an A/A
 //     link whose check costs more than MaxWorkSteps; packed values are

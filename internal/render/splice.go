@@ -22,6 +22,9 @@ const (
 	RenderedKey = "data-rendered"
 	LinkKey     = "data-link"
 	PageLinkKey = "data-rendered-link"
+	// EndID is the id of an empty element closing the region: the first
+	// paint waits until the parser has reached it (Splice).
+	EndID = "rendered-end"
 )
 
 // maxDescription bounds the preview's description, in bytes (chat apps
@@ -55,7 +58,10 @@ func Region(v *View, query string) (string, error) {
 		}
 		b.WriteString(`</details>`)
 	}
-	b.WriteString(`</section>`)
+	// The mark the head's expect link names (Splice): Chromium lets the
+	// page paint once the element it names is inserted, so it is the
+	// region's last element, after the answer and every figure.
+	b.WriteString(`<span id="` + EndID + `" hidden></span></section>`)
 	return b.String(), nil
 }
 
@@ -173,8 +179,9 @@ func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	// The first paint waits for the answer: a browser paints a page it has
 	// not finished parsing (a slow or busy device), and the region is half
 	// way down the page. A render-blocking expect link holds rendering until
-	// the parser has closed the element it names (HTML, "blocking=render").
-	head.WriteString(`<link rel="expect" href="#` + RegionID + `" blocking="render">` + "\n")
+	// the parser has reached the element it names (HTML, "blocking=render"):
+	// the region's last.
+	head.WriteString(`<link rel="expect" href="#` + EndID + `" blocking="render">` + "\n")
 	// The head alone is searched: it is a few hundred bytes of the page.
 	i := strings.Index(doc, "</head>")
 	top := metaRe.ReplaceAllString(doc[:i], "")
