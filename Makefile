@@ -22,7 +22,7 @@ INTEGRATION_PKGS = $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclud
 test: $(TEST_DEPS)
 	$(MAKE) fmtcheck vet
 	$(MAKE) gotest
-	$(MAKE) integrationtest
+	$(MAKE) integrationtest E2E_SITE=$(abspath $(WEB_OUT))
 	$(MAKE) wasmtest
 
 fmtcheck:
@@ -49,8 +49,10 @@ gotest:
 # tools `make test` installed first; a missing tool fails the test (each
 # looks for its tool before it builds anything) and names the make target
 # that installs it.
+# E2E_SITE, set by test, is the site its first step built (dist/site), which
+# the browser tests read instead of building their own.
 integrationtest:
-	$(GO) test -count=1 -timeout 30m -tags integration $(INTEGRATION_PKGS)
+	FLAKEGATE_E2E_SITE=$(E2E_SITE) $(GO) test -count=1 -timeout 30m -tags integration $(INTEGRATION_PKGS)
 
 # The go-app the calculator is built with (third_party/go-app, its own
 # module): upstream's tests and ours, natively, and a vet of the wasm build.

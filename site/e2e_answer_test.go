@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -374,6 +375,16 @@ func TestPageDecideReports(t *testing.T) {
 		open(t, ctx, srv.URL+"/decide")
 		upload(t, ctx, "file-ledger", base...)
 		upload(t, ctx, "file-patched-reports", patched...)
+		// The page reads the files, then names them: the figures are
+		// compared once it has read them all, not after a fixed while (on
+		// a busy machine reading the second arm's files took longer than
+		// expectFields waits, and the page still showed the first arm
+		// alone).
+		var all []string
+		for _, f := range append(base, patched...) {
+			all = append(all, strconv.Quote(filepath.Base(f)))
+		}
+		poll(t, ctx, 90*time.Second, `((el) => !!el && [`+strings.Join(all, ", ")+`].every(n => el.innerText.includes(n)))(document.getElementById('ledger-files'))`)
 		expectFields(t, ctx, "reports", "ledger", want)
 		files := evalJS[string](t, ctx, `document.getElementById('ledger-files').innerText`)
 		for _, f := range append(base, patched...) {

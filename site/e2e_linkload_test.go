@@ -387,9 +387,11 @@ func TestQueryLinkOffline(t *testing.T) {
 // before each frame (requestAnimationFrame), the time, how many figures
 // <main> shows (data-field elements with a box, visible, outside those
 // kept for tests; the answer box counts as one, since a server-rendered
-// page keeps its figures under "All figures", closed), and whether the calculator has taken the page over (its
-// <main> is not the pre-rendered one). It stops a second after the
-// takeover.
+// page keeps its figures under "All figures", closed), whether the
+// calculator has taken the page over (its <main> is not the pre-rendered
+// one), and, to tell why a frame shows none, how far the page is parsed
+// (document.readyState, whether the rendered region has arrived) and the
+// root's classes. It stops a second after the takeover.
 const paintWatchJS = `window.__fp = {ticks: []};
 (function tick() {
   const fp = window.__fp;
@@ -405,21 +407,26 @@ const paintWatchJS = `window.__fp = {ticks: []};
     if (a && a.textContent.trim() && a.checkVisibility({visibilityProperty: true, opacityProperty: true})) n++;
   }
   const client = !!main && !main.hasAttribute('data-prerendered');
-  fp.ticks.push([performance.now(), n, client]);
+  const root = document.documentElement;
+  fp.ticks.push([performance.now(), n, client, document.readyState,
+    !!document.querySelector('[data-rendered="server"]'), root ? root.className : '']);
   if (client && fp.client === undefined) fp.client = performance.now();
   if (fp.client === undefined || performance.now() - fp.client < 1000) requestAnimationFrame(tick);
 })();`
 
 type paintLog struct {
-	Ticks  [][3]any `json:"ticks"`
+	Ticks  [][6]any `json:"ticks"`
 	FCP    float64  `json:"fcp"`
 	Client *float64 `json:"client"`
 }
 
-// readPaints returns the frames recorded and the first paint's time.
+// readPaints returns the frames recorded and the first paint's time: the
+// time its frame was painted (paintTime), not its startTime, which in
+// Chromium is the frame's presentationTime, when the compositor showed it
+// (on a busy machine seconds later, after frames painted since).
 func readPaints(t *testing.T, ctx context.Context) paintLog {
 	t.Helper()
-	return evalJS[paintLog](t, ctx, `Object.assign({}, window.__fp, {fcp: (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime})`)
+	return evalJS[paintLog](t, ctx, `Object.assign({}, window.__fp, {fcp: ((e) => e.paintTime ?? e.startTime)(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1})})`)
 }
 
 // A query link made by the CLI (-site), opened on the local server (which
@@ -488,11 +495,12 @@ func TestQueryLinkFirstPaint(t *testing.T) {
 				t.Fatalf("no frame before the first paint at %.0f ms", l.FCP)
 			}
 			if n := tk1(l.Ticks[first]); n == 0 {
-				t.Errorf("the first paint (%.0f ms) shows no figure", l.FCP)
+				t.Errorf("the first paint (%.0f ms) shows no figure (its frame at %.0f ms: document %v, rendered region parsed %v, root class %q)",
+					l.FCP, l.Ticks[first][0], l.Ticks[first][3], l.Ticks[first][4], l.Ticks[first][5])
 			}
 			for _, tk := range l.Ticks[first:] {
 				if tk1(tk) == 0 {
-					t.Errorf("at %.0f ms, after the first paint, a frame shows no figure (client %v)", tk[0].(float64), tk[2])
+					t.Errorf("at %.0f ms, after the first paint, a frame shows no figure (client %v, document %v, rendered region parsed %v, root class %q)", tk[0].(float64), tk[2], tk[3], tk[4], tk[5])
 					break
 				}
 			}
@@ -503,4 +511,4 @@ func TestQueryLinkFirstPaint(t *testing.T) {
 }
 
 // tk1 is a frame's count of figures shown.
-func tk1(tk [3]any) int { return int(tk[1].(float64)) }
+func tk1(tk [6]any) int { return int(tk[1].(float64)) }

@@ -36,10 +36,21 @@ var (
 func repoRoot() string { return ".." }
 
 // built builds the site (once per test binary) and the CLI
-// (rendertest.Build).
+// (rendertest.Build). FLAKEGATE_E2E_SITE names a site already built from
+// this tree instead (make test builds dist/site first, as `make site`
+// does, and passes it: building it again here, brotli at its highest
+// setting included, took minutes of a busy machine); the tests only read
+// it.
 func built(t *testing.T) (string, string) {
 	t.Helper()
 	siteOnce.Do(func() {
+		if dir := os.Getenv("FLAKEGATE_E2E_SITE"); dir != "" {
+			siteDir = dir
+			if _, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br")); err != nil {
+				siteErr = fmt.Errorf("FLAKEGATE_E2E_SITE=%s is not a built site: %w", dir, err)
+			}
+			return
+		}
 		dir, err := os.MkdirTemp("", "flakegate-site-")
 		if err != nil {
 			siteErr = err

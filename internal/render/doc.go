@@ -17,9 +17,14 @@
 //     page/fieldcheck reads it back as the CLI's -json.
 //   - The answer goes into the pre-rendered page (Splice): in place of the
 //     example's result (the element of id RegionID), marked
-//     data-rendered="server" with the link's query in data-link, with the
+//     data-rendered="server" with the link's query in data-link (and on
+//     the root element in data-rendered-link, read by the page's head
+//     script before the body is parsed), with the
 //     form's inputs holding the link's text, and into the head's title,
-//     description and Open Graph and Twitter card tags.
+//     description and Open Graph and Twitter card tags; the head holds
+//     the first paint until the parser has reached the empty element
+//     that ends the region (<link rel="expect" blocking="render">), so
+//     the first frame a browser paints shows the answer.
 //   - Bounded: a query past MaxQuery bytes, or a template past MaxTemplate,
 //     is not rendered (the page is served as pre-rendered), nor is an A/A
 //     link whose check costs more than MaxWorkSteps; packed values are

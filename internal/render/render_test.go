@@ -256,6 +256,11 @@ func TestSplice(t *testing.T) {
 		`<meta property="og:url" content="https://flakegate.example/decide?baseline=12%2F20&amp;`,
 		`<meta name="twitter:card" content="summary">`,
 		`data-rendered="server" data-link="baseline=12%2F20&amp;confidence`,
+		// On the root too, for the head's script (site/web/first.js).
+		`<html data-rendered-link="baseline=12%2F20&amp;confidence`,
+		// The first paint waits for the region (blocking=render).
+		`<link rel="expect" href="#rendered-end" blocking="render">`,
+		`<span id="rendered-end" hidden></span></section>`,
 		`<section class="rule" data-scope="rule">`, // not a part of this view: kept
 	} {
 		if !strings.Contains(doc, want) {

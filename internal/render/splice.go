@@ -12,11 +12,19 @@ import (
 // page that shows none until it is given input), else a new section at the
 // end of <main>. The section written there carries data-rendered="server"
 // and data-link (the link's query string, as it was rendered), so the page
-// knows the figures shown are the link's own.
+// knows the figures shown are the link's own. The root element carries the
+// same query in data-rendered-link (PageLinkKey): the page's head script
+// (site/web/first.js) reads it before the body is parsed, so that a frame
+// painted while the page is still being parsed, before the region has
+// arrived, does not hide the view as another link's.
 const (
 	RegionID    = "result"
 	RenderedKey = "data-rendered"
 	LinkKey     = "data-link"
+	PageLinkKey = "data-rendered-link"
+	// EndID is the id of an empty element closing the region: the first
+	// paint waits until the parser has reached it (Splice).
+	EndID = "rendered-end"
 )
 
 // maxDescription bounds the preview's description, in bytes (chat apps
@@ -50,7 +58,10 @@ func Region(v *View, query string) (string, error) {
 		}
 		b.WriteString(`</details>`)
 	}
-	b.WriteString(`</section>`)
+	// The mark the head's expect link names (Splice): Chromium lets the
+	// page paint once the element it names is inserted, so it is the
+	// region's last element, after the answer and every figure.
+	b.WriteString(`<span id="` + EndID + `" hidden></span></section>`)
 	return b.String(), nil
 }
 
@@ -106,18 +117,23 @@ var (
 )
 
 // errNoHead: the template is not a pre-rendered page.
-var errNoHead = errors.New("render: the page has no <head> and <main>")
+var errNoHead = errors.New("render: the page has no <html>, <head> and <main>")
 
 // Splice is the pre-rendered page tpl showing v: its region (Region)
 // instead of the example's, the form's inputs holding the link's text, and
 // a head whose title, description and Open Graph and Twitter card tags
-// carry the answer. self is the link's absolute address for og:url ("" to
+// carry the answer, and a link that holds the page's first paint until the
+// region is parsed. self is the link's absolute address for og:url ("" to
 // leave it out).
 func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	doc := string(tpl)
-	if !strings.Contains(doc, "</head>") || !strings.Contains(doc, "</main>") {
+	root := strings.Index(doc, "<html")
+	if root < 0 || !strings.Contains(doc, "</head>") || !strings.Contains(doc, "</main>") {
 		return nil, errNoHead
 	}
+	// The root's mark first: it is before every offset found below.
+	root += len("<html")
+	doc = doc[:root] + ` ` + PageLinkKey + `="` + html.EscapeString(query) + `"` + doc[root:]
 	region, err := Region(v, query)
 	if err != nil {
 		return nil, err
@@ -160,6 +176,12 @@ func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	meta("name", "twitter:card", "summary")
 	meta("name", "twitter:title", v.Answer)
 	meta("name", "twitter:description", desc)
+	// The first paint waits for the answer: a browser paints a page it has
+	// not finished parsing (a slow or busy device), and the region is half
+	// way down the page. A render-blocking expect link holds rendering until
+	// the parser has reached the element it names (HTML, "blocking=render"):
+	// the region's last.
+	head.WriteString(`<link rel="expect" href="#` + EndID + `" blocking="render">` + "\n")
 	// The head alone is searched: it is a few hundred bytes of the page.
 	i := strings.Index(doc, "</head>")
 	top := metaRe.ReplaceAllString(doc[:i], "")

@@ -43,23 +43,9 @@ const flakegateEarly = (() => {
     el.dispatchEvent(new Event(type, { bubbles: true }));
 
   // Whether the pre-rendered figures are another view's than the URL's
-  // (see web/first.js): a fragment link, or a query link the page was not
-  // rendered for.
+  // (web/first.js decided it in the head): a fragment link, or a query
+  // link the page was not rendered for.
   const root = document.documentElement;
-  const rendered = document.querySelector('[data-rendered="server"]');
-  const canonical = (q) => {
-    const p = new URLSearchParams(q);
-    p.sort();
-    return p.toString();
-  };
-  if (
-    root.classList.contains("fg-query") &&
-    (!rendered ||
-      canonical(rendered.dataset.link || "") !==
-        canonical(location.search.slice(1)))
-  ) {
-    root.classList.add("fg-example");
-  }
   const notYours = root.classList.contains("fg-example");
   const loadingWords = notYours
     ? "Loading the calculator… This link's figures appear once it has " +
@@ -105,7 +91,7 @@ const flakegateEarly = (() => {
     // for events.
     ready(focused) {
       stop();
-      root.classList.remove("fg-example", "fg-query");
+      root.classList.remove("fg-example");
       for (const [id, old] of edits) {
         const el = document.getElementById(id);
         if (!el || !editable(el)) continue;
