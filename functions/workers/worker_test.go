@@ -25,8 +25,10 @@ const (
 	root      = "../.."
 	corpusDir = "../api/testdata"
 	// maxGzip is the Worker's wasm budget: it is compiled when an isolate
-	// starts.
-	maxGzip = 3_000_000
+	// starts, and the free plan takes a Worker of at most 3 MiB gzipped
+	// (TestWorkerDeployDryRun holds the whole bundle wrangler uploads to
+	// the plan wrangler.toml names).
+	maxGzip = 3 << 20
 	// testIndex is the test site's index.html.
 	testIndex = "<!doctype html><title>flakegate test site</title>"
 )
