@@ -18,6 +18,9 @@ import (
 type triageOutput struct {
 	*triage.Result
 	Quarantine *historyQuarantine `json:"quarantine,omitempty"`
+	// Registry is the registry's change (-registry): the proposals added,
+	// the proven releases removed, as one diff.
+	Registry *registryChange `json:"registry,omitempty"`
 }
 
 func runTriage(c *calc[triage.Options]) (bool, error) {
@@ -26,7 +29,11 @@ func runTriage(c *calc[triage.Options]) (bool, error) {
 	manifest := c.fs.String("manifest", "", "a CSV `file` with the columns file,run,commit,branch,time,job: what each past report's run was")
 	format := c.fs.String("format", "", formatUsage)
 	q := quarantineFlags(c.fs)
+	rf := triageRegistryFlagsOn(c.fs, q)
 	if err := c.begin(); err != nil {
+		return false, err
+	}
+	if err := rf.begin(q); err != nil {
 		return false, err
 	}
 	if len(c.pos) == 0 {
@@ -70,11 +77,23 @@ func runTriage(c *calc[triage.Options]) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	err = c.print(printed{res: triageOutput{tr, hq}, notes: func() []annotation { return triageNotes(tr, failedIn) },
-		markdown: func() string { return words.TriageMarkdown(tr, words.Link{}) + historyQuarantineMarkdown(hq) },
+	var rc *registryChange
+	quarantineWords := func() string { return historyQuarantineMarkdown(hq) }
+	if hq != nil {
+		if rc, err = rf.keep(q.path, hq, tr, today); err != nil {
+			return false, err
+		}
+		quarantineWords = func() string { return registryMarkdown(rc, hq, tr, res) }
+	}
+	err = c.print(printed{res: triageOutput{tr, hq, rc}, notes: func() []annotation { return triageNotes(tr, failedIn) },
+		markdown: func() string { return words.TriageMarkdown(tr, words.Link{}) + quarantineWords() },
 		text: func(w io.Writer) error {
+			if rf.diff {
+				_, err := io.WriteString(w, rc.Diff)
+				return err
+			}
 			triageText(w, tr)
-			io.WriteString(w, historyQuarantineMarkdown(hq))
+			io.WriteString(w, quarantineWords())
 			return nil
 		}})
 	return tr.Blocks, err
