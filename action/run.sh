@@ -29,6 +29,14 @@
 #                        the Actions cache or an artifact): record appends the
 #                        job's reports to it and pushes, retrying when another
 #                        job pushed first (action/store.sh); triage reads it
+#   INPUT_REGISTRY       triage: the quarantine registry (a path from the
+#                        working directory); triage writes the registry's
+#                        change, its proposals added and proven releases
+#                        removed, as one diff (action/registry.sh)
+#   INPUT_REGISTRY_PR    triage: "true" to open a pull request with that
+#                        change when GH_TOKEN is set (the registry defaults
+#                        to quarantine.json); else the summary shows the diff
+#   INPUT_REGISTRY_BRANCH, INPUT_REGISTRY_BASE, GH_TOKEN  see action/registry.sh
 #   FLAKEGATE_OUT        where the JSON result goes (default $RUNNER_TEMP/flakegate)
 #   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT  as GitHub Actions sets them
 #
@@ -38,7 +46,10 @@
 # INPUT_SITE is set) and json (the path of the JSON result; empty when
 # flakegate could not produce one); record and triage set store (the path
 # of the store file as the step left it) and store-commit (the data
-# branch's commit it was read from or pushed as; empty without one).
+# branch's commit it was read from or pushed as; empty without one);
+# triage with a registry sets registry-diff (the path of the registry's
+# diff, empty when it needs no change), registry-branch and registry-pr
+# (the pull request's branch and address, when one was opened or updated).
 set -uo pipefail
 shopt -s globstar nullglob
 
@@ -47,7 +58,9 @@ out=${FLAKEGATE_OUT:-${RUNNER_TEMP:-/tmp}/flakegate}
 mkdir -p "$out" || exit 2
 json=$out/result.json
 errors=$out/stderr.txt
-rm -f "$json" "$errors"
+registry_diff=$out/registry.diff
+markdown=$out/summary.md
+rm -f "$json" "$errors" "$registry_diff" "$markdown"
 
 # escape_data escapes a workflow command's message as GitHub reads it:
 # % CR LF become %25 %0D %0A.
@@ -124,6 +137,10 @@ if [ -n "${INPUT_PATCHED:-}" ]; then
 fi
 
 args=()
+registry=
+if [ "${INPUT_REGISTRY_PR:-false}" = true ] || [ -n "${INPUT_REGISTRY:-}" ]; then
+	registry=${INPUT_REGISTRY:-quarantine.json}
+fi
 verb=${command[0]}
 if [ "$verb" = triage ] && [[ " ${command[*]} " =~ \ --?history[=\ ] ]]; then
 	verb=triage-history
@@ -233,6 +250,7 @@ record | triage)
 		exit 0
 	fi
 	args+=(-history "$store_file" "${reports[@]}")
+	[ -z "$registry" ] || args+=(-registry "$registry" -diff-out "$registry_diff")
 	;;
 triage-history)
 	# triage judges this run's reports against the past runs the command
@@ -240,6 +258,7 @@ triage-history)
 	# store): no store is fetched.
 	args+=("${reports[@]}")
 	[ ${#patched[@]} -eq 0 ] || fail "flakegate triage reads this run's reports: give them as reports, and the past in the command with -history"
+	[ -z "$registry" ] || args+=(-registry "$registry" -diff-out "$registry_diff")
 	;;
 *)
 	[ ${#reports[@]} -eq 0 ] && [ ${#patched[@]} -eq 0 ] ||
@@ -249,7 +268,11 @@ esac
 if [ -n "${INPUT_SITE:-}" ]; then
 	args+=(-site "$INPUT_SITE")
 fi
-if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+if [ -n "$registry" ]; then
+	# The summary is kept apart first: the registry's pull request takes
+	# its words from it.
+	args+=(-markdown-out "$markdown")
+elif [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 	args+=(-markdown-out "$GITHUB_STEP_SUMMARY")
 fi
 
@@ -275,6 +298,25 @@ case $status in
 3) verdict=stopped ;;
 *) fail "$(cat "$errors")" ;;
 esac
+if [ -n "$registry" ]; then
+	if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$markdown" ]; then
+		cat "$markdown" >>"$GITHUB_STEP_SUMMARY"
+	fi
+	registry_pr_branch= registry_pr_url=
+	if [ -s "$registry_diff" ]; then
+		data_dir=$out
+		# shellcheck source=store.sh
+		. "${BASH_SOURCE[0]%/*}/store.sh"
+		# shellcheck source=registry.sh
+		. "${BASH_SOURCE[0]%/*}/registry.sh"
+		registry_publish "$registry_diff" "$markdown"
+		output registry-diff "$registry_diff"
+	else
+		output registry-diff ""
+	fi
+	output registry-branch "$registry_pr_branch"
+	output registry-pr "$registry_pr_url"
+fi
 # The result's own link: the top-level member of the indented JSON (read
 # in bash alone: the step needs nothing but bash and flakegate).
 link=

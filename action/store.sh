@@ -81,8 +81,15 @@ data_commit() {
 	local ok=$?
 	rm -f "$index"
 	[ "$ok" -eq 0 ] || return 1
-	# The commit is the job's bot's, as GitHub's own actions sign theirs,
-	# unless the workflow set an identity in the environment.
+	bot_commit "$tree" "$parent" "$msg"
+}
+
+# bot_commit prints a new commit of tree $1 with parent $2 (none when
+# empty) and message $3. The commit is the job's bot's, as GitHub's own
+# actions sign theirs, unless the workflow set an identity in the
+# environment.
+bot_commit() {
+	local tree=$1 parent=$2 msg=$3
 	GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-github-actions[bot]} \
 		GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-41898282+github-actions[bot]@users.noreply.github.com} \
 		GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-github-actions[bot]} \

@@ -204,8 +204,9 @@ func newRunner(t *testing.T, r *simRepo, dir, sha string) (work, temp string) {
 
 // runJobStep runs the action's step as job run s in the workspace work:
 // the report written to test-results/, the GITHUB_* and RUNNER_* variables
-// set as GitHub sets them, a fresh step summary and outputs file.
-func runJobStep(t *testing.T, bin, work, temp string, s simRun, failed map[string]bool, command string) jobStep {
+// set as GitHub sets them, a fresh step summary and outputs file; extra
+// variables (NAME=value) override those.
+func runJobStep(t *testing.T, bin, work, temp string, s simRun, failed map[string]bool, command string, extra ...string) jobStep {
 	script, err := filepath.Abs("../../action/run.sh")
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +238,7 @@ func runJobStep(t *testing.T, bin, work, temp string, s simRun, failed map[strin
 	} else {
 		cmd.Env = append(cmd.Env, "GITHUB_HEAD_REF=", "GITHUB_BASE_REF=")
 	}
+	cmd.Env = append(cmd.Env, extra...)
 	var st jobStep
 	st.stdout, st.stderr, st.code = runCmd(t, cmd)
 	raw, _ := os.ReadFile(summary)
