@@ -39,3 +39,24 @@ func Example() {
 	// pkg.TestFlaky: known-flake, blocks false, failed 20 of 400 before
 	// blocks: true
 }
+
+// UnifiedDiff writes the registry's change as git diff does, for git
+// apply or patch -p1.
+func ExampleUnifiedDiff() {
+	before := "{\n  \"tests\": [\n    \"a\",\n    \"b\"\n  ]\n}\n"
+	after := "{\n  \"tests\": [\n    \"b\",\n    \"c\"\n  ]\n}\n"
+	fmt.Print(triage.UnifiedDiff("quarantine.json", []byte(before), []byte(after), true))
+	// Output:
+	// diff --git a/quarantine.json b/quarantine.json
+	// --- a/quarantine.json
+	// +++ b/quarantine.json
+	// @@ -1,6 +1,6 @@
+	//  {
+	//    "tests": [
+	// -    "a",
+	// -    "b"
+	// +    "b",
+	// +    "c"
+	//    ]
+	//  }
+}
