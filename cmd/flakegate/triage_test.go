@@ -137,8 +137,9 @@ func TestTriageClasses(t *testing.T) {
 // TestTriageQuarantineAndAnnotations quarantines the newly failing test in
 // a registry: its failure is then quarantined, nothing blocks (exit 0) and
 // the run's annotations are notices; a test quarantined since the past's
-// first day that passed all 300 past runs and this one has its release
-// (below 5% at 95%) proven; -block-flakes makes the known flake
+// second day (the past runs every 2.4 hours from 2026-11-01: 290 runs
+// since) that passed every past run and this one has its release (below
+// 5% at 95%) proven; -block-flakes makes the known flake
 // block (exit 1, an ::error naming it on the run's report); once the entry
 // has expired the test is new again.
 func TestTriageQuarantineAndAnnotations(t *testing.T) {
@@ -146,7 +147,7 @@ func TestTriageQuarantineAndAnnotations(t *testing.T) {
 	reg := &quarantine.Registry{Version: quarantine.Version, Tests: []quarantine.Entry{
 		quarantine.NewEntry("pkg07.TestStable00007", "@db-team", "fails on the new runner image", "2026-12-01", "2026-12-31",
 			core.Count{Passed: 9, Trials: 10}, 0.95, quarantine.DefaultRelease),
-		quarantine.NewEntry("pkg03.TestStable00003", "@web-team", "timed out on the old runners", "2026-11-01", "2026-12-31",
+		quarantine.NewEntry("pkg03.TestStable00003", "@web-team", "timed out on the old runners", "2026-11-02", "2026-12-31",
 			core.Count{Passed: 18, Trials: 20}, 0.95, quarantine.Release{Below: 0.05, Confidence: 0.95})}}
 	var b bytes.Buffer
 	if err := quarantine.Write(&b, reg); err != nil {
@@ -163,7 +164,7 @@ func TestTriageQuarantineAndAnnotations(t *testing.T) {
 	}
 	containsAll(t, "stdout", out, "::notice file=testdata/triage/run.xml,title=flakegate%3A pkg07.TestStable00007 (quarantined)::",
 		"quarantined until 2026-12-31, owner @db-team", "::notice title=flakegate::Nothing in this run is a new or broken failure",
-		"pkg03.TestStable00003: 0 failures in 301 runs since its quarantine on 2026-11-01 prove its failure rate below 5.0% at 95% confidence")
+		"pkg03.TestStable00003: 0 failures in 291 runs since its quarantine on 2026-11-02 prove its failure rate below 5.0% at 95% confidence")
 	code, out, errs = cli(t, "", append([]string{args[0], "-block-flakes"}, args[1:]...)...)
 	if code != exitBlock {
 		t.Fatalf("-block-flakes: exit %d; %s", code, errs)

@@ -45,7 +45,11 @@
 // Beside the failures, Result lists the quarantine entries whose runs
 // since they opened (in the history and this run) prove their release by
 // quarantine.ReleaseProven, the rule that holds however often it is
-// checked.
+// checked, when the history holds a run of the test from before the
+// entry's opening (else runs since it may be missing, and counting those
+// left would restart the rule's count: a warning says so). KeepRegistry
+// makes the registry's change, the proposed entries added and the proven
+// releases removed, and UnifiedDiff writes it as one diff for git apply.
 //
 // Results are deterministic: failures are sorted by class, then name.
 package triage

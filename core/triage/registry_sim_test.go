@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,7 +51,10 @@ type releaseTally struct {
 func (s releaseSim) run(t *testing.T) map[string]*releaseTally {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(s.seed, 2))
-	opened := s.startDate.Format(time.DateOnly)
+	// Opened the day after the first night: the history holds a run from
+	// before it, so it holds every run since (triage releases no entry
+	// otherwise).
+	opened := s.startDate.AddDate(0, 0, 1).Format(time.DateOnly)
 	type qt struct {
 		name  string
 		group int
@@ -84,9 +89,11 @@ func (s releaseSim) run(t *testing.T) map[string]*releaseTally {
 				passed = 0
 			}
 			rs = append(rs, history.TestResult{Test: q.name, Passed: passed, Trials: 1})
-			if passed == 1 {
+			switch {
+			case night == 0: // before the opening
+			case passed == 1:
 				streak[i]++
-			} else {
+			default:
 				streak[i] = 0
 			}
 			if !naiveDone[i] && streak[i] >= naiveNeed {
@@ -118,7 +125,7 @@ func (s releaseSim) run(t *testing.T) map[string]*releaseTally {
 				if gone[q.name] {
 					tl := out[s.groups[q.group].name]
 					tl.released++
-					tl.nights = append(tl.nights, night+1)
+					tl.nights = append(tl.nights, night) // the runs since the opening, this one included
 				}
 			}
 		}
@@ -136,8 +143,7 @@ func (s releaseSim) run(t *testing.T) map[string]*releaseTally {
 // however often it is checked, with chance at most 1 − confidence = 5%.
 // The test asserts it for the tests at the target and above it; that a
 // fixed test is released on the night quarantine.CleanRunsChecked says
-// (every run clean since its opening, the first night being the one the
-// registry names); and that the simulation can tell a rule that breaks
+// (every run clean since its opening); and that the simulation can tell a rule that breaks
 // the promise: the one-look rule (quarantine.CleanRuns clean runs in a
 // row) checked every night releases far more than 5% of the tests at the
 // target.
@@ -157,7 +163,7 @@ func TestReleaseUnderNightlyUse(t *testing.T) {
 	// counted): within 3 standard errors of the binomial count.
 	for _, g := range s.groups[:2] {
 		tl := got[g.name]
-		exact := releaseChance(g.rate, s.nights, s.rel)
+		exact := releaseChance(g.rate, s.nights-1, s.rel)
 		rate := float64(tl.released) / float64(g.n)
 		t.Logf("%s: exact chance of a release within %d nights %.4f; nights of the releases: %v", g.name, s.nights, exact, tl.nights)
 		if rate > 1-s.rel.Confidence || exact > 1-s.rel.Confidence {
@@ -176,7 +182,7 @@ func TestReleaseUnderNightlyUse(t *testing.T) {
 	}
 	for _, n := range fixed.nights {
 		if n != want {
-			t.Errorf("fixed: released after %d runs, want %d (quarantine.CleanRunsChecked)", n, want)
+			t.Errorf("fixed: released after %d runs since the opening, want %d (quarantine.CleanRunsChecked)", n, want)
 			break
 		}
 	}
@@ -193,27 +199,59 @@ func TestReleaseUnderNightlyUse(t *testing.T) {
 
 // releaseChance is the chance that a test failing each run with chance
 // rate is released by the registry's rule (quarantine.ReleaseProven)
-// checked after each of its runs 2 to nights (the first night has no past
-// to triage against), exactly: the distribution of the failures counted,
-// over the entries not yet released, run by run.
-func releaseChance(rate float64, nights int, rel quarantine.Release) float64 {
+// checked after each of its runs since its opening, 1 to runs, exactly:
+// the distribution of the failures counted, over the entries not yet
+// released, run by run.
+func releaseChance(rate float64, runs int, rel quarantine.Release) float64 {
 	alive := []float64{1} // alive[k]: not released, k failures so far
 	released := 0.0
-	for n := 1; n <= nights; n++ {
+	for n := 1; n <= runs; n++ {
 		next := make([]float64, n+1)
 		for k, p := range alive {
 			next[k] += p * (1 - rate)
 			next[k+1] += p * rate
 		}
-		if n >= 2 {
-			for k := range next {
-				if next[k] > 0 && quarantine.ReleaseProven(rel.Below, rel.Confidence, int64(n), int64(k)) {
-					released += next[k]
-					next[k] = 0
-				}
+		for k := range next {
+			if next[k] > 0 && quarantine.ReleaseProven(rel.Below, rel.Confidence, int64(n), int64(k)) {
+				released += next[k]
+				next[k] = 0
 			}
 		}
 		alive = next
 	}
 	return released
+}
+
+// TestReleaseNeedsEveryRun: the rule counts every run since the opening.
+// A history with no run of the test from before its entry opened (a store
+// trimmed by -keep, or begun later) may lack some, so an entry whose runs
+// left would prove it is not released and a warning says why; with one
+// run from before, it is.
+func TestReleaseNeedsEveryRun(t *testing.T) {
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	h := history.New()
+	for i := range 100 {
+		if err := h.AddRun(history.RunMeta{Name: fmt.Sprint("r", i), Time: start.AddDate(0, 0, i)},
+			[]history.TestResult{{Test: "pkg.TestQ", Passed: 1, Trials: 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := []history.TestResult{{Test: "pkg.TestQ", Passed: 1, Trials: 1}}
+	meta := history.RunMeta{Name: "now", Time: start.AddDate(0, 0, 100)}
+	for _, tc := range []struct {
+		opened   string
+		released bool
+	}{{"2026-03-01", false}, {"2026-02-01", false}, {"2026-03-02", true}} {
+		o := DefaultOptions
+		o.Quarantine = []quarantine.Entry{quarantine.NewEntry("pkg.TestQ", "@team", "flaky", tc.opened, "2099-01-01",
+			core.Count{Passed: 9, Trials: 10}, 0.95, quarantine.Release{Below: 0.05, Confidence: 0.95})}
+		res, err := Triage(h, nil, meta, run, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, "pkg.TestQ has no run in the history from before its quarantine") })
+		if (len(res.Releases) == 1) != tc.released || warned == tc.released {
+			t.Errorf("opened %s: releases %+v, warnings %q; want released %v", tc.opened, res.Releases, res.Warnings, tc.released)
+		}
+	}
 }

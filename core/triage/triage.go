@@ -308,7 +308,11 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 			out.Quarantined++
 		}
 	}
-	out.Releases = releases(past, o.Quarantine, byTest, meta)
+	var partial []string
+	out.Releases, partial = releases(past, o.Quarantine, byTest, meta)
+	if len(partial) > 0 {
+		out.Warnings = append(out.Warnings, partialWarning(partial))
+	}
 	slices.SortStableFunc(out.Failures, func(a, b Failure) int {
 		if c := cmp.Compare(classOrder[a.Class], classOrder[b.Class]); c != 0 {
 			return c
@@ -328,23 +332,46 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 }
 
 // releases are the entries of reg whose runs since they opened, in the
-// history and in this run (outcomes by test), prove their release.
-func releases(past *history.History, reg []quarantine.Entry, outcomes map[string]*outcome, meta history.RunMeta) []Release {
-	out := []Release{}
+// history and in this run (outcomes by test), prove their release. The
+// rule counts every run since the opening, failures included: an entry
+// whose test has no run in the history from before its opening day may
+// have lost runs since (a store trimmed by record -keep, or started after
+// the quarantine), and counting what is left would restart the count, so
+// it is not released; partial names those the runs left would release.
+func releases(past *history.History, reg []quarantine.Entry, outcomes map[string]*outcome, meta history.RunMeta) (out []Release, partial []string) {
+	out = []Release{}
 	for _, e := range reg {
 		runs, failed := past.RunsSince(e.Test, e.Opened)
+		all, _ := past.RunsSince(e.Test, "")
+		covered := all > runs
 		if oc := outcomes[e.Test]; oc != nil && !meta.Time.IsZero() && meta.Time.UTC().Format(time.DateOnly) >= e.Opened {
 			runs++
 			if oc.failed {
 				failed++
 			}
 		}
-		if runs > 0 && quarantine.ReleaseProven(e.Release.Below, e.Release.Confidence, runs, failed) {
+		switch {
+		case runs == 0 || !quarantine.ReleaseProven(e.Release.Below, e.Release.Confidence, runs, failed):
+		case !covered:
+			partial = append(partial, e.Test)
+		default:
 			out = append(out, Release{Test: e.Test, Opened: e.Opened, Runs: runs, Failed: failed, Below: e.Release.Below, Confidence: e.Release.Confidence})
 		}
 	}
 	slices.SortFunc(out, func(a, b Release) int { return cmp.Compare(a.Test, b.Test) })
-	return out
+	slices.Sort(partial)
+	return out, partial
+}
+
+// partialWarning says that the tests' runs since their quarantine may not
+// all be in the history, so their release is not proposed.
+func partialWarning(tests []string) string {
+	what := tests[0] + " has"
+	if len(tests) > 1 {
+		what = strconv.Itoa(len(tests)) + " quarantined tests (" + tests[0] + ", …) have"
+	}
+	return what + " no run in the history from before its quarantine opened, so its runs since may not all be there (a store trimmed by -keep, or begun after the quarantine): " +
+		"its release is not proposed, since counting only the runs left would restart the release rule's count; flakegate quarantine check, which counts every run it is given, can release it"
 }
 
 // passedOn sets f.PassedOn when test passed on commit in the past, and
