@@ -249,7 +249,9 @@ func TestReleaseNeedsEveryRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		warned := slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, "pkg.TestQ has no run in the history from before its quarantine") })
+		warned := slices.ContainsFunc(res.Warnings, func(w string) bool {
+			return strings.HasPrefix(w, "pkg.TestQ has no run in the history from before its quarantine")
+		})
 		if (len(res.Releases) == 1) != tc.released || warned == tc.released {
 			t.Errorf("opened %s: releases %+v, warnings %q; want released %v", tc.opened, res.Releases, res.Warnings, tc.released)
 		}
