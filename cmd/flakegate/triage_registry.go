@@ -35,6 +35,9 @@ func triageRegistryFlagsOn(fs *flag.FlagSet, q *historyQuarantineFlags) *triageR
 	})
 	fs.BoolVar(&r.diff, "diff", false, "with -registry: print the registry's change (the proposed entries added, the proven releases removed) as a unified diff for git apply or patch -p1, instead of the report")
 	fs.StringVar(&r.diffOut, "diff-out", "", "with -registry: write that diff to `file` (empty when the registry needs no change)")
+	if f := fs.Lookup("write"); f != nil {
+		f.Usage = "with -registry: make the registry's change in the file: the proposed entries added, the entries whose release is proven removed"
+	}
 	return r
 }
 

@@ -26,8 +26,10 @@ import (
 
 // registryJob is the simulated job: two stable tests, a flake at 20%
 // (beyond the cap of 3 reruns: they catch it 1 − 0.8³ = 49% of the time,
-// short of 95%), and TestFixed, quarantined on the first day, failing 30%
-// of its runs until the fix pushed before run registryFix, then never.
+// short of 95%), and TestFixed, quarantined on the second day (so the
+// store holds a run from before: triage counts its runs since only then),
+// failing 30% of its runs from then until the fix pushed before run
+// registryFix, then never.
 var registryJob = simJob{"unit", "example.com/widgets/unit", []simTest{{"TestAdd", 0}, {"TestSub", 0}, {"TestFlakyCache", 0.2}, {"TestFixed", 0}}}
 
 const (
@@ -83,9 +85,9 @@ func TestActionRegistryPR(t *testing.T) {
 	bin := buildCLI(t, tmp)
 	repo := newSimRepo(t, tmp)
 	start := time.Date(2026, 9, 1, 8, 0, 0, 0, time.UTC)
-	opened := start.Format(time.DateOnly)
+	opened := start.AddDate(0, 0, 1).Format(time.DateOnly)
 
-	// main's registry: TestFixed quarantined on the first day.
+	// main's registry: TestFixed quarantined on the second day.
 	reg := &quarantine.Registry{Version: quarantine.Version, Tests: []quarantine.Entry{
 		quarantine.NewEntry(fixedID, "@widgets", "fails when the cache is cold", opened, "2027-06-30",
 			core.Count{Passed: 7, Trials: 10}, 0.95, registryRelease)}}
@@ -119,7 +121,7 @@ func TestActionRegistryPR(t *testing.T) {
 			if rng.Float64() < 0.2 {
 				failed["TestFlakyCache"] = true
 			}
-			if recorded < registryFix && rng.Float64() < registryRate {
+			if recorded > 0 && recorded < registryFix && rng.Float64() < registryRate {
 				failed["TestFixed"] = true
 				fixedFails++
 			}
@@ -134,10 +136,11 @@ func TestActionRegistryPR(t *testing.T) {
 		}
 		pushStore(t, repo, tmp, store)
 	}
-	// proven says whether TestFixed's runs since its opening, the triaged
-	// run (clean) included, prove its release by the registry's rule.
+	// proven says whether TestFixed's runs since its opening (all but the
+	// first), the triaged run (clean) included, prove its release by the
+	// registry's rule.
 	proven := func() bool {
-		return quarantine.ReleaseProven(registryRelease.Below, registryRelease.Confidence, int64(recorded+1), int64(fixedFails))
+		return quarantine.ReleaseProven(registryRelease.Below, registryRelease.Confidence, int64(recorded), int64(fixedFails))
 	}
 	triage := func(name string, extra ...string) (jobStep, string) {
 		at := start.AddDate(0, 0, recorded)
@@ -176,10 +179,10 @@ func TestActionRegistryPR(t *testing.T) {
 	}
 
 	// 2. After the fix, once the clean runs prove it.
-	need := quarantine.CleanRunsToRelease(registryRelease.Below, registryRelease.Confidence, int64(recorded), int64(fixedFails))
+	need := quarantine.CleanRunsToRelease(registryRelease.Below, registryRelease.Confidence, int64(recorded-1), int64(fixedFails))
 	recordUntil(recorded + int(need) + 2)
 	if !proven() {
-		t.Fatalf("%d runs with %d failures do not prove the release", recorded+1, fixedFails)
+		t.Fatalf("%d runs with %d failures do not prove the release", recorded, fixedFails)
 	}
 	st, w2 := triage("night-2", "GH_TOKEN=fake")
 	added, released = registryChangeOf(t, st)
@@ -191,7 +194,7 @@ func TestActionRegistryPR(t *testing.T) {
 		t.Errorf("night 2: the branch's diff does not remove %s:\n%s", fixedID, d)
 	}
 	wantRelease := fmt.Sprintf("%s: %d failures in %d runs since its quarantine on %s prove its failure rate below 10.0%% at 95%% confidence; its entry is removed.",
-		fixedID, fixedFails, recorded+1, opened)
+		fixedID, fixedFails, recorded, opened)
 	if !strings.Contains(st.summary, wantRelease) || !strings.Contains(st.summary, "updated the registry's pull request on branch flakegate-registry/main: https://github.com/acme/widgets/pull/7") {
 		t.Errorf("night 2: the summary lacks %q or the update:\n%s", wantRelease, st.summary)
 	}
