@@ -93,7 +93,7 @@ func storeSite(t *testing.T, fgs string) *httptest.Server {
 
 // cellsJS lists the picture's failure marks as "test #run" from their
 // hover titles.
-const cellsJS = `Array.from(document.querySelectorAll('#timeline rect.hm-fail')).map(r => {
+const cellsJS = `Array.from(document.querySelectorAll('#timeline svg.plot-wide rect.hm-fail')).map(r => {
   const m = r.querySelector('title').textContent.match(/^(\S+) .* in run #(\d+) · /); return m ? m[1] + ' #' + m[2] : '?'; })`
 
 // TestHistoryStorePage drives the history page in headless Chromium at
@@ -143,11 +143,11 @@ func TestHistoryStorePage(t *testing.T) {
 		}
 		// Run 7's column: its name (the report's path, as recorded),
 		// commit, time and job on hover.
-		title := evalJS[string](t, ctx, `document.querySelectorAll('#timeline rect.hm-col')[6].querySelector('title').textContent`)
+		title := evalJS[string](t, ctx, `document.querySelectorAll('#timeline svg.plot-wide rect.hm-col')[6].querySelector('title').textContent`)
 		if w := "run-007.xml · commit c007 on main · " + times[6] + " · job ci/unit"; !strings.HasPrefix(title, "Run #7 · ") || !strings.HasSuffix(title, w) {
 			t.Errorf("run 7's hover title: %q, want Run #7 · …%s", title, w)
 		}
-		if n := evalJS[int](t, ctx, `document.querySelectorAll('#timeline rect.hm-col.hm-outage').length`); n != 1 {
+		if n := evalJS[int](t, ctx, `document.querySelectorAll('#timeline svg.plot-wide rect.hm-col.hm-outage').length`); n != 1 {
 			t.Errorf("%d outage columns, want 1", n)
 		}
 		// The answer first, then the picture, then the tables.

@@ -38,7 +38,8 @@ type History struct {
 	// page's own link keeps; "" otherwise.
 	storeAddr string
 	tl        *Timeline // the picture's content; nil without one
-	plot      string    // the picture's SVG
+	plot      string    // the picture's SVG, wide
+	plotSm    string    // the picture's SVG, for phones
 	plotErr   error     // why the picture could not be drawn
 }
 
@@ -71,14 +72,14 @@ func (h *History) loadLink(data string) {
 // show puts r on the page (nil clears it), with its picture when the
 // runs can be replayed.
 func (h *History) show(r *history.Result) {
-	h.res, h.md, h.tl, h.plot, h.plotErr = r, "", nil, "", nil
+	h.res, h.md, h.tl, h.plot, h.plotSm, h.plotErr = r, "", nil, "", "", nil
 	if r == nil {
 		return
 	}
 	h.md = words.HistoryMarkdown(r, words.Link{})
 	if h.replay != nil {
 		if h.tl, h.plotErr = buildTimeline(r, h.replay); h.plotErr == nil {
-			h.plot = TimelinePlot(h.tl)
+			h.plot, h.plotSm = TimelinePlot(h.tl, RunPlotWide), TimelinePlot(h.tl, RunPlotNarrow)
 		}
 	}
 }

@@ -262,11 +262,10 @@ func (tl *Timeline) LeftOut() string {
 	return s + "; the tables below list every test."
 }
 
-// Layout of the picture, in viewBox units (640 wide, as the other plots,
-// so the phone stylesheet's 22-unit font applies).
+// Layout of the picture, in viewBox units: drawn twice, as the runs plot
+// is, 640 wide (shown on wide screens) and RunPlotNarrow wide (a phone
+// shows it at about its size, with 13 px text).
 const (
-	picNameW  = 176.0 // test names left of the cells
-	picNameN  = 13    // runes of a name shown (the tables give it in full)
 	picRowH   = 26.0  // a heat-map row
 	picStripH = 18.0  // the incident strip above the rows
 	picRateH  = 46.0  // a rate line's panel
@@ -279,7 +278,13 @@ const (
 // column titled with its number, commit, time and job for hover, and
 // below, per flaky test, its rate in a moving window of its runs with
 // the Wilson interval as a band.
-func TimelinePlot(tl *Timeline) string {
+//
+// width is RunPlotWide or RunPlotNarrow.
+func TimelinePlot(tl *Timeline, width float64) string {
+	nameW, nameN, class, right := 176.0, 13, "plot timeline plot-wide", padR
+	if width < RunPlotWide {
+		nameW, nameN, class, right = 104.0, 11, "plot timeline plot-narrow", 8
+	}
 	flakes := 0
 	for _, r := range tl.Rows {
 		if !r.Broken {
@@ -290,8 +295,8 @@ func TimelinePlot(tl *Timeline) string {
 	heatH := picStripH + picGap + float64(len(tl.Rows))*picRowH
 	rateTop := top + heatH + 30
 	h := rateTop + float64(flakes)*(picRateH+picGap) + 40
-	s := newSVGOf("Failures of the flaky tests in each run, in time order, with the incidents marked, and each flaky test's failure rate over its runs", "plot timeline", plotW, h)
-	x0, x1 := picNameW, plotW-padR
+	s := newSVGOf("Failures of the flaky tests in each run, in time order, with the incidents marked, and each flaky test's failure rate over its runs", class, width, h)
+	x0, x1 := nameW, width-right
 	n := len(tl.Cols)
 	cw := (x1 - x0) / float64(max(n, 1))
 	x := func(k int) float64 { return x0 + cw*float64(k) }
@@ -322,7 +327,7 @@ func TimelinePlot(tl *Timeline) string {
 	}
 	for i, r := range tl.Rows {
 		y := rowsTop + float64(i)*picRowH
-		label := shortTest(r.Test)
+		label := shortTest(r.Test, nameN)
 		if r.Broken {
 			label += " ✕"
 		}
@@ -364,7 +369,7 @@ func TimelinePlot(tl *Timeline) string {
 		}
 		scale := rateScale(hi)
 		y := func(f float64) float64 { return y0 + picRateH - picRateH*f/scale }
-		s.text("pl-tick", x0-8, y0+picRateH/2+5, "end", shortTest(r.Test))
+		s.text("pl-tick", x0-8, y0+picRateH/2+5, "end", shortTest(r.Test, nameN))
 		s.text("pl-tick", x1, y0+12, "end", words.Percent(scale))
 		s.line("pl-grid", x0, y0, x1, y0)
 		s.line("pl-axis", x0, y0+picRateH, x1, y0+picRateH)
@@ -431,14 +436,14 @@ func runWhat(c PicRun) string {
 	return s
 }
 
-// shortTest is a test's name cut to picNameN runes from its end (the
-// distinct part of a long name), with an ellipsis.
-func shortTest(name string) string {
-	if utf8.RuneCountInString(name) <= picNameN {
+// shortTest is a test's name cut to n runes from its end (the distinct
+// part of a long name), with an ellipsis; the tables give it in full.
+func shortTest(name string, n int) string {
+	if utf8.RuneCountInString(name) <= n {
 		return name
 	}
 	r := []rune(name)
-	return "…" + string(r[len(r)-picNameN+1:])
+	return "…" + string(r[len(r)-n+1:])
 }
 
 // titled writes an element of class with a <title> child, the text a
@@ -452,14 +457,29 @@ func (s *svg) titled(tag, class string, x, y, w, h float64, title string) {
 	s.b.WriteString("><title>" + html.EscapeString(title) + "</title></" + tag + ">")
 }
 
-// timelineLegend says what the picture's marks are.
+// timelineLegend says what the picture's marks are, each kind where the
+// picture has it.
 func timelineLegend(tl *Timeline) string {
-	s := "Each row is a test, each column a run (#" + strconv.Itoa(tl.First) + " to #" + strconv.Itoa(tl.Runs) + "), each mark a run in which it failed; hover over a mark or a column for the run's commit, time and job. " +
-		"Shaded columns are outages (runs in which more tests failed than chance allows); marks in the second colour are tests that failed only together, a group (one shared cause); rows marked ✕ are broken tests, their failures one stretch. "
-	if tl.KeptInc {
-		s += "Below, each flaky test's failure rate in its last " + strconv.Itoa(tl.Window) + " runs (incidents counted), with its Wilson interval as a band: where the band is wide, those runs say little."
-	} else {
-		s += "Below, each flaky test's failure rate in its last " + strconv.Itoa(tl.Window) + " runs outside the incidents, with its Wilson interval as a band: where the band is wide, those runs say little."
+	s := "Each row is a test, each column a run (#" + strconv.Itoa(tl.First) + " to #" + strconv.Itoa(tl.Runs) + " in time order), each mark a run in which it failed; hover over a mark or a column for the run's commit, time and job."
+	outage, group, broken := false, false, false
+	for _, c := range tl.Cols {
+		outage, group = outage || c.Outage, group || c.Group != nil
 	}
-	return s
+	for _, r := range tl.Rows {
+		broken = broken || r.Broken
+	}
+	if outage {
+		s += " Shaded columns are outages: runs in which more tests failed than chance allows."
+	}
+	if group {
+		s += " Marks on the incidents line in the second colour are runs in which a group failed: tests that fail only together, one shared cause rather than each its own flake."
+	}
+	if broken {
+		s += " Rows marked ✕ are broken tests: their failures are one unbroken stretch, not flakes."
+	}
+	kept := "outside the incidents"
+	if tl.KeptInc {
+		kept = "incidents counted"
+	}
+	return s + " Below, each flaky test's failure rate in its last " + strconv.Itoa(tl.Window) + " runs (" + kept + "), with its Wilson interval as a band: the range of rates those runs are consistent with; where the band is wide, they say little."
 }

@@ -153,7 +153,7 @@ func TestTimelineCellsFromStore(t *testing.T) {
 	if w := []string{"pkg/flaky_a broken=false 4/29", "pkg/flaky_b broken=false 2/29", "pkg/broken broken=true 5/29"}; !slices.Equal(rows, w) {
 		t.Errorf("rows %q, want %q", rows, w)
 	}
-	svg := TimelinePlot(tl)
+	svg := TimelinePlot(tl, RunPlotWide)
 	cells, class := failureCells(svg)
 	for _, test := range []string{"pkg/flaky_a", "pkg/flaky_b", "pkg/broken"} {
 		if !slices.Equal(cells[test], storePlan.fails[test]) {
@@ -190,6 +190,12 @@ func TestTimelineCellsFromStore(t *testing.T) {
 		t.Error("the picture has a NaN, an Inf or an inline style")
 	}
 	testfile.Golden(t, filepath.Join("testdata", "timeline.svg"), []byte(svg), *update, "-update")
+	// The phone's picture has the same marks.
+	narrow := TimelinePlot(tl, RunPlotNarrow)
+	if nc, _ := failureCells(narrow); fmt.Sprint(nc) != fmt.Sprint(cells) {
+		t.Errorf("the phone's picture has marks %v, the wide one %v", nc, cells)
+	}
+	testfile.Golden(t, filepath.Join("testdata", "timeline-narrow.svg"), []byte(narrow), *update, "-update")
 }
 
 // TestTimelineRates: the moving window is 10 runs (30 runs / 10, at least
@@ -261,7 +267,7 @@ func TestTimelineBounds(t *testing.T) {
 	if res.Flaky != 15 || len(tl.Rows) != maxPicFlakes || tl.First != 61 || len(tl.Cols) != maxPicCols {
 		t.Fatalf("%d flaky, %d rows, first run %d, %d columns; want 15, %d, 61, %d", res.Flaky, len(tl.Rows), tl.First, len(tl.Cols), maxPicFlakes, maxPicCols)
 	}
-	cells, _ := failureCells(TimelinePlot(tl))
+	cells, _ := failureCells(TimelinePlot(tl, RunPlotWide))
 	// t00 fails in 10 (left out), 100, 250 and 299: the first most often.
 	if tl.Rows[0].Test != "t00" || !slices.Equal(cells["t00"], []int{100, 250, 299}) {
 		t.Errorf("first row %s, cells %v; want t00 in 100, 250, 299", tl.Rows[0].Test, cells["t00"])

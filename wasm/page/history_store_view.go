@@ -28,6 +28,7 @@ func (h *History) renderPicture() app.UI {
 	}
 	return app.Figure().ID("timeline").Body(
 		app.Raw(h.plot),
+		app.Raw(h.plotSm),
 		app.FigCaption().Class("hint").Body(
 			app.Text(timelineLegend(h.tl)),
 			app.If(h.tl.LeftOut() != "", func() app.UI { return app.P().ID("timeline-left-out").Text(h.tl.LeftOut()) }),
