@@ -266,9 +266,9 @@ func (tl *Timeline) LeftOut() string {
 // is, 640 wide (shown on wide screens) and RunPlotNarrow wide (a phone
 // shows it at about its size, with 13 px text).
 const (
-	picRowH   = 26.0  // a heat-map row
-	picStripH = 18.0  // the incident strip above the rows
-	picRateH  = 46.0  // a rate line's panel
+	picRowH   = 26.0 // a heat-map row
+	picStripH = 18.0 // the incident strip above the rows
+	picRateH  = 46.0 // a rate line's panel
 	picGap    = 10.0
 )
 
