@@ -334,3 +334,35 @@ func TestHistoryPageReadsStore(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// FuzzReadStoreDrop: any bytes after a store's header, dropped on the
+// page, are read or refused without a panic; what is read draws a picture
+// whose every row has a cell per drawn run.
+func FuzzReadStoreDrop(f *testing.F) {
+	data, _ := plantedStore(f)
+	f.Add(data[store.HeaderSize:])
+	f.Add(data[store.HeaderSize : len(data)/2])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file := append(store.Header(), b...)
+		h, replay, err := readHistoryFiles([]historyFile{memFile("runs.fgs", file)}, "")
+		if err != nil {
+			return
+		}
+		res, err := h.Result(history.DefaultOptions)
+		if err != nil {
+			return
+		}
+		tl, err := buildTimeline(res, replay)
+		if err != nil {
+			t.Fatalf("a store read draws no picture: %v", err)
+		}
+		for _, r := range tl.Rows {
+			if len(r.Cells) != len(tl.Cols) || len(r.Rate) != len(tl.Cols) {
+				t.Fatalf("%s: %d cells, %d rates for %d runs", r.Test, len(r.Cells), len(r.Rate), len(tl.Cols))
+			}
+		}
+		if svg := TimelinePlot(tl, RunPlotNarrow); strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") {
+			t.Fatal("the picture has a NaN or an Inf")
+		}
+	})
+}
