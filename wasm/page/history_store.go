@@ -82,13 +82,17 @@ const storeLinkKey = "store"
 func storeLink(addr string) string { return storeLinkKey + "=" + url.QueryEscape(addr) }
 
 // checkStoreURL says what is wrong with a store's address, or nil: it is
-// an absolute http or https URL.
+// an absolute http or https URL, or a path on this site ("/data/runs.fgs").
 func checkStoreURL(addr string) error {
 	u, err := url.Parse(addr)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return &core.Error{Kind: core.Invalid, Field: storeLinkKey, Msg: "the link's store= is not an http or https address: " + strconv.Quote(addr)}
+	switch {
+	case err != nil:
+	case (u.Scheme == "https" || u.Scheme == "http") && u.Host != "":
+		return nil
+	case u.Scheme == "" && u.Host == "" && strings.HasPrefix(addr, "/") && !strings.HasPrefix(addr, "//"):
+		return nil
 	}
-	return nil
+	return &core.Error{Kind: core.Invalid, Field: storeLinkKey, Msg: "the link's store= is not an http or https address, nor a path on this site: " + strconv.Quote(addr)}
 }
 
 // storeName is what the page calls a linked store: its file's name.

@@ -325,13 +325,18 @@ func TestHistoryPageReadsStore(t *testing.T) {
 	if _, _, err := readHistoryFiles([]historyFile{memFile("big.fgs", big)}, ""); core.ErrorKind(err) != core.TooLarge || !strings.Contains(err.Error(), "over 16 MiB") {
 		t.Errorf("a store over the limit: %v", err)
 	}
-	for _, addr := range []string{"ftp://x/runs.fgs", "runs.fgs", "https:///runs.fgs"} {
+	for _, addr := range []string{"ftp://x/runs.fgs", "runs.fgs", "https:///runs.fgs", "//evil.example/runs.fgs", "javascript:alert(1)"} {
 		if checkStoreURL(addr) == nil {
 			t.Errorf("store address %q taken", addr)
 		}
 	}
-	if err := checkStoreURL("https://ci.example/runs.fgs"); err != nil {
-		t.Error(err)
+	for _, addr := range []string{"https://ci.example/runs.fgs", "/data/runs.fgs"} {
+		if err := checkStoreURL(addr); err != nil {
+			t.Error(err)
+		}
+	}
+	if storeName("/data/runs.fgs") != "runs.fgs" || storeName("https://ci.example/") != "https://ci.example/" {
+		t.Errorf("store names %q, %q", storeName("/data/runs.fgs"), storeName("https://ci.example/"))
 	}
 }
 
