@@ -156,6 +156,13 @@ func TestHistoryStorePage(t *testing.T) {
 		}
 		fitsAndShot(t, ctx, "history-store", w.phone)
 
+		// A path on the site is a store link too.
+		open(t, ctx, srv.URL+"/history?store=/stores/runs.fgs")
+		waitFor(t, ctx, `(document.getElementById('loaded-history')||{}).textContent === 'runs.fgs: 40 runs'`)
+		if got := evalJS[string](t, ctx, `document.getElementById('answer-text').textContent`); got != answer {
+			t.Errorf("store path link: the page says\n%s\nflakegate history\n%s", got, answer)
+		}
+
 		// The same store dropped on the page.
 		open(t, ctx, srv.URL+"/history")
 		dropOn(t, ctx, "drop-history", fgs)
