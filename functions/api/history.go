@@ -13,12 +13,14 @@ import (
 	"github.com/flakegate/flakegate/core/history"
 	schema "github.com/flakegate/flakegate/core/param"
 	"github.com/flakegate/flakegate/core/report"
+	"github.com/flakegate/flakegate/core/store"
 	"github.com/flakegate/flakegate/internal/share"
 	"github.com/flakegate/flakegate/internal/words"
 )
 
-// /v1/history reads many runs' reports (parts named report, each one run
-// or a zip archive of runs, or a zip archive as the body) and answers
+// /v1/history reads many runs' reports (parts named report, each one run,
+// a zip archive of runs or a history store, or a zip archive as the body)
+// and answers
 // which tests are flaky and which runs were outages (history.Result).
 
 // Limits of one history request, beside the body limit: the results read
@@ -40,7 +42,7 @@ const (
 )
 
 var historyUpload = &upload{
-	media:  "multipart/form-data with parts report (a report or a zip archive of reports, repeated) and optional manifest first, or application/zip",
+	media:  "multipart/form-data with parts report (a report, a zip archive of reports or a history store, repeated) and optional manifest first, or application/zip",
 	body:   func(mt string) bool { return mt == "application/zip" || mt == "application/x-zip-compressed" },
 	bodyAs: "archive",
 	parts:  map[string]bool{"report": true, "manifest": false},
@@ -137,8 +139,12 @@ func (hr *historyReader) read(part string, r io.Reader) error {
 	}
 	hr.reports++
 	br := bufio.NewReader(r)
-	if head, _ := br.Peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
+	head, _ := br.Peek(len(store.Magic))
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
 		return hr.zip(name, br)
+	}
+	if store.IsStore(head) && hr.into == nil {
+		return hr.readStorePart(name, br)
 	}
 	if part == historyUpload.bodyAs {
 		return &core.Error{Kind: core.Invalid, File: name, Msg: "the body is not a zip archive: send one, or the reports as multipart parts named report"}

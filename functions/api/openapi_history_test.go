@@ -12,7 +12,7 @@ func historyContent(b bodyKind, content obj) obj {
 			{"manifest", fileOf("text/csv",
 				"optional, before the reports: a CSV with the columns file,run,commit,branch,time,job saying what run each report file is")},
 			{"report", filesOf("application/octet-stream").with("description",
-				"test reports in any format flakegate reads, one part per run, or zip archives of them")}},
+				"test reports in any format flakegate reads, one part per run, zip archives of them, or history stores (flakegate record)")}},
 			"report")
 	}
 	return content

@@ -10,7 +10,7 @@ func triageContent(b bodyKind, content obj) obj {
 		{"manifest", fileOf("text/csv",
 			"optional, before the reports: a CSV with the columns file,run,commit,branch,time,job saying what run each past report file is")},
 		{"report", filesOf("application/octet-stream").with("description",
-			"the past: test reports in any format flakegate reads, one part per run, or zip archives of them")},
+			"the past: test reports in any format flakegate reads, one part per run, zip archives of them, or history stores (flakegate record)")},
 		{"run", filesOf("application/octet-stream").with("description",
 			"this run: its test reports (a sharded job's several), read together as the one run to triage, or a zip archive of them")},
 		{"quarantine", fileOf("application/json",

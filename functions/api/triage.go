@@ -13,7 +13,7 @@ import (
 
 // /v1/triage judges one run's failures against past runs: multipart parts
 // report (the past: reports or zip archives of them, each report one run,
-// as /v1/history reads them), run (this run's reports, read together as
+// or history stores, as /v1/history reads them), run (this run's reports, read together as
 // one run), and optional manifest (first) and quarantine (the registry).
 // It answers triage.Result; stateless, within /v1/history's limits over
 // the past and this run together.
@@ -22,7 +22,7 @@ import (
 const bodyMultipartTriage bodyKind = 400
 
 var triageUpload = &upload{
-	media:  "multipart/form-data with parts report (the past runs' reports or zip archives, repeated), run (this run's reports, repeated), and optional manifest first and quarantine",
+	media:  "multipart/form-data with parts report (the past runs' reports, zip archives or history stores, repeated), run (this run's reports, repeated), and optional manifest first and quarantine",
 	body:   func(string) bool { return false },
 	bodyAs: "report",
 	parts:  map[string]bool{"report": true, "run": true, "manifest": false, "quarantine": false},

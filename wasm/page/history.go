@@ -30,16 +30,35 @@ type History struct {
 	runs *history.History
 	opt  history.Options              // the options the next result is computed with
 	opts optionsForm[history.Options] // the Options section, as typed
+	// replay gives the runs again for the picture (a store's, or the
+	// example's); nil when the runs came otherwise (reports, a link's
+	// answer), which the page shows without one.
+	replay runReplay
+	// storeAddr is the address of the store a link opened, which the
+	// page's own link keeps; "" otherwise.
+	storeAddr string
+	tl        *Timeline // the picture's content; nil without one
+	plot      string    // the picture's SVG, wide
+	plotSm    string    // the picture's SVG, for phones
+	plotErr   error     // why the picture could not be drawn
 }
 
 func (h *History) OnNav(ctx app.Context) {
+	if frag := fragmentOf(ctx.Page().URL()); storeAddrOf(frag) != "" {
+		ctx.Page().SetTitle("Flaky tests in CI history · flakegate")
+		if addr := storeAddrOf(frag); !h.opened || addr != h.storeAddr {
+			h.opened, h.frag = true, frag
+			h.loadStoreLink(ctx, addr)
+		}
+		return
+	}
 	h.nav(ctx, "Flaky tests in CI history · flakegate", "history", h.loadLink, h.res != nil, h.writeURL)
 }
 
 // loadLink shows the result of a link's "history=" data (fileView.openLink).
 func (h *History) loadLink(data string) {
 	h.gen++
-	h.busy, h.err, h.runs = false, nil, nil
+	h.busy, h.err, h.runs, h.replay, h.storeAddr = false, nil, nil, nil, ""
 	res, err := share.DecodeHistory(data)
 	if err != nil {
 		h.linkErr = err
@@ -50,17 +69,30 @@ func (h *History) loadLink(data string) {
 	h.show(res)
 }
 
-// show puts r on the page (nil clears it).
+// show puts r on the page (nil clears it), with its picture when the
+// runs can be replayed.
 func (h *History) show(r *history.Result) {
-	h.res, h.md = r, ""
-	if r != nil {
-		h.md = words.HistoryMarkdown(r, words.Link{})
+	h.res, h.md, h.tl, h.plot, h.plotSm, h.plotErr = r, "", nil, "", "", nil
+	if r == nil {
+		return
+	}
+	h.md = words.HistoryMarkdown(r, words.Link{})
+	if h.replay != nil {
+		if h.tl, h.plotErr = buildTimeline(r, h.replay); h.plotErr == nil {
+			h.plot, h.plotSm = TimelinePlot(h.tl, RunPlotWide), TimelinePlot(h.tl, RunPlotNarrow)
+		}
 	}
 }
 
 // writeURL puts the result in the address bar, or says why a link cannot
 // hold it.
 func (h *History) writeURL(ctx app.Context) {
+	if h.storeAddr != "" {
+		// A store's link opens on the same runs: it is the page's link.
+		h.noLink, h.tooLong, h.frag = "", "", storeLink(h.storeAddr)
+		keepInURL(ctx, h.frag)
+		return
+	}
 	var view func() (share.View, error)
 	if h.res != nil {
 		view = func() (share.View, error) { return share.History(h.res) }
@@ -88,30 +120,38 @@ func (h *History) ReadFiles(ctx app.Context, files []dropped) {
 	}
 	h.gen++
 	gen := h.gen
-	h.linkErr, h.err, h.busy, h.name, h.runs = nil, nil, true, shortList(names), nil
+	h.linkErr, h.err, h.busy, h.name, h.runs, h.replay, h.storeAddr = nil, nil, true, shortList(names), nil, nil, ""
 	h.show(nil)
 	ctx.Async(func() {
-		hist, err := readHistory(in, "")
+		hist, replay, err := readHistoryFiles(in, "")
 		ctx.Dispatch(func(ctx app.Context) {
 			if h.gen != gen {
 				return
 			}
-			h.busy = false
+			h.busy, h.replay = false, replay
 			h.compute(hist, err)
 			h.writeURL(ctx)
 		})
 	})
 }
 
-// exampleHistory is the example: a planted month (histsim, seed 1) of 200
+// exampleConfig is the example: a planted month (histsim, seed 1) of 200
 // runs of 60 stable tests and three flaky ones failing 2%, 5% and 15% of
 // the time, with one outage failing half the suite and a group of three
 // tests failing together in three runs.
+var exampleConfig = histsim.Config{Seed: 1, Runs: 200, Stable: 60, Flaky: []float64{0.02, 0.05, 0.15}, Outages: 1, OutageShare: [2]float64{0.5, 0.5},
+	Groups: 1, GroupSize: 3, GroupRuns: 3}
+
+// exampleReplay plants the example's runs (again), in order.
+func exampleReplay(add func(history.RunMeta, []history.TestResult) error) error {
+	_, err := histsim.Generate(exampleConfig, add)
+	return err
+}
+
+// exampleHistory is the example's runs.
 func exampleHistory() (*history.History, error) {
 	h := history.New()
-	c := histsim.Config{Seed: 1, Runs: 200, Stable: 60, Flaky: []float64{0.02, 0.05, 0.15}, Outages: 1, OutageShare: [2]float64{0.5, 0.5},
-		Groups: 1, GroupSize: 3, GroupRuns: 3}
-	if _, err := histsim.Generate(c, h.AddRun); err != nil {
+	if err := exampleReplay(h.AddRun); err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -119,11 +159,11 @@ func exampleHistory() (*history.History, error) {
 
 func (h *History) Render() app.UI {
 	return h.shell("/history", "Flaky tests in CI history",
-		"Which tests are flaky, and which failures were outages? Drop many runs' test reports (JUnit XML, go test -json, TRX, CTRF, TAP…), one file per run, or the zip archives CI artifacts download as: the answer is flakegate history's.",
+		"Which tests are flaky, and which failures were outages? Drop many runs' test reports (JUnit XML, go test -json, TRX, CTRF, TAP…), one file per run, the zip archives CI artifacts download as, or a history store that flakegate record keeps (or link one: /history?store=URL): the answer is flakegate history's.",
 		tryExample("example-history", "200 planted runs of 63 tests: three flaky, one outage, three tests failing together.", h.onExample),
 		app.FieldSet().Class("side").Body(
 			app.Legend().Text("The runs' reports"),
-			dropFiles("history", "Reports or zip archives", "", true, h.ReadFiles),
+			dropFiles("history", "Reports, zip archives or a history store", "", true, h.ReadFiles),
 			h.renderStatus(),
 		),
 		h.renderOptions(),
@@ -154,7 +194,9 @@ func (h *History) renderResult() app.UI {
 	return app.Section().Class("result").ID("result").Aria("label", "Result").Body(
 		app.Div().ID("answer").Class("answer").Aria("live", "polite").Body(
 			app.P().Class("answer-text").ID("answer-text").Text(words.HistoryAnswer(r)),
+			app.If(len(r.Flakes) > 0, func() app.UI { return app.P().ID("answer-worst").Text(worstSentence(r)) }),
 		),
+		h.renderPicture(),
 		app.P().ID("naive").Text(fmt.Sprintf("Read %s of %s (%s test results). The naive rule, failed and passed at least once, would flag %s.",
 			words.Nouns(r.Runs, "run"), words.Nouns(r.Tests, "test"), words.Count(r.Results), words.Nouns(r.Naive, "test"))),
 		app.If(len(r.Flakes) > 0, func() app.UI { return h.renderFlakes(r) }),

@@ -42,7 +42,7 @@ func (h *History) ensureOptions() {
 func (h *History) onExample(ctx app.Context, e app.Event) {
 	runs, err := exampleHistory()
 	h.gen++
-	h.linkErr, h.busy, h.name = nil, false, "example"
+	h.linkErr, h.busy, h.name, h.replay, h.storeAddr = nil, false, "example", exampleReplay, ""
 	h.compute(runs, err)
 	h.writeURL(ctx)
 }
