@@ -59,6 +59,33 @@ func eachLink(t *testing.T, browser context.Context, links []linkCase, what stri
 	}
 }
 
+// eachLinkAtOnce is eachLink with the subtests run side by side, each in
+// a tab of one of three browsers of its own, for loads that mostly wait
+// on a throttled network: twelve downloads of app.wasm at 1.6 Mbit/s are
+// two minutes one after another. A browser throttles all its tabs
+// together (one network service; six tabs at once took six times as
+// long), so each browser loads one link at a time. It returns once every
+// subtest has ended.
+func eachLinkAtOnce(t *testing.T, _ context.Context, links []linkCase, what string, f func(t *testing.T, ctx context.Context, w width, c linkCase)) {
+	const browsers = 3
+	pool := make(chan context.Context, browsers)
+	for range browsers {
+		pool <- startBrowser(t)
+	}
+	t.Run(what, func(t *testing.T) {
+		for _, w := range widths {
+			for _, c := range links {
+				t.Run(w.name+"/"+c.name, func(t *testing.T) {
+					t.Parallel()
+					browser := <-pool
+					defer func() { pool <- browser }()
+					f(t, freshTab(t, browser, w), w, c)
+				})
+			}
+		}
+	})
+}
+
 // cliLinks asks the CLI for a link to every page (page.Pages), each with
 // inputs other than the page's built-in example, so the pre-rendered
 // figures are another view's.
@@ -236,7 +263,7 @@ func TestLinkNeverShowsTheExample(t *testing.T) {
 	gate, srv := gatedSite(t)
 	links := cliLinks(t, srv.URL)
 
-	eachLink(t, browser, links, "fragment at 1.6 Mbit/s", func(t *testing.T, ctx context.Context, _ width, c linkCase) {
+	eachLinkAtOnce(t, browser, links, "fragment at 1.6 Mbit/s", func(t *testing.T, ctx context.Context, _ width, c linkCase) {
 		watchFrames(t, ctx)
 		throttle(t, ctx)
 		start := time.Now()
@@ -464,11 +491,11 @@ func TestQueryLinkFirstPaint(t *testing.T) {
 		expectLink(t, ctx, c.name+" as the server sent it", c)
 	})
 	for _, slow := range []bool{false, true} {
-		what := "first paint"
+		what, each := "first paint", eachLink
 		if slow {
-			what += " at 1.6 Mbit/s"
+			what, each = what+" at 1.6 Mbit/s", eachLinkAtOnce
 		}
-		eachLink(t, browser, links, what, func(t *testing.T, ctx context.Context, _ width, c linkCase) {
+		each(t, browser, links, what, func(t *testing.T, ctx context.Context, _ width, c linkCase) {
 			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: paintWatchJS}); err != nil {
 				t.Fatal(err)
 			}
