@@ -52,7 +52,12 @@ func expectLink(t *testing.T, ctx context.Context, what string, c linkCase) {
 // eachLink runs f as a subtest named width/link/what for each link at
 // each of widths, in a fresh tab at that width.
 func eachLink(t *testing.T, browser context.Context, links []linkCase, what string, f func(t *testing.T, ctx context.Context, w width, c linkCase)) {
-	for _, w := range widths {
+	eachLinkAt(t, browser, widths, links, what, f)
+}
+
+// eachLinkAt is eachLink at the widths ws.
+func eachLinkAt(t *testing.T, browser context.Context, ws []width, links []linkCase, what string, f func(t *testing.T, ctx context.Context, w width, c linkCase)) {
+	for _, w := range ws {
 		for _, c := range links {
 			t.Run(w.name+"/"+c.name+"/"+what, func(t *testing.T) { f(t, freshTab(t, browser, w), w, c) })
 		}
@@ -308,14 +313,17 @@ func TestLinkNeverShowsTheExample(t *testing.T) {
 // A failed app.wasm (blocked by the browser, or a server error) says so in
 // place, in plain words and never the browser's own, with a Retry button;
 // the example's figures stay hidden for a link; Retry loads the
-// calculator, which then shows the link's figures (the CLI's).
+// calculator, which then shows the link's figures (the CLI's). Every link
+// is tried at both widths, each cause at one of them (blocked at 1280 px,
+// a 503 at 390 px, where the Retry button's size is checked on a phone's
+// screen): the note and Retry are the loader's, the same on every page.
 func TestFailedLoadRetries(t *testing.T) {
 	browser := startBrowser(t)
 	gate, srv := gatedSite(t)
 	links := cliLinks(t, srv.URL)
 
-	for _, how := range []string{"blocked", "503"} {
-		eachLink(t, browser, links, how, func(t *testing.T, ctx context.Context, w width, c linkCase) {
+	for i, how := range []string{"blocked", "503"} {
+		eachLinkAt(t, browser, widths[i:i+1], links, how, func(t *testing.T, ctx context.Context, w width, c linkCase) {
 			if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 				t.Fatal(err)
 			}
