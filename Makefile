@@ -1,10 +1,18 @@
 # flakegate: `make run` to try it, `make test` to check everything.
-# Each mk/*.mk adds its targets and appends what the tests need to TEST_DEPS.
+# Each mk/*.mk adds its targets, appends what the tests need (tools, builds)
+# to TEST_DEPS and its own test runs to TEST_SUITES.
 SHELL := /bin/bash
 GO ?= go
 export GOTOOLCHAIN := local
 export GOFLAGS := -mod=mod
 TEST_DEPS :=
+TEST_SUITES :=
+# When make started (seconds since the epoch), for mk/timed.sh's stage times;
+# sub-makes inherit it.
+ifndef FLAKEGATE_T0
+FLAKEGATE_T0 := $(shell date +%s)
+endif
+export FLAKEGATE_T0
 
 include $(sort $(wildcard mk/*.mk))
 
@@ -18,12 +26,24 @@ include $(sort $(wildcard mk/*.mk))
 INTEGRATION_PKGS = $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=third_party \
 	--exclude-dir=node_modules --exclude-dir=dist --exclude-dir=docs '^//go:build .*\<integration\>' .)))
 
-## test: vet, every Go test natively (with Go alone, then the integration tests with their tools), and the core's tests again in WebAssembly
+## test: vet, every Go test natively (with Go alone, then the integration tests with their tools), and the core's tests again in WebAssembly and on arm64
+# Two lines at once once vet has passed: the integration tests (browser,
+# Workers, Lambda; much of their time is spent waiting on a page, a server
+# or a throttled network) beside the CPU-bound rest, one after another.
+# Every test is written to pass on a busy machine, and this keeps both
+# cores working. Output is kept whole per line.
 test: $(TEST_DEPS)
-	$(MAKE) fmtcheck vet
-	$(MAKE) gotest
-	$(MAKE) integrationtest E2E_SITE=$(abspath $(WEB_OUT))
-	$(MAKE) wasmtest
+	mk/timed.sh "fmtcheck and vet" $(MAKE) fmtcheck vet
+	$(MAKE) -j2 --output-sync=line test-integration test-suites
+
+.PHONY: test-integration test-suites
+test-integration:
+	mk/timed.sh integrationtest $(MAKE) integrationtest E2E_SITE=$(abspath $(WEB_OUT))
+
+test-suites:
+	mk/timed.sh gotest $(MAKE) gotest
+	mk/timed.sh wasmtest $(MAKE) wasmtest
+	$(MAKE) $(TEST_SUITES)
 
 fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -50,9 +70,11 @@ gotest:
 # looks for its tool before it builds anything) and names the make target
 # that installs it.
 # E2E_SITE, set by test, is the site its first step built (dist/site), which
-# the browser tests read instead of building their own.
+# the browser tests read instead of building their own. -parallel 3: the
+# browser tests that wait on a throttled network (site, eachLinkAtOnce) load
+# three links at once, in three browsers; no other test is marked parallel.
 integrationtest:
-	FLAKEGATE_E2E_SITE=$(E2E_SITE) $(GO) test -count=1 -timeout 30m -tags integration $(INTEGRATION_PKGS)
+	FLAKEGATE_E2E_SITE=$(E2E_SITE) $(GO) test -count=1 -timeout 30m -parallel 3 -tags integration $(INTEGRATION_PKGS)
 
 # The go-app the calculator is built with (third_party/go-app, its own
 # module): upstream's tests and ours, natively, and a vet of the wasm build.

@@ -24,6 +24,7 @@ tools-qemu:
 # -short: the seeded simulations run at full size natively (gotest); here the
 # same code runs them at a smaller size, which is enough to show the same bits.
 arm64test: tools-qemu
-	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -count=1 -exec qemu-aarch64 ./core/...
+	mk/timed.sh arm64test env GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -count=1 -exec qemu-aarch64 ./core/...
 
-TEST_DEPS += arm64test
+TEST_DEPS += tools-qemu
+TEST_SUITES += arm64test

@@ -57,7 +57,9 @@ lambda-zip:
 
 ## worker: the Worker's wasm and its JavaScript shim, for wrangler
 # wasm_exec.js comes from the toolchain that builds app.wasm: the two must match.
-worker: site-ready
+# Under `make test`, which builds the site itself (mk/web.mk), the Worker
+# waits for that build rather than running a second one.
+worker: $(if $(filter test,$(MAKECMDGOALS)),site,site-ready)
 	rm -rf $(WORKER_OUT) && mkdir -p $(WORKER_OUT)
 	cp functions/workers/shim/worker.mjs "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WORKER_OUT)/
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -tags '$(WORKER_TAGS)' -o $(WORKER_OUT)/app.wasm ./functions/workers

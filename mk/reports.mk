@@ -16,6 +16,7 @@ tools-warehouse:
 
 ## warehousetest: the DuckDB check that warehouse counts give the reports' figures
 warehousetest: tools-warehouse
-	cd docs/warehouse/check && CGO_ENABLED=1 $(GO) test -count=1 -tags integration ./...
+	mk/timed.sh warehousetest sh -c 'cd docs/warehouse/check && CGO_ENABLED=1 $(GO) test -count=1 -tags integration ./...'
 
-TEST_DEPS += warehousetest
+TEST_DEPS += tools-warehouse
+TEST_SUITES += warehousetest

@@ -429,7 +429,7 @@ func TestEndToEnd(t *testing.T) {
 	// banner appears; reloading runs the new version.
 	t.Run("update-banner", func(t *testing.T) {
 		next := t.TempDir()
-		if err := Generate(Options{Out: next, Wasm: filepath.Join(dir, "web", "app.wasm"), Version: "e2e-test-2"}); err != nil {
+		if err := Generate(Options{Out: next, Wasm: filepath.Join(dir, "web", "app.wasm"), Version: "e2e-test-2", Previous: dir}); err != nil {
 			t.Fatal(err)
 		}
 		if err := handler.Deploy(next); err != nil {

@@ -36,6 +36,10 @@ type Options struct {
 	Out     string // folder to write, created if missing
 	Wasm    string // path of the built app.wasm
 	Version string // build version, normally the git commit
+	// Previous is a site generated before ("" for none): its compressed
+	// copies of files whose bytes have not changed (app.wasm, when only
+	// the version did) are reused rather than compressed again.
+	Previous string
 }
 
 // Handler is the go-app handler of the calculator; Generate pre-renders it.
@@ -118,7 +122,7 @@ func Generate(o Options) error {
 	}
 	// Last, once every file is final: brotli and gzip copies of the text
 	// files and app.wasm, which the local server negotiates.
-	if _, err := static.Precompress(o.Out); err != nil {
+	if _, err := static.PrecompressReusing(o.Out, o.Previous); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
 	return nil

@@ -317,3 +317,61 @@ func TestPrecompressMapFS(t *testing.T) {
 		t.Errorf("MapFS: %v", res.Header)
 	}
 }
+
+// TestPrecompressReusing: a file unchanged since the earlier build gets
+// that build's copy as it was (planted here as a valid brotli stream other
+// than the one Compress writes, so reuse shows); a changed file, and an
+// unchanged one whose earlier copy does not decode to it, are compressed
+// again; every copy written decodes to its file (read back with the
+// test's own decoders).
+func TestPrecompressReusing(t *testing.T) {
+	prev, _ := encodedSite(t)
+	dir := t.TempDir()
+	for _, name := range []string{"index.html", "app.js", "web/app.wasm"} {
+		b, err := os.ReadFile(filepath.Join(prev, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "app.js" {
+			b = append(b, "// changed\n"...)
+		}
+		testfile.Write(t, dir, map[string]string{name: string(b)})
+	}
+	wasm, _ := os.ReadFile(filepath.Join(prev, "web", "app.wasm"))
+	var planted bytes.Buffer // quality 1: not the bytes q11 writes
+	w := brotli.NewWriterLevel(&planted, 1)
+	w.Write(wasm)
+	w.Close()
+	testfile.Write(t, prev, map[string]string{"web/app.wasm.br": planted.String(), "index.html.gz": "not gzip"})
+
+	written, err := PrecompressReusing(dir, prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"app.js.br", "app.js.gz", "index.html.br", "index.html.gz", "web/app.wasm.br", "web/app.wasm.gz"}
+	if !slices.Equal(written, want) {
+		t.Errorf("wrote %q, want %q", written, want)
+	}
+	read := func(d, name string) []byte {
+		b, err := os.ReadFile(filepath.Join(d, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if got := read(dir, "web/app.wasm.br"); !bytes.Equal(got, planted.Bytes()) {
+		t.Errorf("app.wasm, unchanged, was compressed again (%d B) instead of reusing the earlier copy (%d B)", len(got), planted.Len())
+	}
+	if got := read(dir, "index.html.gz"); string(got) == "not gzip" {
+		t.Error("an earlier copy that does not decode to its file was reused")
+	}
+	if bytes.Equal(read(dir, "app.js.br"), read(prev, "app.js.br")) {
+		t.Error("app.js changed but its earlier copy was reused")
+	}
+	for _, name := range written {
+		e, base, _ := encodingOf(name)
+		if got := decode(t, e.Name, read(dir, name)); !bytes.Equal(got, read(dir, base)) {
+			t.Errorf("%s does not decode to %s", name, base)
+		}
+	}
+}

@@ -247,6 +247,11 @@ func (c *Console) list(show func(chromedp.ConsoleMessage) (string, bool)) []stri
 // Poll evaluates a JS boolean expression until it is true.
 func Poll(ctx context.Context, timeout time.Duration, expr string) error {
 	deadline := time.Now().Add(timeout)
+	// Each look runs on the page's main thread: 10 ms apart at first, for
+	// a condition already nearly true, then further apart up to 50 ms, so
+	// a long wait (a calculator loading on a busy machine) does not keep
+	// the thread it waits for busy answering.
+	pause := 10 * time.Millisecond
 	for {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
 		if err == nil && ok {
@@ -258,7 +263,8 @@ func Poll(ctx context.Context, timeout time.Duration, expr string) error {
 			}
 			return fmt.Errorf("waiting %v for %s: %w", timeout, expr, err)
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(pause)
+		pause = min(2*pause, 50*time.Millisecond)
 	}
 }
 
