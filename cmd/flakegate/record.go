@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -96,28 +95,31 @@ func runRecord(e *env, args []string) (bool, error) {
 	}
 	defer f.Close()
 	res := recordResult{Store: *path}
-	st, data, err := scanStore(f, *path)
+	st, data, release, err := scanStore(f, *path)
 	if err != nil {
 		return false, err
 	}
+	size := int64(len(data))
+	release() // the state is all the rest needs
 	if d := st.Damage; d != nil {
 		switch {
 		case *repair:
-			if res.SetAside, err = setAside(*path, data, st.End); err != nil {
+			if res.SetAside, err = setAside(f, *path, size, st.End); err != nil {
 				return false, err
 			}
-			fmt.Fprintf(e.stderr, "flakegate record: %v\nkept the %s before it; the %s after it are in %s\n", d, words.Nouns(st.Runs, "run"), words.Nouns(len(data)-int(st.End), "byte"), res.SetAside)
+			fmt.Fprintf(e.stderr, "flakegate record: %v\nkept the %s before it; the %s after it are in %s\n", d, words.Nouns(st.Runs, "run"), words.Nouns(int(size-st.End), "byte"), res.SetAside)
 			// The store was replaced: the rest works on the new file.
 			f.Close()
 			if f, err = openStore(*path, true); err != nil {
 				return false, err
 			}
 			defer f.Close()
-			if st, data, err = scanStore(f, *path); err != nil {
+			if st, _, release, err = scanStore(f, *path); err != nil {
 				return false, err
 			}
+			release()
 		case d.Torn:
-			res.TornBytes = int64(len(data)) - st.End
+			res.TornBytes = size - st.End
 			if err := f.Truncate(st.End); err != nil {
 				return false, fmt.Errorf("%s: removing a torn append: %w", *path, unwrapPathError(err))
 			}
@@ -237,34 +239,51 @@ func openStore(path string, exclusive bool) (*os.File, error) {
 	}
 }
 
-// scanStore reads the whole store f for appending.
-func scanStore(f *os.File, path string) (*store.State, []byte, error) {
+// readWhole reads the first size bytes of f into a buffer of that size.
+func readWhole(f *os.File, size int64) ([]byte, func(), error) {
+	data := make([]byte, size)
+	if n, err := f.ReadAt(data, 0); err != nil && !(errors.Is(err, io.EOF) && n == len(data)) {
+		return nil, nil, err
+	}
+	return data, func() {}, nil
+}
+
+// scanStore reads the whole store f for appending: mapped, not copied,
+// where the system maps files. The bytes it returns are valid until
+// release is called, and only while nothing truncates the file.
+func scanStore(f *os.File, path string) (st *store.State, data []byte, release func(), err error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
-	// One read of the whole file into a buffer of its size.
-	data := make([]byte, fi.Size())
-	if n, err := f.ReadAt(data, 0); err != nil && !(errors.Is(err, io.EOF) && n == len(data)) {
-		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
-	}
-	st, err := store.Scan(bytes.NewReader(data), path)
+	data, release, err = mapFile(f, fi.Size())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	st, err = store.ScanBytes(data, path)
+	if err != nil {
+		release()
+		return nil, nil, nil, err
 	}
 	if st.End == 0 && len(data) > 0 {
 		// A header cut short: nothing was recorded, the header is written
 		// again.
+		release()
 		if err := f.Truncate(0); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+			return nil, nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 		}
+		return st, nil, func() {}, nil
 	}
-	return st, data, nil
+	return st, data, release, nil
 }
 
-// setAside keeps data[:end] as the store at path and writes the rest to a
-// file beside it, whose name it returns.
-func setAside(path string, data []byte, end int64) (string, error) {
+// setAside keeps the first end of the size bytes of f as the store at
+// path and writes the rest to a file beside it, whose name it returns.
+func setAside(f *os.File, path string, size, end int64) (string, error) {
+	data, _, err := readWhole(f, size)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
 	aside := path + ".damaged"
 	if err := writeFileAtomic(aside, data[end:]); err != nil {
 		return "", err

@@ -19,12 +19,15 @@ import (
 // use.
 type Reader struct {
 	r       *bufio.Reader
+	data    []byte // instead of r, the store's bytes (NewBytesReader)
+	pos     int    // in data
 	file    string
 	off     int64 // end of the last intact record
 	records int
 	runs    int
 	names   []string
 	skim    bool
+	ids     bool // Scan's mode: identities and names only, nothing kept
 	body    []byte
 	raw     []byte
 	zr      io.ReadCloser
@@ -53,16 +56,36 @@ func NewReader(r io.Reader, file string) (*Reader, error) {
 	}
 	if n < HeaderSize && strings.HasPrefix(Magic, string(head[:min(n, len(Magic))])) {
 		// Empty, or a header cut short: nothing was recorded.
-		what := "the header is cut short"
-		if n == 0 {
-			what = "the file is empty"
-		}
-		return nil, &Damage{File: file, Torn: true, What: what}
+		return nil, headerCut(file, n)
 	}
 	if msg := checkHeader(head[:n]); msg != "" {
 		return nil, &Damage{File: file, What: msg}
 	}
 	return rd, nil
+}
+
+// NewBytesReader is NewReader of a store held in memory (or mapped from
+// its file): records are read where they are, without copying them.
+func NewBytesReader(data []byte, file string) (*Reader, error) {
+	rd := &Reader{data: data, file: file, off: int64(HeaderSize), pos: HeaderSize}
+	n := min(len(data), HeaderSize)
+	if n < HeaderSize && strings.HasPrefix(Magic, string(data[:min(n, len(Magic))])) {
+		return nil, headerCut(file, n)
+	}
+	if msg := checkHeader(data[:n]); msg != "" {
+		return nil, &Damage{File: file, What: msg}
+	}
+	return rd, nil
+}
+
+// headerCut is the damage of a store whose n < HeaderSize bytes begin as
+// a store does: nothing was recorded.
+func headerCut(file string, n int) *Damage {
+	what := "the header is cut short"
+	if n == 0 {
+		what = "the file is empty"
+	}
+	return &Damage{File: file, Torn: true, What: what}
 }
 
 // Skim makes Next skip the results and run times (Entry.Report then holds
@@ -98,10 +121,40 @@ func (r *Reader) damage(torn bool, what string) *Damage {
 	return &Damage{File: r.file, Offset: r.off, Record: r.records + 1, Entries: r.records, Runs: r.runs, Torn: torn, What: what}
 }
 
+// read gives the next n bytes of the store: fewer at its end (then
+// io.EOF or io.ErrUnexpectedEOF, as io.ReadFull). buf is where to put them
+// when they are copied (from an io.Reader); bytes in memory are given
+// where they are.
+func (r *Reader) read(n int, buf func(int) []byte) ([]byte, error) {
+	if r.data == nil {
+		b := buf(n)
+		k, err := io.ReadFull(r.r, b)
+		return b[:k], err
+	}
+	b := r.data[r.pos:min(len(r.data), r.pos+n)]
+	r.pos += len(b)
+	switch {
+	case len(b) == n:
+		return b, nil
+	case len(b) == 0:
+		return b, io.EOF
+	}
+	return b, io.ErrUnexpectedEOF
+}
+
+// atEnd reports whether the store has no byte left.
+func (r *Reader) atEnd() bool {
+	if r.data != nil {
+		return r.pos >= len(r.data)
+	}
+	_, err := r.r.Peek(1)
+	return errors.Is(err, io.EOF)
+}
+
 func (r *Reader) next() (Entry, error) {
-	var lenb [4]byte
-	n, err := io.ReadFull(r.r, lenb[:])
-	if n == 0 && errors.Is(err, io.EOF) {
+	var lenbuf [4]byte
+	lenb, err := r.read(4, func(int) []byte { return lenbuf[:] })
+	if len(lenb) == 0 && errors.Is(err, io.EOF) {
 		return Entry{}, io.EOF
 	}
 	if err != nil {
@@ -110,37 +163,37 @@ func (r *Reader) next() (Entry, error) {
 		}
 		return Entry{}, err
 	}
-	size := binary.LittleEndian.Uint32(lenb[:])
+	size := binary.LittleEndian.Uint32(lenb)
 	if size > MaxRecord {
 		return Entry{}, r.damage(false, "the record's length is past the largest record a store holds")
 	}
-	if cap(r.body) < int(size)+4 {
-		r.body = make([]byte, int(size)+4)
-	}
-	rec := r.body[:int(size)+4]
-	if n, err := io.ReadFull(r.r, rec); err != nil {
+	rec, err := r.read(int(size)+4, func(n int) []byte {
+		if cap(r.body) < n {
+			r.body = make([]byte, n)
+		}
+		return r.body[:n]
+	})
+	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return Entry{}, r.damage(true, "the file ends "+plural(int(size)+4-n, "byte")+" before the record does")
+			return Entry{}, r.damage(true, "the file ends "+plural(int(size)+4-len(rec), "byte")+" before the record does")
 		}
 		return Entry{}, err
 	}
 	body := rec[:size]
-	sum := crc32.Update(crc32.Checksum(lenb[:], castagnoli), castagnoli, body)
+	sum := crc32.Update(crc32.Checksum(lenb, castagnoli), castagnoli, body)
 	if binary.LittleEndian.Uint32(rec[size:]) != sum {
 		// A record cut short by a crash can be followed by nothing but
 		// the bytes the file system had not written: a bad checksum on
 		// the last record is a torn append too.
-		_, perr := r.r.Peek(1)
-		return Entry{}, r.damage(errors.Is(perr, io.EOF), "its checksum does not match its bytes")
+		return Entry{}, r.damage(r.atEnd(), "its checksum does not match its bytes")
 	}
-	e, err := r.decode(body)
+	e, nruns, err := r.decode(body)
 	if err != nil {
 		return Entry{}, r.damage(false, err.Error())
 	}
 	r.off += int64(size) + frame
 	r.records++
-	metas, _ := e.Report.Runs()
-	r.runs += len(metas)
+	r.runs += nruns
 	return e, nil
 }
 
@@ -252,19 +305,35 @@ func (d *dec) seconds() float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(b))
 }
 
-func (r *Reader) decode(body []byte) (Entry, error) {
+// skipString passes over a string, checking it fits the record.
+func (d *dec) skipString() { d.bytes(d.count(1)) }
+
+// decode reads a record's body: the entry and its number of runs. In ids
+// mode the entry holds only its identity (the record is checked as in skim
+// mode, without allocating what it says).
+func (r *Reader) decode(body []byte) (Entry, int, error) {
 	d := &dec{b: body}
 	if k := d.bytes(1); k == nil || k[0] != 'R' {
-		return Entry{}, errBad("not a record this version writes (its kind is unknown)")
+		return Entry{}, 0, errBad("not a record this version writes (its kind is unknown)")
 	}
 	var e Entry
 	copy(e.ID[:], d.bytes(len(e.ID)))
 	fresh := d.count(1)
 	if len(r.names)+fresh > MaxNames {
-		return Entry{}, errBad("more test names than a store holds")
+		return Entry{}, 0, errBad("more test names than a store holds")
 	}
 	for range fresh {
 		r.names = append(r.names, d.string())
+	}
+	if r.ids {
+		n := r.skipHead(d)
+		if d.err == nil && n == 0 {
+			d.fail("the record has no runs")
+		}
+		if d.err != nil {
+			r.names = r.names[:len(r.names)-fresh]
+		}
+		return e, n, d.err
 	}
 	e.RunID = d.string()
 	att := d.uvarint()
@@ -285,27 +354,50 @@ func (r *Reader) decode(body []byte) (Entry, error) {
 	rawLen := d.uvarint()
 	if d.err != nil {
 		r.names = r.names[:len(r.names)-fresh]
-		return Entry{}, d.err
+		return Entry{}, 0, d.err
 	}
 	if len(metas) == 0 {
 		r.names = r.names[:len(r.names)-fresh]
-		return Entry{}, errBad("the record has no runs")
+		return Entry{}, 0, errBad("the record has no runs")
 	}
 	if r.skim {
 		e.Report = history.NewParsed(file, metas, make([][]history.TestResult, len(metas)), notes, nil)
-		return e, nil
+		return e, len(metas), nil
 	}
 	if rawLen > MaxRaw {
 		r.names = r.names[:len(r.names)-fresh]
-		return Entry{}, errBad("the results are larger than a store holds")
+		return Entry{}, 0, errBad("the results are larger than a store holds")
 	}
 	runs, secs, err := r.results(d.b, int(rawLen), len(metas))
 	if err != nil {
 		r.names = r.names[:len(r.names)-fresh]
-		return Entry{}, err
+		return Entry{}, 0, err
 	}
 	e.Report = history.NewParsed(file, metas, runs, notes, secs)
-	return e, nil
+	return e, len(metas), nil
+}
+
+// skipHead passes over a record's fields after its names, as decode
+// reads them, keeping nothing, and returns its number of runs.
+func (r *Reader) skipHead(d *dec) int {
+	d.skipString() // run id
+	if d.uvarint() > math.MaxInt32 {
+		d.fail("the attempt is out of range")
+	}
+	d.time()
+	d.skipString() // file
+	for range d.count(1) {
+		d.skipString()
+	}
+	n := d.count(3)
+	for range n {
+		for range 5 { // name, file, commit, branch, job
+			d.skipString()
+		}
+		d.time()
+	}
+	d.uvarint() // the results' length: only reading them checks it
+	return n
 }
 
 // results inflates and reads the results columns (columns writes them).

@@ -57,8 +57,21 @@ func (n *Names) add(name string) uint32 {
 // same report recorded twice in one CI run, from any path, is the same
 // entry; two CI runs are never the same, even when their reports read
 // alike; two reports recorded in one job are two entries.
-func Identity(e Entry) ID {
-	b := []byte("flakegate store entry\x00")
+func Identity(e Entry) ID { return identity(e, e.Report.Seconds()) }
+
+// identity is Identity with the entry's run times (Parsed.Seconds, sorted
+// by name) given.
+func identity(e Entry, secs []history.Seconds) ID {
+	// The bytes are hashed as they are written, a few kilobytes at a time.
+	h := sha256.New()
+	b := make([]byte, 0, 8<<10)
+	flush := func() {
+		if len(b) >= 4<<10 {
+			h.Write(b)
+			b = b[:0]
+		}
+	}
+	b = append(b, "flakegate store entry\x00"...)
 	b = appendString(b, e.RunID)
 	b = binary.AppendUvarint(b, uint64(max(e.Attempt, 0)))
 	metas, runs := e.Report.Runs()
@@ -67,6 +80,7 @@ func Identity(e Entry) ID {
 		b = appendString(b, m.Branch)
 		b = appendString(b, m.Job)
 		b = appendTime(b, m.Time)
+		flush()
 	}
 	for _, rs := range runs {
 		b = binary.AppendUvarint(b, uint64(len(rs)))
@@ -74,24 +88,29 @@ func Identity(e Entry) ID {
 			b = appendString(b, r.Test)
 			b = binary.AppendUvarint(b, uint64(r.Passed))
 			b = binary.AppendUvarint(b, uint64(r.Trials))
+			flush()
 		}
 	}
-	for _, s := range e.Report.Seconds() { // sorted by name
+	for _, s := range secs { // sorted by name
 		b = appendString(b, s.Test)
 		b = binary.AppendUvarint(b, uint64(s.N))
 		b = appendSeconds(b, s.Sum)
+		flush()
 	}
-	sum := sha256.Sum256(b)
+	h.Write(b)
 	var id ID
-	copy(id[:], sum[:])
+	copy(id[:], h.Sum(nil))
 	return id
 }
 
 // Encode returns the record of e, adding the test names it brings to
 // names. A zero e.ID is filled with Identity(e).
-func Encode(names *Names, e Entry) []byte {
+func Encode(names *Names, e Entry) []byte { return encode(names, e, e.Report.Seconds()) }
+
+// encode is Encode with the entry's run times (Parsed.Seconds) given.
+func encode(names *Names, e Entry, secs []history.Seconds) []byte {
 	if e.ID == (ID{}) {
-		e.ID = Identity(e)
+		e.ID = identity(e, secs)
 	}
 	var fresh []string
 	index := func(s string) uint32 {
@@ -101,7 +120,7 @@ func Encode(names *Names, e Entry) []byte {
 		fresh = append(fresh, s)
 		return names.add(s)
 	}
-	raw := columns(e.Report, index, nil)
+	raw := columns(e.Report, secs, index, nil)
 	body := []byte{'R'}
 	body = append(body, e.ID[:]...)
 	body = binary.AppendUvarint(body, uint64(len(fresh)))
@@ -147,8 +166,8 @@ const (
 // result count, the test indices (zigzag deltas from the previous index
 // plus one), one outcome byte per result, the counts of results that are
 // neither one pass nor one failure, and the run times sorted by test index.
-// index gives a name's index.
-func columns(p *history.Parsed, index func(string) uint32, b []byte) []byte {
+// index gives a name's index; secs are p's run times.
+func columns(p *history.Parsed, secs []history.Seconds, index func(string) uint32, b []byte) []byte {
 	_, runs := p.Runs()
 	for _, rs := range runs {
 		b = binary.AppendUvarint(b, uint64(len(rs)))
@@ -185,7 +204,6 @@ func columns(p *history.Parsed, index func(string) uint32, b []byte) []byte {
 		i uint32
 		s history.Seconds
 	}
-	secs := p.Seconds()
 	ts := make([]timed, 0, len(secs))
 	for _, s := range secs {
 		ts = append(ts, timed{index(s.Test), s})

@@ -296,6 +296,21 @@ func FuzzReader(f *testing.F) {
 			}
 			return
 		}
+		// An append's scan (in memory, identities only) ends where a
+		// skimming reader does, with as many entries and runs.
+		defer func() {
+			sk, _ := store.NewReader(bytes.NewReader(b), "f")
+			sk.Skim()
+			for {
+				if _, err := sk.Next(); err != nil {
+					break
+				}
+			}
+			s, err := store.ScanBytes(b, "f")
+			if err != nil || s.End != sk.Offset() || s.Entries != sk.Entries() || s.Runs != sk.Runs() || (s.Damage == nil) != (sk.Offset() == int64(len(b))) {
+				t.Fatalf("scan %+v, %v; the reader ends at %d after %d entries, %d runs", s, err, sk.Offset(), sk.Entries(), sk.Runs())
+			}
+		}()
 		for {
 			e, err := rd.Next()
 			if errors.Is(err, io.EOF) {
