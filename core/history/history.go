@@ -129,13 +129,36 @@ func (h *History) Results() int64 { return h.results }
 // attempts merged. A run without results is a core.Unusable error and is
 // not added.
 func (h *History) AddRun(meta RunMeta, results []TestResult) error {
-	if len(results) == 0 {
-		return &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the run has no test results to count"}
-	}
-	if len(h.runs) >= MaxRuns {
-		return &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(MaxRuns) + " runs in one history"}
+	rec, err := h.beginRun(meta, len(results))
+	if err != nil {
+		return err
 	}
 	r := int32(len(h.runs))
+	for _, tr := range results {
+		if err := checkResult(meta, tr.Test, tr.Passed, tr.Trials); err != nil {
+			return err
+		}
+		i, ok := h.byName[tr.Test]
+		if !ok {
+			if i, err = h.newTest(meta, tr.Test, r); err != nil {
+				return err
+			}
+		}
+		h.count(&rec, r, i, tr.Passed, tr.Trials)
+	}
+	h.runs = append(h.runs, rec)
+	return nil
+}
+
+// beginRun checks that a run of n results can be added and returns its
+// record, to be appended once its results are counted.
+func (h *History) beginRun(meta RunMeta, n int) (runRec, error) {
+	if n == 0 {
+		return runRec{}, &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the run has no test results to count"}
+	}
+	if len(h.runs) >= MaxRuns {
+		return runRec{}, &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(MaxRuns) + " runs in one history"}
+	}
 	rec := runRec{meta: meta, commit: -1}
 	if meta.Commit != "" {
 		c, ok := h.commits[meta.Commit]
@@ -145,43 +168,50 @@ func (h *History) AddRun(meta RunMeta, results []TestResult) error {
 		}
 		rec.commit = c
 	}
-	for _, tr := range results {
-		if tr.Trials < 1 || tr.Passed < 0 || tr.Passed > tr.Trials {
-			return &core.Error{Kind: core.Invalid, File: meta.File, Msg: tr.Test + ": passed must be in [0, trials] and trials at least 1"}
-		}
-		i, ok := h.byName[tr.Test]
-		if !ok {
-			limit := MaxTests
-			if h.maxTests > 0 {
-				limit = min(limit, h.maxTests)
-			}
-			if len(h.tests) >= limit {
-				return &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(int64(limit)) + " distinct tests in one history"}
-			}
-			i = int32(len(h.tests))
-			h.byName[tr.Test] = i
-			h.tests = append(h.tests, &testAcc{name: tr.Test, first: r})
-			h.seen = append(h.seen, 0)
-		}
-		t := h.tests[i]
-		failed, passed := tr.Passed < tr.Trials, tr.Passed > 0
-		if h.seen[i] == r+1 {
-			before := t.outcome(r)
-			if before&1 == 0 && failed {
-				rec.failing++
-			}
-		} else {
-			h.seen[i] = r + 1
-			rec.tests++
-			if failed {
-				rec.failing++
-			}
-		}
-		t.set(r, failed, passed)
-		h.results++
+	return rec, nil
+}
+
+func checkResult(meta RunMeta, test string, passed, trials int64) error {
+	if trials < 1 || passed < 0 || passed > trials {
+		return &core.Error{Kind: core.Invalid, File: meta.File, Msg: test + ": passed must be in [0, trials] and trials at least 1"}
 	}
-	h.runs = append(h.runs, rec)
 	return nil
+}
+
+// newTest adds a test first seen in run r and returns its index.
+func (h *History) newTest(meta RunMeta, name string, r int32) (int32, error) {
+	limit := MaxTests
+	if h.maxTests > 0 {
+		limit = min(limit, h.maxTests)
+	}
+	if len(h.tests) >= limit {
+		return 0, &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(int64(limit)) + " distinct tests in one history"}
+	}
+	i := int32(len(h.tests))
+	h.byName[name] = i
+	h.tests = append(h.tests, &testAcc{name: name, first: r})
+	h.seen = append(h.seen, 0)
+	return i, nil
+}
+
+// count adds a result of test i to run r, whose record is rec.
+func (h *History) count(rec *runRec, r, i int32, passed, trials int64) {
+	t := h.tests[i]
+	failed, ok := passed < trials, passed > 0
+	if h.seen[i] == r+1 {
+		before := t.outcome(r)
+		if before&1 == 0 && failed {
+			rec.failing++
+		}
+	} else {
+		h.seen[i] = r + 1
+		rec.tests++
+		if failed {
+			rec.failing++
+		}
+	}
+	t.set(r, failed, ok)
+	h.results++
 }
 
 // ReadRun reads one report file (any format package report reads; opt says

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"time"
+
+	"github.com/flakegate/flakegate/core/history"
 )
 
 // State is what appending to a store needs: its name table, the
@@ -162,8 +164,19 @@ func Each(r io.Reader, file string, fn func(Entry) error) error {
 		return err
 	}
 	rd.Reuse()
+	return rd.once(nil, fn)
+}
+
+// once calls fn with each entry rd reads, each identity once; check, when
+// not nil, before each.
+func (rd *Reader) once(check func() error, fn func(Entry) error) error {
 	seen := map[ID]bool{}
 	for {
+		if check != nil {
+			if err := check(); err != nil {
+				return err
+			}
+		}
 		e, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -179,4 +192,22 @@ func Each(r io.Reader, file string, fn func(Entry) error) error {
 			return err
 		}
 	}
+}
+
+// AddHistory adds every entry of a store to h in order, each identity
+// once, as h.AddParsed of each entry Each gives would, with the same
+// figures, but without looking each result's test up by name: the
+// store's name table is resolved to h's tests once (history.Table). check,
+// when not nil, is called before each entry; its error stops the reading.
+func AddHistory(h *history.History, r io.Reader, file string, check func() error) error {
+	rd, err := NewReader(r, file)
+	if err != nil {
+		return err
+	}
+	rd.indexed = true
+	t := h.Table()
+	return rd.once(check, func(Entry) error {
+		t.Extend(rd.names[t.Len():]...)
+		return t.AddIndexed(rd.efile, rd.metas, rd.iruns, rd.notes, rd.isecs)
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,6 +38,17 @@ type Reader struct {
 	reuse bool
 	all   []history.TestResult
 	secs  []history.Seconds
+	// Every entry's results and run times are read into these first, the
+	// tests named by index in names.
+	ires  []history.IndexedResult
+	iruns [][]history.IndexedResult
+	isecs []history.IndexedSeconds
+	// indexed: Next leaves the entry's Report nil; its file, runs and
+	// notes are here, its results in iruns and isecs (AddHistory).
+	indexed bool
+	efile   string
+	metas   []history.RunMeta
+	notes   []string
 }
 
 // Reuse makes Next give each entry's results and run times in buffers the
@@ -227,8 +239,16 @@ func (d *dec) took(n int) bool {
 	return true
 }
 
+// uvarint is binary.Uvarint with the one-byte case first.
+func uvarint(b []byte) (uint64, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	return binary.Uvarint(b)
+}
+
 func (d *dec) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
+	v, n := uvarint(d.b)
 	if !d.took(n) {
 		return 0
 	}
@@ -368,11 +388,15 @@ func (r *Reader) decode(body []byte) (Entry, int, error) {
 		r.names = r.names[:len(r.names)-fresh]
 		return Entry{}, 0, errBad("the results are larger than a store holds")
 	}
-	runs, secs, err := r.results(d.b, int(rawLen), len(metas))
-	if err != nil {
+	if err := r.results(d.b, int(rawLen), len(metas)); err != nil {
 		r.names = r.names[:len(r.names)-fresh]
 		return Entry{}, 0, err
 	}
+	if r.indexed {
+		r.efile, r.metas, r.notes = file, metas, notes
+		return e, len(metas), nil
+	}
+	runs, secs := r.named()
 	e.Report = history.NewParsed(file, metas, runs, notes, secs)
 	return e, len(metas), nil
 }
@@ -400,8 +424,9 @@ func (r *Reader) skipHead(d *dec) int {
 	return n
 }
 
-// results inflates and reads the results columns (columns writes them).
-func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, []history.Seconds, error) {
+// results inflates and reads the results columns (columns writes them)
+// into r.iruns and r.isecs, tests named by index in r.names.
+func (r *Reader) results(z []byte, rawLen, nruns int) error {
 	if cap(r.raw) < rawLen {
 		r.raw = make([]byte, rawLen)
 	}
@@ -413,11 +438,11 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, [
 		r.zr.(flate.Resetter).Reset(src, nil)
 	}
 	if _, err := io.ReadFull(r.zr, raw); err != nil {
-		return nil, nil, errBad("its compressed results do not inflate to their stated length")
+		return errBad("its compressed results do not inflate to their stated length")
 	}
 	var one [1]byte
 	if n, _ := r.zr.Read(one[:]); n != 0 {
-		return nil, nil, errBad("its compressed results are longer than their stated length")
+		return errBad("its compressed results are longer than their stated length")
 	}
 	d := &dec{b: raw}
 	counts := make([]int, nruns)
@@ -430,51 +455,62 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, [
 		d.fail("a count is larger than the record")
 	}
 	if d.err != nil {
-		return nil, nil, d.err
+		return d.err
 	}
-	var all []history.TestResult
-	if r.reuse && cap(r.all) >= total {
-		all = r.all[:total]
-		clear(all)
-	} else {
-		all = make([]history.TestResult, total)
-		if r.reuse {
-			r.all = all
-		}
-	}
-	runs := make([][]history.TestResult, nruns)
+	all := slices.Grow(r.ires[:0], total)[:total]
+	r.ires = all
+	r.iruns = r.iruns[:0]
+	nnames := int64(len(r.names))
 	k := 0
-	for i, c := range counts {
-		runs[i] = all[k : k+c : k+c]
+	for _, c := range counts {
+		run := all[k : k+c : k+c]
 		prev := int64(-1)
-		for j := range runs[i] {
-			idx := prev + 1 + d.varint()
-			if idx < 0 || idx >= int64(len(r.names)) {
-				d.fail("a test index is past the name table")
-				return nil, nil, d.err
+		b := d.b
+		for j := range run {
+			// Most deltas are one byte (the next test in the table).
+			var delta int64
+			if len(b) > 0 && b[0] < 0x80 {
+				u := int64(b[0])
+				delta = u>>1 ^ -(u & 1)
+				b = b[1:]
+			} else {
+				d.b = b
+				delta = d.varint()
+				if d.err != nil {
+					return d.err
+				}
+				b = d.b
 			}
-			runs[i][j].Test = r.names[idx]
+			idx := prev + 1 + delta
+			if idx < 0 || idx >= nnames {
+				return errBad("a test index is past the name table")
+			}
+			run[j] = history.IndexedResult{Test: uint32(idx), Passed: 1, Trials: 1}
 			prev = idx
 		}
+		d.b = b
+		r.iruns = append(r.iruns, run)
 		k += c
 	}
 	outs := d.bytes(total)
 	if d.err != nil {
-		return nil, nil, d.err
+		return d.err
 	}
+	explicit := 0
 	for j, o := range outs {
 		switch o {
 		case outPass:
-			all[j].Passed, all[j].Trials = 1, 1
 		case outFail:
-			all[j].Passed, all[j].Trials = 0, 1
+			all[j].Passed = 0
 		case outExplicit:
+			explicit++
 		default:
-			return nil, nil, errBad("an outcome code is unknown")
+			return errBad("an outcome code is unknown")
 		}
 	}
-	for j, o := range outs {
-		if o == outExplicit {
+	for j := 0; explicit > 0; j++ {
+		if outs[j] == outExplicit {
+			explicit--
 			p, t := d.uvarint(), d.uvarint()
 			if d.err == nil && (t < 1 || p > t || t > math.MaxInt32) {
 				d.fail("a result's passed is not in [0, trials]")
@@ -483,36 +519,78 @@ func (r *Reader) results(z []byte, rawLen, nruns int) ([][]history.TestResult, [
 		}
 	}
 	nt := d.count(3)
+	secs := slices.Grow(r.isecs[:0], nt)
+	prev := int64(-1)
+	for range nt {
+		// The usual time is three one-byte numbers and a short one.
+		var idx, n int64
+		var s float64
+		if b := d.b; len(b) >= 4 && b[0]|b[1] < 0x80 && b[2]&1 == 0 {
+			u := int64(b[0])
+			idx = prev + 1 + (u>>1 ^ -(u & 1))
+			n = int64(b[1])
+			v, k := uvarint(b[2:])
+			if k <= 0 {
+				return errBad("a number is cut short or too large")
+			}
+			s = float64(v>>1) / 1e6
+			d.b = b[2+k:]
+		} else {
+			idx = prev + 1 + d.varint()
+			n = int64(d.uvarint())
+			s = d.seconds()
+			if d.err != nil {
+				return d.err
+			}
+		}
+		if idx < 0 || idx >= nnames || n < 1 || n > math.MaxInt32 {
+			return errBad("a run time names no test or no attempt")
+		}
+		if idx <= prev {
+			return errBad("the run times are not in the order of their tests")
+		}
+		secs = append(secs, history.IndexedSeconds{Test: uint32(idx), Sum: s, N: n})
+		prev = idx
+	}
+	r.isecs = secs
+	if d.err != nil {
+		return d.err
+	}
+	if len(d.b) != 0 {
+		return errBad("its results have bytes past their end")
+	}
+	return nil
+}
+
+// named gives the results and run times read last with their tests'
+// names: in buffers the next entry overwrites (Reuse), else new ones.
+func (r *Reader) named() ([][]history.TestResult, []history.Seconds) {
+	var all []history.TestResult
+	if r.reuse {
+		all = slices.Grow(r.all[:0], len(r.ires))[:len(r.ires)]
+		r.all = all
+	} else {
+		all = make([]history.TestResult, len(r.ires))
+	}
+	for j, x := range r.ires {
+		all[j] = history.TestResult{Test: r.names[x.Test], Passed: x.Passed, Trials: x.Trials}
+	}
+	runs := make([][]history.TestResult, len(r.iruns))
+	k := 0
+	for i, run := range r.iruns {
+		runs[i] = all[k : k+len(run) : k+len(run)]
+		k += len(run)
+	}
 	var secs []history.Seconds
 	switch {
 	case r.reuse:
 		secs = r.secs[:0]
 		defer func() { r.secs = secs[:0] }()
-	case nt > 0:
-		secs = make([]history.Seconds, 0, nt)
+	case len(r.isecs) > 0:
+		secs = make([]history.Seconds, 0, len(r.isecs))
 	}
-	prev := int64(-1)
-	for range nt {
-		idx := prev + 1 + d.varint()
-		n := d.uvarint()
-		s := d.seconds()
-		if d.err != nil {
-			return nil, nil, d.err
-		}
-		if idx < 0 || idx >= int64(len(r.names)) || n < 1 || n > math.MaxInt32 {
-			return nil, nil, errBad("a run time names no test or no attempt")
-		}
-		if idx <= prev {
-			return nil, nil, errBad("the run times are not in the order of their tests")
-		}
-		secs = append(secs, history.Seconds{Test: r.names[idx], Sum: s, N: int64(n)})
-		prev = idx
+	for _, x := range r.isecs {
+		secs = append(secs, history.Seconds{Test: r.names[x.Test], Sum: x.Sum, N: x.N})
 	}
-	if d.err != nil {
-		return nil, nil, d.err
-	}
-	if len(d.b) != 0 {
-		return nil, nil, errBad("its results have bytes past their end")
-	}
-	return runs, secs, nil
+	return runs, secs
 }

@@ -77,6 +77,12 @@ func resultJSON(t testing.TB, ps []*history.Parsed) string {
 			t.Fatal(err)
 		}
 	}
+	return historyJSON(t, h)
+}
+
+// historyJSON is h's answer, as JSON bytes.
+func historyJSON(t testing.TB, h *history.History) string {
+	t.Helper()
 	res, err := h.Result(history.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
@@ -296,6 +302,11 @@ func FuzzReader(f *testing.F) {
 			}
 			return
 		}
+		// Counting by index never crashes and fails only as the reader does
+		// or as history refuses a run.
+		if err := store.AddHistory(history.New(), bytes.NewReader(b), "f", nil); err != nil && !errors.As(err, new(*core.Error)) {
+			t.Fatalf("AddHistory: %v", err)
+		}
 		// An append's scan (in memory, identities only) ends where a
 		// skimming reader does, with as many entries and runs.
 		defer func() {
@@ -332,4 +343,20 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// AddHistory, which counts results by their index in the name table, gives
+// history's answer on the reports, byte for byte, with an entry recorded
+// twice (stores concatenated by hand) counted once.
+func TestAddHistorySameHistory(t *testing.T) {
+	ps := planted(t, 60)
+	file := build(t, ps)
+	twice := append(bytes.Clone(file), file[store.HeaderSize:]...)
+	h := history.New()
+	if err := store.AddHistory(h, bytes.NewReader(twice), "s.store", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := historyJSON(t, h), resultJSON(t, ps); got != want {
+		t.Fatalf("history by index differs from history of the reports:\n%s\nwant\n%s", got, want)
+	}
 }
