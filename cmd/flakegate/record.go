@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/core/store"
 	"github.com/flakegate/flakegate/internal/words"
@@ -151,7 +152,7 @@ func runRecord(e *env, args []string) (bool, error) {
 		if *runID == "" && *attempt == 0 {
 			en.Attempt = ci.attempt
 		}
-		if en.Report, err = readRun(e, pos, meta, report.Options{Format: *format}, en.RunID); err != nil {
+		if en.Report, en.Ledger, err = readRun(e, pos, meta, report.Options{Format: *format}, en.RunID); err != nil {
 			return false, err
 		}
 		add(en)
@@ -291,24 +292,45 @@ func setAside(f *os.File, path string, size, end int64) (string, error) {
 	return aside, writeFileAtomic(path, data[:end])
 }
 
-// readRun reads the reports of one run. One file is its runs as history
-// reads it; several are one run (shards of one job), named after the CI
-// run when known, else after the files.
-func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, runID string) (*history.Parsed, error) {
+// readRun reads the reports of one run, with what quarantine check and
+// budget -from read beyond history (store.Recorded). One file is its runs
+// as history reads it; several are one run (shards of one job), named
+// after the CI run when known, else after the files: that run's identity
+// for quarantine check is not kept (each shard is a run of its own there),
+// and its retries are kept when every shard is one baseline run.
+func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, runID string) (*history.Parsed, *store.Recorded, error) {
 	var ps []*history.Parsed
+	var recs []*store.Recorded
+	today := time.Now().UTC().Format(time.DateOnly)
 	for _, name := range files {
 		m := meta
 		m.Name, m.File = displayName(name), displayName(name)
+		var rec *store.Recorded
 		p, err := readFile(e, name, func(r io.Reader) (*history.Parsed, error) {
-			return history.ParseRun(m, report.LimitReader(r, maxHistoryFileBytes), opt, 0)
+			ri, err := identify(report.LimitReader(r, maxHistoryFileBytes), name, opt.Format)
+			if err != nil {
+				return nil, err
+			}
+			var p *history.Parsed
+			var l *ledger.Ledger
+			err = ri.read(func(r io.Reader) error {
+				p, l, err = history.ParseRunLedger(m, r, opt, 0)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			rec = recorded(e, l, ri, name, today)
+			return p, nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ps = append(ps, p)
+		recs = append(recs, rec)
 	}
 	if len(ps) == 1 {
-		return ps[0], nil
+		return ps[0], recs[0], nil
 	}
 	names := make([]string, len(files))
 	for i, f := range files {
@@ -322,10 +344,16 @@ func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, r
 	m := first[0]
 	m.File = strings.Join(names, ", ")
 	m.Name = or(runID, m.File)
+	merged := &store.Recorded{Arms: []string{ledger.ArmBaseline}, CheckIDs: []string{""}, Retries: [][]ledger.Retry{nil}}
 	for i, p := range ps {
 		_, runs := p.Runs()
 		for _, rs := range runs {
 			one = append(one, rs...)
+		}
+		if merged != nil && len(runs) == 1 && recs[i].Arms[0] == ledger.ArmBaseline {
+			merged.Retries[0] = append(merged.Retries[0], recs[i].Retries[0]...)
+		} else {
+			merged = nil
 		}
 		for _, n := range p.Notes() {
 			notes = append(notes, names[i]+": "+n)
@@ -342,7 +370,14 @@ func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, r
 	for i, t := range order {
 		timed[i] = secs[t]
 	}
-	return history.NewParsed(m.File, []history.RunMeta{m}, [][]history.TestResult{one}, notes, timed), nil
+	return history.NewParsed(m.File, []history.RunMeta{m}, [][]history.TestResult{one}, notes, timed), merged, nil
+}
+
+// recorded is what the ledger l, which read the report name, says beyond
+// its Parsed (store.RecordedOf), with its runs' identities for quarantine
+// check.
+func recorded(e *env, l *ledger.Ledger, ri *runIdentity, name, today string) *store.Recorded {
+	return store.RecordedOf(l, func(arm, run string) string { return ri.id(e, name, today, arm, run) })
 }
 
 // mergeStore gives add every entry of the store at name.

@@ -265,10 +265,18 @@ func (p *Parsed) time(next func(string, float64)) func(string, float64) {
 // ParseRun reads one report file as ReadRun does, keeping at most runCells
 // (run, test) pairs (0: no bound; past it, a core.TooLarge error).
 func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Parsed, error) {
+	p, _, err := ParseRunLedger(meta, r, opt, runCells)
+	return p, err
+}
+
+// ParseRunLedger is ParseRun that also returns the ledger the report was
+// read into: its baseline runs are the Parsed's first runs, its patched
+// runs the rest, each run's results in the order of the ledger's Cells.
+func ParseRunLedger(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Parsed, *ledger.Ledger, error) {
 	br := bufio.NewReaderSize(r, metaBytes)
 	head, err := br.Peek(metaBytes)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, core.WithFile(err, meta.File)
+		return nil, nil, core.WithFile(err, meta.File)
 	}
 	meta = fillMeta(meta, ReportMeta(head))
 	l := ledger.New()
@@ -276,10 +284,10 @@ func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Par
 	p := &Parsed{file: meta.File}
 	opt.Durations = p.time(opt.Durations)
 	if err := report.Read(br, opt, l); err != nil {
-		return nil, core.WithFile(err, meta.File)
+		return nil, nil, core.WithFile(err, meta.File)
 	}
 	if err := l.Overflow(); err != nil {
-		return nil, core.WithFile(err, meta.File)
+		return nil, nil, core.WithFile(err, meta.File)
 	}
 	p.notes = l.Notes()
 	runs := 0
@@ -287,7 +295,7 @@ func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Par
 		runs += len(l.Runs(arm))
 	}
 	if runs == 0 {
-		return nil, &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the report has no test results to count"}
+		return nil, nil, &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the report has no test results to count"}
 	}
 	for _, arm := range []string{ledger.ArmBaseline, ledger.ArmPatched} {
 		names, tests := l.Runs(arm), l.Tests(arm)
@@ -304,7 +312,7 @@ func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Par
 			p.runs = append(p.runs, res)
 		}
 	}
-	return p, nil
+	return p, l, nil
 }
 
 // AddParsed adds the runs of a file ParseRun read.

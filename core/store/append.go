@@ -21,6 +21,7 @@ type State struct {
 	// End is the byte offset past the last intact record: 0 for an empty
 	// file (the header is still to be written), else at least HeaderSize.
 	End     int64
+	version int // the store's format version; 0 while it is empty
 	Entries int // intact entries
 	Runs    int // runs in them
 	// Damage is where the store stops being readable; nil when every byte
@@ -82,7 +83,7 @@ func (s *State) read(rd *Reader) error {
 	for i, n := range names {
 		s.names.index[n] = uint32(i)
 	}
-	s.End, s.Entries, s.Runs = rd.Offset(), rd.Entries(), rd.Runs()
+	s.End, s.Entries, s.Runs, s.version = rd.Offset(), rd.Entries(), rd.Runs(), rd.version
 	return nil
 }
 
@@ -124,8 +125,9 @@ func (s *State) Add(e Entry) ([]byte, bool) {
 	var out []byte
 	if s.End == 0 {
 		out = Header()
+		s.version = Version
 	}
-	out = append(out, encode(s.names, e, secs)...)
+	out = append(out, encode(s.names, e, secs, s.version)...)
 	s.mark(e.ID)
 	s.End += int64(len(out))
 	s.Entries++

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"hash/crc32"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 // Reader reads a store's entries in order. It is not safe for concurrent
@@ -27,6 +29,7 @@ type Reader struct {
 	records int
 	runs    int
 	names   []string
+	version int // the header's
 	skim    bool
 	ids     bool // Scan's mode: identities and names only, nothing kept
 	body    []byte
@@ -45,10 +48,15 @@ type Reader struct {
 	isecs []history.IndexedSeconds
 	// indexed: Next leaves the entry's Report nil; its file, runs and
 	// notes are here, its results in iruns and isecs (AddHistory).
-	indexed bool
-	efile   string
-	metas   []history.RunMeta
-	notes   []string
+	// The ledger columns of the last entry (version 2): nil arms when not
+	// recorded.
+	arms     []string
+	checkIDs []string
+	odd      []oddRetry
+	indexed  bool
+	efile    string
+	metas    []history.RunMeta
+	notes    []string
 }
 
 // Reuse makes Next give each entry's results and run times in buffers the
@@ -73,6 +81,7 @@ func NewReader(r io.Reader, file string) (*Reader, error) {
 	if msg := checkHeader(head[:n]); msg != "" {
 		return nil, &Damage{File: file, What: msg}
 	}
+	rd.version = int(head[len(Magic)])
 	return rd, nil
 }
 
@@ -87,6 +96,7 @@ func NewBytesReader(data []byte, file string) (*Reader, error) {
 	if msg := checkHeader(data[:n]); msg != "" {
 		return nil, &Damage{File: file, What: msg}
 	}
+	rd.version = int(data[len(Magic)])
 	return rd, nil
 }
 
@@ -288,6 +298,20 @@ func (d *dec) string() string {
 	return string(d.bytes(d.count(1)))
 }
 
+// checkID reads what appendCheckID writes.
+func (d *dec) checkID() string {
+	v := d.uvarint()
+	if v>>1 > uint64(len(d.b)) {
+		d.fail("a run's identity is longer than the record")
+		return ""
+	}
+	b := d.bytes(int(v >> 1))
+	if v&1 == 1 {
+		return string(b)
+	}
+	return hex.EncodeToString(b)
+}
+
 func (d *dec) time() time.Time {
 	switch flag := d.bytes(1); {
 	case flag == nil || flag[0] == 0:
@@ -398,6 +422,7 @@ func (r *Reader) decode(body []byte) (Entry, int, error) {
 	}
 	runs, secs := r.named()
 	e.Report = history.NewParsed(file, metas, runs, notes, secs)
+	e.Ledger = r.recordedOf(runs)
 	return e, len(metas), nil
 }
 
@@ -556,10 +581,92 @@ func (r *Reader) results(z []byte, rawLen, nruns int) error {
 	if d.err != nil {
 		return d.err
 	}
+	if r.version >= 2 {
+		if err := r.ledgerColumns(d, nruns, total); err != nil {
+			return err
+		}
+	}
 	if len(d.b) != 0 {
 		return errBad("its results have bytes past their end")
 	}
 	return nil
+}
+
+// ledgerColumns reads what ledgerColumns writes into r.arms, r.checkIDs
+// and r.odd (nil r.arms: not recorded).
+func (r *Reader) ledgerColumns(d *dec, nruns, total int) error {
+	r.arms, r.checkIDs, r.odd = r.arms[:0], r.checkIDs[:0], r.odd[:0]
+	flag := d.bytes(1)
+	if flag == nil || flag[0] == notRecorded {
+		r.arms = nil
+		return d.err
+	}
+	if flag[0] != recorded {
+		return errBad("the retry columns' flag is not 0 or 1")
+	}
+	for _, a := range d.bytes(nruns) {
+		switch a {
+		case 0:
+			r.arms = append(r.arms, ledger.ArmBaseline)
+		case 1:
+			r.arms = append(r.arms, ledger.ArmPatched)
+		default:
+			return errBad("a run's arm is neither baseline nor patched")
+		}
+	}
+	for range nruns {
+		r.checkIDs = append(r.checkIDs, d.checkID())
+	}
+	n := d.count(4)
+	prev := -1
+	for range n {
+		at := int64(prev) + 1 + int64(d.uvarint())
+		x, f := d.uvarint(), d.uvarint()
+		rec := d.bytes(1)
+		if d.err != nil {
+			return d.err
+		}
+		if at >= int64(total) {
+			return errBad("a retry history names no result")
+		}
+		res := r.ires[at]
+		if x > math.MaxInt32 || int64(x) < res.Trials || f > x || int64(f) < res.Trials-res.Passed || rec[0] > 1 || rec[0] == 1 && (f == 0 || f == x) {
+			return errBad("a retry history does not fit its result (executions below trials, or fails outside [failed trials, executions])")
+		}
+		r.odd = append(r.odd, oddRetry{int(at), ledger.Retry{Executions: int64(x), Fails: int64(f), Recovered: rec[0] == 1}})
+		prev = int(at)
+	}
+	return d.err
+}
+
+// oddRetry is the retry history of the result at place at among an
+// entry's results, one that is not plain.
+type oddRetry struct {
+	at int
+	r  ledger.Retry
+}
+
+// recordedOf gives the ledger columns read last as a Recorded whose
+// results are those of runs (nil when not recorded).
+func (r *Reader) recordedOf(runs [][]history.TestResult) *Recorded {
+	if r.arms == nil {
+		return nil
+	}
+	rec := &Recorded{Arms: slices.Clone(r.arms), CheckIDs: slices.Clone(r.checkIDs), Retries: make([][]ledger.Retry, len(runs))}
+	at, k := 0, 0
+	for i, rs := range runs {
+		rec.Retries[i] = make([]ledger.Retry, len(rs))
+		for j, x := range rs {
+			if k < len(r.odd) && r.odd[k].at == at {
+				rec.Retries[i][j] = r.odd[k].r
+				k++
+			} else {
+				rec.Retries[i][j] = ledger.Retry{Executions: x.Trials, Fails: x.Trials - x.Passed}
+			}
+			at++
+		}
+	}
+	return rec
 }
 
 // named gives the results and run times read last with their tests'
