@@ -23,6 +23,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -324,7 +326,7 @@ func record(ctx context.Context, path string, paths []string) (int64, error) {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		b, _ := st.Add(store.Entry{Report: r.p, Recorded: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
+		b, _ := st.Add(store.Entry{Report: r.p, Ledger: r.rec, Recorded: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
 		w.Write(b)
 	}
 	if err := w.Flush(); err != nil {
@@ -335,18 +337,27 @@ func record(ctx context.Context, path string, paths []string) (int64, error) {
 
 type parse struct {
 	p   *history.Parsed
+	rec *store.Recorded
 	err error
 }
 
-// parseReport reads a report as flakegate record does.
+// parseReport reads a report as flakegate record does, with the retry
+// history and a run identity of the size quarantine check's (16 bytes).
 func parseReport(path string) parse {
 	f, err := os.Open(path)
 	if err != nil {
 		return parse{err: err}
 	}
 	defer f.Close()
-	p, err := history.ParseRun(history.RunMeta{Name: path, File: path}, f, report.Options{}, 0)
-	return parse{p, err}
+	p, l, err := history.ParseRunLedger(history.RunMeta{Name: path, File: path}, f, report.Options{}, 0)
+	if err != nil {
+		return parse{err: err}
+	}
+	rec := store.RecordedOf(l, func(arm, run string) string {
+		sum := sha256.Sum256([]byte(path + "\x00" + arm + "\x00" + run))
+		return hex.EncodeToString(sum[:16])
+	})
+	return parse{p, rec, nil}
 }
 
 func copyFile(from, to string) error {
