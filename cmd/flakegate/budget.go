@@ -15,7 +15,7 @@ import (
 )
 
 func runBudget(c *calc[gate.BudgetInput]) (bool, error) {
-	from := filesFlag(c.fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
+	from := filesFlag(c.fs, "from", reportFileUsage+" whose retry history gives observed rates, or a history store of runs (flakegate record) (repeatable)")
 	format := c.fs.String("format", "", formatUsage)
 	if err := c.begin(); err != nil {
 		return false, err
