@@ -171,6 +171,7 @@ func (h *History) beginRun(meta RunMeta, n int) (runRec, error) {
 	return rec, nil
 }
 
+// checkResult says what is wrong with a result of test, or nil.
 func checkResult(meta RunMeta, test string, passed, trials int64) error {
 	if trials < 1 || passed < 0 || passed > trials {
 		return &core.Error{Kind: core.Invalid, File: meta.File, Msg: test + ": passed must be in [0, trials] and trials at least 1"}
