@@ -194,7 +194,7 @@ func recordText(r recordResult) string {
 	var s string
 	switch {
 	case r.Appended > 0:
-		s = fmt.Sprintf("Recorded %s in %s.", words.Nouns(r.Appended, "new entry"), r.Store)
+		s = fmt.Sprintf("Recorded %s in %s.", words.Nouns(r.Appended, "new recording"), r.Store)
 	case r.Already > 0:
 		s = fmt.Sprintf("Already recorded: %s holds this run; nothing was appended.", r.Store)
 	default:

@@ -29,7 +29,7 @@ func mapFile(f *os.File, size int64) (data []byte, unmap func(), err error) {
 	if size == 0 {
 		return nil, func() {}, nil
 	}
-	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED|mapPopulate)
 	if err != nil {
 		return readWhole(f, size)
 	}

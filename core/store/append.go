@@ -45,6 +45,7 @@ func Scan(r io.Reader, file string) (*State, error) {
 // name table: it keeps nothing else of the records.
 func ScanBytes(data []byte, file string) (*State, error) {
 	s := NewState()
+	s.ids = make([]ID, 0, len(data)/64) // records are rarely smaller
 	rd, err := NewBytesReader(data, file)
 	if err != nil {
 		if d, ok := IsDamage(err); ok && d.Torn && d.Offset == 0 {
