@@ -15,13 +15,16 @@
 //
 // It prints the figures and their ratios and fails when the answers differ
 // or a target is missed: the store ≤ 16 MB, history from the store ≥ 20×
-// faster than from the reports and ≤ 64 MB, one append ≤ 50 ms.
+// less CPU than from the reports and ≤ 64 MB, one append ≤ 50 ms of CPU
+// (CPU time: on a shared machine wall times mostly measure the other load).
 package main
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -245,20 +248,22 @@ func run(ctx context.Context, runs, tests int, dir string, varied bool, stdout i
 	fmt.Fprintf(stdout, "reports/store: wall %.1f×, CPU %.1f×, memory %.2f×; the same answer: %v\n",
 		fromReports.wall.Seconds()/fromStore.wall.Seconds(), fromReports.cpu.Seconds()/fromStore.cpu.Seconds(),
 		float64(fromReports.peakRSS)/float64(fromStore.peakRSS), bytes.Equal(outReports, outStore))
-	fmt.Fprintf(stdout, "one append (flakegate record, the whole process): %v wall, store now %.2f MB; history of that one report: %v (append/one report %.2f)\n",
-		appendCost.wall.Round(time.Millisecond), mb(st.Size()), oneReport.wall.Round(time.Millisecond), appendCost.wall.Seconds()/oneReport.wall.Seconds())
+	fmt.Fprintf(stdout, "one append (flakegate record, the whole process): %v wall, %v CPU, store now %.2f MB; history of that one report: %v wall, %v CPU (append/one report: CPU %.2f)\n",
+		appendCost.wall.Round(time.Millisecond), appendCost.cpu.Round(time.Millisecond), mb(st.Size()), oneReport.wall.Round(time.Millisecond), oneReport.cpu.Round(time.Millisecond), appendCost.cpu.Seconds()/oneReport.cpu.Seconds())
 	full := runs == 10_000 && tests == 5_000
 	if full && size > 16e6 {
 		failed = append(failed, fmt.Sprintf("the store is %.2f MB, over 16 MB", mb(size)))
 	}
-	if full && fromReports.wall < 20*fromStore.wall {
-		failed = append(failed, "history from the store is less than 20× faster than from the reports")
+	// CPU time is the measure: on a shared machine wall times mostly
+	// measure the other load.
+	if full && fromReports.cpu < 20*fromStore.cpu {
+		failed = append(failed, "history from the store takes more than a twentieth of the CPU time of the reports")
 	}
 	if full && fromStore.peakRSS > 64<<20 {
 		failed = append(failed, fmt.Sprintf("history from the store peaked at %.0f MB, over 64 MiB", mb(fromStore.peakRSS)))
 	}
-	if full && appendCost.wall > 50*time.Millisecond {
-		failed = append(failed, fmt.Sprintf("one append took %v, over 50 ms", appendCost.wall.Round(time.Millisecond)))
+	if full && appendCost.cpu > 50*time.Millisecond {
+		failed = append(failed, fmt.Sprintf("one append took %v of CPU, over 50 ms", appendCost.cpu.Round(time.Millisecond)))
 	}
 	return proc.Finish("", nil, failed)
 }
@@ -321,7 +326,7 @@ func record(ctx context.Context, path string, paths []string) (int64, error) {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		b, _ := st.Add(store.Entry{Report: r.p, Recorded: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
+		b, _ := st.Add(store.Entry{Report: r.p, Ledger: r.rec, Recorded: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
 		w.Write(b)
 	}
 	if err := w.Flush(); err != nil {
@@ -332,18 +337,27 @@ func record(ctx context.Context, path string, paths []string) (int64, error) {
 
 type parse struct {
 	p   *history.Parsed
+	rec *store.Recorded
 	err error
 }
 
-// parseReport reads a report as flakegate record does.
+// parseReport reads a report as flakegate record does, with the retry
+// history and a run identity of the size quarantine check's (16 bytes).
 func parseReport(path string) parse {
 	f, err := os.Open(path)
 	if err != nil {
 		return parse{err: err}
 	}
 	defer f.Close()
-	p, err := history.ParseRun(history.RunMeta{Name: path, File: path}, f, report.Options{}, 0)
-	return parse{p, err}
+	p, l, err := history.ParseRunLedger(history.RunMeta{Name: path, File: path}, f, report.Options{}, 0)
+	if err != nil {
+		return parse{err: err}
+	}
+	rec := store.RecordedOf(l, func(arm, run string) string {
+		sum := sha256.Sum256([]byte(path + "\x00" + arm + "\x00" + run))
+		return hex.EncodeToString(sum[:16])
+	})
+	return parse{p, rec, nil}
 }
 
 func copyFile(from, to string) error {

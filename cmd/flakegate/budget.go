@@ -15,7 +15,7 @@ import (
 )
 
 func runBudget(c *calc[gate.BudgetInput]) (bool, error) {
-	from := filesFlag(c.fs, "from", reportFileUsage+" whose retry history gives observed rates (repeatable)")
+	from := filesFlag(c.fs, "from", reportFileUsage+" whose retry history gives observed rates, or a history store of runs (flakegate record) (repeatable)")
 	format := c.fs.String("format", "", formatUsage)
 	if err := c.begin(); err != nil {
 		return false, err
@@ -132,8 +132,16 @@ func budgetFrom(c *calc[gate.BudgetInput], in gate.BudgetInput, files []string, 
 		return false, err
 	}
 	l := ledger.New()
-	if err := readReports(c.e, l, files, format, ledger.ArmBaseline); err != nil {
-		return false, err
+	for _, name := range files {
+		// A history store gives its runs' retry history as the reports
+		// recorded into it would.
+		if isStoreFile(name) {
+			if err := readStoreLedger(c.e, l, name, nil); err != nil {
+				return false, err
+			}
+		} else if err := readReports(c.e, l, []string{name}, format, ledger.ArmBaseline); err != nil {
+			return false, err
+		}
 	}
 	res, err := l.FlakeBudgets(in)
 	if err != nil {

@@ -235,7 +235,7 @@ func readHistory(e *env, pos []string, manifest, format string) (*history.Histor
 			return nil, &core.Error{Kind: core.Invalid, File: inputs[i].name, Msg: history.ZipProblem(err)}
 		}
 		return p, err
-	}, h.AddParsed)
+	}, h)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -21,12 +21,12 @@ func isStoreFile(path string) bool {
 	return store.IsStore(head[:n])
 }
 
-// readInputs adds every input's runs in order: reports parsed side by
-// side (readSideBySide), a store's runs as they were recorded.
-func readInputs(e *env, inputs []historyInput, parse func(i int) (*history.Parsed, error), add func(*history.Parsed) error) error {
+// readInputs adds every input's runs to h in order: reports parsed side
+// by side (readSideBySide), a store's runs as they were recorded.
+func readInputs(e *env, inputs []historyInput, parse func(i int) (*history.Parsed, error), h *history.History) error {
 	for i := 0; i < len(inputs); {
 		if inputs[i].store {
-			if err := readStore(e, inputs[i].name, add); err != nil {
+			if err := readStore(e, inputs[i].name, h); err != nil {
 				return err
 			}
 			i++
@@ -37,7 +37,7 @@ func readInputs(e *env, inputs []historyInput, parse func(i int) (*history.Parse
 			j++
 		}
 		from := i
-		if err := readSideBySide(e, j-i, func(k int) (*history.Parsed, error) { return parse(from + k) }, add); err != nil {
+		if err := readSideBySide(e, j-i, func(k int) (*history.Parsed, error) { return parse(from + k) }, h.AddParsed); err != nil {
 			return err
 		}
 		i = j
@@ -45,18 +45,14 @@ func readInputs(e *env, inputs []historyInput, parse func(i int) (*history.Parse
 	return nil
 }
 
-// readStore gives add each recording of the store at path, under a shared
-// lock (an append in progress is waited for, never read half-written).
-func readStore(e *env, path string, add func(*history.Parsed) error) error {
+// readStore adds each recording of the store at path to h, under a
+// shared lock (an append in progress is waited for, never read
+// half-written).
+func readStore(e *env, path string, h *history.History) error {
 	f, err := openStore(path, false)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return store.Each(f, path, func(en store.Entry) error {
-		if err := e.ctx.Err(); err != nil {
-			return err
-		}
-		return add(en.Report)
-	})
+	return store.AddHistory(h, f, path, e.ctx.Err)
 }

@@ -14,7 +14,7 @@ import (
 
 func quarantineCheck(e *env, args []string) (bool, error) {
 	fs, rf := registryVerb(e, "quarantine check", "[flags] [report...]")
-	from := filesFlag(fs, "from", reportFileUsage+", each one run; the same as naming it as an argument")
+	from := filesFlag(fs, "from", reportFileUsage+", each one run, or a history store of runs (flakegate record); the same as naming it as an argument")
 	format := fs.String("format", "", formatUsage)
 	write := fs.Bool("write", false, "record the new counts in the registry (atomically): released tests leave it, a stale claim is replaced by the newer count, renamed tests move")
 	renames := &renameList{}

@@ -46,45 +46,74 @@ func readIdentified(e *env, files []string, format, today string) (*ledger.Ledge
 	l := ledger.New()
 	ids := map[string]string{}
 	for _, name := range files {
+		if isStoreFile(name) {
+			if err := readStoreLedger(e, l, name, ids); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		f, err := e.open(name)
 		if err != nil {
 			return nil, nil, err
 		}
-		br := bufio.NewReaderSize(f, 64<<10)
-		head, perr := br.Peek(4 << 10)
-		if perr != nil && !errors.Is(perr, io.EOF) && !errors.Is(perr, bufio.ErrBufferFull) {
+		ri, err := identify(f, name, format)
+		if err != nil {
 			f.Close()
-			return nil, nil, core.WithFile(perr, displayName(name))
+			return nil, nil, err
 		}
-		isLedger := format == report.FormatLedger || format == "" && report.DetectFormat(head) == report.FormatLedger
-		h := quarantine.NewRunHash(isLedger)
 		before := runSet(l)
 		o := report.Options{Format: format, Arm: ledger.ArmBaseline, Run: runName(l, ledger.ArmBaseline, displayName(name))}
-		err = report.Read(io.TeeReader(br, h), o, l)
-		if err == nil {
-			_, err = io.Copy(h, br) // what the reader left unread is the report's too
-		}
+		err = ri.read(func(r io.Reader) error { return report.Read(r, o, l) })
 		f.Close()
 		if err != nil {
 			return nil, nil, core.WithFile(err, displayName(name))
 		}
 		e.recordRuns(l, before, displayName(name))
-		var ledgerIDs map[string]string
-		if isLedger {
-			ledgerIDs = h.LedgerIDs()
-		}
 		for _, run := range l.Runs(ledger.ArmBaseline) {
-			if before[ledger.ArmBaseline+"\x00"+run] {
-				continue
-			}
-			if isLedger {
-				ids[run] = ledgerIDs[ledger.ArmBaseline+"\x00"+run]
-			} else {
-				ids[run] = h.ID(runContext(e, name, today))
+			if !before[ledger.ArmBaseline+"\x00"+run] {
+				ids[run] = ri.id(e, name, today, ledger.ArmBaseline, run)
 			}
 		}
 	}
 	return l, ids, nil
+}
+
+// runIdentity takes a report's run identities (quarantine.RunHash) as it
+// is read.
+type runIdentity struct {
+	br       *bufio.Reader
+	h        *quarantine.RunHash
+	isLedger bool
+}
+
+// identify starts the identity of the report f (named name, of format, or
+// detected).
+func identify(f io.Reader, name, format string) (*runIdentity, error) {
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, err := br.Peek(4 << 10)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, core.WithFile(err, displayName(name))
+	}
+	isLedger := format == report.FormatLedger || format == "" && report.DetectFormat(head) == report.FormatLedger
+	return &runIdentity{br: br, h: quarantine.NewRunHash(isLedger), isLedger: isLedger}, nil
+}
+
+// read gives the report to parse, and hashes what it left unread too.
+func (ri *runIdentity) read(parse func(io.Reader) error) error {
+	if err := parse(io.TeeReader(ri.br, ri.h)); err != nil {
+		return err
+	}
+	_, err := io.Copy(ri.h, ri.br) // what the reader left unread is the report's too
+	return err
+}
+
+// id is the identity of the report's run of arm: a JSONL ledger's own
+// run, else the report made where runContext says.
+func (ri *runIdentity) id(e *env, name, today, arm, run string) string {
+	if ri.isLedger {
+		return ri.h.LedgerIDs()[arm+"\x00"+run]
+	}
+	return ri.h.ID(runContext(e, name, today))
 }
 
 // runContext says where a report was made, for the identity of a report

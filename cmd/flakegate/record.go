@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/core/store"
 	"github.com/flakegate/flakegate/internal/words"
@@ -96,28 +96,31 @@ func runRecord(e *env, args []string) (bool, error) {
 	}
 	defer f.Close()
 	res := recordResult{Store: *path}
-	st, data, err := scanStore(f, *path)
+	st, data, release, err := scanStore(f, *path)
 	if err != nil {
 		return false, err
 	}
+	size := int64(len(data))
+	release() // the state is all the rest needs
 	if d := st.Damage; d != nil {
 		switch {
 		case *repair:
-			if res.SetAside, err = setAside(*path, data, st.End); err != nil {
+			if res.SetAside, err = setAside(f, *path, size, st.End); err != nil {
 				return false, err
 			}
-			fmt.Fprintf(e.stderr, "flakegate record: %v\nkept the %s before it; the %s after it are in %s\n", d, words.Nouns(st.Runs, "run"), words.Nouns(len(data)-int(st.End), "byte"), res.SetAside)
+			fmt.Fprintf(e.stderr, "flakegate record: %v\nkept the %s before it; the %s after it are in %s\n", d, words.Nouns(st.Runs, "run"), words.Nouns(int(size-st.End), "byte"), res.SetAside)
 			// The store was replaced: the rest works on the new file.
 			f.Close()
 			if f, err = openStore(*path, true); err != nil {
 				return false, err
 			}
 			defer f.Close()
-			if st, data, err = scanStore(f, *path); err != nil {
+			if st, _, release, err = scanStore(f, *path); err != nil {
 				return false, err
 			}
+			release()
 		case d.Torn:
-			res.TornBytes = int64(len(data)) - st.End
+			res.TornBytes = size - st.End
 			if err := f.Truncate(st.End); err != nil {
 				return false, fmt.Errorf("%s: removing a torn append: %w", *path, unwrapPathError(err))
 			}
@@ -149,7 +152,7 @@ func runRecord(e *env, args []string) (bool, error) {
 		if *runID == "" && *attempt == 0 {
 			en.Attempt = ci.attempt
 		}
-		if en.Report, err = readRun(e, pos, meta, report.Options{Format: *format}, en.RunID); err != nil {
+		if en.Report, en.Ledger, err = readRun(e, pos, meta, report.Options{Format: *format}, en.RunID); err != nil {
 			return false, err
 		}
 		add(en)
@@ -191,7 +194,7 @@ func recordText(r recordResult) string {
 	var s string
 	switch {
 	case r.Appended > 0:
-		s = fmt.Sprintf("Recorded %s in %s.", words.Nouns(r.Appended, "new entry"), r.Store)
+		s = fmt.Sprintf("Recorded %s in %s.", words.Nouns(r.Appended, "new recording"), r.Store)
 	case r.Already > 0:
 		s = fmt.Sprintf("Already recorded: %s holds this run; nothing was appended.", r.Store)
 	default:
@@ -237,34 +240,51 @@ func openStore(path string, exclusive bool) (*os.File, error) {
 	}
 }
 
-// scanStore reads the whole store f for appending.
-func scanStore(f *os.File, path string) (*store.State, []byte, error) {
+// readWhole reads the first size bytes of f into a buffer of that size.
+func readWhole(f *os.File, size int64) ([]byte, func(), error) {
+	data := make([]byte, size)
+	if n, err := f.ReadAt(data, 0); err != nil && !(errors.Is(err, io.EOF) && n == len(data)) {
+		return nil, nil, err
+	}
+	return data, func() {}, nil
+}
+
+// scanStore reads the whole store f for appending: mapped, not copied,
+// where the system maps files. The bytes it returns are valid until
+// release is called, and only while nothing truncates the file.
+func scanStore(f *os.File, path string) (st *store.State, data []byte, release func(), err error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
-	// One read of the whole file into a buffer of its size.
-	data := make([]byte, fi.Size())
-	if n, err := f.ReadAt(data, 0); err != nil && !(errors.Is(err, io.EOF) && n == len(data)) {
-		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
-	}
-	st, err := store.Scan(bytes.NewReader(data), path)
+	data, release, err = mapFile(f, fi.Size())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	st, err = store.ScanBytes(data, path)
+	if err != nil {
+		release()
+		return nil, nil, nil, err
 	}
 	if st.End == 0 && len(data) > 0 {
 		// A header cut short: nothing was recorded, the header is written
 		// again.
+		release()
 		if err := f.Truncate(0); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+			return nil, nil, nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 		}
+		return st, nil, func() {}, nil
 	}
-	return st, data, nil
+	return st, data, release, nil
 }
 
-// setAside keeps data[:end] as the store at path and writes the rest to a
-// file beside it, whose name it returns.
-func setAside(path string, data []byte, end int64) (string, error) {
+// setAside keeps the first end of the size bytes of f as the store at
+// path and writes the rest to a file beside it, whose name it returns.
+func setAside(f *os.File, path string, size, end int64) (string, error) {
+	data, _, err := readWhole(f, size)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
 	aside := path + ".damaged"
 	if err := writeFileAtomic(aside, data[end:]); err != nil {
 		return "", err
@@ -272,24 +292,45 @@ func setAside(path string, data []byte, end int64) (string, error) {
 	return aside, writeFileAtomic(path, data[:end])
 }
 
-// readRun reads the reports of one run. One file is its runs as history
-// reads it; several are one run (shards of one job), named after the CI
-// run when known, else after the files.
-func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, runID string) (*history.Parsed, error) {
+// readRun reads the reports of one run, with what quarantine check and
+// budget -from read beyond history (store.Recorded). One file is its runs
+// as history reads it; several are one run (shards of one job), named
+// after the CI run when known, else after the files: that run's identity
+// for quarantine check is not kept (each shard is a run of its own there),
+// and its retries are kept when every shard is one baseline run.
+func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, runID string) (*history.Parsed, *store.Recorded, error) {
 	var ps []*history.Parsed
+	var recs []*store.Recorded
+	today := time.Now().UTC().Format(time.DateOnly)
 	for _, name := range files {
 		m := meta
 		m.Name, m.File = displayName(name), displayName(name)
+		var rec *store.Recorded
 		p, err := readFile(e, name, func(r io.Reader) (*history.Parsed, error) {
-			return history.ParseRun(m, report.LimitReader(r, maxHistoryFileBytes), opt, 0)
+			ri, err := identify(report.LimitReader(r, maxHistoryFileBytes), name, opt.Format)
+			if err != nil {
+				return nil, err
+			}
+			var p *history.Parsed
+			var l *ledger.Ledger
+			err = ri.read(func(r io.Reader) error {
+				p, l, err = history.ParseRunLedger(m, r, opt, 0)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			rec = recorded(e, l, ri, name, today)
+			return p, nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ps = append(ps, p)
+		recs = append(recs, rec)
 	}
 	if len(ps) == 1 {
-		return ps[0], nil
+		return ps[0], recs[0], nil
 	}
 	names := make([]string, len(files))
 	for i, f := range files {
@@ -303,10 +344,16 @@ func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, r
 	m := first[0]
 	m.File = strings.Join(names, ", ")
 	m.Name = or(runID, m.File)
+	merged := &store.Recorded{Arms: []string{ledger.ArmBaseline}, CheckIDs: []string{""}, Retries: [][]ledger.Retry{nil}}
 	for i, p := range ps {
 		_, runs := p.Runs()
 		for _, rs := range runs {
 			one = append(one, rs...)
+		}
+		if merged != nil && len(runs) == 1 && recs[i].Arms[0] == ledger.ArmBaseline {
+			merged.Retries[0] = append(merged.Retries[0], recs[i].Retries[0]...)
+		} else {
+			merged = nil
 		}
 		for _, n := range p.Notes() {
 			notes = append(notes, names[i]+": "+n)
@@ -323,7 +370,14 @@ func readRun(e *env, files []string, meta history.RunMeta, opt report.Options, r
 	for i, t := range order {
 		timed[i] = secs[t]
 	}
-	return history.NewParsed(m.File, []history.RunMeta{m}, [][]history.TestResult{one}, notes, timed), nil
+	return history.NewParsed(m.File, []history.RunMeta{m}, [][]history.TestResult{one}, notes, timed), merged, nil
+}
+
+// recorded is what the ledger l, which read the report name, says beyond
+// its Parsed (store.RecordedOf), with its runs' identities for quarantine
+// check.
+func recorded(e *env, l *ledger.Ledger, ri *runIdentity, name, today string) *store.Recorded {
+	return store.RecordedOf(l, func(arm, run string) string { return ri.id(e, name, today, arm, run) })
 }
 
 // mergeStore gives add every entry of the store at name.

@@ -21,3 +21,17 @@ func lockFile(f *os.File, exclusive bool) error {
 		}
 	}
 }
+
+// mapFile maps the first size bytes of f read-only, so that scanning a
+// store costs no copy of it; unmap releases them. The caller holds the
+// store's lock and truncates nothing it still reads.
+func mapFile(f *os.File, size int64) (data []byte, unmap func(), err error) {
+	if size == 0 {
+		return nil, func() {}, nil
+	}
+	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED|mapPopulate)
+	if err != nil {
+		return readWhole(f, size)
+	}
+	return data, func() { syscall.Munmap(data) }, nil
+}

@@ -47,8 +47,18 @@ func noCI(t *testing.T) {
 // the order a folder gives them.
 func monthReports(t *testing.T, dir string, cfg histsim.Config) []string {
 	t.Helper()
+	return editedReports(t, dir, cfg, nil)
+}
+
+// editedReports is monthReports with each run's results changed by edit
+// (given the run's place) before they are written, when edit is not nil.
+func editedReports(t *testing.T, dir string, cfg histsim.Config, edit func(k int, rs []history.TestResult)) []string {
+	t.Helper()
 	var paths []string
 	_, err := histsim.Generate(cfg, func(m history.RunMeta, rs []history.TestResult) error {
+		if edit != nil {
+			edit(len(paths), rs)
+		}
 		write, ext := histsim.WriteJUnit, ".xml"
 		if len(paths)%2 == 1 {
 			write, ext = histsim.WriteGoTest, ".json"

@@ -53,4 +53,8 @@
 //
 // Results are deterministic: tests are sorted by name within each list,
 // runs keep their order, and every sum is over integers.
+//
+// Runs read elsewhere come in as NewParsed (AddParsed), or, from a history
+// store, with their tests named by index in its name table (Table,
+// AddIndexed: each name looked up once): the same figures either way.
 package history

@@ -129,13 +129,36 @@ func (h *History) Results() int64 { return h.results }
 // attempts merged. A run without results is a core.Unusable error and is
 // not added.
 func (h *History) AddRun(meta RunMeta, results []TestResult) error {
-	if len(results) == 0 {
-		return &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the run has no test results to count"}
-	}
-	if len(h.runs) >= MaxRuns {
-		return &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(MaxRuns) + " runs in one history"}
+	rec, err := h.beginRun(meta, len(results))
+	if err != nil {
+		return err
 	}
 	r := int32(len(h.runs))
+	for _, tr := range results {
+		if err := checkResult(meta, tr.Test, tr.Passed, tr.Trials); err != nil {
+			return err
+		}
+		i, ok := h.byName[tr.Test]
+		if !ok {
+			if i, err = h.newTest(meta, tr.Test, r); err != nil {
+				return err
+			}
+		}
+		h.count(&rec, r, i, tr.Passed, tr.Trials)
+	}
+	h.runs = append(h.runs, rec)
+	return nil
+}
+
+// beginRun checks that a run of n results can be added and returns its
+// record, to be appended once its results are counted.
+func (h *History) beginRun(meta RunMeta, n int) (runRec, error) {
+	if n == 0 {
+		return runRec{}, &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the run has no test results to count"}
+	}
+	if len(h.runs) >= MaxRuns {
+		return runRec{}, &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(MaxRuns) + " runs in one history"}
+	}
 	rec := runRec{meta: meta, commit: -1}
 	if meta.Commit != "" {
 		c, ok := h.commits[meta.Commit]
@@ -145,43 +168,51 @@ func (h *History) AddRun(meta RunMeta, results []TestResult) error {
 		}
 		rec.commit = c
 	}
-	for _, tr := range results {
-		if tr.Trials < 1 || tr.Passed < 0 || tr.Passed > tr.Trials {
-			return &core.Error{Kind: core.Invalid, File: meta.File, Msg: tr.Test + ": passed must be in [0, trials] and trials at least 1"}
-		}
-		i, ok := h.byName[tr.Test]
-		if !ok {
-			limit := MaxTests
-			if h.maxTests > 0 {
-				limit = min(limit, h.maxTests)
-			}
-			if len(h.tests) >= limit {
-				return &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(int64(limit)) + " distinct tests in one history"}
-			}
-			i = int32(len(h.tests))
-			h.byName[tr.Test] = i
-			h.tests = append(h.tests, &testAcc{name: tr.Test, first: r})
-			h.seen = append(h.seen, 0)
-		}
-		t := h.tests[i]
-		failed, passed := tr.Passed < tr.Trials, tr.Passed > 0
-		if h.seen[i] == r+1 {
-			before := t.outcome(r)
-			if before&1 == 0 && failed {
-				rec.failing++
-			}
-		} else {
-			h.seen[i] = r + 1
-			rec.tests++
-			if failed {
-				rec.failing++
-			}
-		}
-		t.set(r, failed, passed)
-		h.results++
+	return rec, nil
+}
+
+// checkResult says what is wrong with a result of test, or nil.
+func checkResult(meta RunMeta, test string, passed, trials int64) error {
+	if trials < 1 || passed < 0 || passed > trials {
+		return &core.Error{Kind: core.Invalid, File: meta.File, Msg: test + ": passed must be in [0, trials] and trials at least 1"}
 	}
-	h.runs = append(h.runs, rec)
 	return nil
+}
+
+// newTest adds a test first seen in run r and returns its index.
+func (h *History) newTest(meta RunMeta, name string, r int32) (int32, error) {
+	limit := MaxTests
+	if h.maxTests > 0 {
+		limit = min(limit, h.maxTests)
+	}
+	if len(h.tests) >= limit {
+		return 0, &core.Error{Kind: core.TooLarge, File: meta.File, Msg: "more than " + words(int64(limit)) + " distinct tests in one history"}
+	}
+	i := int32(len(h.tests))
+	h.byName[name] = i
+	h.tests = append(h.tests, &testAcc{name: name, first: r})
+	h.seen = append(h.seen, 0)
+	return i, nil
+}
+
+// count adds a result of test i to run r, whose record is rec.
+func (h *History) count(rec *runRec, r, i int32, passed, trials int64) {
+	t := h.tests[i]
+	failed, ok := passed < trials, passed > 0
+	if h.seen[i] == r+1 {
+		before := t.outcome(r)
+		if before&1 == 0 && failed {
+			rec.failing++
+		}
+	} else {
+		h.seen[i] = r + 1
+		rec.tests++
+		if failed {
+			rec.failing++
+		}
+	}
+	t.set(r, failed, ok)
+	h.results++
 }
 
 // ReadRun reads one report file (any format package report reads; opt says
@@ -235,10 +266,18 @@ func (p *Parsed) time(next func(string, float64)) func(string, float64) {
 // ParseRun reads one report file as ReadRun does, keeping at most runCells
 // (run, test) pairs (0: no bound; past it, a core.TooLarge error).
 func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Parsed, error) {
+	p, _, err := ParseRunLedger(meta, r, opt, runCells)
+	return p, err
+}
+
+// ParseRunLedger is ParseRun that also returns the ledger the report was
+// read into: its baseline runs are the Parsed's first runs, its patched
+// runs the rest, each run's results in the order of the ledger's Cells.
+func ParseRunLedger(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Parsed, *ledger.Ledger, error) {
 	br := bufio.NewReaderSize(r, metaBytes)
 	head, err := br.Peek(metaBytes)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, core.WithFile(err, meta.File)
+		return nil, nil, core.WithFile(err, meta.File)
 	}
 	meta = fillMeta(meta, ReportMeta(head))
 	l := ledger.New()
@@ -246,10 +285,10 @@ func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Par
 	p := &Parsed{file: meta.File}
 	opt.Durations = p.time(opt.Durations)
 	if err := report.Read(br, opt, l); err != nil {
-		return nil, core.WithFile(err, meta.File)
+		return nil, nil, core.WithFile(err, meta.File)
 	}
 	if err := l.Overflow(); err != nil {
-		return nil, core.WithFile(err, meta.File)
+		return nil, nil, core.WithFile(err, meta.File)
 	}
 	p.notes = l.Notes()
 	runs := 0
@@ -257,7 +296,7 @@ func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Par
 		runs += len(l.Runs(arm))
 	}
 	if runs == 0 {
-		return nil, &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the report has no test results to count"}
+		return nil, nil, &core.Error{Kind: core.Unusable, File: meta.File, Msg: "the report has no test results to count"}
 	}
 	for _, arm := range []string{ledger.ArmBaseline, ledger.ArmPatched} {
 		names, tests := l.Runs(arm), l.Tests(arm)
@@ -274,7 +313,7 @@ func ParseRun(meta RunMeta, r io.Reader, opt report.Options, runCells int) (*Par
 			p.runs = append(p.runs, res)
 		}
 	}
-	return p, nil
+	return p, l, nil
 }
 
 // AddParsed adds the runs of a file ParseRun read.

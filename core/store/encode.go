@@ -5,11 +5,13 @@ import (
 	"compress/flate"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/flakegate/flakegate/core/history"
+	"github.com/flakegate/flakegate/core/ledger"
 )
 
 // ID is an entry's identity: two entries with the same ID are the same run
@@ -29,6 +31,19 @@ type Entry struct {
 	Recorded time.Time
 	// Report is the report files read, as package history parsed them.
 	Report *history.Parsed
+	// Ledger is what quarantine check and budget -from read beyond
+	// history; nil when not known (an entry of a version 1 store, or one
+	// recorded without it).
+	Ledger *Recorded
+}
+
+// Recorded is what a ledger that read an entry's reports says beyond
+// Report: per run its arm and its identity for quarantine check, per
+// result its retry history.
+type Recorded struct {
+	Arms     []string         // per run of Report: ledger.ArmBaseline or ledger.ArmPatched
+	CheckIDs []string         // per run: its identity for quarantine check (quarantine.RunHash); "" when not known
+	Retries  [][]ledger.Retry // per run, per result, in the order of Report's
 }
 
 // Names is a store's name table: test names by index, in the order the
@@ -57,8 +72,21 @@ func (n *Names) add(name string) uint32 {
 // same report recorded twice in one CI run, from any path, is the same
 // entry; two CI runs are never the same, even when their reports read
 // alike; two reports recorded in one job are two entries.
-func Identity(e Entry) ID {
-	b := []byte("flakegate store entry\x00")
+func Identity(e Entry) ID { return identity(e, e.Report.Seconds()) }
+
+// identity is Identity with the entry's run times (Parsed.Seconds, sorted
+// by name) given.
+func identity(e Entry, secs []history.Seconds) ID {
+	// The bytes are hashed as they are written, a few kilobytes at a time.
+	h := sha256.New()
+	b := make([]byte, 0, 8<<10)
+	flush := func() {
+		if len(b) >= 4<<10 {
+			h.Write(b)
+			b = b[:0]
+		}
+	}
+	b = append(b, "flakegate store entry\x00"...)
 	b = appendString(b, e.RunID)
 	b = binary.AppendUvarint(b, uint64(max(e.Attempt, 0)))
 	metas, runs := e.Report.Runs()
@@ -67,6 +95,7 @@ func Identity(e Entry) ID {
 		b = appendString(b, m.Branch)
 		b = appendString(b, m.Job)
 		b = appendTime(b, m.Time)
+		flush()
 	}
 	for _, rs := range runs {
 		b = binary.AppendUvarint(b, uint64(len(rs)))
@@ -74,24 +103,30 @@ func Identity(e Entry) ID {
 			b = appendString(b, r.Test)
 			b = binary.AppendUvarint(b, uint64(r.Passed))
 			b = binary.AppendUvarint(b, uint64(r.Trials))
+			flush()
 		}
 	}
-	for _, s := range e.Report.Seconds() { // sorted by name
+	for _, s := range secs { // sorted by name
 		b = appendString(b, s.Test)
 		b = binary.AppendUvarint(b, uint64(s.N))
 		b = appendSeconds(b, s.Sum)
+		flush()
 	}
-	sum := sha256.Sum256(b)
+	h.Write(b)
 	var id ID
-	copy(id[:], sum[:])
+	copy(id[:], h.Sum(nil))
 	return id
 }
 
 // Encode returns the record of e, adding the test names it brings to
 // names. A zero e.ID is filled with Identity(e).
-func Encode(names *Names, e Entry) []byte {
+func Encode(names *Names, e Entry) []byte { return encode(names, e, e.Report.Seconds(), Version) }
+
+// encode is Encode with the entry's run times (Parsed.Seconds) given, in
+// format version (a version 1 store is appended to as version 1).
+func encode(names *Names, e Entry, secs []history.Seconds, version int) []byte {
 	if e.ID == (ID{}) {
-		e.ID = Identity(e)
+		e.ID = identity(e, secs)
 	}
 	var fresh []string
 	index := func(s string) uint32 {
@@ -101,7 +136,10 @@ func Encode(names *Names, e Entry) []byte {
 		fresh = append(fresh, s)
 		return names.add(s)
 	}
-	raw := columns(e.Report, index, nil)
+	raw := columns(e.Report, secs, index, nil)
+	if version >= 2 {
+		raw = ledgerColumns(raw, e)
+	}
 	body := []byte{'R'}
 	body = append(body, e.ID[:]...)
 	body = binary.AppendUvarint(body, uint64(len(fresh)))
@@ -147,8 +185,8 @@ const (
 // result count, the test indices (zigzag deltas from the previous index
 // plus one), one outcome byte per result, the counts of results that are
 // neither one pass nor one failure, and the run times sorted by test index.
-// index gives a name's index.
-func columns(p *history.Parsed, index func(string) uint32, b []byte) []byte {
+// index gives a name's index; secs are p's run times.
+func columns(p *history.Parsed, secs []history.Seconds, index func(string) uint32, b []byte) []byte {
 	_, runs := p.Runs()
 	for _, rs := range runs {
 		b = binary.AppendUvarint(b, uint64(len(rs)))
@@ -185,7 +223,6 @@ func columns(p *history.Parsed, index func(string) uint32, b []byte) []byte {
 		i uint32
 		s history.Seconds
 	}
-	secs := p.Seconds()
 	ts := make([]timed, 0, len(secs))
 	for _, s := range secs {
 		ts = append(ts, timed{index(s.Test), s})
@@ -200,6 +237,99 @@ func columns(p *history.Parsed, index func(string) uint32, b []byte) []byte {
 		b = appendSeconds(b, t.s.Sum)
 	}
 	return b
+}
+
+// RecordedOf is what the ledger l, which read an entry's reports with
+// history.ParseRunLedger, says beyond the Parsed: its runs' arms (baseline
+// first, as ParseRunLedger orders them), their identities for quarantine
+// check (checkID of the arm and the ledger's run) and their results' retry
+// histories.
+func RecordedOf(l *ledger.Ledger, checkID func(arm, run string) string) *Recorded {
+	rec := &Recorded{}
+	for _, arm := range []string{ledger.ArmBaseline, ledger.ArmPatched} {
+		runs := l.Runs(arm)
+		retries := l.Retries(arm)
+		byRun := make([][]ledger.Retry, len(runs))
+		for k, c := range l.Cells(arm) {
+			byRun[c.Run] = append(byRun[c.Run], retries[k])
+		}
+		for i, run := range runs {
+			rec.Arms = append(rec.Arms, arm)
+			rec.CheckIDs = append(rec.CheckIDs, checkID(arm, run))
+			rec.Retries = append(rec.Retries, byRun[i])
+		}
+	}
+	return rec
+}
+
+// Retry column flags.
+const (
+	notRecorded = 0 // the entry's Ledger is not known
+	recorded    = 1
+)
+
+// ledgerColumns writes e.Ledger after the results' columns (version 2):
+// a flag, each run's arm, each run's quarantine identity and the retry
+// history of every result that is not plain (each execution a trial, none
+// recovered), by its place among the entry's results.
+func ledgerColumns(b []byte, e Entry) []byte {
+	rec := e.Ledger
+	if rec == nil {
+		return append(b, notRecorded)
+	}
+	b = append(b, recorded)
+	for _, arm := range rec.Arms {
+		if arm == ledger.ArmPatched {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	for _, id := range rec.CheckIDs {
+		b = appendCheckID(b, id)
+	}
+	_, runs := e.Report.Runs()
+	type odd struct {
+		at int
+		r  ledger.Retry
+	}
+	var odds []odd
+	at := 0
+	for i, rs := range runs {
+		for j, r := range rs {
+			x := rec.Retries[i][j]
+			if x.Executions != r.Trials || x.Fails != r.Trials-r.Passed || x.Recovered {
+				odds = append(odds, odd{at, x})
+			}
+			at++
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(odds)))
+	prev := -1
+	for _, o := range odds {
+		b = binary.AppendUvarint(b, uint64(o.at-prev-1))
+		prev = o.at
+		b = binary.AppendUvarint(b, uint64(o.r.Executions))
+		b = binary.AppendUvarint(b, uint64(o.r.Fails))
+		if o.r.Recovered {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return b
+}
+
+// appendCheckID writes a run's identity for quarantine check: lowercase
+// hex (as quarantine.RunHash gives it) as its bytes, uvarint (bytes << 1)
+// and the bytes; any other text as uvarint (length << 1 | 1) and the text.
+func appendCheckID(b []byte, id string) []byte {
+	if raw, err := hex.DecodeString(id); err == nil && hex.EncodeToString(raw) == id {
+		b = binary.AppendUvarint(b, uint64(len(raw))<<1)
+		return append(b, raw...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(id))<<1|1)
+	return append(b, id...)
 }
 
 // appendSeconds writes s as whole microseconds shifted left one (bit 0

@@ -37,8 +37,11 @@ import (
 // Magic opens every store; the version byte follows it.
 const Magic = "flakegate store\n"
 
-// Version is the format version this package writes and reads.
-const Version = 1
+// Version is the format version this package writes: 2 keeps, beside
+// what version 1 keeps, each run's arm and identity for quarantine check
+// and each result's retry history (Recorded). Version 1 stores are read,
+// and appended to as version 1.
+const Version = 2
 
 // HeaderSize is the bytes before the first record: Magic and the version.
 const HeaderSize = len(Magic) + 1
@@ -71,8 +74,8 @@ func checkHeader(head []byte) string {
 	if len(head) < HeaderSize {
 		return "the header is cut short"
 	}
-	if head[len(Magic)] != Version {
-		return "a store of format version " + strconv.Itoa(int(head[len(Magic)])) + "; this flakegate reads version " + strconv.Itoa(Version)
+	if v := head[len(Magic)]; v < 1 || v > Version {
+		return "a store of format version " + strconv.Itoa(int(v)) + "; this flakegate reads versions 1 to " + strconv.Itoa(Version)
 	}
 	return ""
 }

@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"slices"
@@ -12,6 +14,7 @@ import (
 	"github.com/flakegate/flakegate/core"
 	"github.com/flakegate/flakegate/core/history"
 	"github.com/flakegate/flakegate/core/history/histsim"
+	"github.com/flakegate/flakegate/core/ledger"
 	"github.com/flakegate/flakegate/core/report"
 	"github.com/flakegate/flakegate/core/store"
 )
@@ -21,9 +24,21 @@ import (
 // JUnit and go test -json, so both readers' run times are kept.
 func planted(t testing.TB, runs int) []*history.Parsed {
 	t.Helper()
+	var out []*history.Parsed
+	for _, e := range plantedEntries(t, runs) {
+		out = append(out, e.Report)
+	}
+	return out
+}
+
+// plantedEntries are planted's reports as entries, with what the ledger
+// that read each says beyond it (RecordedOf; each run's identity for
+// quarantine check its file and run).
+func plantedEntries(t testing.TB, runs int) []store.Entry {
+	t.Helper()
 	cfg := histsim.Config{Seed: 7, Runs: runs, Stable: 40, Flaky: []float64{0.05, 0.2, 0.3}, Outages: 1,
 		OutageShare: [2]float64{0.3, 0.5}, Groups: 1, GroupSize: 3, GroupRuns: 3, Broken: 1, BrokenCommits: 2, Renamed: 1, Added: 2, Removed: 2}
-	var out []*history.Parsed
+	var out []store.Entry
 	_, err := histsim.Generate(cfg, func(m history.RunMeta, rs []history.TestResult) error {
 		var buf bytes.Buffer
 		write := histsim.WriteJUnit
@@ -40,11 +55,19 @@ func planted(t testing.TB, runs int) []*history.Parsed {
 		if err := write(&buf, m, rs); err != nil {
 			return err
 		}
-		p, err := history.ParseRun(history.RunMeta{Name: name, File: name, Commit: m.Commit, Branch: m.Branch}, &buf, report.Options{}, 0)
+		p, l, err := history.ParseRunLedger(history.RunMeta{Name: name, File: name, Commit: m.Commit, Branch: m.Branch}, &buf, report.Options{}, 0)
 		if err != nil {
 			return err
 		}
-		out = append(out, p)
+		// Identities as quarantine.RunHash gives them (hex), and others.
+		id := func(arm, run string) string {
+			if len(out)%2 == 0 {
+				return name + "/" + arm + "/" + run
+			}
+			sum := sha256.Sum256([]byte(name + arm + run))
+			return hex.EncodeToString(sum[:16])
+		}
+		out = append(out, store.Entry{Report: p, Ledger: store.RecordedOf(l, id)})
 		return nil
 	})
 	if err != nil {
@@ -77,6 +100,12 @@ func resultJSON(t testing.TB, ps []*history.Parsed) string {
 			t.Fatal(err)
 		}
 	}
+	return historyJSON(t, h)
+}
+
+// historyJSON is h's answer, as JSON bytes.
+func historyJSON(t testing.TB, h *history.History) string {
+	t.Helper()
 	res, err := h.Result(history.DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
@@ -286,6 +315,7 @@ func TestNotAStore(t *testing.T) {
 func FuzzReader(f *testing.F) {
 	ps := planted(f, 3)
 	f.Add(build(f, ps))
+	f.Add(buildEntries(f, plantedEntries(f, 4)))
 	f.Add(store.Header())
 	f.Add([]byte("flakegate store\n\x01\x05\x00\x00\x00R"))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -296,6 +326,26 @@ func FuzzReader(f *testing.F) {
 			}
 			return
 		}
+		// Counting by index never crashes and fails only as the reader does
+		// or as history refuses a run.
+		if err := store.AddHistory(history.New(), bytes.NewReader(b), "f", nil); err != nil && !errors.As(err, new(*core.Error)) {
+			t.Fatalf("AddHistory: %v", err)
+		}
+		// An append's scan (in memory, identities only) ends where a
+		// skimming reader does, with as many entries and runs.
+		defer func() {
+			sk, _ := store.NewReader(bytes.NewReader(b), "f")
+			sk.Skim()
+			for {
+				if _, err := sk.Next(); err != nil {
+					break
+				}
+			}
+			s, err := store.ScanBytes(b, "f")
+			if err != nil || s.End != sk.Offset() || s.Entries != sk.Entries() || s.Runs != sk.Runs() || (s.Damage == nil) != (sk.Offset() == int64(len(b))) {
+				t.Fatalf("scan %+v, %v; the reader ends at %d after %d entries, %d runs", s, err, sk.Offset(), sk.Entries(), sk.Runs())
+			}
+		}()
 		for {
 			e, err := rd.Next()
 			if errors.Is(err, io.EOF) {
@@ -308,13 +358,33 @@ func FuzzReader(f *testing.F) {
 				return
 			}
 			_, runs := e.Report.Runs()
-			for _, rs := range runs {
-				for _, r := range rs {
+			for i, rs := range runs {
+				for j, r := range rs {
 					if r.Trials < 1 || r.Passed < 0 || r.Passed > r.Trials {
 						t.Fatalf("result %+v out of range", r)
+					}
+					// A retry history read fits its result: a ledger takes it.
+					if e.Ledger != nil {
+						ledger.New().AddRecorded(e.Ledger.Arms[i], "r", r.Test, r.Passed, r.Trials, e.Ledger.Retries[i][j])
 					}
 				}
 			}
 		}
 	})
+}
+
+// AddHistory, which counts results by their index in the name table, gives
+// history's answer on the reports, byte for byte, with an entry recorded
+// twice (stores concatenated by hand) counted once.
+func TestAddHistorySameHistory(t *testing.T) {
+	ps := planted(t, 60)
+	file := build(t, ps)
+	twice := append(bytes.Clone(file), file[store.HeaderSize:]...)
+	h := history.New()
+	if err := store.AddHistory(h, bytes.NewReader(twice), "s.store", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := historyJSON(t, h), resultJSON(t, ps); got != want {
+		t.Fatalf("history by index differs from history of the reports:\n%s\nwant\n%s", got, want)
+	}
 }

@@ -1,0 +1,6 @@
+//go:build unix && !linux
+
+package main
+
+// mapPopulate: other systems fault a mapped store's pages in as read.
+const mapPopulate = 0
