@@ -12,6 +12,10 @@ WEB_VERSION  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
 # forced, because Debian replaces security builds in place.
 CHROMIUM_PKG ?= chromium
 CHROMIUM_MIN ?= 150
+# app.wasm's build tag: "calculator" leaves out code the page never runs
+# (core/quarantine's run identities, with crypto/sha256). The same tag is in
+# wasm/page/webtest (BuildSite), bench/web/floor (Build) and wasm/main_test.go.
+WEB_TAGS     := calculator
 
 TEST_DEPS += tools-web site
 
@@ -22,7 +26,7 @@ TEST_DEPS += tools-web site
 # pages beside old files while brotli works (docs/WEB.md, "Compressed assets").
 site:
 	@rm -rf $(WEB_OUT).next && mkdir -p $(WEB_OUT).next/web
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_OUT).next/web/app.wasm.tmp ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -tags $(WEB_TAGS) -o $(WEB_OUT).next/web/app.wasm.tmp ./wasm
 	$(GO) run -trimpath ./site -out $(WEB_OUT).next -wasm $(WEB_OUT).next/web/app.wasm.tmp -version $(WEB_VERSION)
 	@rm -f $(WEB_OUT).next/web/app.wasm.tmp
 	@rm -rf $(WEB_OUT).old && if [ -d $(WEB_OUT) ]; then mv $(WEB_OUT) $(WEB_OUT).old; fi && \

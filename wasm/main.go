@@ -2,7 +2,9 @@
 // GOOS=js GOARCH=wasm into web/app.wasm, the go-app client that renders the
 // calculators of package page (wasm/page).
 //
-//	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o app.wasm ./wasm
+//	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -tags calculator -o app.wasm ./wasm
+//
+// The tag calculator leaves out code the page never runs (see mk/web.mk).
 //
 // The pages it serves are pre-rendered by the static-site generator
 // (./site), which links go-app's server side; none of net/http's server is

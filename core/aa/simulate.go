@@ -1,3 +1,10 @@
+// The calculator's app.wasm is built with -tags calculator (mk/web.mk),
+// which has simulate_calculator.go instead: the page never runs the
+// simulation (it clears Options.Simulate), and the simulator is 45 KB of
+// app.wasm.
+
+//go:build !calculator
+
 package aa
 
 import (

@@ -39,7 +39,7 @@ func BuildSite(root, out, version string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	build := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm")
+	build := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-tags", "calculator", "-o", tmp, "./wasm")
 	build.Dir = root
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if b, err := build.CombinedOutput(); err != nil {
