@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"compress/flate"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"math"
@@ -78,7 +77,7 @@ func Identity(e Entry) ID { return identity(e, e.Report.Seconds()) }
 // by name) given.
 func identity(e Entry, secs []history.Seconds) ID {
 	// The bytes are hashed as they are written, a few kilobytes at a time.
-	h := sha256.New()
+	h := newIdentityHash()
 	b := make([]byte, 0, 8<<10)
 	flush := func() {
 		if len(b) >= 4<<10 {
