@@ -122,10 +122,23 @@ func (h *History) RunsSince(test, day string) (runs, failed int64) {
 		return 0, 0
 	}
 	t := h.tests[i]
+	// A run is on day or after when its UTC date, formatted, is not before
+	// day: for a date Go can parse that is its time not before day's
+	// midnight in UTC, compared without formatting each run's time.
+	// (Parse takes four-digit years only, which order as their strings do.)
+	from, err := time.Parse(time.DateOnly, day)
+	byTime := err == nil
 	for r := t.first; int(r) < len(h.runs); r++ {
 		oc := t.outcome(r)
 		tm := h.runs[r].meta.Time
-		if oc == 0 || tm.IsZero() || tm.UTC().Format(time.DateOnly) < day {
+		if oc == 0 || tm.IsZero() {
+			continue
+		}
+		if u := tm.UTC(); byTime && u.Year() >= 0 && u.Year() <= 9999 {
+			if u.Before(from) {
+				continue
+			}
+		} else if u.Format(time.DateOnly) < day {
 			continue
 		}
 		runs++
