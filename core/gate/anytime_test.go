@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -40,12 +41,18 @@ func TestAnytimeVerdict(t *testing.T) {
 // Watched after every pair of trials, equal arms get an anytime verdict
 // (improved or regressed) at some look in at most 5% of 80 seeded
 // experiments of 200 pairs, at rates 50% and 90%, and its sampling error
-// (two standard errors, 4.9 points).
+// (two standard errors, 4.9 points). With -short (WebAssembly, arm64
+// under emulation) 20 experiments a rate, and their sampling error.
 func TestAnytimeWatched(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 41))
+	n := 80
+	if testing.Short() {
+		n = 20
+	}
+	bar := 0.05 + 2*math.Sqrt(0.05*0.95/float64(n))
 	for _, rate := range []float64{0.5, 0.9} {
 		wrong := 0
-		for range 80 {
+		for range n {
 			var b, p core.Count
 			for range 200 {
 				b.Trials++
@@ -62,7 +69,7 @@ func TestAnytimeWatched(t *testing.T) {
 				}
 			}
 		}
-		if got := float64(wrong) / 80; got > 0.05+0.049 {
+		if got := float64(wrong) / float64(n); got > bar {
 			t.Errorf("rate %v: a change claimed in %.3f of experiments", rate, got)
 		}
 	}
