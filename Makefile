@@ -22,9 +22,13 @@ include $(sort $(wildcard mk/*.mk))
 # the Lambda runtime emulator or wrk carry `//go:build integration`, so
 # `go test ./...` passes with Go alone and `make test` runs them with the tag.
 # docs/ holds no package of this module (docs/warehouse/check is its own
-# module, run by mk/reports.mk's warehousetest).
-INTEGRATION_PKGS = $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=third_party \
+# module, run by mk/reports.mk's warehousetest). ./site/ comes first: go
+# test starts packages in the order given, and the browser tests are the
+# longest, so they start at once while the others follow each other
+# beside them.
+INTEGRATION_ALL = $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=third_party \
 	--exclude-dir=node_modules --exclude-dir=dist --exclude-dir=docs '^//go:build .*\<integration\>' .)))
+INTEGRATION_PKGS = $(filter ./site/,$(INTEGRATION_ALL)) $(filter-out ./site/,$(INTEGRATION_ALL))
 
 ## test: vet, every Go test natively (with Go alone, then the integration tests with their tools), and the core's tests again in WebAssembly and on arm64
 # Two lines at once once vet has passed: the integration tests (browser,
@@ -73,8 +77,16 @@ gotest:
 # the browser tests read instead of building their own. -parallel 3: the
 # browser tests that wait on a throttled network (site, eachLinkAtOnce) load
 # three links at once, in three browsers; no other test is marked parallel.
+# -p 3: three packages at once (go test's default is one a core). Much of
+# their time is spent waiting on a page, a server or a throttled network,
+# and in two at a time the packages after the browser tests' took longer
+# in all than those.
+# INTEGRATION_JSON=file records the run as `go test -json` in file instead
+# of printing it, for `flakegate record` and `flakegate history` to find the
+# suite's own flaky tests over many runs.
 integrationtest:
-	FLAKEGATE_E2E_SITE=$(E2E_SITE) $(GO) test -count=1 -timeout 30m -parallel 3 -tags integration $(INTEGRATION_PKGS)
+	FLAKEGATE_E2E_SITE=$(E2E_SITE) $(GO) test -count=1 -timeout 30m -p 3 -parallel 3 -tags integration \
+		$(if $(INTEGRATION_JSON),-json) $(INTEGRATION_PKGS) $(if $(INTEGRATION_JSON),> $(INTEGRATION_JSON))
 
 # The go-app the calculator is built with (third_party/go-app, its own
 # module): upstream's tests and ours, natively, and a vet of the wasm build.
