@@ -67,13 +67,21 @@ func StartBinary(root, bootstrap string, env ...string) (*Emulator, error) {
 	if st, err := os.Stat(bootstrap); err == nil {
 		e.Bootstrap = st.Size()
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// Both of the emulator's ports are free ones: the invocations' and the
+	// Runtime API's, which the function polls. The Runtime API's default,
+	// 127.0.0.1:9001, is taken by any other emulator on the machine (another
+	// checkout's tests), and the function then talks to
+	// that one: every invocation here was refused.
+	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	e.cmd = exec.Command(rie, "--runtime-interface-emulator-address", fmt.Sprintf("127.0.0.1:%d", port), bootstrap)
+	apiPort, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	e.cmd = exec.Command(rie, "--runtime-interface-emulator-address", fmt.Sprintf("127.0.0.1:%d", port),
+		"--runtime-api-address", fmt.Sprintf("127.0.0.1:%d", apiPort), bootstrap)
 	e.cmd.Dir = filepath.Dir(bootstrap)
 	e.cmd.Stdout, e.cmd.Stderr = e.Logs, e.Logs
 	e.cmd.Env = append(append(os.Environ(), "AWS_LAMBDA_FUNCTION_NAME=flakegate", "AWS_REGION=us-east-1"), env...)
@@ -94,6 +102,16 @@ func StartBinary(root, bootstrap string, env ...string) (*Emulator, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// freePort is a loopback port no one listened on a moment ago.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Pid is the emulator's process id; the function runs as its child.
