@@ -269,8 +269,14 @@ func Poll(ctx context.Context, timeout time.Duration, expr string) error {
 }
 
 // ReadyJS is true once go-app has started: the wasm loader is gone and the
-// page's main element is rendered by the client.
-const ReadyJS = `!document.getElementById('app-wasm-loader') && !!document.querySelector('main#main')`
+// page's main element is rendered by the client, which marks it without
+// data-prerendered (wasm/page's main). app.js removes the loader as soon
+// as Go's main first yields, which can be before the client's render
+// replaces the server's DOM: a test that looked only at the loader and a
+// main#main then acted on the pre-rendered page, whose drop zones and
+// buttons have no handlers yet ("dragover was not cancelled", one run in
+// a suite under load).
+const ReadyJS = `!document.getElementById('app-wasm-loader') && !!document.querySelector('main#main:not([data-prerendered])')`
 
 // WaitReady waits until app.wasm runs the page.
 func WaitReady(ctx context.Context, timeout time.Duration) error { return Poll(ctx, timeout, ReadyJS) }
