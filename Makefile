@@ -79,10 +79,11 @@ gotest:
 # three links at once, in three browsers; no other test is marked parallel.
 # -p 3: three packages at once (go test's default is one a core). Much of
 # their time is spent waiting on a page, a server or a throttled network,
-# and in two at a time the packages after the browser tests' took longer
-# in all than those. -timeout 45m: the browser tests took 16 minutes on a
-# quiet machine and passed 30 under a load average of 24, where the old 30
-# minutes stopped them.
+# and two at a time, the packages beside the browser tests' took longer
+# one after another than those (on a quiet machine: site 982 s; Workers
+# 432 s and examples/ci 425 s with five more). -timeout 45m: the browser
+# tests took 16 minutes on a quiet machine and ran past 30 at a load
+# average of 24, where the old 30 minutes stopped them.
 # INTEGRATION_JSON=file records the run as `go test -json` in file instead
 # of printing it, for `flakegate record` and `flakegate history` to find the
 # suite's own flaky tests over many runs.
