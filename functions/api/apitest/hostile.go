@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -475,19 +476,58 @@ func RawHostileCases(limit int64) []RawHostile {
 	}
 }
 
+// RawAgain says whether a raw case's wrong first answer came from the
+// server's host rather than the server (wrangler dev's own 503 when it
+// restarted its local runtime mid-request): the case is then sent once
+// more, and that is logged.
+type RawAgain func(status int, header http.Header, body []byte) bool
+
+// rawAnswerError is a raw case's first answer with the wrong status.
+type rawAnswerError struct {
+	status int
+	header http.Header
+	body   []byte
+	msg    string
+}
+
+func (e *rawAnswerError) Error() string { return e.msg }
+
 // RunRawHostile runs the raw cases against the server at addr (host:port).
 // A case whose Want is empty passes when the server answers with a 4xx or
-// closes the connection; never with a 2xx or 5xx.
-func RunRawHostile(t *testing.T, runtime, addr string, cases []RawHostile, dial func() (io.ReadWriteCloser, error)) {
+// closes the connection; never with a 2xx or 5xx. again, if given, picks
+// out the answers of the server's host, to be sent once more.
+func RunRawHostile(t *testing.T, runtime, addr string, cases []RawHostile, dial func() (io.ReadWriteCloser, error), again ...RawAgain) {
 	t.Helper()
 	failed := 0
 	for _, c := range cases {
-		if err := runRaw(c, dial); err != nil {
+		var err error
+		if len(again) > 0 {
+			err = runRawAgain(c, dial, again[0], func(ae *rawAnswerError) {
+				t.Logf("%s: %s: its host answered for it (%d %.80q); sending it once more", runtime, c.Name, ae.status, ae.body)
+			})
+		} else {
+			err = runRaw(c, dial)
+		}
+		if err != nil {
 			failed++
 			t.Errorf("%s: %s: %v", runtime, c.Name, err)
 		}
 	}
 	t.Logf("%s: %d raw hostile requests, %d answered as they must", runtime, len(cases), len(cases)-failed)
+}
+
+// runRawAgain is runRaw, once more when again picks out the first
+// answer; logf, if given, is told of it.
+func runRawAgain(c RawHostile, dial func() (io.ReadWriteCloser, error), again RawAgain, logf ...func(*rawAnswerError)) error {
+	err := runRaw(c, dial)
+	var ae *rawAnswerError
+	if errors.As(err, &ae) && again(ae.status, ae.header, ae.body) {
+		for _, f := range logf {
+			f(ae)
+		}
+		err = runRaw(c, dial)
+	}
+	return err
 }
 
 func runRaw(c RawHostile, dial func() (io.ReadWriteCloser, error)) error {
@@ -517,10 +557,10 @@ func runRaw(c RawHostile, dial func() (io.ReadWriteCloser, error)) error {
 		resp.Body.Close()
 		statuses = append(statuses, resp.StatusCode)
 		if i == 0 && len(c.Want) > 0 && !slices.Contains(c.Want, resp.StatusCode) {
-			return fmt.Errorf("status %d, want one of %v: %.200s", resp.StatusCode, c.Want, body)
+			return &rawAnswerError{resp.StatusCode, resp.Header, body, fmt.Sprintf("status %d, want one of %v: %.200s", resp.StatusCode, c.Want, body)}
 		}
 		if len(c.Want) == 0 && (resp.StatusCode < 400 || resp.StatusCode >= 500) {
-			return fmt.Errorf("status %d for a request it should refuse", resp.StatusCode)
+			return &rawAnswerError{resp.StatusCode, resp.Header, body, fmt.Sprintf("status %d for a request it should refuse", resp.StatusCode)}
 		}
 	}
 	if err := drain(sendErr); err != nil && len(c.Want) > 0 {
