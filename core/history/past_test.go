@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -64,5 +65,38 @@ func TestRunsSinceByUTCDate(t *testing.T) {
 	}
 	if n, f := h.RunsSince("pkg.TestNone", ""); n != 0 || f != 0 {
 		t.Errorf("a test never run: %d runs, %d failed", n, f)
+	}
+}
+
+// TestFewRunsWarning: the warning for a short history counts its runs in
+// words that agree with the count ("1 run", never "1 runs").
+func TestFewRunsWarning(t *testing.T) {
+	for _, c := range []struct {
+		runs int
+		want string // the warning, written out by hand
+	}{
+		{1, "only 1 run: a test that fails some of the time may not have failed yet, and none can be told flaky"},
+		{5, "only 5 runs: a flake rarer than 1 in 5 may not have failed yet"},
+		{20, ""},
+	} {
+		h := New()
+		for i := range c.runs {
+			if err := h.AddRun(RunMeta{Name: fmt.Sprint("r", i)}, []TestResult{{Test: "pkg.TestA", Passed: 1, Trials: 1}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := h.Result(DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, w := range res.Warnings {
+			if strings.HasPrefix(w, "only ") {
+				got = w
+			}
+		}
+		if got != c.want {
+			t.Errorf("%d runs: warning %q, want %q", c.runs, got, c.want)
+		}
 	}
 }

@@ -317,8 +317,11 @@ func (h *History) Result(o Options) (*Result, error) {
 		return cmp.Compare(a.Test, b.Test)
 	})
 	slices.SortFunc(res.Broken, func(a, b TestHistory) int { return cmp.Compare(a.Test, b.Test) })
-	if len(h.runs) < 20 {
-		res.Warnings = append(res.Warnings, "only "+words(int64(len(h.runs)))+" runs: a flake rarer than 1 in "+words(int64(len(h.runs)))+" may not have failed yet")
+	switch n := int64(len(h.runs)); {
+	case n == 1:
+		res.Warnings = append(res.Warnings, "only 1 run: a test that fails some of the time may not have failed yet, and none can be told flaky")
+	case n < 20:
+		res.Warnings = append(res.Warnings, "only "+words(n)+" runs: a flake rarer than 1 in "+words(n)+" may not have failed yet")
 	}
 	return res, nil
 }
