@@ -135,9 +135,14 @@ type Server struct {
 	inspID int64
 }
 
+// startWait bounds wrangler dev's start: workerd compiles the Worker's
+// 11 MB of WebAssembly before the first answer. 90 s was too little for
+// two whole `make test` runs at once on two cores (load average 27).
+const startWait = 3 * time.Minute
+
 // Start runs `wrangler dev` with the configuration cfg, its state and home
-// in dir, and returns once /v1/health answers 200 (or after 90 s, with an
-// error holding wrangler's output). The Worker runs with the Paid plan's
+// in dir, and returns once /v1/health answers 200 (or after startWait,
+// with an error holding wrangler's output). The Worker runs with the Paid plan's
 // limits (FLAKEGATE_PLAN=paid: api.WorkerOptions, which the tests compare
 // its answers with); StartWith chooses.
 func Start(root, dir, cfg string) (*Server, error) {
@@ -190,7 +195,7 @@ func StartWith(root, dir, cfg string, opt StartOptions) (*Server, error) {
 		return nil, err
 	}
 	go func() { s.cmd.Wait(); close(s.done) }()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(startWait)
 	client := &http.Client{Timeout: 10 * time.Second}
 	for {
 		resp, err := client.Get(s.URL + probe)
@@ -207,7 +212,7 @@ func StartWith(root, dir, cfg string, opt StartOptions) (*Server, error) {
 		}
 		if time.Now().After(deadline) {
 			s.Stop()
-			return nil, fmt.Errorf("wrangler dev did not answer %s within 90s (last error %v):\n%s", probe, err, s.Logs())
+			return nil, fmt.Errorf("wrangler dev did not answer %s within %v (last error %v):\n%s", probe, startWait, err, s.Logs())
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
