@@ -253,7 +253,9 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		return cmd
 	}
 	first := start(cfg)
-	deadline := time.Now().Add(45 * time.Second)
+	// Three runs come before p2, each a process of its own: 45 s was too
+	// little with two whole make test runs at once on two cores.
+	deadline := time.Now().Add(3 * time.Minute)
 	for {
 		if _, err := os.Stat(block); err == nil {
 			break
