@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
@@ -138,7 +137,7 @@ func TestWorkerPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Stop()
-	client := &http.Client{Timeout: 60 * time.Second}
+	client := &http.Client{Timeout: wranglerdev.RuntimeWait}
 	resp, err := client.Get(s.URL + "/v1/health")
 	if err != nil {
 		t.Fatal(err)

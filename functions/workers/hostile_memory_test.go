@@ -5,10 +5,10 @@ package main
 import (
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
+	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 )
 
 // TestWorkerHostileMemory runs the hostile-input suite against the test
@@ -20,7 +20,7 @@ import (
 func TestWorkerHostileMemory(t *testing.T) {
 	needWrangler(t)
 	s := startWorker(t, buildWorker(t, "workertest"))
-	client := &http.Client{Timeout: 60 * time.Second}
+	client := &http.Client{Timeout: wranglerdev.RuntimeWait}
 	figure := func() (uint64, error) {
 		return uint64(getStats(t, client, s.URL).Shim.WasmMemory + isolateHeap(t, s)), nil
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 	"github.com/flakegate/flakegate/internal/render"
 	"github.com/flakegate/flakegate/internal/render/rendertest"
 	"github.com/flakegate/flakegate/internal/static"
@@ -42,7 +43,7 @@ func TestWorkerLinks(t *testing.T) {
 	}
 	testfile.Write(t, site, files)
 	s := startWorkerSite(t, buildWorker(t), site)
-	client := &http.Client{Timeout: 60 * time.Second}
+	client := &http.Client{Timeout: wranglerdev.RuntimeWait}
 	get := func(u, etag, method string) (*http.Response, []byte) {
 		t.Helper()
 		return rendertest.Fetch(t, client, method, u, etag)

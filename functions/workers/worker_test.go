@@ -93,7 +93,7 @@ func TestWorker(t *testing.T) {
 	}
 	cases = append(cases, workerCases()...)
 	h := api.New(api.WorkerOptions())
-	client := &http.Client{Timeout: 120 * time.Second}
+	client := &http.Client{Timeout: wranglerdev.RuntimeWait}
 	for _, c := range cases {
 		sameAnswer(t, client, h, s.URL, c)
 	}

@@ -135,10 +135,17 @@ type Server struct {
 	inspID int64
 }
 
-// startWait bounds wrangler dev's start: workerd compiles the Worker's
-// 11 MB of WebAssembly before the first answer. 90 s was too little for
-// two whole `make test` runs at once on two cores (load average 27).
-const startWait = 3 * time.Minute
+// RuntimeWait bounds how long wrangler dev may take to bring up its local
+// runtime: workerd compiles the Worker's 11 MB of WebAssembly before the
+// first answer. It happens at the start, and again whenever wrangler dev
+// restarts the runtime; its proxy then holds GET and HEAD requests until
+// the new runtime answers (and answers other methods 503, see its
+// ProxyWorker). 90 s was too little for two whole `make test` runs at once
+// on two cores (load average 27); a GET held over a restart ran past 60 s
+// on a CI machine. A test client that talks to wrangler dev waits this long.
+const RuntimeWait = 3 * time.Minute
+
+const startWait = RuntimeWait
 
 // Start runs `wrangler dev` with the configuration cfg, its state and home
 // in dir, and returns once /v1/health answers 200 (or after startWait,
@@ -327,7 +334,7 @@ func (s *Server) IsolateHeap() (int64, error) {
 }
 
 func (s *Server) isolateHeap() (int64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), RuntimeWait)
 	defer cancel()
 	if s.insp == nil {
 		ws := fmt.Sprintf("ws://127.0.0.1:%d/ws", s.inspector)
