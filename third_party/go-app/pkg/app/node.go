@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"html"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"time"
 
@@ -755,8 +757,12 @@ func (m nodeManager) encodeHTML(ctx Context, w *bytes.Buffer, depth int, v HTML)
 	m.encodeIndent(w, depth)
 	w.WriteByte('<')
 	w.WriteString(v.Tag())
-	for name, value := range v.attrs() {
-		m.encodeHTMLAttribute(ctx, w, name, value)
+	// In name order: a map's order changes from run to run, and the same
+	// page must encode to the same bytes (a test that looked for
+	// id="x">text failed one run in eight).
+	attrs := v.attrs()
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		m.encodeHTMLAttribute(ctx, w, name, attrs[name])
 	}
 	w.WriteByte('>')
 
