@@ -29,10 +29,20 @@ func (o *Output) String() string {
 // server the test starts.
 func FreePort(t testing.TB) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := Port()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return port
+}
+
+// Port returns a loopback TCP port no one listened on a moment ago, for a
+// server started outside a test's helpers (the emulators, wrangler dev).
+func Port() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
 	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }

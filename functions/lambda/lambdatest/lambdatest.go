@@ -72,11 +72,11 @@ func StartBinary(root, bootstrap string, env ...string) (*Emulator, error) {
 	// 127.0.0.1:9001, is taken by any other emulator on the machine (another
 	// checkout's tests), and the function then talks to
 	// that one: every invocation here was refused.
-	port, err := freePort()
+	port, err := apitest.Port()
 	if err != nil {
 		return nil, err
 	}
-	apiPort, err := freePort()
+	apiPort, err := apitest.Port()
 	if err != nil {
 		return nil, err
 	}
@@ -102,16 +102,6 @@ func StartBinary(root, bootstrap string, env ...string) (*Emulator, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// freePort is a loopback port no one listened on a moment ago.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Pid is the emulator's process id; the function runs as its child.

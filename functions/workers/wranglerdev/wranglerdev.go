@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -177,11 +176,11 @@ func StartWith(root, dir, cfg string, opt StartOptions) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	port, err := freePort()
+	port, err := apitest.Port()
 	if err != nil {
 		return nil, err
 	}
-	inspector, err := freePort()
+	inspector, err := apitest.Port()
 	if err != nil {
 		return nil, err
 	}
@@ -419,15 +418,6 @@ func readStat(pid int) (stat, error) {
 		cpu:  time.Duration(ticks) * time.Second / clockTick,
 		rss:  num(24) * int64(os.Getpagesize()),
 	}, nil
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Workspace checks that wrangler is installed under root, and makes a
