@@ -465,6 +465,14 @@ func TestPageExamples(t *testing.T) {
 	}
 }
 
+// setTheme makes the tab's prefers-color-scheme theme ("light" or "dark").
+func setTheme(t *testing.T, ctx context.Context, theme string) {
+	t.Helper()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestPageScreenshots saves every page (page.Pages) at both widths, light
 // and dark, in $FLAKEGATE_SCREENSHOTS (or dist/e2e), each page showing its
 // first example when it has one, and checks that none scrolls sideways in
@@ -487,25 +495,31 @@ func TestPageScreenshots(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, theme := range []string{"light", "dark"} {
-			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}); err != nil {
-				t.Fatal(err)
+		// Each page is loaded once and shot in both themes: the theme is
+		// CSS only (prefers-color-scheme), so switching it restyles the
+		// page without a load (a load of the calculator is what the
+		// browser tests' time is made of).
+		for _, path := range page.Pages {
+			name := names[path]
+			if name == "" {
+				name = strings.TrimPrefix(path, "/")
 			}
-			for _, path := range page.Pages {
-				name := names[path]
-				if name == "" {
-					name = strings.TrimPrefix(path, "/")
-				}
-				open(t, ctx, srv.URL+path)
-				// The quarantine page shows a registry's night, its first
-				// examples being release rules.
-				pick := map[string]string{"/quarantine": "#example-3"}[path]
-				if pick == "" {
-					pick = "#example-0, button.example, #example-aa"
-				}
-				if evalJS[string](t, ctx, `(() => { const b = document.querySelector('`+pick+`'); if (b) b.click(); return String(!!b); })()`) == "true" {
-					waitFor(t, ctx, `!!document.querySelector('[data-field]')`)
-					settled(t, ctx)
+			setTheme(t, ctx, "light")
+			open(t, ctx, srv.URL+path)
+			// The quarantine page shows a registry's night, its first
+			// examples being release rules.
+			pick := map[string]string{"/quarantine": "#example-3"}[path]
+			if pick == "" {
+				pick = "#example-0, button.example, #example-aa"
+			}
+			if evalJS[string](t, ctx, `(() => { const b = document.querySelector('`+pick+`'); if (b) b.click(); return String(!!b); })()`) == "true" {
+				waitFor(t, ctx, `!!document.querySelector('[data-field]')`)
+				settled(t, ctx)
+			}
+			for _, theme := range []string{"light", "dark"} {
+				setTheme(t, ctx, theme)
+				if got := evalJS[string](t, ctx, `matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'`); got != theme {
+					t.Fatalf("%s: the page sees the %s theme, want %s", name, got, theme)
 				}
 				// The page itself never scrolls sideways (a wide table may
 				// scroll in its own box; TestPagePhone holds the budget's
