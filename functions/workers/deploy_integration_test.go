@@ -7,7 +7,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,7 +136,7 @@ func TestWorkerPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Stop()
-	client := &http.Client{Timeout: wranglerdev.RuntimeWait}
+	client := s.Client(nil)
 	resp, err := client.Get(s.URL + "/v1/health")
 	if err != nil {
 		t.Fatal(err)

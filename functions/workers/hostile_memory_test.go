@@ -3,12 +3,10 @@
 package main
 
 import (
-	"net/http"
 	"testing"
 
 	"github.com/flakegate/flakegate/functions/api"
 	"github.com/flakegate/flakegate/functions/api/apitest"
-	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 )
 
 // TestWorkerHostileMemory runs the hostile-input suite against the test
@@ -20,10 +18,10 @@ import (
 func TestWorkerHostileMemory(t *testing.T) {
 	needWrangler(t)
 	s := startWorker(t, buildWorker(t, "workertest"))
-	client := &http.Client{Timeout: wranglerdev.RuntimeWait}
+	client := s.Client(nil)
 	figure := func() (uint64, error) {
 		return uint64(getStats(t, client, s.URL).Shim.WasmMemory + isolateHeap(t, s)), nil
 	}
 	probe := apitest.MemoryProbe{What: "wasm memory and V8 heap", Start: figure, Peak: figure, Cap: 128 << 20}
-	apitest.RunHostileMemory(t, "Worker", apitest.HostileCases(), api.DefaultMaxBodyBytes, probe, retryRestart(t, apitest.HTTPDo(s.URL, api.DefaultMaxBodyBytes)))
+	apitest.RunHostileMemory(t, "Worker", apitest.HostileCases(), api.DefaultMaxBodyBytes, probe, retryRestart(t, hostileDo(s)))
 }

@@ -19,7 +19,7 @@ import (
 func TestWorkerHostile(t *testing.T) {
 	needWrangler(t)
 	s := startWorker(t, buildWorker(t))
-	apitest.RunHostile(t, "Worker", apitest.HostileCases(), retryRestart(t, apitest.HTTPDo(s.URL, api.DefaultMaxBodyBytes)))
+	apitest.RunHostile(t, "Worker", apitest.HostileCases(), retryRestart(t, hostileDo(s)))
 	apitest.RunRawHostileAt(t, "Worker", s.URL, apitest.RawHostileCases(api.DefaultMaxBodyBytes), func(status int, header http.Header, body []byte) bool {
 		return devRestarted(&http.Response{StatusCode: status, Header: header}, body)
 	})

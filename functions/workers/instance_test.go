@@ -68,7 +68,7 @@ func getStats(t *testing.T, client *http.Client, base string) stats {
 func TestWorkerInstance(t *testing.T) {
 	needWrangler(t)
 	s := startWorker(t, buildWorker(t, "workertest"))
-	client := &http.Client{Timeout: wranglerdev.RuntimeWait, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	client := s.Client(&http.Transport{MaxIdleConnsPerHost: 64})
 	h := api.New(api.Options{Log: discardLog()})
 
 	t.Run("reused", func(t *testing.T) {

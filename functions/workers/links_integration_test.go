@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 	"github.com/flakegate/flakegate/internal/render"
 	"github.com/flakegate/flakegate/internal/render/rendertest"
 	"github.com/flakegate/flakegate/internal/static"
@@ -43,7 +42,7 @@ func TestWorkerLinks(t *testing.T) {
 	}
 	testfile.Write(t, site, files)
 	s := startWorkerSite(t, buildWorker(t), site)
-	client := &http.Client{Timeout: wranglerdev.RuntimeWait}
+	client := s.Client(nil)
 	get := func(u, etag, method string) (*http.Response, []byte) {
 		t.Helper()
 		return rendertest.Fetch(t, client, method, u, etag)

@@ -93,7 +93,7 @@ func TestWorker(t *testing.T) {
 	}
 	cases = append(cases, workerCases()...)
 	h := api.New(api.WorkerOptions())
-	client := &http.Client{Timeout: wranglerdev.RuntimeWait}
+	client := s.Client(nil)
 	for _, c := range cases {
 		sameAnswer(t, client, h, s.URL, c)
 	}
@@ -173,6 +173,14 @@ func devRestarted(resp *http.Response, body []byte) bool {
 	return resp.StatusCode == http.StatusServiceUnavailable &&
 		strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") &&
 		bytes.Contains(body, []byte("Your worker restarted mid-request"))
+}
+
+// hostileDo sends a hostile case to the Worker under wrangler dev as
+// apitest.HTTPDo does, with the server's client (wranglerdev's Client).
+func hostileDo(s *wranglerdev.Server) func(apitest.Hostile) (int, http.Header, []byte, error) {
+	c := s.Client(&http.Transport{DisableCompression: true})
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return apitest.HTTPDoWith(c, s.URL, api.DefaultMaxBodyBytes)
 }
 
 // retryRestart wraps an apitest sender: a request that meets wrangler dev's

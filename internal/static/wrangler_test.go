@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/flakegate/flakegate/functions/workers/wranglerdev"
 	"github.com/flakegate/flakegate/internal/testfile"
@@ -82,10 +81,8 @@ func compareWithWrangler(t *testing.T, rs Rules) {
 			names = append(names, hd.Name)
 		}
 	}
-	client := &http.Client{
-		Timeout:       30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	client := cf.Client(nil)
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	type answer struct {
 		status int
 		header http.Header
@@ -112,7 +109,7 @@ func compareWithWrangler(t *testing.T, rs Rules) {
 			"/web/missing.js", "/_headers", "/_redirects", "/it's-(ok)!~/"} {
 			// A browser's navigation, as the pages are asked for.
 			hdr := http.Header{"Accept": {"text/html"}, "Sec-Fetch-Mode": {"navigate"}}
-			want, got := ask(cf, method, target, hdr), ask(local.URL, method, target, hdr)
+			want, got := ask(cf.URL, method, target, hdr), ask(local.URL, method, target, hdr)
 			what := method + " " + target
 			compare(t, what, names, want.status, got.status, want.header, got.header)
 			if !bytes.Equal(want.body, got.body) {
@@ -123,7 +120,7 @@ func compareWithWrangler(t *testing.T, rs Rules) {
 				wantEtag, gotEtag := hdr.Clone(), hdr.Clone()
 				wantEtag.Set("If-None-Match", want.header.Get("Etag"))
 				gotEtag.Set("If-None-Match", got.header.Get("Etag"))
-				want, got = ask(cf, method, target, wantEtag), ask(local.URL, method, target, gotEtag)
+				want, got = ask(cf.URL, method, target, wantEtag), ask(local.URL, method, target, gotEtag)
 				// Workers keeps Content-Type on a 304; net/http never sends
 				// it there (transfer.go, suppressedHeaders304; RFC 9110
 				// 15.4.5 lets a 304 leave it out), and the browser keeps
@@ -189,14 +186,14 @@ func assetsConfig(t *testing.T, site string) string {
 // startWrangler serves site under `wrangler dev` and returns its base URL.
 // wranglerdev.Start waits for /v1/health to answer 200, which an
 // assets-only Worker does with index.html (single-page-application).
-func startWrangler(t *testing.T, site string) string {
+func startWrangler(t *testing.T, site string) *wranglerdev.Server {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "wrangler.toml")
 	if err := os.WriteFile(cfg, []byte(assetsConfig(t, site)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return wranglerdev.StartTest(t, root, dir, cfg).URL
+	return wranglerdev.StartTest(t, root, dir, cfg)
 }
 
 // TestWranglerCompressesAssets serves a site with the generator's
@@ -219,7 +216,7 @@ func TestWranglerCompressesAssets(t *testing.T) {
 	defer local.Close()
 	cf := startWrangler(t, dir)
 	// No transparent decoding and no Accept-Encoding added by the client.
-	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableCompression: true}}
+	client := cf.Client(&http.Transport{DisableCompression: true})
 	get := func(base, target, accept string) (int, string, []byte) {
 		req, err := http.NewRequest("GET", base+target, nil)
 		if err != nil {
@@ -243,7 +240,7 @@ func TestWranglerCompressesAssets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, server := range []struct{ name, base string }{{"wrangler dev", cf}, {"local", local.URL}} {
+	for _, server := range []struct{ name, base string }{{"wrangler dev", cf.URL}, {"local", local.URL}} {
 		for _, file := range []struct{ path, name string }{{"/", "index.html"}, {"/app.js", "app.js"}, {"/web/app.wasm", "web/app.wasm"}} {
 			want, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(file.name)))
 			if err != nil {

@@ -395,8 +395,13 @@ func RunHostile(t *testing.T, runtime string, cases []Hostile, do func(Hostile) 
 // HTTPDo sends a case to a server at base over HTTP, as a client that
 // reads the answer after sending the whole body.
 func HTTPDo(base string, limit int64) func(Hostile) (int, http.Header, []byte, error) {
-	client := &http.Client{Timeout: 120 * time.Second, Transport: &http.Transport{DisableCompression: true},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return HTTPDoWith(&http.Client{Timeout: 120 * time.Second, Transport: &http.Transport{DisableCompression: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, base, limit)
+}
+
+// HTTPDoWith is HTTPDo with the client to send with, which must not follow
+// redirects or decode compressed answers.
+func HTTPDoWith(client *http.Client, base string, limit int64) func(Hostile) (int, http.Header, []byte, error) {
 	return func(h Hostile) (int, http.Header, []byte, error) {
 		req, err := h.NewRequest("", base, limit)
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -132,16 +133,16 @@ type Server struct {
 	inspMu sync.Mutex
 	insp   *remote.Conn
 	inspID int64
+
+	nudgeAfter time.Duration // 0: nudgeAfter (nudge.go)
 }
 
 // RuntimeWait bounds how long wrangler dev may take to bring up its local
 // runtime: workerd compiles the Worker's 11 MB of WebAssembly before the
 // first answer. It happens at the start, and again whenever wrangler dev
-// restarts the runtime; its proxy then holds GET and HEAD requests until
-// the new runtime answers (and answers other methods 503, see its
-// ProxyWorker). 90 s was too little for two whole `make test` runs at once
-// on two cores (load average 27); a GET held over a restart ran past 60 s
-// on a CI machine. A test client that talks to wrangler dev waits this long.
+// restarts the runtime. 90 s was too little for two whole `make test` runs
+// at once on two cores (load average 27). A test client that talks to
+// wrangler dev waits this long (Server.Client).
 const RuntimeWait = 3 * time.Minute
 
 const startWait = RuntimeWait
@@ -185,8 +186,11 @@ func StartWith(root, dir, cfg string, opt StartOptions) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), inspector: inspector, logs: &apitest.Output{}, done: make(chan struct{})}
+	// At info, wrangler says when it reloads its runtime ("Reloading local
+	// server"), which a failed test's output then shows; Logs leaves out
+	// its line per request.
 	args := []string{"dev", "--config", cfg, "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
-		"--inspector-port", strconv.Itoa(inspector), "--show-interactive-dev-session=false", "--log-level", "warn"}
+		"--inspector-port", strconv.Itoa(inspector), "--show-interactive-dev-session=false", "--log-level", "info"}
 	for _, k := range slices.Sorted(maps.Keys(opt.Vars)) {
 		args = append(args, "--var", k+":"+opt.Vars[k])
 	}
@@ -242,8 +246,21 @@ func StartTest(t testing.TB, root, dir, cfg string) *Server {
 	return s
 }
 
-// Logs returns what wrangler and workerd printed so far.
-func (s *Server) Logs() string { return s.logs.String() }
+// Logs returns what wrangler and workerd printed so far, without the line
+// wrangler prints for every request it forwards.
+func (s *Server) Logs() string {
+	var b strings.Builder
+	for line := range strings.Lines(s.logs.String()) {
+		if !requestLine.MatchString(line) {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// requestLine is wrangler's info line for a request it forwarded, such as
+// "[wrangler:info] GET /v1/health 200 OK (3ms)".
+var requestLine = regexp.MustCompile(`^\[wrangler[^\]]*:info\] [A-Z]+ \S+ \d{3} `)
 
 // Stop ends wrangler and workerd: SIGTERM, then SIGKILL after 10 s.
 func (s *Server) Stop() {
