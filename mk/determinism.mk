@@ -22,9 +22,17 @@ tools-qemu:
 
 ## arm64test: the core packages' tests for linux/arm64 under qemu-aarch64
 # -short: the seeded simulations run at full size natively (gotest); here the
-# same code runs them at a smaller size, which is enough to show the same bits.
+# same code runs them at a smaller size.
+# ARM64_SKIP: the validation simulations whose checks are rates and
+# tolerances (coverage, error rates under repeated use, agreement with a
+# reference to 1e-9). A multiply-add fused on arm64 moves a result by an ulp,
+# which none of them can see; the exact-bits goldens, the exact-arithmetic
+# tests (CleanRuns at its knife edges) and every golden output can, and they
+# run here. The skipped ones were half of this suite's time under qemu
+# (about 15 times native); they run natively in gotest and in WebAssembly.
+ARM64_SKIP := ^(TestTriageSimulation|TestReleaseUnderNightlyUse|TestClusteredAgainstOLS|TestBoardRankCoverage|TestCheckNightlyIsTheRule|TestReleaseAtTarget|TestConfSeqCoverage)$$
 arm64test: tools-qemu
-	mk/timed.sh arm64test env GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -count=1 -exec qemu-aarch64 ./core/...
+	mk/timed.sh arm64test env GOARCH=arm64 CGO_ENABLED=0 $(GO) test -short -count=1 -skip '$(ARM64_SKIP)' -exec qemu-aarch64 ./core/...
 
 TEST_DEPS += tools-qemu
 TEST_SUITES += arm64test
