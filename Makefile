@@ -26,9 +26,14 @@ include $(sort $(wildcard mk/*.mk))
 # test starts packages in the order given, and the browser tests are the
 # longest, so they start at once while the others follow each other
 # beside them.
-INTEGRATION_ALL = $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=third_party \
-	--exclude-dir=node_modules --exclude-dir=dist --exclude-dir=docs '^//go:build .*\<integration\>' .)))
+INTEGRATION_FILES = $(shell grep -rlE --include='*_test.go' --exclude-dir=third_party \
+	--exclude-dir=node_modules --exclude-dir=dist --exclude-dir=docs '^//go:build .*\<integration\>' .)
+INTEGRATION_ALL = $(sort $(dir $(INTEGRATION_FILES)))
 INTEGRATION_PKGS = $(filter ./site/,$(INTEGRATION_ALL)) $(filter-out ./site/,$(INTEGRATION_ALL))
+# The tests in those files, and only those: a package's other tests pass
+# without the tag, and gotest runs them (they were five minutes run twice
+# under load: examples/ci's and cmd/flakegate's above all).
+INTEGRATION_TESTS = $(shell grep -hoE '^func (Test|Fuzz|Example)[A-Za-z0-9_]*' $(INTEGRATION_FILES) | sed 's/^func //' | sort -u | paste -sd'|' -)
 
 ## test: vet, every Go test natively (with Go alone, then the integration tests with their tools), and the core's tests again in WebAssembly and on arm64
 # Two lines at once once vet has passed: the integration tests (browser,
@@ -89,7 +94,7 @@ gotest:
 # suite's own flaky tests over many runs.
 integrationtest:
 	FLAKEGATE_E2E_SITE=$(E2E_SITE) $(GO) test -count=1 -timeout 45m -p 3 -parallel 3 -tags integration \
-		$(if $(INTEGRATION_JSON),-json) $(INTEGRATION_PKGS) $(if $(INTEGRATION_JSON),> $(INTEGRATION_JSON))
+		-run '^($(INTEGRATION_TESTS))$$' $(if $(INTEGRATION_JSON),-json) $(INTEGRATION_PKGS) $(if $(INTEGRATION_JSON),> $(INTEGRATION_JSON))
 
 # The go-app the calculator is built with (third_party/go-app, its own
 # module): upstream's tests and ours, natively, and a vet of the wasm build.
