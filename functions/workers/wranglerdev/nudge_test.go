@@ -90,11 +90,16 @@ func TestClientDoesNotNudgeAnAnsweredRequest(t *testing.T) {
 	}
 }
 
-func TestLogsLeaveOutRequestLines(t *testing.T) {
+func TestLogsAndEvents(t *testing.T) {
 	s := &Server{logs: &apitest.Output{}}
 	io.WriteString(s.logs, "⎔ Starting local server...\n[wrangler:info] Ready on http://127.0.0.1:8787\n[wrangler:info] GET /v1/health 200 OK (3ms)\n[wrangler:info] POST /v1/aa 413 Payload Too Large (12ms)\n⎔ Reloading local server...\n")
 	want := "⎔ Starting local server...\n[wrangler:info] Ready on http://127.0.0.1:8787\n⎔ Reloading local server...\n"
 	if got := s.Logs(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	io.WriteString(s.logs, "wranglerdev: GET /v1/x has waited 15s for an answer: GET /wranglerdev-nudge.txt, so that wrangler dev's proxy sends on a request it holds\n")
+	want = "⎔ Reloading local server...\nwranglerdev: GET /v1/x has waited 15s for an answer: GET /wranglerdev-nudge.txt, so that wrangler dev's proxy sends on a request it holds\n"
+	if got := s.Events(); got != want {
+		t.Errorf("events: got\n%s\nwant\n%s", got, want)
 	}
 }

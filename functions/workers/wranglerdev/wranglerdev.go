@@ -241,6 +241,8 @@ func StartTest(t testing.TB, root, dir, cfg string) *Server {
 		s.Stop()
 		if t.Failed() {
 			t.Logf("wrangler output:\n%s", s.Logs())
+		} else if ev := s.Events(); ev != "" {
+			t.Logf("wrangler dev reloaded its runtime or held a request:\n%s", ev)
 		}
 	})
 	return s
@@ -252,6 +254,19 @@ func (s *Server) Logs() string {
 	var b strings.Builder
 	for line := range strings.Lines(s.logs.String()) {
 		if !requestLine.MatchString(line) {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// Events returns the lines of Logs that say wrangler dev reloaded its
+// runtime after the start, or that a request waited long enough to be
+// nudged (nudge.go): what a suite's runs count to see how often it happens.
+func (s *Server) Events() string {
+	var b strings.Builder
+	for line := range strings.Lines(s.Logs()) {
+		if strings.Contains(line, "Reloading local server") || strings.HasPrefix(line, "wranglerdev: ") {
 			b.WriteString(line)
 		}
 	}
