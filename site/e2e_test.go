@@ -190,6 +190,25 @@ func open(t *testing.T, ctx context.Context, url string) {
 
 // poll waits up to d for the JavaScript expression expr to be true on
 // ctx's page; t fails and stops when it is not.
+// swState describes the page's service worker registration and caches,
+// for a failed test's message.
+func swState(ctx context.Context) string {
+	js := `navigator.serviceWorker.getRegistration().then(async r => JSON.stringify({
+  controller: navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL,
+  installing: r && r.installing && r.installing.state,
+  waiting: r && r.waiting && r.waiting.state,
+  active: r && r.active && r.active.state,
+  caches: await caches.keys(),
+  updatedBeforeWasm: typeof goappUpdatedBeforeWasmLoaded !== 'undefined' ? goappUpdatedBeforeWasmLoaded : null,
+  version: (document.getElementById('version') || {}).textContent || null,
+}))`
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return "unknown (" + err.Error() + ")"
+	}
+	return s
+}
+
 func poll(t *testing.T, ctx context.Context, d time.Duration, expr string) {
 	t.Helper()
 	if err := webtest.Poll(ctx, d, expr); err != nil {
@@ -436,7 +455,14 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		open(t, ctx, srv.URL+"/")
-		poll(t, ctx, 20*time.Second, `!!document.getElementById('reload')`)
+		// The banner waits for the new version's service worker to fetch
+		// and cache the whole site, app.wasm included, and to take over:
+		// 20 s ran out once under load (a suite run with two CPU-bound
+		// processes beside it). On a timeout the service worker's state
+		// says which step it had reached.
+		if err := webtest.Poll(ctx, 60*time.Second, `!!document.getElementById('reload')`); err != nil {
+			t.Fatalf("%v; service workers %s", err, swState(ctx))
+		}
 		screenshot(t, ctx, "update-banner")
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reload"))); err != nil {
 			t.Fatal(err)
