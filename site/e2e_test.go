@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/flakegate/flakegate/internal/render/rendertest"
 	"github.com/flakegate/flakegate/wasm/page/fieldcheck"
@@ -192,6 +193,25 @@ func open(t *testing.T, ctx context.Context, url string) {
 // ctx's page; t fails and stops when it is not.
 // swState describes the page's service worker registration and caches,
 // for a failed test's message.
+// swWatchJS, run at a document's start, keeps in window.__sw what the page
+// sees of its service workers, each step with its time since the page
+// started (performance.now(), ms): the registration found, a new version
+// found, each state of the new worker, and a change of controller.
+const swWatchJS = `(() => {
+  const log = window.__sw = [];
+  const note = (what) => log.push(Math.round(performance.now()) + ' ms ' + what);
+  if (!('serviceWorker' in navigator)) { note('no service workers'); return; }
+  note('controlled: ' + !!navigator.serviceWorker.controller);
+  navigator.serviceWorker.addEventListener('controllerchange', () => note('controllerchange'));
+  const follow = (w, name) => { if (w) { note(name + ' ' + w.state); w.addEventListener('statechange', () => note(name + ' ' + w.state)); } };
+  navigator.serviceWorker.getRegistration().then((r) => {
+    if (!r) { note('no registration'); return; }
+    note('registration: installing ' + (r.installing && r.installing.state) + ', waiting ' + (r.waiting && r.waiting.state) + ', active ' + (r.active && r.active.state));
+    follow(r.installing || r.waiting, 'new worker');
+    r.addEventListener('updatefound', () => { note('updatefound'); follow(r.installing, 'new worker'); });
+  });
+})()`
+
 func swState(ctx context.Context) string {
 	js := `navigator.serviceWorker.getRegistration().then(async r => JSON.stringify({
   controller: navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL,
@@ -201,6 +221,8 @@ func swState(ctx context.Context) string {
   caches: await caches.keys(),
   updatedBeforeWasm: typeof goappUpdatedBeforeWasmLoaded !== 'undefined' ? goappUpdatedBeforeWasmLoaded : null,
   version: (document.getElementById('version') || {}).textContent || null,
+  steps: window.__sw || null,
+  now: Math.round(performance.now()) + ' ms',
 }))`
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -454,15 +476,24 @@ func TestEndToEnd(t *testing.T) {
 		if err := handler.Deploy(next); err != nil {
 			t.Fatal(err)
 		}
+		// The service worker's steps as the revisited page sees them, with
+		// their times since the page started, for a timeout's message.
+		watch, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: swWatchJS})
+		if err != nil {
+			t.Fatal(err)
+		}
 		open(t, ctx, srv.URL+"/")
+		if _, err := chromedp.Call(ctx, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: watch.Identifier}); err != nil {
+			t.Fatal(err)
+		}
 		// The banner waits for the new version's service worker to fetch
-		// and cache the whole site, app.wasm included, and to take over:
-		// 20 s ran out once under load (a suite run with two CPU-bound
-		// processes beside it). On a timeout the service worker's state
-		// says which step it had reached.
+		// and cache the whole site, app.wasm included, and to take over.
+		// On a timeout the service worker's state says which step it had
+		// reached.
 		if err := webtest.Poll(ctx, 60*time.Second, `!!document.getElementById('reload')`); err != nil {
 			t.Fatalf("%v; service workers %s", err, swState(ctx))
 		}
+		t.Logf("banner shown; service workers %s", swState(ctx))
 		screenshot(t, ctx, "update-banner")
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reload"))); err != nil {
 			t.Fatal(err)
