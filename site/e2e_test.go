@@ -212,6 +212,19 @@ const swWatchJS = `(() => {
   });
 })()`
 
+// openWatchingWorkers opens url with swWatchJS running in its document.
+func openWatchingWorkers(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	watch, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: swWatchJS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, url)
+	if _, err := chromedp.Call(ctx, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: watch.Identifier}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func swState(ctx context.Context) string {
 	js := `navigator.serviceWorker.getRegistration().then(async r => JSON.stringify({
   controller: navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL,
@@ -478,14 +491,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		// The service worker's steps as the revisited page sees them, with
 		// their times since the page started, for a timeout's message.
-		watch, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: swWatchJS})
-		if err != nil {
-			t.Fatal(err)
-		}
-		open(t, ctx, srv.URL+"/")
-		if _, err := chromedp.Call(ctx, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: watch.Identifier}); err != nil {
-			t.Fatal(err)
-		}
+		openWatchingWorkers(t, ctx, srv.URL+"/")
 		// The banner waits for the new version's service worker to fetch
 		// and cache the whole site, app.wasm included, and to take over.
 		// On a timeout the service worker's state says which step it had
@@ -501,6 +507,50 @@ func TestEndToEnd(t *testing.T) {
 		if err := webtest.Poll(ctx, 20*time.Second, `(document.getElementById('version')||{}).textContent === 'e2e-test-2'`); err != nil {
 			dbg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`caches.keys().then(ks => JSON.stringify({caches: ks, version: (document.getElementById('version')||{}).textContent, env: typeof goappEnv !== 'undefined' ? goappEnv.GOAPP_VERSION : null}))`, chromedp.EvalAwaitPromise))
 			t.Errorf("%v; page state %s", err, dbg)
+		}
+	})
+
+	// A new version found before the page that must announce it has its
+	// registration: an earlier page's look for it fires updatefound while
+	// this page is still loading under the old worker, so this page never
+	// hears that event. The server holds app.wasm, which the new worker
+	// caches as it installs, until this page has loaded; then the new
+	// worker takes over, and the page must still show the banner.
+	t.Run("update-found-before-the-page", func(t *testing.T) {
+		third := t.TempDir()
+		if err := Generate(Options{Out: third, Wasm: filepath.Join(dir, "web", "app.wasm"), Version: "e2e-test-3", Previous: dir}); err != nil {
+			t.Fatal(err)
+		}
+		release := handler.Hold("/web/app.wasm")
+		defer release()
+		asked := handler.Hits("/web/app.wasm")
+		if err := handler.Deploy(third); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(60 * time.Second); handler.Hits("/web/app.wasm") == asked; time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the new version's worker did not ask for app.wasm in 60 s; service workers %s", swState(ctx))
+			}
+		}
+		openWatchingWorkers(t, ctx, srv.URL+"/decide")
+		// The premise: the page is the version before, and it found the
+		// new worker already there when it looked.
+		if err := webtest.Poll(ctx, 5*time.Second, `(document.getElementById('version')||{}).textContent === 'e2e-test-2' && (window.__sw||[]).some((s) => s.includes('registration: installing') && !s.includes('installing null, waiting null'))`); err != nil {
+			t.Fatalf("%v; service workers %s", err, swState(ctx))
+		}
+		release()
+		if err := webtest.Poll(ctx, 60*time.Second, `!!document.getElementById('reload')`); err != nil {
+			t.Fatalf("%v; service workers %s", err, swState(ctx))
+		}
+		t.Logf("banner shown; service workers %s", swState(ctx))
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("reload"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := webtest.Poll(ctx, 20*time.Second, `(document.getElementById('version')||{}).textContent === 'e2e-test-3'`); err != nil {
+			t.Errorf("%v; service workers %s", err, swState(ctx))
 		}
 	})
 

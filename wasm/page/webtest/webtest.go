@@ -65,6 +65,31 @@ type Handler struct {
 	mu      sync.Mutex
 	hits    map[string]int
 	offline bool
+	held    map[string]chan struct{}
+}
+
+// Hold makes requests for path wait, counted as they arrive, until release
+// is called (or their client gives up): a slow network for one file, such
+// as the app.wasm a new version's service worker caches while it installs.
+func (h *Handler) Hold(path string) (release func()) {
+	c := make(chan struct{})
+	h.mu.Lock()
+	if h.held == nil {
+		h.held = map[string]chan struct{}{}
+	}
+	h.held[path] = c
+	h.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			h.mu.Lock()
+			if h.held[path] == c {
+				delete(h.held, path)
+			}
+			h.mu.Unlock()
+			close(c)
+		})
+	}
 }
 
 // Deploy serves dir from the next request on, in one step, as a host
@@ -112,8 +137,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := path.Clean("/" + r.URL.Path)
 	h.mu.Lock()
 	h.hits[p]++
-	off, site := h.offline, h.site
+	off, site, held := h.offline, h.site, h.held[p]
 	h.mu.Unlock()
+	if held != nil {
+		select {
+		case <-held:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if off {
 		http.Error(w, "offline", http.StatusServiceUnavailable)
 		return

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/flakegate/flakegate/internal/static"
 )
@@ -74,5 +75,49 @@ func TestHandlerServesLikeWorkersAssets(t *testing.T) {
 func TestJSString(t *testing.T) {
 	if got := jsString("a\"b\\c\nd\u2028"); got != `"a\"b\\c\nd\u2028"` {
 		t.Errorf("%s", got)
+	}
+}
+
+// TestHold: a held path's request is counted on arrival and answered only
+// after release; other paths are served meanwhile.
+func TestHold(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("home"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "web"), 0o755)
+	os.WriteFile(filepath.Join(dir, "web", "app.wasm"), []byte("\x00asm"), 0o644)
+	srv, h, err := Serve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	release := h.Hold("/web/app.wasm")
+	defer release()
+	got := make(chan string, 1)
+	go func() {
+		res, err := http.Get(srv.URL + "/web/app.wasm")
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		got <- string(b)
+	}()
+	for h.Hits("/web/app.wasm") == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	res, err := http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	select {
+	case b := <-got:
+		t.Fatalf("held request answered before release: %q", b)
+	case <-time.After(50 * time.Millisecond):
+	}
+	release()
+	if b := <-got; b != "\x00asm" {
+		t.Errorf("after release: %q", b)
 	}
 }
