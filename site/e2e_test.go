@@ -189,10 +189,6 @@ func open(t *testing.T, ctx context.Context, url string) {
 	}
 }
 
-// poll waits up to d for the JavaScript expression expr to be true on
-// ctx's page; t fails and stops when it is not.
-// swState describes the page's service worker registration and caches,
-// for a failed test's message.
 // swWatchJS, run at a document's start, keeps in window.__sw what the page
 // sees of its service workers, each step with its time since the page
 // started (performance.now(), ms): the registration found, a new version
@@ -225,6 +221,8 @@ func openWatchingWorkers(t *testing.T, ctx context.Context, url string) {
 	}
 }
 
+// swState describes the page's service worker registration and caches,
+// for a failed test's message.
 func swState(ctx context.Context) string {
 	js := `navigator.serviceWorker.getRegistration().then(async r => JSON.stringify({
   controller: navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL,
@@ -244,6 +242,8 @@ func swState(ctx context.Context) string {
 	return s
 }
 
+// poll waits up to d for the JavaScript expression expr to be true on
+// ctx's page; t fails and stops when it is not.
 func poll(t *testing.T, ctx context.Context, d time.Duration, expr string) {
 	t.Helper()
 	if err := webtest.Poll(ctx, d, expr); err != nil {
