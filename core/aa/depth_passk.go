@@ -2,8 +2,8 @@ package aa
 
 import (
 	"cmp"
+	"github.com/flakegate/flakegate/core/internal/sorts"
 	"math/bits"
-	"slices"
 	"strings"
 
 	"github.com/flakegate/flakegate/core/stat"
@@ -93,7 +93,7 @@ func flakyScenarios(s *Side) []FlakyScenario {
 			order = append(order, int32(i))
 		}
 	}
-	slices.SortFunc(order, func(i, j int32) int {
+	sorts.Func(order, func(i, j int32) int {
 		a, b := &s.Scenarios[i], &s.Scenarios[j]
 		if c := cmpNoise(b.Passed, b.Total, a.Passed, a.Total); c != 0 {
 			return c

@@ -3,8 +3,8 @@ package compare
 import (
 	"cmp"
 	"fmt"
+	"github.com/flakegate/flakegate/core/internal/sorts"
 	"math"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/flakegate/flakegate/core"
@@ -255,8 +255,8 @@ func flips(pairs []pair, max int) (up, down, same int, list []Flip) {
 		}
 	}
 	byChange := func(x, y Flip) int { return cmp.Compare(math.Abs(y.B-y.A), math.Abs(x.B-x.A)) }
-	slices.SortStableFunc(ups, byChange)
-	slices.SortStableFunc(downs, byChange)
+	sorts.Stable(ups, byChange)
+	sorts.Stable(downs, byChange)
 	list = make([]Flip, 0, min(len(ups), max)+min(len(downs), max))
 	list = append(list, ups[:min(len(ups), max)]...)
 	list = append(list, downs[:min(len(downs), max)]...)

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"github.com/flakegate/flakegate/core/internal/sorts"
 	"slices"
 	"strings"
 )
@@ -39,7 +40,7 @@ func (p *Parsed) Seconds() []Seconds {
 	for t, d := range p.durs {
 		out = append(out, Seconds{t, d.seconds, d.n})
 	}
-	slices.SortFunc(out, func(a, b Seconds) int { return strings.Compare(a.Test, b.Test) })
+	sorts.Func(out, func(a, b Seconds) int { return strings.Compare(a.Test, b.Test) })
 	return out
 }
 

@@ -2,6 +2,7 @@ package history
 
 import (
 	"cmp"
+	"github.com/flakegate/flakegate/core/internal/sorts"
 	"hash/fnv"
 	"slices"
 	"strings"
@@ -309,14 +310,14 @@ func (h *History) Result(o Options) (*Result, error) {
 		}
 	}
 	res.Flaky = len(res.Flakes)
-	slices.SortFunc(res.Flakes, func(a, b TestHistory) int {
+	sorts.Func(res.Flakes, func(a, b TestHistory) int {
 		// Rates compared exactly: a.Failures/a.Runs vs b.Failures/b.Runs.
 		if c := cmp.Compare(b.Failures*a.Runs, a.Failures*b.Runs); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Test, b.Test)
 	})
-	slices.SortFunc(res.Broken, func(a, b TestHistory) int { return cmp.Compare(a.Test, b.Test) })
+	sorts.Func(res.Broken, func(a, b TestHistory) int { return cmp.Compare(a.Test, b.Test) })
 	switch n := int64(len(h.runs)); {
 	case n == 1:
 		res.Warnings = append(res.Warnings, "only 1 run: a test that fails some of the time may not have failed yet, and none can be told flaky")
@@ -344,7 +345,7 @@ func (h *History) order(res *Result) []int32 {
 		return order
 	}
 	res.Order = "time"
-	slices.SortStableFunc(order, func(a, b int32) int { return h.runs[a].meta.Time.Compare(h.runs[b].meta.Time) })
+	sorts.Stable(order, func(a, b int32) int { return h.runs[a].meta.Time.Compare(h.runs[b].meta.Time) })
 	return order
 }
 

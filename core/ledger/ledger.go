@@ -3,7 +3,7 @@ package ledger
 import (
 	"cmp"
 	"fmt"
-	"slices"
+	"github.com/flakegate/flakegate/core/internal/sorts"
 )
 
 // Arms of a two-arm ledger.
@@ -283,7 +283,7 @@ func (l *Ledger) Cells(arm string) []Cell {
 		p, n := a.trials(i, c)
 		out = append(out, Cell{Test: int(c.test), Run: int(c.run), Passed: p, Trials: n})
 	})
-	slices.SortFunc(out, func(x, y Cell) int {
+	sorts.Func(out, func(x, y Cell) int {
 		if x.Run != y.Run {
 			return cmp.Compare(x.Run, y.Run)
 		}

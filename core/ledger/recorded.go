@@ -2,7 +2,7 @@ package ledger
 
 import (
 	"cmp"
-	"slices"
+	"github.com/flakegate/flakegate/core/internal/sorts"
 )
 
 // Retry is what a ledger keeps of one test in one run beyond its trials:
@@ -29,7 +29,7 @@ func (l *Ledger) Retries(arm string) []Retry {
 		n := a.counts(i, c)
 		out = append(out, keyed{c.run, c.test, Retry{Executions: n.execs, Fails: n.fails, Recovered: c.flags&cellRecovered != 0}})
 	})
-	slices.SortFunc(out, func(x, y keyed) int {
+	sorts.Func(out, func(x, y keyed) int {
 		if x.run != y.run {
 			return cmp.Compare(x.run, y.run)
 		}

@@ -2,6 +2,7 @@ package quarantine
 
 import (
 	"fmt"
+	"github.com/flakegate/flakegate/core/internal/sorts"
 	"slices"
 	"strings"
 
@@ -260,7 +261,7 @@ func Check(reg *Registry, rep *Reports, opt Options) (*Result, *Registry, error)
 			next.Tests = append(next.Tests, *kept)
 		}
 	}
-	slices.SortFunc(res.Tests, func(a, b TestResult) int { return strings.Compare(a.Test, b.Test) })
+	sorts.Func(res.Tests, func(a, b TestResult) int { return strings.Compare(a.Test, b.Test) })
 	if len(legacy) > 0 {
 		slices.Sort(legacy)
 		res.Warnings = append(res.Warnings, fmt.Sprintf(

@@ -1,6 +1,7 @@
 package quarantine
 
 import (
+	"github.com/flakegate/flakegate/core/internal/sorts"
 	"io"
 	"slices"
 	"strings"
@@ -20,11 +21,11 @@ func Canonical(reg *Registry) *Registry {
 		c := &out.Tests[i].Claim
 		*c = claimOf(c.Passed, c.Trials, c.Confidence, c.Date)
 	}
-	slices.SortStableFunc(out.Tests, func(a, b Entry) int { return strings.Compare(a.Test, b.Test) })
+	sorts.Stable(out.Tests, func(a, b Entry) int { return strings.Compare(a.Test, b.Test) })
 	if len(reg.Counted) > 0 {
 		// Oldest first; past MaxCounted the oldest are forgotten.
 		out.Counted = slices.Clone(reg.Counted)
-		slices.SortStableFunc(out.Counted, func(a, b CountedRun) int {
+		sorts.Stable(out.Counted, func(a, b CountedRun) int {
 			if c := strings.Compare(a.Date, b.Date); c != 0 {
 				return c
 			}

@@ -5,8 +5,8 @@ import (
 	"compress/flate"
 	"encoding/binary"
 	"encoding/hex"
+	"github.com/flakegate/flakegate/core/internal/sorts"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/flakegate/flakegate/core/history"
@@ -226,7 +226,7 @@ func columns(p *history.Parsed, secs []history.Seconds, index func(string) uint3
 	for _, s := range secs {
 		ts = append(ts, timed{index(s.Test), s})
 	}
-	slices.SortFunc(ts, func(a, b timed) int { return int(int64(a.i) - int64(b.i)) })
+	sorts.Func(ts, func(a, b timed) int { return int(int64(a.i) - int64(b.i)) })
 	b = binary.AppendUvarint(b, uint64(len(ts)))
 	prev := int64(-1)
 	for _, t := range ts {

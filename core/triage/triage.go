@@ -2,6 +2,7 @@ package triage
 
 import (
 	"cmp"
+	"github.com/flakegate/flakegate/core/internal/sorts"
 	"slices"
 	"strconv"
 	"time"
@@ -313,7 +314,7 @@ func Triage(past *history.History, res *history.Result, meta history.RunMeta, ru
 	if len(partial) > 0 {
 		out.Warnings = append(out.Warnings, partialWarning(partial))
 	}
-	slices.SortStableFunc(out.Failures, func(a, b Failure) int {
+	sorts.Stable(out.Failures, func(a, b Failure) int {
 		if c := cmp.Compare(classOrder[a.Class], classOrder[b.Class]); c != 0 {
 			return c
 		}
@@ -358,7 +359,7 @@ func releases(past *history.History, reg []quarantine.Entry, outcomes map[string
 			out = append(out, Release{Test: e.Test, Opened: e.Opened, Runs: runs, Failed: failed, Below: e.Release.Below, Confidence: e.Release.Confidence})
 		}
 	}
-	slices.SortFunc(out, func(a, b Release) int { return cmp.Compare(a.Test, b.Test) })
+	sorts.Func(out, func(a, b Release) int { return cmp.Compare(a.Test, b.Test) })
 	slices.Sort(partial)
 	return out, partial
 }
