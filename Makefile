@@ -45,6 +45,11 @@ test: $(TEST_DEPS)
 	mk/timed.sh "fmtcheck and vet" $(MAKE) fmtcheck vet
 	$(MAKE) -j2 --output-sync=line test-integration test-suites
 
+## integration: the integration tests alone, after installing their tools and building the site (INTEGRATION_JSON=file records them)
+.PHONY: integration
+integration: $(TEST_DEPS)
+	$(MAKE) test-integration
+
 .PHONY: test-integration test-suites
 test-integration:
 	mk/timed.sh integrationtest $(MAKE) integrationtest E2E_SITE=$(abspath $(WEB_OUT))
