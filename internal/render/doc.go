@@ -31,5 +31,6 @@
 //     unpacked within share.MaxJSON. The same link and template give
 //     the same bytes, whose hash is the ETag (Respond).
 //   - It imports the core, share and words and the standard library only
-//     (no go-app, no page), so the Worker links it at a small cost.
+//     (no go-app, no page, and no regexp: hand-written scanners find the
+//     tags Splice replaces), so the Worker links it at a small cost.
 package render

@@ -3,7 +3,6 @@ package render
 import (
 	"errors"
 	"html"
-	"regexp"
 	"strings"
 )
 
@@ -106,16 +105,6 @@ func Description(v *View) string {
 	return d
 }
 
-var (
-	titleRe = regexp.MustCompile(`<title>[^<]*</title>`)
-	metaRe  = regexp.MustCompile(`<meta (?:name|property)="(description|og:title|og:description|og:url|og:type|og:image)"[^>]*>\s*`)
-	inputRe = regexp.MustCompile(`<input [^>]*>`)
-	valueRe = regexp.MustCompile(`\svalue(="[^"]*")?`)
-	nameRe  = regexp.MustCompile(`\sname="([^"]*)"`)
-	selRe   = regexp.MustCompile(`(?s)<select [^>]*name="([^"]*)"[^>]*>.*?</select>`)
-	optRe   = regexp.MustCompile(`<option [^>]*>`)
-)
-
 // errNoHead: the template is not a pre-rendered page.
 var errNoHead = errors.New("render: the page has no <html>, <head> and <main>")
 
@@ -184,8 +173,8 @@ func Splice(tpl []byte, v *View, query, self string) ([]byte, error) {
 	head.WriteString(`<link rel="expect" href="#` + EndID + `" blocking="render">` + "\n")
 	// The head alone is searched: it is a few hundred bytes of the page.
 	i := strings.Index(doc, "</head>")
-	top := metaRe.ReplaceAllString(doc[:i], "")
-	top = titleRe.ReplaceAllLiteralString(top, "<title>"+html.EscapeString(title)+"</title>")
+	top := replaceEach(doc[:i], metaTag, func(string) string { return "" })
+	top = replaceEach(top, titleElement, func(string) string { return "<title>" + html.EscapeString(title) + "</title>" })
 	return []byte(top + head.String() + doc[i:]), nil
 }
 
@@ -243,28 +232,31 @@ func fillForm(doc string, text map[string]string) string {
 
 // fillInputs is fillForm on the form's HTML.
 func fillInputs(doc string, text map[string]string) string {
-	doc = inputRe.ReplaceAllStringFunc(doc, func(tag string) string {
-		m := nameRe.FindStringSubmatch(tag)
-		if m == nil {
+	doc = replaceEach(doc, startTag("<input "), func(tag string) string {
+		name, ok := nameAttr(tag)
+		if !ok {
 			return tag
 		}
-		t, ok := text[html.UnescapeString(m[1])]
+		t, ok := text[html.UnescapeString(name)]
 		if !ok {
 			return tag
 		}
 		value := ` value="` + html.EscapeString(t) + `"`
-		if valueRe.MatchString(tag) {
-			return valueRe.ReplaceAllLiteralString(tag, value)
+		if start, _ := valueAttr(tag); start >= 0 {
+			return replaceEach(tag, valueAttr, func(string) string { return value })
 		}
 		return strings.TrimSuffix(tag, ">") + value + ">"
 	})
-	return selRe.ReplaceAllStringFunc(doc, func(sel string) string {
-		m := selRe.FindStringSubmatch(sel)
-		t, ok := text[html.UnescapeString(m[1])]
+	return replaceEach(doc, func(s string) (int, int) {
+		start, end, _ := selectElement(s)
+		return start, end
+	}, func(sel string) string {
+		_, _, name := selectElement(sel)
+		t, ok := text[html.UnescapeString(name)]
 		if !ok {
 			return sel
 		}
-		return optRe.ReplaceAllStringFunc(sel, func(opt string) string {
+		return replaceEach(sel, startTag("<option "), func(opt string) string {
 			opt = strings.Replace(opt, " selected", "", 1)
 			if strings.Contains(opt, ` value="`+html.EscapeString(t)+`"`) {
 				opt = strings.TrimSuffix(opt, ">") + " selected>"
