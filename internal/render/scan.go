@@ -62,8 +62,14 @@ func titleElement(s string) (start, end int) {
 // metaKeys name the head's tags Splice writes anew.
 var metaKeys = []string{"description", "og:title", "og:description", "og:url", "og:type", "og:image"}
 
-// metaTag finds such a tag and the white space after it:
-// `<meta (?:name|property)="(description|og:title|...)"[^>]*>\s*`.
+// metaTag finds such a tag, its key's attribute anywhere in it, and the
+// white space after it:
+// `<meta (?:[^>]*\s)?(?:name|property)="(description|og:title|...)"[^>]*>\s*`.
+// go-app writes content= first (<meta content="…" name="description">):
+// the pattern Splice had before its scanners required name= or property=
+// first, never matched a real page, and left the page's own description,
+// og:title, og:url and og:image ahead of the link's, for a preview to read
+// first.
 func metaTag(s string) (start, end int) {
 	for from := 0; ; from = start + 1 {
 		start = strings.Index(s[from:], "<meta ")
@@ -71,27 +77,42 @@ func metaTag(s string) (start, end int) {
 			return -1, -1
 		}
 		start += from
-		attr := s[start+len("<meta "):]
-		rest, ok := strings.CutPrefix(attr, `name="`)
-		if !ok {
-			if rest, ok = strings.CutPrefix(attr, `property="`); !ok {
-				continue
-			}
-		}
-		key, rest, ok := strings.Cut(rest, `"`)
-		if !ok || !slices.Contains(metaKeys, key) {
-			continue
-		}
-		gt := strings.IndexByte(rest, '>')
+		// The tag, from the space after meta (so that every attribute
+		// follows white space) to its '>'.
+		attrs := start + len("<meta")
+		gt := strings.IndexByte(s[attrs:], '>')
 		if gt < 0 {
 			return -1, -1 // nor does a later tag end
 		}
-		end = len(s) - len(rest) + gt + 1 // rest is the end of s
+		if !hasMetaKey(s[attrs : attrs+gt]) {
+			continue
+		}
+		end = attrs + gt + 1
 		for end < len(s) && strings.IndexByte(space, s[end]) >= 0 {
 			end++
 		}
 		return start, end
 	}
+}
+
+// hasMetaKey reports whether attrs holds name="KEY" or property="KEY",
+// after white space, for one of metaKeys.
+func hasMetaKey(attrs string) bool {
+	for i := 1; i < len(attrs); i++ {
+		if strings.IndexByte(space, attrs[i-1]) < 0 {
+			continue
+		}
+		rest, ok := strings.CutPrefix(attrs[i:], `name="`)
+		if !ok {
+			if rest, ok = strings.CutPrefix(attrs[i:], `property="`); !ok {
+				continue
+			}
+		}
+		if key, _, ok := strings.Cut(rest, `"`); ok && slices.Contains(metaKeys, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // startTag finds a tag that begins with open ("<input "), up to the next

@@ -13,10 +13,13 @@ import (
 )
 
 // The patterns Splice used before its scanners (scan.go), run by Go's
-// regexp package: every expected value in this file is theirs.
+// regexp package: every expected value in this file is theirs. metaRe is
+// the one Splice should have had: the old one wanted name= or property=
+// first in the tag, and go-app writes content= first, so it never matched
+// a real page (TestSpliceHeadHasOneOfEach).
 var (
 	titleRe = regexp.MustCompile(`<title>[^<]*</title>`)
-	metaRe  = regexp.MustCompile(`<meta (?:name|property)="(description|og:title|og:description|og:url|og:type|og:image)"[^>]*>\s*`)
+	metaRe  = regexp.MustCompile(`<meta (?:[^>]*\s)?(?:name|property)="(description|og:title|og:description|og:url|og:type|og:image)"[^>]*>\s*`)
 	inputRe = regexp.MustCompile(`<input [^>]*>`)
 	valueRe = regexp.MustCompile(`\svalue(="[^"]*")?`)
 	nameRe  = regexp.MustCompile(`\sname="([^"]*)"`)
@@ -168,6 +171,10 @@ var scanCases = []string{
 	"<meta name=\"og:image\"\n content=\"\n\">\n\n",
 	"<meta name=\"description\xff\"><meta name=\"description\" \xff>\xff",
 	`<meta name="og:url"<meta name="og:url">`,
+	`<meta content="x" name="description"><meta content="y" property="og:image">`,
+	"<meta content=\"x\"\tproperty=\"og:url\"\n><meta content=\"name=\\\"description\\\"\">",
+	`<meta content="x"name="description"><meta data-name="description"><meta content=">" name="og:title">`,
+	`<meta charset="UTF-8"><meta content="a" name="theme-color"><meta name="author" property="og:type">`,
 	// inputRe, nameRe, valueRe
 	`<input name="a" value="1">`,
 	`<input value name="a">`,
@@ -280,4 +287,30 @@ func FuzzScanners(f *testing.F) {
 		fields[name] = value
 		sameAsRegexp(t, doc, fields)
 	})
+}
+
+// TestSpliceHeadHasOneOfEach splices every link into every pre-rendered
+// page of the site and checks the head: one description, og:title,
+// og:description, og:type, og:url and Twitter card tag each, the link's,
+// and no og:image. Before metaTag took a key anywhere in the tag, the
+// site's pages (go-app writes content= first) kept their own ahead of the
+// link's: two of each, the example's first, and og:url and og:image
+// "https://".
+func TestSpliceHeadHasOneOfEach(t *testing.T) {
+	for i, page := range pages(t) {
+		for _, l := range links(t) {
+			v, err := Compute(l.path, l.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := Splice([]byte(page), v, l.query, "https://flakegate.example"+l.path+"?"+l.query)
+			if err != nil {
+				t.Fatalf("page %d, %s: %v", i, l.name, err)
+			}
+			rendertest.HeadHasOneOfEach(t, string(doc))
+			if t.Failed() {
+				t.Fatalf("page %d, link %s", i, l.name)
+			}
+		}
+	}
 }
