@@ -22,9 +22,9 @@ const (
 
 var (
 	// goAppChanged are upstream files the fork changes.
-	goAppChanged = []string{"pkg/app/attribute.go", "pkg/app/attribute_test.go", "pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/engine.go", "pkg/app/engine_test.go", "pkg/app/event.go", "pkg/app/http.go", "pkg/app/node.go", "pkg/app/node_test.go", "pkg/app/page.go", "pkg/app/resource.go", "pkg/app/route.go", "pkg/app/scripts.go", "pkg/app/state.go", "pkg/app/wasm.go"}
+	goAppChanged = []string{"pkg/app/attribute.go", "pkg/app/attribute_test.go", "pkg/app/context.go", "pkg/app/crypto.go", "pkg/app/engine.go", "pkg/app/engine_test.go", "pkg/app/event.go", "pkg/app/http.go", "pkg/app/http_test.go", "pkg/app/node.go", "pkg/app/node_test.go", "pkg/app/page.go", "pkg/app/resource.go", "pkg/app/route.go", "pkg/app/scripts.go", "pkg/app/state.go", "pkg/app/wasm.go"}
 	// goAppAdded are the fork's own files.
-	goAppAdded = []string{"README.md", "pkg/app/engine_immediate_test.go", "pkg/app/engine_internalurls_test.go", "pkg/app/crypto_wasm.go", "pkg/app/engine_replaceurl_test.go", "pkg/app/event_latest_test.go", "pkg/app/id.go", "pkg/app/id_test.go", "pkg/app/node_attrorder_test.go", "pkg/app/resource_client.go", "pkg/app/route_regexp.go", "pkg/app/route_regexp_wasm.go"}
+	goAppAdded = []string{"README.md", "pkg/app/engine_immediate_test.go", "pkg/app/engine_internalurls_test.go", "pkg/app/crypto_wasm.go", "pkg/app/engine_replaceurl_test.go", "pkg/app/event_latest_test.go", "pkg/app/http_og_test.go", "pkg/app/id.go", "pkg/app/id_test.go", "pkg/app/node_attrorder_test.go", "pkg/app/resource_client.go", "pkg/app/route_regexp.go", "pkg/app/route_regexp_wasm.go"}
 	// goAppKept are the upstream folders the fork holds (pkg/app/gen is
 	// the source of the embedded scripts, not needed to build).
 	goAppKept = []string{"pkg/app/", "pkg/errors/", "pkg/logs/"}

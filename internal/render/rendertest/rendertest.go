@@ -221,7 +221,7 @@ func CheckPage(t testing.TB, doc, link, answer, prefix string, result []byte, sk
 // one tag of each preview key Splice writes and no og:image, whatever the
 // order of the tags' attributes: a preview (a chat's, a code review's)
 // reads the first, and the pre-rendered page's own (content= first, as
-// go-app writes them) carry the example and an empty og:url and og:image.
+// go-app writes them) carry the example.
 func HeadHasOneOfEach(t testing.TB, doc string) {
 	t.Helper()
 	head, _, ok := strings.Cut(doc, "</head>")

@@ -673,9 +673,14 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) {
 				Meta().
 					Name("mobile-web-app-capable").
 					Content("yes"),
-				Meta().
-					Property("og:url").
-					Content(resolveOGResource(h.Domain, h.Resources.Resolve(page.URL().Path))),
+				// og:url and og:image are absolute addresses: without a
+				// Domain (a static site built before it has one) they
+				// would read "https://", so they are left out.
+				If(h.Domain != "", func() UI {
+					return Meta().
+						Property("og:url").
+						Content(resolveOGResource(h.Domain, h.Resources.Resolve(page.URL().Path)))
+				}),
 				Meta().
 					Property("og:title").
 					Content(page.Title()),
@@ -685,9 +690,11 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request) {
 				Meta().
 					Property("og:type").
 					Content("website"),
-				Meta().
-					Property("og:image").
-					Content(resolveOGResource(h.Domain, page.Image())),
+				If(page.Image() != "" && (h.Domain != "" || remoteLocation(page.Image())), func() UI {
+					return Meta().
+						Property("og:image").
+						Content(resolveOGResource(h.Domain, page.Image()))
+				}),
 				Range(page.twitterCardMap).Map(func(k string) UI {
 					v := page.twitterCardMap[k]
 					if v == "" {
