@@ -26,27 +26,45 @@ type Schema[T any] struct {
 	check func(in *T, given func(key string) bool) error
 }
 
-// The methods of Schema are thin: the work that does not touch T is done
-// by the plain functions below them, so each calculator's input type adds
-// only these few lines to a build, not a copy of the parser (app.wasm and
-// the Worker hold one copy for all ten schemas).
-
 // Field is the field of key, and whether there is one.
-func (s *Schema[T]) Field(key string) (Field, bool) { return fieldOf(s.Fields, key) }
+func (s *Schema[T]) Field(key string) (Field, bool) {
+	for _, f := range s.Fields {
+		if f.Key == key {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
 
 // Default is the calculator's default input (gate.DefaultBudgetInput...),
 // read when called.
 func (s *Schema[T]) Default() T { return s.def() }
 
 // Defaults is each field's default text, "" for one without a default.
-func (s *Schema[T]) Defaults() map[string]string { return defaults(s.Fields, s.textOf(s.def())) }
+func (s *Schema[T]) Defaults() map[string]string {
+	d := s.textOf(s.def())
+	for _, f := range s.Fields {
+		if f.Required {
+			d[f.Key] = ""
+		}
+	}
+	return d
+}
 
 // DefaultOf is the default text of field key ("" for none).
 func (s *Schema[T]) DefaultOf(key string) string { return s.Defaults()[key] }
 
 // Starts is the text each field of the page's form starts with: its Start,
 // or else its default.
-func (s *Schema[T]) Starts() map[string]string { return starts(s.Fields, s.Defaults()) }
+func (s *Schema[T]) Starts() map[string]string {
+	d := s.Defaults()
+	for _, f := range s.Fields {
+		if f.Start != "" {
+			d[f.Key] = f.Start
+		}
+	}
+	return d
+}
 
 // Text is in's canonical text: every field's, "" for an absent optional
 // input. Parse reads it back to in.
@@ -59,55 +77,12 @@ func (s *Schema[T]) Text(in T) map[string]string { return s.textOf(in) }
 // fields keep their default.
 func (s *Schema[T]) Parse(text map[string]string) (T, error) {
 	in := s.def()
-	set := func(key string, v Value) { s.setKey(&in, key, v) }
-	var check func(given func(key string) bool) error
-	if s.check != nil {
-		check = func(given func(key string) bool) error { return s.check(&in, given) }
-	}
-	err := parse(s.Fields, s.Defaults, text, set, check)
-	return in, err
-}
-
-func fieldOf(fields []Field, key string) (Field, bool) {
-	for _, f := range fields {
-		if f.Key == key {
-			return f, true
-		}
-	}
-	return Field{}, false
-}
-
-// defaults is text, the default input's, with "" for each required field.
-func defaults(fields []Field, text map[string]string) map[string]string {
-	for _, f := range fields {
-		if f.Required {
-			text[f.Key] = ""
-		}
-	}
-	return text
-}
-
-func starts(fields []Field, d map[string]string) map[string]string {
-	for _, f := range fields {
-		if f.Start != "" {
-			d[f.Key] = f.Start
-		}
-	}
-	return d
-}
-
-// parse is Parse's work: each field given is read and stored with set (v
-// nil for an absent optional input), then check, when not nil, is asked
-// about the whole. defaults gives the fields' default texts, asked for
-// only when a field given is empty.
-func parse(fields []Field, defaults func() map[string]string, text map[string]string,
-	set func(key string, v Value), check func(given func(key string) bool) error) error {
-	text, err := split(fields, text)
+	text, err := s.split(text)
 	if err != nil {
-		return Errors{err}
+		return in, Errors{err}
 	}
 	var errs Errors
-	for _, f := range fields {
+	for _, f := range s.Fields {
 		t, given := text[f.Key]
 		if !given {
 			if f.Required {
@@ -119,32 +94,32 @@ func parse(fields []Field, defaults func() map[string]string, text map[string]st
 		switch {
 		case err != nil:
 			errs = append(errs, err)
-		case absent && (f.Required || defaults()[f.Key] != ""):
+		case absent && (f.Required || s.DefaultOf(f.Key) != ""):
 			errs = append(errs, f.Missing())
 		case absent:
-			set(f.Key, nil)
+			s.setKey(&in, f.Key, nil)
 		default:
-			set(f.Key, v)
+			s.setKey(&in, f.Key, v)
 		}
 	}
 	if len(errs) > 0 {
-		return errs
+		return in, errs
 	}
-	if check != nil {
+	if s.check != nil {
 		given := func(key string) bool { _, ok := text[key]; return ok }
-		if err := check(given); err != nil {
-			return Errors{err}
+		if err := s.check(&in, given); err != nil {
+			return in, Errors{err}
 		}
 	}
-	return nil
+	return in, nil
 }
 
 // split is text with each joined text ("gotestsum=2") given to its two
 // fields (runner gotestsum, setting 2); the second may not have text of
 // its own too.
-func split(fields []Field, text map[string]string) (map[string]string, error) {
+func (s *Schema[T]) split(text map[string]string) (map[string]string, error) {
 	var out map[string]string
-	for _, f := range fields {
+	for _, f := range s.Fields {
 		t, ok := text[f.Key]
 		if f.Joined == "" || !ok {
 			continue
